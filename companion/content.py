@@ -1,0 +1,276 @@
+"""Content packs: one folder of TOML per system, validated when loaded.
+
+Layout of ``content/<slug>/`` (see docs/content.md):
+  system.toml          the system: name, sides, turn sequence, unit templates, decks, gauges
+  tables/<table>.toml  lookup tables (title, source, columns, rows)
+  decks/<deck>.toml    deck definitions (cards); example decks say so
+  fleets/<fleet>.toml  ready-made fleets or rosters (free-form, checked by the rules module)
+  data/<name>.toml     other data a rules module reads (free-form)
+
+Every error names the file, the key path and what was expected.  Pure: no Flask, no database.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
+
+TRACKER_KINDS = ("counter", "boxes", "arcs", "charge", "cooldown", "conditions", "gauge")
+
+
+class ContentError(ValueError):
+    """A content file does not match the schema; the message names file, key path and expectation."""
+
+
+@dataclass
+class System:
+    slug: str
+    name: str
+    source: str
+    sides: list[str]
+    phases: list[str]
+    round_label: str = "Round"
+    phase_reminders: dict = field(default_factory=dict)
+    templates: dict = field(default_factory=dict)
+    decks: dict = field(default_factory=dict)
+    gauges: dict = field(default_factory=dict)
+    table_trackers: list = field(default_factory=list)
+    tables: dict = field(default_factory=dict)
+    fleets: dict = field(default_factory=dict)
+    data: dict = field(default_factory=dict)
+    settings: dict = field(default_factory=dict)
+    version: str = ""
+
+    def summary(self) -> dict:
+        return {"slug": self.slug, "name": self.name}
+
+
+# --- a tiny schema checker -------------------------------------------------------------------
+
+def _fail(path: Path, key: str, expected: str, got) -> None:
+    raise ContentError(f"{path}: {key or '(top level)'}: expected {expected}, got {got!r}")
+
+
+def _check(path: Path, key: str, value, kind, *, allow_empty=True):
+    """Check one value's type; ``kind`` is a type, a tuple of types, or 'list[str]'-style text."""
+    names = {str: "a string", int: "an integer", bool: "true or false", float: "a number",
+             list: "a list", dict: "a table"}
+    if kind == "number":
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            _fail(path, key, "a number", value)
+        return value
+    if isinstance(kind, str) and kind.startswith("list["):
+        inner = {"list[str]": str, "list[int]": int, "list[dict]": dict, "list[list]": list}[kind]
+        if not isinstance(value, list):
+            _fail(path, key, f"a list of {names[inner]}s", value)
+        for i, item in enumerate(value):
+            if isinstance(item, bool) or not isinstance(item, inner):
+                _fail(path, f"{key}[{i}]", names[inner], item)
+        if not allow_empty and not value:
+            _fail(path, key, "a non-empty list", value)
+        return value
+    if (kind is int and isinstance(value, bool)) or not isinstance(value, kind):
+        _fail(path, key, names.get(kind, str(kind)), value)
+    if kind is str and not allow_empty and not value.strip():
+        _fail(path, key, "a non-empty string", value)
+    return value
+
+
+def _keys(path: Path, key: str, table: dict, required: dict, optional: dict) -> dict:
+    """Check required and optional keys of one TOML table and reject unknown ones (typos)."""
+    prefix = f"{key}." if key else ""
+    for name, kind in required.items():
+        if name not in table:
+            _fail(path, prefix + name, f"this key ({_describe(kind)})", "nothing")
+        _check(path, prefix + name, table[name], kind, allow_empty=False)
+    for name, kind in optional.items():
+        if name in table:
+            _check(path, prefix + name, table[name], kind)
+    unknown = set(table) - set(required) - set(optional)
+    if unknown:
+        allowed = ", ".join(sorted(set(required) | set(optional)))
+        _fail(path, prefix + sorted(unknown)[0], f"one of the known keys ({allowed})", "an unknown key")
+    return table
+
+
+def _describe(kind) -> str:
+    return kind if isinstance(kind, str) else getattr(kind, "__name__", str(kind))
+
+
+TRACKER_PARAMS = {
+    "counter": ({}, {"min": int, "max": int, "start": int, "max_stat": str, "start_stat": str}),
+    "boxes": ({"count": int}, {"flagged": "list[int]", "rows": int, "flag_label": str, "count_stat": str}),
+    "arcs": ({"arcs": "list[dict]"}, {}),
+    "charge": ({"red": int}, {"yellow": int}),
+    "cooldown": ({"every": int}, {}),
+    "conditions": ({}, {"options": "list[str]"}),
+    "gauge": ({}, {"positions": "list[int]", "min": int, "max": int, "start": int, "ring": bool}),
+}
+
+
+def check_tracker(path: Path, key: str, spec: dict) -> dict:
+    """Validate one tracker spec (used by content files and by the add-tracker action)."""
+    _check(path, key, spec, dict)
+    kind = spec.get("kind")
+    if kind not in TRACKER_KINDS:
+        _fail(path, f"{key}.kind", f"one of {', '.join(TRACKER_KINDS)}", kind)
+    required, optional = TRACKER_PARAMS[kind]
+    _keys(path, key, spec, {"id": str, "kind": str, **required},
+          {"label": str, "help": str, **optional})
+    if kind == "arcs":
+        for i, arc in enumerate(spec["arcs"]):
+            _keys(path, f"{key}.arcs[{i}]", arc, {"name": str, "boxes": int}, {})
+    if kind == "counter" and "min" in spec and "max" in spec and spec["min"] > spec["max"]:
+        _fail(path, f"{key}.max", f"a number >= min ({spec['min']})", spec["max"])
+    if kind == "boxes":
+        for i, flagged in enumerate(spec.get("flagged", [])):
+            if not 0 <= flagged < spec["count"]:
+                _fail(path, f"{key}.flagged[{i}]", f"a box index from 0 to {spec['count'] - 1}", flagged)
+    return spec
+
+
+def _check_system(path: Path, raw: dict) -> None:
+    _keys(path, "", raw,
+          {"slug": str, "name": str, "source": str, "sides": "list[str]", "phases": "list[str]"},
+          {"round_label": str, "phase_reminders": dict, "templates": "list[dict]",
+           "decks": "list[dict]", "gauges": "list[dict]", "table_trackers": "list[dict]",
+           "settings": "list[dict]"})
+    for i, tpl in enumerate(raw.get("templates", [])):
+        key = f"templates[{i}]"
+        _keys(path, key, tpl, {"id": str, "name": str},
+              {"stats": "list[dict]", "trackers": "list[dict]", "help": str, "flags": "list[str]"})
+        for j, stat in enumerate(tpl.get("stats", [])):
+            _keys(path, f"{key}.stats[{j}]", stat, {"id": str, "label": str, "min": int, "max": int},
+                  {"help": str, "default": int})
+        for j, spec in enumerate(tpl.get("trackers", [])):
+            check_tracker(path, f"{key}.trackers[{j}]", spec)
+    for i, deck in enumerate(raw.get("decks", [])):
+        _keys(path, f"decks[{i}]", deck, {"id": str, "name": str},
+              {"types": "list[str]", "help": str, "example": str})
+    for i, gauge in enumerate(raw.get("gauges", [])):
+        check_tracker(path, f"gauges[{i}]", {"kind": "gauge", **gauge})
+    for i, spec in enumerate(raw.get("table_trackers", [])):
+        check_tracker(path, f"table_trackers[{i}]", spec)
+    for i, setting in enumerate(raw.get("settings", [])):
+        _keys(path, f"settings[{i}]", setting, {"id": str, "label": str},
+              {"default": int, "min": int, "max": int, "help": str})
+    for phase, text in raw.get("phase_reminders", {}).items():
+        if phase not in raw["phases"]:
+            _fail(path, f"phase_reminders.{phase}", f"one of the phases {raw['phases']}", phase)
+        _check(path, f"phase_reminders.{phase}", text, str)
+
+
+def _check_table(path: Path, raw: dict) -> None:
+    _keys(path, "", raw, {"title": str, "source": str, "columns": "list[str]", "rows": "list[list]"},
+          {"note": str, "row_label": str})
+    width = len(raw["columns"])
+    for i, row in enumerate(raw["rows"]):
+        if len(row) != width:
+            _fail(path, f"rows[{i}]", f"{width} cells (one per column)", row)
+        for j, cell in enumerate(row):
+            if not isinstance(cell, (str, int, float)) or isinstance(cell, bool):
+                _fail(path, f"rows[{i}][{j}]", "a string or a number", cell)
+
+
+def _check_deck(path: Path, raw: dict) -> None:
+    _keys(path, "", raw, {"name": str, "deck": str, "cards": "list[dict]"},
+          {"example": bool, "note": str, "source": str})
+    for i, card in enumerate(raw["cards"]):
+        if "name" not in card:
+            _fail(path, f"cards[{i}].name", "the card's name (a string)", "nothing")
+        _check(path, f"cards[{i}].name", card["name"], str, allow_empty=False)
+        if "count" in card:
+            _check(path, f"cards[{i}].count", card["count"], int)
+
+
+def _load_toml(path: Path) -> dict:
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise ContentError(f"{path}: not valid TOML: {exc}") from None
+
+
+def _load_folder(folder: Path, system: System | None, digest) -> System:
+    system_file = folder / "system.toml"
+    if system_file.exists():
+        raw = _load_toml(system_file)
+        digest.update(system_file.read_bytes())
+        _check_system(system_file, raw)
+        if raw["slug"] != folder.name:
+            _fail(system_file, "slug", f"the folder's name {folder.name!r}", raw["slug"])
+        if system is not None:
+            raise ContentError(f"{system_file}: system {raw['slug']!r} is defined twice")
+        system = System(
+            slug=raw["slug"], name=raw["name"], source=raw["source"], sides=raw["sides"],
+            phases=raw["phases"], round_label=raw.get("round_label", "Round"),
+            phase_reminders=raw.get("phase_reminders", {}),
+            templates={t["id"]: t for t in raw.get("templates", [])},
+            decks={d["id"]: {**d, "definitions": {}} for d in raw.get("decks", [])},
+            gauges={g["id"]: {"kind": "gauge", **g} for g in raw.get("gauges", [])},
+            table_trackers=raw.get("table_trackers", []),
+            settings={s["id"]: s for s in raw.get("settings", [])},
+        )
+    elif system is None:
+        raise ContentError(f"{system_file}: expected a system.toml (the folder adds to no known system)")
+    for path in sorted((folder / "tables").glob("*.toml")):
+        raw = _load_toml(path)
+        digest.update(path.read_bytes())
+        _check_table(path, raw)
+        system.tables[path.stem] = {"slug": path.stem, **raw}
+    for path in sorted((folder / "decks").glob("*.toml")):
+        raw = _load_toml(path)
+        digest.update(path.read_bytes())
+        _check_deck(path, raw)
+        if raw["deck"] not in system.decks:
+            _fail(path, "deck", f"one of the system's decks {sorted(system.decks)}", raw["deck"])
+        system.decks[raw["deck"]]["definitions"][path.stem] = raw
+    for sub, target in (("fleets", system.fleets), ("data", system.data)):
+        for path in sorted((folder / sub).glob("*.toml")):
+            digest.update(path.read_bytes())
+            target[path.stem] = _load_toml(path)
+    return system
+
+
+def content_dirs() -> list[Path]:
+    dirs = [CONTENT_DIR]
+    extra = os.environ.get("COMPANION_CONTENT")
+    if extra:
+        dirs.extend(Path(p) for p in extra.split(os.pathsep) if p)
+    return dirs
+
+
+def load_systems(dirs: list[Path] | None = None) -> dict[str, System]:
+    """Load and validate every system under the given content folders (later folders add to earlier)."""
+    systems: dict[str, System] = {}
+    digests: dict[str, object] = {}
+    for root in dirs or content_dirs():
+        if not root.is_dir():
+            raise ContentError(f"{root}: expected a folder of content packs")
+        for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
+            digest = digests.setdefault(folder.name, hashlib.sha256())
+            systems[folder.name] = _load_folder(folder, systems.get(folder.name), digest)
+    for slug, system in systems.items():
+        system.version = digests[slug].hexdigest()[:12]
+    return systems
+
+
+@lru_cache(maxsize=1)
+def default_systems() -> dict[str, System]:
+    """The systems of the configured content folders, loaded once per process."""
+    return load_systems()
+
+
+def lookup_table(slug: str, table: str) -> dict:
+    """One lookup table of a system, for rules modules that compute from the seed's tables."""
+    return default_systems()[slug].tables[table]
+
+
+def data(slug: str, name: str) -> dict:
+    """A free-form data file of a system (content/<slug>/data/<name>.toml)."""
+    return default_systems()[slug].data[name]
