@@ -107,7 +107,7 @@ TRACKER_PARAMS = {
     "boxes": ({"count": int}, {"flagged": "list[int]", "rows": int, "flag_label": str, "count_stat": str}),
     "arcs": ({"arcs": "list[dict]"}, {}),
     "charge": ({"red": int}, {"yellow": int}),
-    "cooldown": ({"every": int}, {}),
+    "cooldown": ({"every": int}, {"per": str}),
     "conditions": ({}, {"options": "list[str]"}),
     "gauge": ({}, {"positions": "list[int]", "min": int, "max": int, "start": int, "ring": bool}),
 }

@@ -1,0 +1,141 @@
+"""Actions: what a seat can do to a table, as events.
+
+Each action type has ``apply(state, payload) -> label``: it checks the move against the state,
+changes the state in place and says what happened ("Victory HP -3 (10 → 7)"); it raises RuleError
+and the caller throws the copy away, so nothing is half-applied.  Actions that need chance have a
+``decide(state, args, ctx) -> payload`` that rolls or shuffles *before* the event, so the stored
+payload replays exactly.  ``fold(events)`` rebuilds a table's state from its log.
+
+Pure: no Flask, no database.  Game modules register their own action types for their system.
+"""
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass, field
+from typing import Callable
+
+from companion.rules import RuleError
+
+
+@dataclass
+class Ctx:
+    """Who acts and with what: the system's content, the RNG, the seat."""
+    system: object
+    rng: object
+    seat: str = ""
+    side: str | None = None
+
+
+class Stale(RuleError):
+    """The move was made against a view that is no longer current (answered 409)."""
+
+
+REMINDER_HOOKS: dict[str, Callable[[dict], list[str]]] = {}
+
+
+@dataclass
+class Action:
+    type: str
+    apply: Callable[[dict, dict], str]
+    decide: Callable | None = None
+    systems: frozenset | None = None
+    chance: bool = False  # a roll or a draw: an undo leaves it in the log as withdrawn
+    doc: str = ""
+
+
+REGISTRY: dict[str, Action] = {}
+MAX_ARGS_BYTES = 20_000
+
+
+def action(type_: str, *, systems=None, chance=False):
+    """Register ``apply`` for an action type; ``@fn.decider`` adds its decide step."""
+    def register(apply):
+        entry = Action(type_, apply, systems=frozenset(systems) if systems else None, chance=chance,
+                       doc=(apply.__doc__ or "").strip().split("\n")[0])
+        REGISTRY[type_] = entry
+
+        def decider(decide):
+            entry.decide = decide
+            return decide
+        apply.decider = decider
+        return apply
+    return register
+
+
+def available(system_slug: str) -> dict[str, Action]:
+    _load_all()
+    return {t: a for t, a in REGISTRY.items() if a.systems is None or system_slug in a.systems}
+
+
+def lookup(type_: str, system_slug: str) -> Action:
+    _load_all()
+    entry = REGISTRY.get(type_)
+    if entry is None or (entry.systems is not None and system_slug not in entry.systems):
+        raise RuleError(f"Unknown action {type_!r} for this game.", "type")
+    return entry
+
+
+def prepare(state: dict, args: dict, ctx: Ctx) -> dict:
+    """Turn a seat's request into an event payload (chance decided here, once)."""
+    if not isinstance(args, dict) or not isinstance(args.get("type"), str):
+        raise RuleError("An action needs a type.", "type")
+    if len(json.dumps(args)) > MAX_ARGS_BYTES:
+        raise RuleError("That action is too large.", "type")
+    entry = lookup(args["type"], state.get("system", ctx.system.slug))
+    payload = entry.decide(state, args, ctx) if entry.decide else dict(args)
+    payload["type"] = entry.type
+    return payload
+
+
+def apply(state: dict, payload: dict) -> str:
+    """Apply one event payload to a state (in place); returns its label."""
+    return lookup(payload["type"], state.get("system", "")).apply(state, payload)
+
+
+def attempt(state: dict, payload: dict) -> tuple[dict, str]:
+    """Apply to a copy: the new state and label, or RuleError with the old state untouched."""
+    new = copy.deepcopy(state)
+    label = apply(new, payload)
+    return new, label
+
+
+def timeline(events: list[dict]) -> tuple[list[int], list[int]]:
+    """Which action events are in force (done) and which are undone, from undo/redo events."""
+    done, undone = [], []
+    for ev in events:
+        if ev["type"] == "undo":
+            undone.append(done.pop())
+        elif ev["type"] == "redo":
+            done.append(undone.pop())
+        else:
+            done.append(ev["seq"])
+            if ev["type"] != "create-table":
+                undone.clear()
+    return done, undone
+
+
+def fold(events: list[dict]) -> dict:
+    """The state a log describes: every event in force applied in order."""
+    done = set(timeline(events)[0])
+    state: dict = {}
+    for ev in events:
+        if ev["seq"] in done:
+            apply(state, ev["payload"])
+    return state
+
+
+_loaded = False
+
+
+def _load_all() -> None:
+    """Import the modules that register action types (core first, then each game)."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    import importlib
+    import pkgutil
+    from companion.actions import core  # noqa: F401
+    for mod in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{mod.name}")

@@ -1,0 +1,310 @@
+"""Core actions every system has: create the table, units and their trackers, turn, notes."""
+from __future__ import annotations
+
+from companion import trackers
+from companion.actions import REMINDER_HOOKS, Stale, action
+from companion.content import ContentError, check_tracker
+from companion.rules import RuleError
+from companion.trackers import Clock, need_int, need_text
+
+MAX_UNITS = 200
+MAX_TRACKERS_PER_UNIT = 20
+MAX_SIDES = 8
+
+
+def clock(state: dict) -> Clock:
+    return Clock(round=state["round"], tick=state["tick"])
+
+
+def unit_of(state: dict, unit_id) -> dict:
+    unit = state["units"].get(unit_id) if isinstance(unit_id, str) else None
+    if unit is None:
+        raise RuleError(f"No unit {unit_id!r} at this table.", "unit")
+    return unit
+
+
+def tracker_of(state: dict, unit_id, tracker_id) -> tuple[dict, str]:
+    """A unit's tracker (or the table's own when unit is empty/'table') and whose it is."""
+    if unit_id in (None, "", "table"):
+        owner, name = state["trackers"], "Table"
+    else:
+        unit = unit_of(state, unit_id)
+        owner, name = unit["trackers"], unit["name"]
+    if tracker_id not in owner:
+        raise RuleError(f"{name} has no tracker {tracker_id!r}.", "tracker")
+    return owner[tracker_id], name
+
+
+def clean_sides(raw, default: list[str]) -> list[str]:
+    if raw in (None, "", []):
+        return list(default)
+    if isinstance(raw, str):
+        raw = [s for s in raw.split(",")]
+    if not isinstance(raw, list):
+        raise RuleError("sides must be a list of side names.", "sides")
+    sides = [need_text({"side": s}, "side", 30) for s in raw if str(s).strip()]
+    if not 1 <= len(sides) <= MAX_SIDES:
+        raise RuleError(f"A table has 1 to {MAX_SIDES} sides.", "sides")
+    if len(set(sides)) != len(sides):
+        raise RuleError("Each side needs its own name.", "sides")
+    return sides
+
+
+# --- table -----------------------------------------------------------------------------------
+
+@action("create-table")
+def create_table(state: dict, p: dict) -> str:
+    """Set up a new table (always the first event)."""
+    if state:
+        raise RuleError("This table already exists.", "type")
+    state.update(
+        system=p["system"], name=p["name"], sides=p["sides"], phases=p["phases"],
+        round_label=p["round_label"], phase_reminders=p["phase_reminders"], settings=p["settings"],
+        round=1, phase=0, tick=0, active_side=None, units={}, unit_order=[], next_unit=1,
+        trackers=p["trackers"], decks=p["decks"], reminders=[], finished=False, game={},
+    )
+    state["reminders"] = phase_reminders(state)
+    return f"Table {p['name']!r} set up ({', '.join(p['sides'])})"
+
+
+@create_table.decider
+def decide_create_table(state: dict, args: dict, ctx) -> dict:
+    system = ctx.system
+    name = need_text(args, "name", 60)
+    settings = {}
+    for sid, spec in system.settings.items():
+        raw = (args.get("settings") or {}).get(sid, spec.get("default", 0))
+        settings[sid] = need_int({sid: raw}, sid, spec.get("min", -999), spec.get("max", 999))
+    table_trackers = {s["id"]: trackers.create(s) for s in system.table_trackers}
+    for gid, spec in system.gauges.items():
+        table_trackers[gid] = trackers.create(spec)
+    from companion.trackers import deck
+    decks = {}
+    for did, spec in system.decks.items():
+        decks[did] = deck.create(spec["name"])
+        decks[did]["types"] = spec.get("types", [])
+    return {"system": system.slug, "name": name, "sides": clean_sides(args.get("sides"), system.sides),
+            "phases": system.phases, "round_label": system.round_label,
+            "phase_reminders": system.phase_reminders, "settings": settings,
+            "trackers": table_trackers, "decks": decks}
+
+
+@action("note")
+def note(state: dict, p: dict) -> str:
+    """Write a line into the battle log (no other change)."""
+    return need_text(p, "text", 200)
+
+
+@action("finish")
+def finish(state: dict, p: dict) -> str:
+    """End the game; the table stays browsable with its battle report (cannot be undone)."""
+    if state["finished"]:
+        raise RuleError("This table is already finished.", "type")
+    state["finished"] = True
+    result = p.get("result", "")
+    if result and (not isinstance(result, str) or len(result) > 200):
+        raise RuleError("result must be at most 200 characters.", "result")
+    return "Game finished" + (f": {result}" if result else "")
+
+
+# --- units -----------------------------------------------------------------------------------
+
+@action("add-unit")
+def add_unit(state: dict, p: dict) -> str:
+    """Put a unit on the table: name, side, template and its stats (trackers follow the template)."""
+    uid = p["unit"]
+    if uid in state["units"] or uid != f"u{state['next_unit']}":
+        raise Stale("The table changed while the unit was being added; try again.", "unit")
+    if len(state["units"]) >= MAX_UNITS:
+        raise RuleError(f"A table holds at most {MAX_UNITS} units.", "name")
+    state["next_unit"] += 1
+    state["units"][uid] = {"id": uid, "name": p["name"], "side": p["side"], "template": p["template"],
+                          "stats": p["stats"], "trackers": p["trackers"], "activated": False,
+                          "removed": False}
+    state["unit_order"].append(uid)
+    return f"{p['name']} joins {p['side']}"
+
+
+@add_unit.decider
+def decide_add_unit(state: dict, args: dict, ctx) -> dict:
+    system = ctx.system
+    name = need_text(args, "name", 40)
+    side = args.get("side") or ctx.side or state["sides"][0]
+    if side not in state["sides"]:
+        raise RuleError(f"side must be one of {', '.join(state['sides'])}.", "side")
+    template_id = args.get("template") or next(iter(system.templates), None)
+    template = system.templates.get(template_id)
+    if template is None:
+        raise RuleError(f"template must be one of {', '.join(system.templates) or 'none'}.", "template")
+    raw_stats = dict(args.get("stats") or {})
+    for stat in template.get("stats", []):  # shortcut: {"hp": 10} at the top level
+        if stat["id"] in args and stat["id"] not in raw_stats:
+            raw_stats[stat["id"]] = args[stat["id"]]
+    stats = {}
+    for stat in template.get("stats", []):
+        if stat["id"] not in raw_stats and "default" not in stat:
+            raise RuleError(f"{stat['label']} is required (from your card).", stat["id"])
+        value = raw_stats.get(stat["id"], stat.get("default"))
+        try:
+            stats[stat["id"]] = need_int({stat["label"]: value}, stat["label"], stat["min"], stat["max"])
+        except RuleError as exc:
+            raise RuleError(exc.message, stat["id"]) from None
+    made = {}
+    for spec in template.get("trackers", []):
+        made[spec["id"]] = trackers.create(spec, stats)
+    flags = {f: bool(args.get(f)) for f in template.get("flags", [])}
+    return {"unit": f"u{state['next_unit']}", "name": name, "side": side, "template": template_id,
+            "stats": {**stats, **flags}, "trackers": made}
+
+
+@action("remove-unit")
+def remove_unit(state: dict, p: dict) -> str:
+    """Take a unit off the table (destroyed, sunk, fled); it stays listed as removed."""
+    unit = unit_of(state, p.get("unit"))
+    if unit["removed"]:
+        raise RuleError(f"{unit['name']} is already off the table.", "unit")
+    unit["removed"] = True
+    reason = p.get("reason") or "removed"
+    if not isinstance(reason, str) or len(reason) > 60:
+        raise RuleError("reason must be at most 60 characters.", "reason")
+    return f"{unit['name']} {reason}"
+
+
+@action("return-unit")
+def return_unit(state: dict, p: dict) -> str:
+    """Put a removed unit back on the table."""
+    unit = unit_of(state, p.get("unit"))
+    if not unit["removed"]:
+        raise RuleError(f"{unit['name']} is on the table.", "unit")
+    unit["removed"] = False
+    return f"{unit['name']} back on the table"
+
+
+@action("add-tracker")
+def add_tracker(state: dict, p: dict) -> str:
+    """Give a unit (or the table) one more tracker: {"spec": {"id", "kind", "label", ...}}."""
+    spec = p.get("spec")
+    try:
+        check_tracker("add-tracker", "spec", spec)
+    except ContentError as exc:
+        raise RuleError(str(exc).split(": ", 1)[1], "spec") from None
+    made = trackers.create(spec)
+    _check_size(made)
+    if p.get("unit") in (None, "", "table"):
+        owner, name = state["trackers"], "Table"
+    else:
+        unit = unit_of(state, p["unit"])
+        owner, name = unit["trackers"], unit["name"]
+    if spec["id"] in owner:
+        raise RuleError(f"{name} already has a tracker {spec['id']!r}.", "id")
+    if len(owner) >= MAX_TRACKERS_PER_UNIT:
+        raise RuleError(f"At most {MAX_TRACKERS_PER_UNIT} trackers each.", "id")
+    owner[spec["id"]] = made
+    return f"{name} gets {made['label']} ({spec['kind']})"
+
+
+def _check_size(made: dict) -> None:
+    size = max([len(made.get("marked", []))] + [len(a["marked"]) for a in made.get("arcs", [])]
+               + [len(made.get("red", [])) + len(made.get("yellow", [])), len(made.get("positions", []))])
+    if size > 200:
+        raise RuleError("A tracker has at most 200 boxes or positions.", "spec")
+
+
+@action("tracker")
+def tracker_op(state: dict, p: dict) -> str:
+    """Change one tracker: {"unit", "tracker", "op", ...}; ops per kind in docs/api.md."""
+    tracker, owner = tracker_of(state, p.get("unit"), p.get("tracker"))
+    op = p.get("op")
+    if not isinstance(op, str):
+        raise RuleError("op is required.", "op")
+    return f"{owner} {trackers.operate(tracker, op, p, clock(state))}"
+
+
+@action("adjust")
+def adjust(state: dict, p: dict) -> str:
+    """Add to a counter: {"unit", "tracker", "by"} (negative to take away)."""
+    tracker, owner = tracker_of(state, p.get("unit"), p.get("tracker"))
+    op = "adjust" if tracker["kind"] == "counter" else "move" if tracker["kind"] == "gauge" else None
+    if op is None:
+        raise RuleError(f"{tracker['label']} is a {tracker['kind']}; adjust works on counters and gauges.",
+                        "tracker")
+    return f"{owner} {trackers.operate(tracker, op, p, clock(state))}"
+
+
+# --- turn ------------------------------------------------------------------------------------
+
+def phase_reminders(state: dict) -> list[str]:
+    """What to remember as this phase starts: the system's text, timers, the game's own."""
+    phase = state["phases"][state["phase"]]
+    out = [state["phase_reminders"][phase]] if phase in state["phase_reminders"] else []
+    if state["phase"] == 0:
+        now = clock(state)
+        for owner, tracks in [("Table", state["trackers"])] + [
+                (u["name"], u["trackers"]) for u in state["units"].values() if not u["removed"]]:
+            for tracker in tracks.values():
+                out += [f"{owner}: {text}" for text in trackers.reminders(tracker, now)]
+    hook = REMINDER_HOOKS.get(state["system"])
+    if hook:
+        out += hook(state)
+    return out
+
+
+@action("next-phase")
+def next_phase(state: dict, p: dict) -> str:
+    """Go to the next phase (a new round after the last): {"expect_round", "expect_phase"} guard."""
+    if "expect_round" in p or "expect_phase" in p:
+        if (p.get("expect_round"), p.get("expect_phase")) != (state["round"], state["phase"]):
+            raise Stale("Someone already moved the turn on; here is where the table is now.", "phase")
+    state["tick"] += 1
+    state["phase"] += 1
+    if state["phase"] == len(state["phases"]):
+        state["phase"] = 0
+        state["round"] += 1
+        state["active_side"] = None
+        now = clock(state)
+        for unit in state["units"].values():
+            unit["activated"] = False
+            for tracker in unit["trackers"].values():
+                trackers.on_new_round(tracker, now)
+        for tracker in state["trackers"].values():
+            trackers.on_new_round(tracker, now)
+    state["reminders"] = phase_reminders(state)
+    return f"{state['round_label']} {state['round']}: {state['phases'][state['phase']]}"
+
+
+@action("activate")
+def activate(state: dict, p: dict) -> str:
+    """Mark a unit as activated this round; the turn passes to the next side with units to go."""
+    unit = unit_of(state, p.get("unit"))
+    if unit["activated"]:
+        raise RuleError(f"{unit['name']} has already activated this round.", "unit")
+    if unit["removed"]:
+        raise RuleError(f"{unit['name']} is off the table.", "unit")
+    unit["activated"] = True
+    sides = state["sides"]
+    waiting = {u["side"] for u in state["units"].values() if not u["activated"] and not u["removed"]}
+    start = sides.index(unit["side"])
+    state["active_side"] = next((sides[(start + i) % len(sides)] for i in range(1, len(sides) + 1)
+                                 if sides[(start + i) % len(sides)] in waiting), None)
+    return f"{unit['name']} activated" + (f"; {state['active_side']} to go" if state["active_side"] else
+                                          "; every unit has activated")
+
+
+@action("deactivate")
+def deactivate(state: dict, p: dict) -> str:
+    """Clear a unit's activated mark."""
+    unit = unit_of(state, p.get("unit"))
+    if not unit["activated"]:
+        raise RuleError(f"{unit['name']} has not activated this round.", "unit")
+    unit["activated"] = False
+    return f"{unit['name']} not activated"
+
+
+@action("set-turn")
+def set_turn(state: dict, p: dict) -> str:
+    """Say whose turn it is: {"side"}."""
+    side = p.get("side")
+    if side not in state["sides"]:
+        raise RuleError(f"side must be one of {', '.join(state['sides'])}.", "side")
+    state["active_side"] = side
+    return f"{side} to go"

@@ -1,0 +1,180 @@
+"""Deck actions: load a definition, shuffle, draw (and draw-until), record real draws, move cards."""
+from __future__ import annotations
+
+from companion.actions import Stale, action
+from companion.actions.core import unit_of
+from companion.rules import RuleError
+from companion.trackers import deck as decks
+from companion.trackers import need_int
+
+
+def deck_of(state: dict, deck_id) -> dict:
+    if not isinstance(deck_id, str) or deck_id not in state["decks"]:
+        raise RuleError(f"No deck {deck_id!r} at this table.", "deck")
+    return state["decks"][deck_id]
+
+
+def destination(state: dict, to) -> str:
+    to = to or "discard"
+    if not isinstance(to, str):
+        raise RuleError("to must be discard, top, bottom or unit:<id>.", "to")
+    if to.startswith("unit:"):
+        unit_of(state, to[5:])
+    elif to not in ("discard", "top", "bottom"):
+        raise RuleError("to must be discard, top, bottom or unit:<id>.", "to")
+    return to
+
+
+def _apply(state: dict, p: dict) -> list[str]:
+    deck = deck_of(state, p.get("deck"))
+    for step in p["steps"]:
+        if step.get("to", "discard").startswith("unit:"):
+            unit_of(state, step["to"][5:])
+    return decks.apply_steps(deck, p["steps"])
+
+
+def _where(state: dict, to: str) -> str:
+    return state["units"][to[5:]]["name"] if to.startswith("unit:") else f"the {to}"
+
+
+def _drawn_text(state: dict, deck: dict, ids: list[str], steps: list[dict]) -> str:
+    parts = []
+    for step in steps:
+        if step["step"] == "reshuffle":
+            parts.append("discard reshuffled into a new deck")
+        elif step["step"] in ("draw", "record") and (step.get("card") in ids or step["step"] == "record"):
+            pass
+    names = [f"{decks.card_name(deck, c)}" for c in ids]
+    return "; ".join(parts + [", ".join(names)])
+
+
+@action("deck-load", chance=True)
+def deck_load(state: dict, p: dict) -> str:
+    """Load cards into a deck and shuffle: {"deck", "definition"} or {"deck", "cards": [...]}."""
+    deck = deck_of(state, p.get("deck"))
+    decks.apply_steps(deck, p["steps"])
+    return f"{deck['label']}: {len(deck['draw'])} cards loaded from {p['steps'][0]['definition'] or 'your list'} and shuffled"
+
+
+@deck_load.decider
+def decide_deck_load(state: dict, args: dict, ctx) -> dict:
+    deck_id = args.get("deck")
+    deck_of(state, deck_id)
+    definition = args.get("definition")
+    if definition:
+        definitions = ctx.system.decks.get(deck_id, {}).get("definitions", {})
+        if definition not in definitions:
+            raise RuleError(f"definition must be one of {', '.join(definitions) or 'none (enter cards)'}.",
+                            "definition")
+        cards = definitions[definition]["cards"]
+        label = definitions[definition]["name"]
+    else:
+        cards = args.get("cards")
+        label = None
+        if not isinstance(cards, list) or not cards:
+            raise RuleError("Give the deck's cards (at least one) or pick a definition.", "cards")
+    return {"deck": deck_id, "steps": decks.plan_load(decks.expand(cards), ctx.rng, label)}
+
+
+@action("deck-mode")
+def deck_mode(state: dict, p: dict) -> str:
+    """Switch a deck between virtual (the app draws) and physical (you record real draws)."""
+    deck = deck_of(state, p.get("deck"))
+    mode = p.get("mode")
+    if mode not in ("virtual", "physical"):
+        raise RuleError("mode must be virtual or physical.", "mode")
+    if deck["mode"] == mode:
+        raise RuleError(f"{deck['label']} is already {mode}.", "mode")
+    deck["mode"] = mode
+    return f"{deck['label']} is now a {mode} deck"
+
+
+@action("deck-shuffle", chance=True)
+def deck_shuffle(state: dict, p: dict) -> str:
+    """Shuffle the draw pile (with_discard: the discard too)."""
+    deck = deck_of(state, p.get("deck"))
+    decks.apply_steps(deck, p["steps"])
+    return f"{deck['label']} shuffled ({len(deck['draw'])} cards)"
+
+
+@deck_shuffle.decider
+def decide_deck_shuffle(state: dict, args: dict, ctx) -> dict:
+    deck = deck_of(state, args.get("deck"))
+    return {"deck": args["deck"], "steps": decks.plan_shuffle(deck, ctx.rng, bool(args.get("with_discard")))}
+
+
+def _check_expect(deck: dict, args: dict) -> None:
+    """A draw made against a pile the player saw: a changed pile is a stale view (409)."""
+    if args.get("expect") not in (None, "") and int(args["expect"]) != len(deck["draw"]):
+        raise Stale(f"{deck['label']} changed since you looked; draw again from the fresh view.", "deck")
+
+
+@action("deck-draw", chance=True)
+def deck_draw(state: dict, p: dict) -> str:
+    """Draw the top card(s): {"deck", "to": discard|unit:<id>, "count"}; an empty pile reshuffles the discard."""
+    deck = deck_of(state, p.get("deck"))
+    ids = _apply(state, p)
+    return f"{deck['label']}: drew {_drawn_text(state, deck, ids, p['steps'])} → {_where(state, p['to'])}"
+
+
+@deck_draw.decider
+def decide_deck_draw(state: dict, args: dict, ctx) -> dict:
+    deck = deck_of(state, args.get("deck"))
+    _check_expect(deck, args)
+    to = destination(state, args.get("to"))
+    count = need_int(args, "count", 1, 20, default=1)
+    return {"deck": args["deck"], "to": to, "steps": decks.plan_draw(deck, ctx.rng, to, count)}
+
+
+@action("deck-draw-until", chance=True)
+def deck_draw_until(state: dict, p: dict) -> str:
+    """Draw until a card whose field has a value (e.g. type Hull); the others go to the discard."""
+    deck = deck_of(state, p.get("deck"))
+    ids = _apply(state, p)
+    kept = decks.card_name(deck, ids[-1])
+    others = len(ids) - 1
+    return (f"{deck['label']}: drew until {p['field']} {p['value']}: {kept} → {_where(state, p['to'])}"
+            + (f" ({others} other card{'s' if others != 1 else ''} discarded)" if others else ""))
+
+
+@deck_draw_until.decider
+def decide_deck_draw_until(state: dict, args: dict, ctx) -> dict:
+    deck = deck_of(state, args.get("deck"))
+    _check_expect(deck, args)
+    to = destination(state, args.get("to"))
+    field = args.get("field") or "type"
+    value = args.get("value")
+    if not isinstance(field, str) or not isinstance(value, (str, int)) or value == "":
+        raise RuleError("Say which card to draw until (field and value, e.g. type Hull).", "value")
+    steps = decks.plan_draw_until(deck, ctx.rng, field, value, to, bool(args.get("fallback_last")))
+    return {"deck": args["deck"], "to": to, "field": field, "value": value, "steps": steps}
+
+
+@action("deck-record", chance=True)
+def deck_record(state: dict, p: dict) -> str:
+    """Physical deck: record the card drawn from the real deck: {"deck", "card": {...}, "to"}."""
+    deck = deck_of(state, p.get("deck"))
+    ids = _apply(state, p)
+    return f"{deck['label']}: drew {decks.card_name(deck, ids[0])} (real deck) → {_where(state, p['to'])}"
+
+
+@deck_record.decider
+def decide_deck_record(state: dict, args: dict, ctx) -> dict:
+    deck_of(state, args.get("deck"))
+    to = destination(state, args.get("to"))
+    card = decks.clean_card(args.get("card"))
+    return {"deck": args["deck"], "to": to, "steps": [{"step": "record", "card": card, "to": to}]}
+
+
+@action("deck-move")
+def deck_move(state: dict, p: dict) -> str:
+    """Move a card: to the discard (repaired, resolved), onto a unit, or back into the deck."""
+    deck = deck_of(state, p.get("deck"))
+    to = destination(state, p.get("to"))
+    card = p.get("card")
+    if not isinstance(card, str) or card not in deck["cards"]:
+        raise RuleError(f"No card {card!r} in {deck['label']}.", "card")
+    if decks.where(deck, card) == to:
+        raise RuleError(f"{decks.card_name(deck, card)} is already there.", "to")
+    decks.apply_steps(deck, [{"step": "move", "card": card, "to": to}])
+    return f"{deck['label']}: {decks.card_name(deck, card)} → {_where(state, to)}"

@@ -1,0 +1,87 @@
+"""Dice actions: a free roll, real dice entered by a player, a success pool with its odds."""
+from __future__ import annotations
+
+from companion import dice
+from companion.actions import action
+from companion.rules import RuleError
+from companion.trackers import need_int
+
+MAX_WHY = 60
+
+
+def _why(args: dict) -> str:
+    why = args.get("why") or ""
+    if not isinstance(why, str) or len(why) > MAX_WHY:
+        raise RuleError(f"The reason for a roll is at most {MAX_WHY} characters.", "why")
+    return why.strip()
+
+
+def _tag(p: dict) -> str:
+    return f" for {p['why']}" if p.get("why") else ""
+
+
+def _count(state: dict) -> None:
+    state["rolls"] = state.get("rolls", 0) + 1
+
+
+@action("roll", chance=True)
+def roll(state: dict, p: dict) -> str:
+    """Roll dice in standard notation: {"expr": "2d6+1", "why"}."""
+    _count(state)
+    faces = " ".join(str(d["value"]) if d["kept"] else f"({d['value']})" for d in p["dice"])
+    return f"rolled {p['expr']}{_tag(p)}: [{faces}] = {p['total']}"
+
+
+@roll.decider
+def decide_roll(state: dict, args: dict, ctx) -> dict:
+    return {**dice.roll(args.get("expr")), "why": _why(args)}
+
+
+@action("roll-real", chance=True)
+def roll_real(state: dict, p: dict) -> str:
+    """Record dice rolled on the table: {"sides": 6, "dice": [5, 2], "modifier": 0, "why"}."""
+    _count(state)
+    mod = p.get("modifier", 0)
+    mod_text = f" {mod:+d}" if mod else ""
+    return f"rolled real {len(p['dice'])}d{p['sides']}{_tag(p)}: [{' '.join(map(str, p['dice']))}]{mod_text} = {p['total']}"
+
+
+@roll_real.decider
+def decide_roll_real(state: dict, args: dict, ctx) -> dict:
+    sides = need_int(args, "sides", 2, dice.MAX_SIDES, default=6)
+    values = args.get("dice")
+    if isinstance(values, str):
+        values = dice.parse_values(values)
+    values = dice.real_dice(sides, values)
+    mod = need_int(args, "modifier", -1000, 1000, default=0)
+    return {"sides": sides, "dice": values, "modifier": mod, "total": sum(values) + mod, "why": _why(args)}
+
+
+@action("pool", chance=True)
+def pool(state: dict, p: dict) -> str:
+    """Success pool: {"dice": N, "target": X, "save": Y?, "rolled": [...]?, "saves_rolled": [...]?}."""
+    _count(state)
+    r = p["result"]
+    text = f"pool {r['dice'].__len__()}d{r['sides']} at {r['target']}+{_tag(p)}: [{' '.join(map(str, r['dice']))}] → {r['successes']} success{'es' if r['successes'] != 1 else ''}"
+    if r["save"]:
+        text += f"; saves at {r['save']}+ [{' '.join(map(str, r['saves']))}] → {r['unsaved']} unsaved"
+    return text + f" (expected {p['odds']['mean']:.2f})"
+
+
+@pool.decider
+def decide_pool(state: dict, args: dict, ctx) -> dict:
+    n = need_int(args, "dice", 1, dice.MAX_POOL)
+    target = need_int(args, "target", 2, 20)
+    save = need_int(args, "save", 2, 20) if args.get("save") not in (None, "", 0) else None
+    sides = need_int(args, "sides", 2, 20, default=6)
+
+    def values(key):
+        raw = args.get(key)
+        if raw in (None, "", []):
+            return None
+        return dice.parse_values(raw) if isinstance(raw, str) else raw
+
+    odds = dice.pool_odds(n, target, save, sides)
+    result = dice.pool_roll(n, target, save, sides, values("rolled"), values("saves_rolled"), ctx.rng)
+    return {"result": result, "odds": {"mean": odds["mean"], "probabilities": odds["probabilities"]},
+            "real": values("rolled") is not None, "why": _why(args)}

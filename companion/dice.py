@@ -1,0 +1,145 @@
+"""Dice: free rolls in standard notation (d20 library), real-dice entry, success pools with exact
+odds (icepool).  Pure: no Flask, no database.  Randomness comes from ``secrets.SystemRandom``.
+"""
+from __future__ import annotations
+
+import secrets
+from fractions import Fraction
+
+import d20
+import d20.expression
+import icepool
+
+from companion.rules import RuleError
+
+MAX_EXPR = 60
+MAX_DICE = 100
+MAX_SIDES = 1000
+MAX_POOL = 60
+
+# d20 rolls with the module-level ``random``; every roll the server makes is decided here, once,
+# with the OS's randomness, and then stored in the event (replays never roll again).
+d20.expression.random = secrets.SystemRandom()
+
+
+def _dice_nodes(node):
+    if isinstance(node, (d20.diceast.Dice,)):
+        yield node
+    for child in getattr(node, "children", []):
+        yield from _dice_nodes(child)
+
+
+def check_expr(expr: str) -> str:
+    """Parse and bound a dice expression; a 400-worthy sentence for anything else."""
+    if not isinstance(expr, str) or not expr.strip():
+        raise RuleError("Enter a dice expression such as 2d6, d20+3 or 4d6kh3.", "expr")
+    expr = expr.strip().lower().replace(" ", "")
+    if len(expr) > MAX_EXPR:
+        raise RuleError(f"A dice expression has at most {MAX_EXPR} characters.", "expr")
+    try:
+        tree = d20.parse(expr)
+    except d20.RollSyntaxError:
+        raise RuleError(f"{expr!r} is not dice notation; try 2d6, d20+3 or 4d6kh3.", "expr") from None
+    total = 0
+    for node in _dice_nodes(tree):
+        size = 100 if node.size == "%" else node.size
+        if size < 2 or size > MAX_SIDES:
+            raise RuleError(f"Dice have 2 to {MAX_SIDES} sides; got d{size}.", "expr")
+        total += node.num
+    if total > MAX_DICE:
+        raise RuleError(f"At most {MAX_DICE} dice in one roll; {expr} has {total}.", "expr")
+    return expr
+
+
+def _dice_of(result) -> list[dict]:
+    dice = []
+
+    def walk(node):
+        if isinstance(node, d20.Dice):
+            for die in node.values:
+                dice.append({"sides": die.size, "value": die.number, "kept": bool(die.kept)})
+        for child in node.children:
+            walk(child)
+
+    walk(result.expr)
+    return dice
+
+
+def roll(expr: str) -> dict:
+    """Roll a checked expression: total, every die (kept or dropped) and d20's own text."""
+    expr = check_expr(expr)
+    try:
+        result = d20.roll(expr, allow_comments=False)
+    except (d20.TooManyRolls, d20.RollValueError) as exc:
+        raise RuleError(f"Cannot roll {expr}: {exc}", "expr") from None
+    return {"expr": expr, "total": int(result.total), "dice": _dice_of(result), "text": str(result)}
+
+
+def real_dice(sides: int, values: list) -> list[int]:
+    """Dice the players rolled on the table, checked one by one."""
+    if not isinstance(values, list) or not 1 <= len(values) <= MAX_DICE:
+        raise RuleError(f"Enter 1 to {MAX_DICE} dice results.", "dice")
+    out = []
+    for v in values:
+        if isinstance(v, str) and v.strip().isdigit():
+            v = int(v)
+        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= sides:
+            raise RuleError(f"Each result must be a whole number from 1 to {sides}; got {v!r}.", "dice")
+        out.append(v)
+    return out
+
+
+def parse_values(text: str) -> list:
+    """'5 3 6' or '5,3,6' -> ['5', '3', '6'] (checked later by real_dice)."""
+    return [p for p in str(text).replace(",", " ").split() if p]
+
+
+# --- success pools: N dice needing X+, optionally followed by saves on Y+ ------------------------
+
+def _pool_args(dice: int, target: int, save: int | None, sides: int) -> None:
+    if not 1 <= dice <= MAX_POOL:
+        raise RuleError(f"A pool has 1 to {MAX_POOL} dice.", "dice")
+    if sides not in (6, 8, 10, 12, 20):
+        raise RuleError("Pool dice have 6, 8, 10, 12 or 20 sides.", "sides")
+    if not 2 <= target <= sides:
+        raise RuleError(f"Success needs 2+ to {sides}+ on a d{sides}.", "target")
+    if save is not None and not 2 <= save <= sides:
+        raise RuleError(f"Saves need 2+ to {sides}+ on a d{sides}.", "save")
+
+
+def pool_odds(dice: int, target: int, save: int | None = None, sides: int = 6) -> dict:
+    """Exact distribution of (unsaved) successes: each die succeeds on >= target and is then
+    cancelled by a save on >= save."""
+    _pool_args(dice, target, save, sides)
+    succeed = sides - target + 1
+    fail_save = (save - 1) if save else sides
+    weight = succeed * fail_save  # out of sides * sides
+    one = icepool.Die({1: weight, 0: sides * sides - weight})
+    dist = dice @ one
+    probs = [[int(k), float(Fraction(int(dist.quantity(k)), int(dist.denominator())))]
+             for k in range(dice + 1)]
+    mean = Fraction(dice * weight, sides * sides)
+    return {"dice": dice, "target": target, "save": save, "sides": sides,
+            "probabilities": probs, "mean": float(mean), "at_least_one": 1 - probs[0][1]}
+
+
+def pool_roll(dice: int, target: int, save: int | None = None, sides: int = 6,
+              rolled: list | None = None, saves_rolled: list | None = None, rng=None) -> dict:
+    """Roll (or take the player's) success dice, then one save per success."""
+    _pool_args(dice, target, save, sides)
+    rng = rng or secrets.SystemRandom()
+    values = real_dice(sides, rolled) if rolled is not None else [rng.randint(1, sides) for _ in range(dice)]
+    if len(values) != dice:
+        raise RuleError(f"Enter exactly {dice} results for the pool.", "dice")
+    successes = sum(1 for v in values if v >= target)
+    saves = []
+    if save is not None and successes:
+        if saves_rolled is not None:
+            saves = real_dice(sides, saves_rolled)
+            if len(saves) != successes:
+                raise RuleError(f"Enter exactly {successes} save results (one per success).", "saves")
+        else:
+            saves = [rng.randint(1, sides) for _ in range(successes)]
+    saved = sum(1 for v in saves if v >= save) if save is not None else 0
+    return {"dice": values, "successes": successes, "saves": saves, "saved": saved,
+            "unsaved": successes - saved, "target": target, "save": save, "sides": sides}

@@ -1,0 +1,81 @@
+"""Generic trackers shared by every game: each kind is a small pure module.
+
+A tracker is a JSON-ready dict with ``kind`` and ``label``.  Each kind module has
+``create(spec, stats) -> dict`` and ``OPS``: name -> ``op(tracker, args, clock) -> str`` which
+changes the tracker in place and returns what happened ("-3 (10 -> 7)"), or raises RuleError and
+changes nothing.  ``clock`` is the table's turn position (round, tick) for timed trackers.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.rules import RuleError
+
+
+@dataclass(frozen=True)
+class Clock:
+    """Where the table is in its turn sequence: rounds, and phases passed in all (ticks)."""
+    round: int = 1
+    tick: int = 0
+
+
+def need_int(args: dict, key: str, lo: int, hi: int, default=None) -> int:
+    """An integer argument within [lo, hi], or a RuleError naming it."""
+    value = args.get(key, default)
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(f"{key} must be a whole number from {lo} to {hi}.", key)
+    if not lo <= value <= hi:
+        raise RuleError(f"{key} must be from {lo} to {hi}; got {value}.", key)
+    return value
+
+
+def need_text(args: dict, key: str, max_len: int = 60, default=None) -> str:
+    """A non-empty, trimmed text argument of at most ``max_len`` characters."""
+    value = args.get(key, default)
+    if not isinstance(value, str) or not value.strip():
+        raise RuleError(f"{key} is required.", key)
+    value = " ".join(value.split())
+    if len(value) > max_len:
+        raise RuleError(f"{key} must be at most {max_len} characters.", key)
+    return value
+
+
+def kind_module(kind: str):
+    from companion.trackers import arcs, boxes, charge, conditions, cooldown, counter, gauge
+    modules = {"counter": counter, "boxes": boxes, "arcs": arcs, "charge": charge,
+               "cooldown": cooldown, "conditions": conditions, "gauge": gauge}
+    if kind not in modules:
+        raise RuleError(f"Unknown tracker kind {kind!r}; use one of {', '.join(modules)}.", "kind")
+    return modules[kind]
+
+
+def create(spec: dict, stats: dict | None = None) -> dict:
+    """A fresh tracker from a content spec (``max_stat`` etc. read from the unit's stats)."""
+    tracker = kind_module(spec["kind"]).create(spec, stats or {})
+    tracker["kind"] = spec["kind"]
+    tracker["label"] = spec.get("label", spec["id"])
+    return tracker
+
+
+def operate(tracker: dict, op: str, args: dict, clock: Clock) -> str:
+    """Apply one operation to a tracker; returns its description."""
+    ops = kind_module(tracker["kind"]).OPS
+    if op not in ops:
+        raise RuleError(f"A {tracker['kind']} tracker has no operation {op!r} "
+                        f"(it has {', '.join(ops)}).", "op")
+    return ops[op](tracker, args, clock)
+
+
+def reminders(tracker: dict, clock: Clock) -> list[str]:
+    """What a tracker wants the players to notice at this point of the turn."""
+    fn = getattr(kind_module(tracker["kind"]), "reminders", None)
+    return fn(tracker, clock) if fn else []
+
+
+def on_new_round(tracker: dict, clock: Clock) -> None:
+    """Let a timed tracker drop what expired (conditions) when a round begins."""
+    fn = getattr(kind_module(tracker["kind"]), "on_new_round", None)
+    if fn:
+        fn(tracker, clock)

@@ -1,0 +1,45 @@
+"""Cooldown: used now, ready again ``every`` rounds later (or phases, ``per = "phase"``)."""
+from __future__ import annotations
+
+from companion.rules import RuleError
+
+
+def create(spec: dict, stats: dict) -> dict:
+    return {"every": spec["every"], "per": spec.get("per", "round"), "ready_at": None}
+
+
+def now(tracker: dict, clock) -> int:
+    return clock.tick if tracker["per"] == "phase" else clock.round
+
+
+def is_ready(tracker: dict, clock) -> bool:
+    return tracker["ready_at"] is None or now(tracker, clock) >= tracker["ready_at"]
+
+
+def use(tracker: dict, args: dict, clock) -> str:
+    if not is_ready(tracker, clock):
+        raise RuleError(f"{tracker['label']} is cooling down: ready again at "
+                        f"{tracker['per']} {_shown(tracker, tracker['ready_at'])}.", "use")
+    tracker["ready_at"] = now(tracker, clock) + tracker["every"]
+    return f"{tracker['label']} used; ready again at {tracker['per']} {_shown(tracker, tracker['ready_at'])}"
+
+
+def reset(tracker: dict, args: dict, clock) -> str:
+    if is_ready(tracker, clock):
+        raise RuleError(f"{tracker['label']} is already ready.", "reset")
+    tracker["ready_at"] = None
+    return f"{tracker['label']} made ready"
+
+
+def _shown(tracker: dict, value: int) -> int:
+    # ticks count from 0 internally; players count phases from 1
+    return value + 1 if tracker["per"] == "phase" else value
+
+
+def reminders(tracker: dict, clock) -> list[str]:
+    if tracker["ready_at"] is not None and now(tracker, clock) == tracker["ready_at"]:
+        return [f"{tracker['label']} is ready again"]
+    return []
+
+
+OPS = {"use": use, "reset": reset}

@@ -1,0 +1,34 @@
+"""Counter: a value with a minimum and maximum (HP, Crew, Speed, cards in hand)."""
+from __future__ import annotations
+
+from companion.rules import RuleError
+from companion.trackers import need_int
+
+LIMIT = 100_000  # input limit only: no game needs more
+
+
+def create(spec: dict, stats: dict) -> dict:
+    lo = spec.get("min", 0)
+    hi = stats[spec["max_stat"]] if "max_stat" in spec else spec.get("max", LIMIT)
+    start = stats[spec["start_stat"]] if "start_stat" in spec else spec.get("start", lo)
+    if not lo <= start <= hi:
+        raise RuleError(f"{spec.get('label', spec['id'])} must start between {lo} and {hi}; got {start}.",
+                        spec["id"])
+    return {"value": start, "min": lo, "max": hi}
+
+
+def adjust(tracker: dict, args: dict, clock) -> str:
+    by = need_int(args, "by", -LIMIT, LIMIT)
+    if by == 0:
+        raise RuleError("by must not be 0.", "by")
+    before = tracker["value"]
+    after = min(tracker["max"], max(tracker["min"], before + by))
+    if after == before:
+        edge = "maximum" if by > 0 else "minimum"
+        raise RuleError(f"{tracker['label']} is already at its {edge} ({before}).", "by")
+    tracker["value"] = after
+    capped = "" if after == before + by else f", capped at {after}"
+    return f"{tracker['label']} {by:+d} ({before} → {after}{capped})"
+
+
+OPS = {"adjust": adjust}
