@@ -249,7 +249,7 @@ def load_systems(dirs: list[Path] | None = None) -> dict[str, System]:
     """Load and validate every system under the given content folders (later folders add to earlier)."""
     systems: dict[str, System] = {}
     digests: dict[str, object] = {}
-    for root in dirs or content_dirs():
+    for root in [Path(d) for d in (dirs or content_dirs())]:
         if not root.is_dir():
             raise ContentError(f"{root}: expected a folder of content packs")
         for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):

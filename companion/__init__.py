@@ -1,0 +1,49 @@
+"""companion: a table-side companion for naval and space miniature games."""
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from flask import Flask
+from htmx_flask import Htmx
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _secret_key(instance: Path) -> str:
+    """A signing key kept in the instance folder, so seats survive a server restart."""
+    path = instance / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    """Build the app: defaults, then environment, then ``test_config``; register blueprints."""
+    app = Flask(__name__, instance_relative_config=True,
+                template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
+    instance = Path(app.instance_path)
+    instance.mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        DATABASE=os.environ.get("COMPANION_DB", str(instance / "companion.sqlite")),
+        PUBLIC_URL=os.environ.get("COMPANION_PUBLIC_URL", ""),
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+        PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 365,
+        MAX_CONTENT_LENGTH=4 * 1024 * 1024,
+        POLL_SECONDS=2,
+    )
+    if test_config:
+        app.config.update(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = os.environ.get("COMPANION_SECRET_KEY") or _secret_key(instance)
+    Htmx(app)
+
+    from companion import api, db, lobby, lookup, play, web
+    db.init_app(app)
+    web.init_app(app)
+    for bp in (lobby.bp, play.bp, lookup.bp, api.bp):
+        app.register_blueprint(bp)
+    return app

@@ -1,0 +1,191 @@
+"""JSON API for integrations and tests; described at /api/openapi.json (docs/api.md has examples).
+
+Credentials: the secret that ends a player or spectator URL, as ``Authorization: Bearer <secret>``
+(``X-Seat: Anna`` names the seat in the log), or the browser's seat cookie plus X-CSRF-Token.
+"""
+from __future__ import annotations
+
+import secrets
+
+from flask import Blueprint, abort, jsonify, request, url_for
+
+from companion import actions, dice, store
+from companion.actions import Ctx, Stale
+from companion.db import get_db, systems
+from companion.lookup import system_or_404
+from companion.rules import RuleError
+from companion.web import ctx_for, public_url, remember_seat, require_player, seat_for, status_of
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def error(exc: RuleError):
+    body = {"error": exc.message}
+    if exc.field:
+        body["field"] = exc.field
+    return jsonify(body), status_of(exc)
+
+
+def body() -> dict:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise RuleError("Send a JSON object (Content-Type: application/json).", "body")
+    return data
+
+
+@bp.errorhandler(404)
+def not_found(exc):
+    return jsonify({"error": "Not found."}), 404
+
+
+@bp.errorhandler(403)
+def forbidden(exc):
+    return jsonify({"error": exc.description}), 403
+
+
+@bp.get("/systems")
+def list_systems():
+    return jsonify([s.summary() for s in systems().values()])
+
+
+@bp.get("/systems/<slug>/tables")
+def list_tables(slug: str):
+    system = system_or_404(slug)
+    return jsonify([{"slug": t["slug"], "title": t["title"]} for t in system.tables.values()])
+
+
+@bp.get("/systems/<slug>/tables/<table>")
+def get_table(slug: str, table: str):
+    system = system_or_404(slug)
+    if table not in system.tables:
+        abort(404)
+    t = system.tables[table]
+    return jsonify({k: t[k] for k in ("slug", "title", "source", "columns", "rows")} |
+                   ({"note": t["note"]} if "note" in t else {}))
+
+
+@bp.post("/roll")
+def roll():
+    """A roll on its own (not logged at any table)."""
+    try:
+        result = dice.roll(body().get("expr"))
+    except RuleError as exc:
+        return error(exc)
+    return jsonify({"expr": result["expr"], "total": result["total"], "dice": result["dice"]})
+
+
+@bp.post("/odds")
+def odds():
+    """Exact odds of a success pool: {"dice", "target", "save"?, "sides"?}."""
+    try:
+        data = body()
+        result = dice.pool_odds(*(int(data.get(k)) if data.get(k) is not None else d
+                                  for k, d in (("dice", 0), ("target", 0), ("save", None), ("sides", 6))))
+    except (RuleError, ValueError, TypeError) as exc:
+        return error(exc if isinstance(exc, RuleError) else RuleError("Numbers only.", "dice"))
+    return jsonify(result)
+
+
+def _created(row: dict):
+    return jsonify({"code": row["code"],
+                    "player_url": public_url(url_for("lobby.join", code=row["code"], secret=row["player_secret"])),
+                    "spectator_url": public_url(url_for("lobby.join", code=row["code"],
+                                                        secret=row["spectator_secret"]))}), 201
+
+
+@bp.post("/tables")
+def create_table():
+    """Create a table: {"system", "name", "sides"?}."""
+    try:
+        data = body()
+        system = systems().get(data.get("system"))
+        if system is None:
+            raise RuleError(f"system must be one of {', '.join(systems())}.", "system")
+        seat = {"name": str(request.headers.get("X-Seat", "API"))[:24], "side": None, "role": "player"}
+        row = store.create(get_db(), system, {"name": data.get("name"), "sides": data.get("sides")},
+                           Ctx(system=system, rng=secrets.SystemRandom(), seat=seat["name"]))
+    except RuleError as exc:
+        return error(exc)
+    if not request.headers.get("Authorization"):
+        remember_seat(row["code"], seat["name"], row["state"]["sides"][0], "player")
+    return _created(row)
+
+
+@bp.post("/tables/import")
+def import_table():
+    """Import an export document as a new table."""
+    try:
+        row = store.import_table(get_db(), body(), systems())
+    except RuleError as exc:
+        return error(exc)
+    return _created(row)
+
+
+@bp.get("/tables/<code>")
+def get_state(code: str):
+    seat_for(code)
+    row = store.table(get_db(), code)
+    return jsonify({"code": code, "system": row["system"], "seq": row["seq"], "finished": bool(row["finished"]),
+                    "state": row["state"]})
+
+
+@bp.post("/tables/<code>/actions")
+def post_action(code: str):
+    """One action: {"type", ...}; optional "seq" makes it conditional on the state seen (409 if stale)."""
+    seat = seat_for(code)
+    require_player(seat)
+    try:
+        data = body()
+        expect = data.pop("seq", None)
+        if expect is not None and (isinstance(expect, bool) or not isinstance(expect, int)):
+            raise RuleError("seq must be the integer seq you last saw.", "seq")
+        result = store.act(get_db(), code, data, ctx_for(store.table(get_db(), code), seat), expect_seq=expect)
+    except RuleError as exc:
+        return error(exc)
+    out = {"seq": result["seq"], "label": result["label"]}
+    if "unit" in result["payload"]:
+        out["unit"] = result["payload"]["unit"]
+    for key in ("total", "dice", "result", "steps"):
+        if key in result["payload"]:
+            out[key] = result["payload"][key]
+    return jsonify(out)
+
+
+@bp.post("/tables/<code>/undo")
+def undo(code: str):
+    return _undo(code, False)
+
+
+@bp.post("/tables/<code>/redo")
+def redo(code: str):
+    return _undo(code, True)
+
+
+def _undo(code: str, redo: bool):
+    seat = seat_for(code)
+    require_player(seat)
+    try:
+        result = store.undo(get_db(), code, ctx_for(store.table(get_db(), code), seat), redo=redo)
+    except RuleError as exc:
+        return error(exc)
+    return jsonify({"seq": result["seq"], "label": result["label"], "target": result["target"]})
+
+
+@bp.get("/tables/<code>/events")
+def get_events(code: str):
+    seat_for(code)
+    return jsonify(store.events(get_db(), code))
+
+
+@bp.get("/tables/<code>/export")
+def export(code: str):
+    seat_for(code)
+    return jsonify(store.export(get_db(), code))
+
+
+@bp.get("/openapi.json")
+def openapi():
+    """The OpenAPI 3.1 description of this API, with every action type of every system."""
+    from companion.openapi import document
+    actions.available("freeform")  # imports every module that registers action types
+    return jsonify(document(actions.REGISTRY, systems()))

@@ -1,0 +1,136 @@
+"""Lobby: the home page, creating a table, joining by QR, the invite page."""
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+
+from companion import qr, store
+from companion.db import get_db, systems
+from companion.rules import RuleError
+from companion.web import MAX_SEAT_NAME, ctx_for, public_url, remember_seat, seat_for, seats
+
+bp = Blueprint("lobby", __name__)
+
+
+def my_tables() -> list[dict]:
+    """The tables this device created or joined (from its cookie), newest first."""
+    db = get_db()
+    out = []
+    for code, seat in seats().items():
+        row = db.execute("select code, name, system, finished, created from tables where code = ?",
+                         [code]).fetchone()
+        if row:
+            out.append({"code": row[0], "name": row[1], "system": systems()[row[2]].name if row[2] in systems() else row[2],
+                        "finished": bool(row[3]), "created": row[4], "seat": seat})
+    return sorted(out, key=lambda t: t["created"], reverse=True)
+
+
+def _seat_name(form) -> str:
+    name = " ".join(str(form.get("seat", "")).split())
+    if not name:
+        raise RuleError("Enter your name for this table (how the log shows you).", "seat")
+    if len(name) > MAX_SEAT_NAME:
+        raise RuleError(f"Your name is at most {MAX_SEAT_NAME} characters.", "seat")
+    return name
+
+
+@bp.get("/")
+def home():
+    """This device's tables and the form to start a new one."""
+    return render_template("home.html", tables=my_tables(), systems=systems(), errors={}, form={})
+
+
+@bp.post("/tables")
+def create_table():
+    """Create a table from the form; the creator takes the first seat and sees the invite QRs."""
+    form = request.form
+    system = systems().get(form.get("system", ""))
+    try:
+        if system is None:
+            raise RuleError("Pick a game system.", "system")
+        name = _seat_name(form)
+        sides = [s for s in (form.get("sides") or "").split(",") if s.strip()] or system.sides
+        side = form.get("side") or None
+        seat = {"name": name, "side": side, "role": "player"}
+        row = store.create(get_db(), system, {"name": form.get("name", ""), "sides": sides},
+                           ctx_for({"system": system.slug}, seat))
+        if side not in row["state"]["sides"]:
+            side = row["state"]["sides"][0]
+    except RuleError as exc:
+        return render_template("home.html", tables=my_tables(), systems=systems(),
+                               errors={exc.field or "name": exc.message}, form=form), 400
+    remember_seat(row["code"], name, side, "player")
+    return redirect(url_for("lobby.invite", code=row["code"]), 303)
+
+
+@bp.post("/tables/import")
+def import_table():
+    """Import an exported table as a new table; the importer takes a seat."""
+    upload = request.files.get("file")
+    try:
+        name = _seat_name(request.form)
+        if upload is None or not upload.filename:
+            raise RuleError("Choose an exported .json file.", "file")
+        try:
+            doc = json.load(upload.stream)
+        except (ValueError, UnicodeDecodeError):
+            raise RuleError("That file is not JSON (export a table to get one).", "file") from None
+        row = store.import_table(get_db(), doc, systems())
+    except RuleError as exc:
+        return render_template("home.html", tables=my_tables(), systems=systems(),
+                               errors={exc.field or "file": exc.message}, form=request.form), 400
+    remember_seat(row["code"], name, row["state"]["sides"][0], "player")
+    return redirect(url_for("play.board", code=row["code"]), 303)
+
+
+def join_urls(row: dict) -> dict:
+    return {"player": public_url(url_for("lobby.join", code=row["code"], secret=row["player_secret"])),
+            "spectator": public_url(url_for("lobby.join", code=row["code"], secret=row["spectator_secret"]))}
+
+
+@bp.get("/t/<code>/invite")
+def invite(code: str):
+    """Big QR codes: one for players, one for spectators (spectators see only theirs)."""
+    seat = seat_for(code)
+    row = store.table(get_db(), code)
+    urls = join_urls(row)
+    if seat["role"] == "spectator":
+        urls.pop("player")
+    codes = {k: qr.svg(v) for k, v in urls.items()}
+    return render_template("invite.html", row=row, seat=seat, urls=urls, codes=codes)
+
+
+def _role(row: dict, secret: str) -> str:
+    import hmac
+    if hmac.compare_digest(secret, row["player_secret"]):
+        return "player"
+    if hmac.compare_digest(secret, row["spectator_secret"]):
+        return "spectator"
+    abort(404)
+
+
+@bp.route("/t/<code>/join/<secret>", methods=["GET", "POST"])
+def join(code: str, secret: str):
+    """The QR's address: ask once for a name and a side, then remember the seat in the cookie."""
+    try:
+        row = store.table(get_db(), code)
+    except store.NotFound:
+        abort(404)
+    role = _role(row, secret)
+    current = seats().get(code)
+    if request.method == "GET" and current and (current["role"] == "player" or role == "spectator"):
+        return redirect(url_for("play.board", code=code), 303)
+    errors = {}
+    if request.method == "POST":
+        try:
+            name = _seat_name(request.form)
+            side = request.form.get("side") or None
+            if role == "player" and side not in row["state"]["sides"]:
+                raise RuleError("Pick the side you play.", "side")
+            remember_seat(code, name, side if role == "player" else None, role)
+            return redirect(url_for("play.board", code=code), 303)
+        except RuleError as exc:
+            errors[exc.field] = exc.message
+    return render_template("join.html", row=row, role=role, errors=errors, form=request.form,
+                           status=400 if errors else 200), 400 if errors else 200

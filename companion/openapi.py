@@ -1,0 +1,75 @@
+"""The OpenAPI document for /api (built from the registered action types, so it cannot drift)."""
+from __future__ import annotations
+
+ERROR = {"type": "object", "properties": {"error": {"type": "string"}, "field": {"type": "string"}},
+         "required": ["error"]}
+
+
+def _resp(desc: str, schema: dict | None = None) -> dict:
+    out = {"description": desc}
+    if schema:
+        out["content"] = {"application/json": {"schema": schema}}
+    return out
+
+
+def _json_body(schema: dict) -> dict:
+    return {"required": True, "content": {"application/json": {"schema": schema}}}
+
+
+def document(registry: dict, systems: dict) -> dict:
+    action_types = sorted(t for t in registry if t != "create-table")
+    code = [{"name": "code", "in": "path", "required": True, "schema": {"type": "string"}}]
+    slug = [{"name": "slug", "in": "path", "required": True, "schema": {"type": "string",
+                                                                        "enum": sorted(systems)}}]
+    errors = {"400": _resp("Bad input: one readable sentence", ERROR), "404": _resp("No such table", ERROR)}
+    write_errors = {**errors, "403": _resp("Spectators cannot change anything", ERROR),
+                    "409": _resp("Stale view or finished table", ERROR)}
+    created = _resp("Created", {"type": "object", "properties": {
+        "code": {"type": "string"}, "player_url": {"type": "string"}, "spectator_url": {"type": "string"}}})
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "companion", "version": "1",
+                 "description": "Table-side companion API. Action types: " + "; ".join(
+                     f"{t}: {registry[t].doc}" + (f" (only {', '.join(sorted(registry[t].systems))})"
+                                                  if registry[t].systems else "") for t in action_types)},
+        "components": {"securitySchemes": {"secret": {"type": "http", "scheme": "bearer",
+                                                      "description": "the secret ending a join URL"}}},
+        "paths": {
+            "/api/systems": {"get": {"responses": {"200": _resp("Systems", {"type": "array", "items": {
+                "type": "object", "properties": {"slug": {"type": "string"}, "name": {"type": "string"}}}})}}},
+            "/api/systems/{slug}/tables": {"get": {"parameters": slug, "responses": {
+                "200": _resp("Lookup tables", {"type": "array"}), "404": _resp("Unknown system", ERROR)}}},
+            "/api/systems/{slug}/tables/{table}": {"get": {"parameters": slug + [
+                {"name": "table", "in": "path", "required": True, "schema": {"type": "string"}}],
+                "responses": {"200": _resp("One table", {"type": "object", "required": [
+                    "slug", "title", "source", "columns", "rows"]}), "404": _resp("Unknown", ERROR)}}},
+            "/api/roll": {"post": {"requestBody": _json_body({"type": "object", "required": ["expr"],
+                                                              "properties": {"expr": {"type": "string", "maxLength": 60}}}),
+                                   "responses": {"200": _resp("Rolled", {"type": "object", "required": ["expr", "total", "dice"]}),
+                                                 "400": _resp("Bad expression", ERROR)}}},
+            "/api/odds": {"post": {"requestBody": _json_body({"type": "object", "required": ["dice", "target"], "properties": {
+                "dice": {"type": "integer"}, "target": {"type": "integer"}, "save": {"type": "integer"},
+                "sides": {"type": "integer"}}}), "responses": {"200": _resp("Exact odds"), "400": _resp("Bad input", ERROR)}}},
+            "/api/tables": {"post": {"requestBody": _json_body({"type": "object", "required": ["system", "name"], "properties": {
+                "system": {"type": "string", "enum": sorted(systems)}, "name": {"type": "string", "maxLength": 60},
+                "sides": {"type": "array", "items": {"type": "string"}}}}),
+                "responses": {"201": created, "400": _resp("Bad input", ERROR)}}},
+            "/api/tables/import": {"post": {"requestBody": _json_body({"type": "object"}),
+                                            "responses": {"201": created, "400": _resp("Not a valid export", ERROR)}}},
+            "/api/tables/{code}": {"get": {"parameters": code, "security": [{"secret": []}],
+                                           "responses": {"200": _resp("State", {"type": "object", "required": ["code", "system", "seq", "state"]}), **errors}}},
+            "/api/tables/{code}/actions": {"post": {"parameters": code, "security": [{"secret": []}],
+                                                    "requestBody": _json_body({"type": "object", "required": ["type"], "properties": {
+                                                        "type": {"type": "string", "enum": action_types},
+                                                        "seq": {"type": "integer", "description": "the seq the action was made against; 409 if stale"}}}),
+                                                    "responses": {"200": _resp("Applied", {"type": "object", "required": ["seq", "label"]}), **write_errors}}},
+            "/api/tables/{code}/undo": {"post": {"parameters": code, "security": [{"secret": []}],
+                                                 "responses": {"200": _resp("Undone", {"type": "object", "required": ["seq"]}), **write_errors}}},
+            "/api/tables/{code}/redo": {"post": {"parameters": code, "security": [{"secret": []}],
+                                                 "responses": {"200": _resp("Redone", {"type": "object", "required": ["seq"]}), **write_errors}}},
+            "/api/tables/{code}/events": {"get": {"parameters": code, "security": [{"secret": []}],
+                                                  "responses": {"200": _resp("The log", {"type": "array"}), **errors}}},
+            "/api/tables/{code}/export": {"get": {"parameters": code, "security": [{"secret": []}],
+                                                  "responses": {"200": _resp("Export document", {"type": "object"}), **errors}}},
+        },
+    }

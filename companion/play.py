@@ -1,0 +1,247 @@
+"""Play: the board, its actions, polling, undo/redo, the log, export and the battle report."""
+from __future__ import annotations
+
+import json
+import re
+from urllib.parse import unquote
+
+from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+
+from companion import dice, report, store
+from companion.actions import Stale
+from companion.db import get_db, systems
+from companion.rules import RuleError
+from companion.web import (ctx_for, error_fragment, page_or_partial, require_player, seat_for, seats,
+                           status_of)
+
+bp = Blueprint("play", __name__)
+
+TEXT_KEYS = {"name", "text", "why", "expr", "side", "result", "label", "reason", "dice", "rolled",
+             "saves_rolled", "seat", "value", "to", "card.name", "card.type"}
+INT_RE = re.compile(r"^-?\d{1,9}$")
+
+
+def parse_do(text: str) -> dict:
+    """A button's compact action: "tracker tracker=hp op=adjust by=-1" (values URL-quoted)."""
+    parts = text.split()
+    out = {"type": parts[0]} if parts else {}
+    for part in parts[1:]:
+        key, _, value = part.partition("=")
+        out[key] = unquote(value)
+    return out
+
+
+def form_args(form) -> dict:
+    """Form fields and the pressed button's ``do`` as action arguments: dotted names nest, whole
+    numbers become ints, empty fields are dropped."""
+    args: dict = {}
+    fields = {k: form.get(k) for k in form if k not in ("csrf_token", "_control", "_seq", "do")}
+    fields.update(parse_do(form.get("do", "")))
+    for key, value in fields.items():
+        if value in ("", None):
+            continue
+        if isinstance(value, str) and key not in TEXT_KEYS and INT_RE.match(value.strip()):
+            value = int(value)
+        target = args
+        parts = key.split(".")
+        for part in parts[:-1]:
+            target = target.setdefault(part, {})
+        target[parts[-1]] = value
+    if args.get("type") == "add-tracker" and isinstance(args.get("spec"), dict):
+        args["spec"] = tracker_spec_from_form(args["spec"])
+    if args.get("type") == "deck-record" and isinstance(args.get("card"), dict):
+        args["card"] = {k: v for k, v in args["card"].items() if v not in ("", None)}
+    return args
+
+
+def tracker_spec_from_form(spec: dict) -> dict:
+    """The add-tracker form's plain text ("Fore 6, Aft 4", "5 6") as a tracker spec."""
+    spec = dict(spec)
+    if not spec.get("id") and isinstance(spec.get("label"), str):
+        spec["id"] = re.sub(r"[^a-z0-9]+", "-", spec["label"].lower()).strip("-")[:20] or "tracker"
+    if isinstance(spec.get("flagged"), (str, int)):  # players count boxes from 1
+        spec["flagged"] = [int(n) - 1 for n in str(spec["flagged"]).replace(",", " ").split() if n.isdigit()]
+    if isinstance(spec.get("options"), str):
+        spec["options"] = [o.strip() for o in spec["options"].split(",") if o.strip()][:20]
+    if isinstance(spec.get("arcs"), str):
+        arcs = []
+        for part in spec["arcs"].split(","):
+            words = part.split()
+            if len(words) >= 2 and words[-1].isdigit():
+                arcs.append({"name": " ".join(words[:-1])[:20], "boxes": int(words[-1])})
+        spec["arcs"] = arcs
+    return spec
+
+
+def board_context(code: str, seat: dict, errors=None, flash=None) -> dict:
+    db = get_db()
+    row = store.table(db, code)
+    system = systems()[row["system"]]
+    return {"row": row, "state": row["state"], "seat": seat, "system": system,
+            "readonly": seat["role"] == "spectator" or row["finished"],
+            "history": store.history(db, code),
+            "rolls": store.events(db, code, chance_only=True, limit=8, newest_first=True),
+            "library": store.library_items(db, system.slug, "roster"),
+            "errors": errors or {}, "flash": flash, "poll_seconds": current_app.config["POLL_SECONDS"]}
+
+
+@bp.get("/t/<code>")
+def board(code: str):
+    """The board: every unit's trackers, the turn, decks and the roll log."""
+    seat = seat_for(code)
+    return page_or_partial("board.html", "_board.html", **board_context(code, seat))
+
+
+@bp.get("/t/<code>/poll")
+def poll(code: str):
+    """Cheap sync: 204 when nothing changed since ``seq``, else the fresh board."""
+    seat = seats().get(code) or seat_for(code)  # the cookie first: no table read on the hot path
+    current = store.table_seq(get_db(), code)
+    if current is None:
+        return Response(status=404)
+    if str(current) == request.args.get("seq"):
+        return Response(status=204)
+    return page_or_partial("board.html", "_board.html", **board_context(code, seat))
+
+
+def _answer(code: str, seat: dict, exc: RuleError | None):
+    """After an action: the fresh board on success; on failure the sentence next to the control."""
+    control = request.form.get("_control") or None
+    if exc is None:
+        if request.htmx:
+            return page_or_partial("board.html", "_board.html", **board_context(code, seat))
+        return redirect(url_for("play.board", code=code) + (f"#{control}" if control else ""), 303)
+    status = status_of(exc)
+    if request.htmx:
+        if isinstance(exc, Stale):
+            resp = page_or_partial("board.html", "_board.html", status=409,
+                                   **board_context(code, seat, flash=exc.message))
+            resp.headers["HX-Retarget"] = "#board"
+            resp.headers["HX-Reswap"] = "outerHTML"
+            return resp
+        return error_fragment(exc, control, status)
+    return page_or_partial("board.html", "_board.html", status=status,
+                           **board_context(code, seat, errors={control or "board": exc.message}))
+
+
+@bp.post("/t/<code>/act")
+def act(code: str):
+    """Any action on the table, from a button (hx-vals) or a form."""
+    seat = seat_for(code)
+    require_player(seat)
+    try:
+        seq = request.form.get("_seq")
+        store.act(get_db(), code, form_args(request.form), ctx_for(store.table(get_db(), code), seat),
+                  expect_seq=int(seq) if seq and seq.isdigit() else None)
+    except RuleError as exc:
+        return _answer(code, seat, exc)
+    return _answer(code, seat, None)
+
+
+@bp.post("/t/<code>/undo")
+def undo(code: str):
+    """Undo the last action in force, whoever made it."""
+    return _undo(code, redo=False)
+
+
+@bp.post("/t/<code>/redo")
+def redo(code: str):
+    """Redo the last undone action."""
+    return _undo(code, redo=True)
+
+
+def _undo(code: str, redo: bool):
+    seat = seat_for(code)
+    require_player(seat)
+    try:
+        store.undo(get_db(), code, ctx_for(store.table(get_db(), code), seat), redo=redo)
+    except RuleError as exc:
+        return _answer(code, seat, exc)
+    return _answer(code, seat, None)
+
+
+@bp.get("/t/<code>/odds")
+def odds(code: str):
+    """The exact odds of a success pool, shown before rolling (htmx fragment)."""
+    seat_for(code)
+    args = form_args(request.args)
+    try:
+        result = dice.pool_odds(int(args.get("dice") or 0), int(args.get("target") or 0),
+                                int(args["save"]) if args.get("save") not in (None, "", 0) else None,
+                                int(args.get("sides") or 6))
+    except (RuleError, ValueError, TypeError) as exc:
+        message = exc.message if isinstance(exc, RuleError) else "Enter whole numbers."
+        return render_template("_odds.html", odds=None, message=message), 200
+    return render_template("_odds.html", odds=result, message=None)
+
+
+@bp.get("/t/<code>/log")
+def log(code: str):
+    """The whole history: every event, who made it, undone ones marked withdrawn."""
+    seat = seat_for(code)
+    row = store.table(get_db(), code)
+    return render_template("log.html", row=row, seat=seat,
+                           events=store.events(get_db(), code, newest_first=True))
+
+
+@bp.get("/t/<code>/report")
+def battle_report(code: str):
+    """The battle report: what happened, who rolled what, how lucky each seat was."""
+    seat = seat_for(code)
+    row = store.table(get_db(), code)
+    evs = store.events(get_db(), code)
+    return render_template("report.html", row=row, seat=seat, report=report.build(row["state"], evs),
+                           events=evs)
+
+
+@bp.get("/t/<code>/export")
+def export(code: str):
+    """The table as a JSON document (system, content version, the full event log)."""
+    seat_for(code)
+    doc = store.export(get_db(), code)
+    resp = Response(json.dumps(doc, indent=1), mimetype="application/json")
+    resp.headers["Content-Disposition"] = f'attachment; filename="companion-{code}.json"'
+    return resp
+
+
+@bp.post("/t/<code>/library")
+def save_roster(code: str):
+    """Save the units on the table as a named roster, to put on a table again next game."""
+    seat = seat_for(code)
+    require_player(seat)
+    row = store.table(get_db(), code)
+    name = " ".join(request.form.get("name", "").split())
+    try:
+        if not name or len(name) > 40:
+            raise RuleError("Name the roster (1 to 40 characters).", "roster")
+        units = [{"name": u["name"], "side": u["side"], "template": u["template"], "stats": u["stats"]}
+                 for u in (row["state"]["units"][i] for i in row["state"]["unit_order"]) if not u["removed"]]
+        if not units:
+            raise RuleError("There are no units on the table to save.", "roster")
+        store.library_save(get_db(), row["system"], "roster", name, {"units": units})
+    except RuleError as exc:
+        return _answer(code, seat, exc)
+    return _answer(code, seat, None)
+
+
+@bp.post("/t/<code>/library/<int:item>/add")
+def load_roster(code: str, item: int):
+    """Put every unit of a saved roster on the table (one event each, each undoable)."""
+    seat = seat_for(code)
+    require_player(seat)
+    row = store.table(get_db(), code)
+    try:
+        saved = store.library_item(get_db(), item)
+    except store.NotFound:
+        return _answer(code, seat, RuleError("That roster is gone.", "roster"))
+    if saved["system"] != row["system"]:
+        return _answer(code, seat, RuleError("That roster is for another game.", "roster"))
+    ctx = ctx_for(row, seat)
+    try:
+        for unit in saved["data"]["units"]:
+            side = unit["side"] if unit["side"] in row["state"]["sides"] else None
+            store.act(get_db(), code, {"type": "add-unit", "name": unit["name"], "side": side,
+                                       "template": unit["template"], "stats": unit["stats"]}, ctx)
+    except RuleError as exc:
+        return _answer(code, seat, exc)
+    return _answer(code, seat, None)

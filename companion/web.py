@@ -1,0 +1,140 @@
+"""Web plumbing shared by the blueprints: seats and credentials, CSRF, page-or-partial, errors."""
+from __future__ import annotations
+
+import hmac
+import secrets
+from urllib.parse import quote
+
+from flask import abort, current_app, g, make_response, render_template, request, session
+from markupsafe import escape
+
+from companion import store
+from companion.actions import Ctx, Stale
+from companion.db import get_db, systems
+from companion.rules import RuleError
+
+MAX_SEAT_NAME = 24
+
+
+def init_app(app) -> None:
+    app.before_request(_csrf_protect)
+    app.after_request(_headers)
+    app.context_processor(lambda: {"csrf_token": csrf_token()})
+    app.jinja_env.globals["do"] = do_value
+    app.errorhandler(404)(lambda e: (render_template("error.html", status=404,
+                                                     message="Nothing here."), 404))
+    app.errorhandler(403)(lambda e: (render_template("error.html", status=403,
+                                                     message=e.description), 403))
+    app.errorhandler(413)(lambda e: (render_template("error.html", status=413,
+                                                     message="That file is too large (4 MB at most)."), 413))
+
+
+def do_value(type_: str, **kw) -> str:
+    """The value of a board button: "tracker tracker=hp op=adjust by=-1" (see play.parse_do)."""
+    return " ".join([type_] + [f"{k}={quote(str(v), safe='')}" for k, v in kw.items()])
+
+
+def csrf_token() -> str:
+    if "csrf" not in session:
+        session["csrf"] = secrets.token_urlsafe(24)
+    return session["csrf"]
+
+
+def bearer() -> str | None:
+    auth = request.headers.get("Authorization", "")
+    return auth[7:].strip() if auth.startswith("Bearer ") else None
+
+
+def _csrf_protect():
+    """Every state change from a browser carries the session's token (htmx sends it as a header)."""
+    if request.method in ("GET", "HEAD", "OPTIONS") or bearer():
+        return None
+    sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token") or ""
+    if not session.get("csrf") or not hmac.compare_digest(sent, session["csrf"]):
+        if request.path.startswith("/api/"):
+            return {"error": "Missing or wrong CSRF token (send X-CSRF-Token, or use a Bearer secret)."}, 400
+        return make_response(render_template("error.html", status=400,
+                                             message="This form is out of date; reload the page and try again."), 400)
+    return None
+
+
+def _headers(resp):
+    resp.headers.setdefault("Vary", "HX-Request, Cookie")
+    resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+    resp.headers.setdefault("Referrer-Policy", "same-origin")
+    resp.headers.setdefault("X-Frame-Options", "DENY")
+    return resp
+
+
+# --- seats ----------------------------------------------------------------------------------------
+
+def seats() -> dict:
+    return session.get("seats", {})
+
+
+def remember_seat(code: str, name: str, side: str | None, role: str) -> None:
+    all_seats = dict(seats())
+    all_seats[code] = {"name": name, "side": side, "role": role}
+    session["seats"] = all_seats
+    session.permanent = True
+
+
+def seat_for(code: str) -> dict:
+    """The caller's seat at a table: from a Bearer secret (API) or the signed cookie; 404 otherwise."""
+    try:
+        row = store.table(get_db(), code)
+    except store.NotFound:
+        abort(404)
+    token = bearer()
+    if token is not None:
+        if hmac.compare_digest(token, row["player_secret"]):
+            seat = {"name": request.headers.get("X-Seat", "API")[:MAX_SEAT_NAME], "side": None, "role": "player"}
+        elif hmac.compare_digest(token, row["spectator_secret"]):
+            seat = {"name": "spectator", "side": None, "role": "spectator"}
+        else:
+            abort(404)
+    else:
+        seat = seats().get(code)
+        if not seat:
+            abort(404)
+    g.table = row
+    return seat
+
+
+def require_player(seat: dict) -> None:
+    if seat["role"] == "spectator":
+        abort(403, "Spectators can watch but not change anything.")
+
+
+def ctx_for(row: dict, seat: dict) -> Ctx:
+    return Ctx(system=systems()[row["system"]], rng=secrets.SystemRandom(), seat=seat["name"],
+               side=seat.get("side"))
+
+
+def public_url(path: str) -> str:
+    base = current_app.config.get("PUBLIC_URL") or request.host_url
+    return base.rstrip("/") + path
+
+
+# --- rendering --------------------------------------------------------------------------------------
+
+def page_or_partial(page: str, partial: str, status: int = 200, **context):
+    """The partial for htmx requests, the full page (which includes it) otherwise."""
+    html = render_template(partial if request.htmx else page, **context)
+    resp = make_response(html, status)
+    resp.headers["Vary"] = "HX-Request, Cookie"
+    return resp
+
+
+def error_fragment(exc: RuleError, control: str | None, status: int):
+    """A 4xx answer for htmx: one sentence swapped into the control's own error slot."""
+    resp = make_response(f'<span class="err-text" role="alert">{escape(exc.message)}</span>', status)
+    resp.headers["HX-Retarget"] = f"#{control or 'board'}-err"
+    resp.headers["HX-Reswap"] = "innerHTML"
+    return resp
+
+
+def status_of(exc: Exception) -> int:
+    if isinstance(exc, (Stale, store.Finished)):
+        return 409
+    return 400
