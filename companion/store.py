@@ -189,12 +189,17 @@ def undo(db: Database, code: str, ctx: Ctx, redo: bool = False) -> dict:
     return {"seq": seq, "label": label, "target": target, "state": state}
 
 
+def _light(db: Database, table_id: int) -> list[dict]:
+    """seq and type of every event: enough to work out the undo/redo timeline cheaply."""
+    return [{"seq": r[0], "type": r[1]} for r in db.execute(
+        "select seq, type from events where table_id = ? order by seq", [table_id])]
+
+
 def events(db: Database, code: str, chance_only: bool = False, limit: int | None = None,
            newest_first: bool = False) -> list[dict]:
     """The log with each event marked withdrawn if it is (now) undone."""
     row = _row(db, code)
-    log = _log(db, row["id"])
-    done = set(actions.timeline(log)[0])
+    done = set(actions.timeline(_light(db, row["id"]))[0])
     where = "table_id = ?" + (" and chance = 1" if chance_only else "")
     sql = (f"select seq, ts, seat, side, type, label, payload, target from events where {where}"
            f" order by seq {'desc' if newest_first else 'asc'}" + (f" limit {int(limit)}" if limit else ""))
@@ -208,13 +213,15 @@ def events(db: Database, code: str, chance_only: bool = False, limit: int | None
 
 
 def history(db: Database, code: str) -> dict:
-    """What undo and redo would do next, as labels."""
+    """What undo and redo would do next, as labels ("Anna: Victory HP -3")."""
     row = _row(db, code)
-    log = _log(db, row["id"])
-    done, undone = actions.timeline(log)
-    labels = dict(db.execute("select seq, seat || ': ' || label from events where table_id = ?", [row["id"]]))
-    return {"undo": labels[done[-1]] if len(done) > 1 else None,
-            "redo": labels[undone[-1]] if undone else None}
+    done, undone = actions.timeline(_light(db, row["id"]))
+
+    def label(seq):
+        r = db.execute("select seat, label from events where table_id = ? and seq = ?", [row["id"], seq]).fetchone()
+        return f"{r[0]}: {r[1]}" if r[0] else r[1]
+    return {"undo": label(done[-1]) if len(done) > 1 else None,
+            "redo": label(undone[-1]) if undone else None}
 
 
 def export(db: Database, code: str) -> dict:
