@@ -1,0 +1,53 @@
+"""Real-browser tests: the app served on loopback, Debian's Chromium driven by Playwright."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+from companion import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    # Debian's Chromium, never a downloaded build; flags keep it off the (closed) network.
+    return {**browser_type_launch_args, "executable_path": CHROMIUM,
+            "args": ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                     "--disable-background-networking", "--disable-component-update", "--disable-sync"]}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    return {**browser_context_args, "viewport": PHONE, "device_scale_factor": 2, "has_touch": True,
+            "is_mobile": True}
+
+
+@pytest.fixture
+def live_server(tmp_path):
+    """The app on a free loopback port, in a thread, for one test."""
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "live.sqlite"), "SECRET_KEY": "live-key",
+                      "POLL_SECONDS": 1})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    app.config["PUBLIC_URL"] = f"http://127.0.0.1:{server.server_port}"
+    yield app.config["PUBLIC_URL"]
+    server.shutdown()
+
+
+@pytest.fixture
+def phone(browser, browser_context_args):
+    """A factory of phones: each call is a separate browser context (its own cookies)."""
+    contexts = []
+
+    def make():
+        ctx = browser.new_context(**browser_context_args)
+        contexts.append(ctx)
+        return ctx.new_page()
+    yield make
+    for ctx in contexts:
+        ctx.close()

@@ -1,0 +1,111 @@
+"""Two phones at one table (390x844): join by the QR's URL, damage, sync, undo, dice."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+
+def create_table(page, base, name="Harbour fight", seat="Anna"):
+    page.goto(base + "/")
+    page.select_option("select[name=system]", "freeform")
+    page.fill("input[name=name]", name)
+    page.fill("#new-table input[name=seat]", seat)
+    page.click("text=Create table")
+    expect(page.locator("#qr-player svg")).to_be_visible()
+    return page.locator("#player-url").inner_text(), page.locator("#spectator-url").inner_text()
+
+
+def join(page, url, seat, side=None):
+    page.goto(url)
+    page.fill("input[name=seat]", seat)
+    if side:
+        page.check(f"input[name=side][value='{side}']")
+    page.click("text=Take my seat")
+    expect(page.locator("#board")).to_be_visible()
+
+
+def hp_of(page, unit_name):
+    card = page.locator("form.unit", has=page.locator("h3", has_text=unit_name))
+    return card.locator(".tracker[data-tracker=hp] [data-value]")
+
+
+def test_two_phones_share_damage_undo_and_rolls(live_server, phone):
+    anna, ben = phone(), phone()
+    player_url, _ = create_table(anna, live_server)
+    assert player_url.startswith(live_server + "/t/")
+    anna.click("text=Go to the board")
+
+    join(ben, player_url, "Ben", "Side B")
+    expect(ben.locator("nav.top .seat")).to_contain_text("Ben · Side B")
+
+    anna.fill("#add-unit input[name=name]", "Victory")
+    anna.fill("#add-unit input[name='stats.hp']", "10")
+    anna.click("#add-unit button.primary")
+    expect(hp_of(anna, "Victory")).to_have_text("10")
+    expect(hp_of(ben, "Victory")).to_have_text("10", timeout=2500)  # sync within 2 s (+ render)
+
+    anna.get_by_label("HP minus one").click()
+    expect(hp_of(anna, "Victory")).to_have_text("9")
+    expect(hp_of(ben, "Victory")).to_have_text("9", timeout=2500)
+
+    expect(ben.locator("#undo button")).to_contain_text("Victory HP -1")
+    ben.click("#undo button")
+    expect(hp_of(ben, "Victory")).to_have_text("10")
+    expect(hp_of(anna, "Victory")).to_have_text("10", timeout=2500)
+
+    anna.click("#roll button[value^='roll expr=2d6']")
+    roll = anna.locator("#rolls li").first
+    expect(roll).to_contain_text("rolled 2d6")
+    text = roll.inner_text()
+    total = re.search(r"= (\d+)", text).group(1)
+    expect(ben.locator("#rolls li").first).to_contain_text(f"rolled 2d6", timeout=2500)
+    expect(ben.locator("#rolls li").first).to_contain_text(f"= {total}")
+    assert ben.locator("#rolls li").first.locator(".die").count() == 2
+
+
+def test_bad_input_is_shown_next_to_the_control_and_changes_nothing(live_server, phone):
+    anna = phone()
+    create_table(anna, live_server)
+    anna.click("text=Go to the board")
+    anna.fill("#roll input[name=expr]", "1000d6")
+    anna.click("#roll button.primary")
+    expect(anna.locator("#roll-err")).to_contain_text("At most 100 dice")
+    expect(anna.locator("#rolls li").first).to_contain_text("No rolls")
+    anna.fill("#add-unit input[name=name]", "Big")
+    anna.fill("#add-unit input[name='stats.hp']", "5000")
+    anna.click("#add-unit button.primary")
+    expect(anna.locator("#add-unit-err")).to_contain_text("from 1 to 999")
+    assert anna.locator("form.unit").count() == 0
+
+
+def test_spectator_sees_but_cannot_change(live_server, phone):
+    anna, watcher = phone(), phone()
+    _, spectator_url = create_table(anna, live_server)
+    anna.click("text=Go to the board")
+    anna.fill("#add-unit input[name=name]", "Victory")
+    anna.click("#add-unit button.primary")
+    join(watcher, spectator_url, "Sam")
+    expect(watcher.locator("nav.top .seat")).to_contain_text("watching")
+    expect(hp_of(watcher, "Victory")).to_have_text("10")
+    expect(watcher.get_by_label("HP minus one")).to_be_disabled()
+    assert watcher.locator("#dice").count() == 0
+
+
+def test_layout_fits_a_phone_without_sideways_scrolling(live_server, phone):
+    anna = phone()
+    create_table(anna, live_server)
+    anna.click("text=Go to the board")
+    anna.fill("#add-unit input[name=name]", "Victory")
+    anna.click("#add-unit button.primary")
+    expect(hp_of(anna, "Victory")).to_have_text("10")
+    for width in (360, 390):
+        anna.set_viewport_size({"width": width, "height": 800})
+        assert anna.evaluate("document.documentElement.scrollWidth") <= width
+    small = anna.evaluate("""() => [...document.querySelectorAll('#board button, #board select')]
+        .filter(b => b.offsetParent && !b.closest('.chip') && (b.getBoundingClientRect().height < 44 || b.getBoundingClientRect().width < 44))
+        .map(b => b.outerHTML.slice(0, 80))""")
+    assert small == []
