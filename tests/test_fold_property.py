@@ -1,0 +1,74 @@
+"""The cached state always equals the fold of the log: random actions with undo/redo (hypothesis)."""
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion import actions, store
+from companion.actions import Ctx
+from companion.content import default_systems
+from companion.rules import RuleError
+
+SYSTEM = default_systems()["freeform"]
+
+STEPS = st.lists(st.one_of(
+    st.tuples(st.just("add-unit"), st.integers(1, 20)),
+    st.tuples(st.just("adjust"), st.integers(-5, 5)),
+    st.tuples(st.just("boxes"), st.integers(0, 5)),
+    st.tuples(st.just("condition"), st.sampled_from(["Burning", "Stunned"])),
+    st.tuples(st.just("roll"), st.sampled_from(["2d6", "d20+3", "4d6kh3"])),
+    st.tuples(st.just("deck"), st.sampled_from(["load", "draw", "draw-unit", "until", "shuffle"])),
+    st.tuples(st.just("phase"), st.just(0)),
+    st.tuples(st.just("undo"), st.just(0)),
+    st.tuples(st.just("redo"), st.just(0)),
+), min_size=1, max_size=25)
+
+
+def request_for(kind, value, state):
+    units = list(state["unit_order"])
+    unit = units[sum(map(ord, str(value))) % len(units)] if units else "u1"
+    if kind == "add-unit":
+        return {"type": "add-unit", "name": f"Ship {value}", "hp": value}
+    if kind == "adjust":
+        return {"type": "adjust", "unit": unit, "tracker": "hp", "by": value or 1}
+    if kind == "boxes":
+        return {"type": "add-tracker", "unit": unit, "spec": {"id": f"hull{value}", "kind": "boxes", "count": 4}}
+    if kind == "condition":
+        if "cond" not in state["trackers"]:
+            return {"type": "add-tracker", "unit": "table", "spec": {"id": "cond", "kind": "conditions"}}
+        return {"type": "tracker", "unit": "table", "tracker": "cond", "op": "add", "name": value, "rounds": 1}
+    if kind == "roll":
+        return {"type": "roll", "expr": value}
+    if kind == "phase":
+        return {"type": "next-phase"}
+    return {"load": {"type": "deck-load", "deck": "deck", "definition": "example"},
+            "draw": {"type": "deck-draw", "deck": "deck"},
+            "draw-unit": {"type": "deck-draw", "deck": "deck", "to": f"unit:{unit}"},
+            "until": {"type": "deck-draw-until", "deck": "deck", "field": "type", "value": "C"},
+            "shuffle": {"type": "deck-shuffle", "deck": "deck"}}[value]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=STEPS, seed=st.integers(0, 2 ** 16))
+def test_cached_state_equals_fold_of_log_after_every_step(tmp_path, steps, seed):
+    db = store.open_db(tmp_path / f"p{seed}-{len(steps)}.sqlite")
+    ctx = Ctx(system=SYSTEM, rng=random.Random(seed), seat="Anna", side="Side A")
+    code = store.create(db, SYSTEM, {"name": "Property"}, ctx)["code"]
+    for kind, value in steps:
+        before = store.table(db, code)
+        try:
+            if kind in ("undo", "redo"):
+                store.undo(db, code, ctx, redo=kind == "redo")
+            else:
+                store.act(db, code, request_for(kind, value, before["state"]), ctx)
+        except RuleError:
+            after = store.table(db, code)
+            assert (after["seq"], after["state"]) == (before["seq"], before["state"])  # nothing half-applied
+            continue
+        row = store.table(db, code)
+        log = [{"seq": e["seq"], "type": e["type"], "payload": e["payload"]} for e in store.events(db, code)]
+        assert row["seq"] == len(log)
+        assert actions.fold(log) == row["state"]
+    db.close()

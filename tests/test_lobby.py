@@ -1,0 +1,81 @@
+"""Lobby: create, invite QR, join once by the QR's URL, home lists only this device's tables."""
+from __future__ import annotations
+
+import re
+
+
+def test_create_table_seats_the_creator_and_shows_two_qr_codes(client, table):
+    code = table.create(name="Harbour fight", seat="Anna")
+    page = client.get(f"/t/{code}/invite").data.decode()
+    assert page.count("<svg") >= 2 and "Players" in page and "Spectators" in page
+    player, spectator = table.secrets()
+    assert len(player) >= 22 and len(spectator) >= 22 and player != spectator  # >= 128 bits each
+    assert "Harbour fight" in client.get("/").data.decode()
+
+
+def test_joining_asks_once_then_remembers_the_seat(app, table):
+    table.create()
+    player, _ = table.secrets()
+    phone = app.test_client()
+    url = f"/t/{table.code}/join/{player}"
+    form = phone.get(url).data.decode()
+    assert "Your name" in form and 'value="Side B"' in form
+    token = re.search(r'name="csrf_token" value="([^"]+)"', form).group(1)
+    resp = phone.post(url, data={"csrf_token": token, "seat": "Ben", "side": "Side B"})
+    assert resp.status_code == 303 and resp.headers["Location"] == f"/t/{table.code}"
+    assert phone.get(url).status_code == 303  # remembered: straight to the board
+    assert "Ben · Side B" in phone.get(f"/t/{table.code}").data.decode()
+
+
+def test_join_without_a_name_explains_and_seats_nobody(app, table):
+    table.create()
+    player, _ = table.secrets()
+    phone = app.test_client()
+    form = phone.get(f"/t/{table.code}/join/{player}").data.decode()
+    token = re.search(r'name="csrf_token" value="([^"]+)"', form).group(1)
+    resp = phone.post(f"/t/{table.code}/join/{player}", data={"csrf_token": token, "seat": " ", "side": "Side A"})
+    assert resp.status_code == 400 and "Enter your name" in resp.data.decode()
+    assert phone.get(f"/t/{table.code}").status_code == 404
+
+
+def test_home_lists_only_tables_this_device_joined(app, table):
+    table.create(name="Mine")
+    other = app.test_client()
+    assert "Mine" not in other.get("/").data.decode()
+
+
+def test_wrong_or_missing_secret_is_404_without_a_hint(app, table):
+    table.create()
+    stranger = app.test_client()
+    assert stranger.get(f"/t/{table.code}/join/not-the-secret").status_code == 404
+    assert stranger.get(f"/t/{table.code}").status_code == 404
+    assert stranger.get("/t/NOSUCH").status_code == 404
+    assert stranger.get(f"/t/{table.code}/poll?seq=1").status_code == 404
+
+
+def test_names_are_escaped(client, table):
+    table.create(name="<script>alert(1)</script>", seat="<b>Anna</b>")
+    page = client.get(f"/t/{table.code}").data.decode()
+    assert "<script>alert(1)</script>" not in page and "&lt;script&gt;" in page
+    assert "<b>Anna</b>" not in page
+
+
+def test_creating_needs_a_name_and_a_known_system(client, table):
+    resp = client.post("/tables", data={"csrf_token": table.csrf, "system": "chess", "name": "x", "seat": "A"})
+    assert resp.status_code == 400 and "Pick a game system" in resp.data.decode()
+    resp = client.post("/tables", data={"csrf_token": table.csrf, "system": "freeform", "name": "x" * 61, "seat": "A"})
+    assert resp.status_code == 400 and "at most 60 characters" in resp.data.decode()
+
+
+def test_a_post_without_the_csrf_token_is_refused(client, table):
+    table.create()
+    resp = client.post(f"/t/{table.code}/act", data={"type": "note", "text": "x"})
+    assert resp.status_code == 400
+    assert table.state()["round"] == 1 and len(client.get(f"/t/{table.code}/log").data) > 0
+
+
+def test_terminal_qr_and_lan_address_for_serve():
+    from companion.cli import lan_address
+    from companion.qr import terminal
+    assert "\n" in terminal("http://192.0.2.1:5000/")
+    assert re.match(r"^\d+\.\d+\.\d+\.\d+$", lan_address())

@@ -1,0 +1,141 @@
+"""The event store: one transaction per action, nothing lost across a restart or simultaneous taps."""
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+
+from companion import actions, store
+from companion.actions import Ctx
+from companion.content import default_systems
+from companion.rules import RuleError
+
+SYSTEM = default_systems()["freeform"]
+
+
+def ctx(seat="Anna"):
+    return Ctx(system=SYSTEM, rng=random.Random(), seat=seat, side="Side A")
+
+
+@pytest.fixture
+def path(tmp_path):
+    return tmp_path / "store.sqlite"
+
+
+def new_table(db):
+    code = store.create(db, SYSTEM, {"name": "Store test"}, ctx())["code"]
+    store.act(db, code, {"type": "add-unit", "name": "Victory", "hp": 500}, ctx())
+    return code
+
+
+def test_everything_acknowledged_survives_a_restart(path):
+    db = store.open_db(path)
+    code = new_table(db)
+    store.act(db, code, {"type": "adjust", "unit": "u1", "tracker": "hp", "by": -3}, ctx())
+    before = store.table(db, code)
+    db.close()
+    again = store.open_db(path)
+    after = store.table(again, code)
+    assert after["state"] == before["state"] and after["seq"] == 3
+    assert after["state"]["units"]["u1"]["trackers"]["hp"]["value"] == 497
+
+
+def test_simultaneous_taps_from_many_phones_all_count(path):
+    db = store.open_db(path)
+    code = new_table(db)
+    db.close()
+    errors = []
+
+    def phone(n):
+        conn = store.open_db(path)
+        try:
+            for _ in range(10):
+                store.act(conn, code, {"type": "adjust", "unit": "u1", "tracker": "hp", "by": -1}, ctx(f"P{n}"))
+        except Exception as exc:  # pragma: no cover - the assertion below reports it
+            errors.append(exc)
+        finally:
+            conn.close()
+
+    threads = [threading.Thread(target=phone, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    db = store.open_db(path)
+    row = store.table(db, code)
+    assert errors == []
+    assert row["state"]["units"]["u1"]["trackers"]["hp"]["value"] == 500 - 80
+    assert row["seq"] == 2 + 80
+
+
+def test_a_refused_action_stores_nothing(path):
+    db = store.open_db(path)
+    code = new_table(db)
+    with pytest.raises(RuleError, match="already at its maximum"):
+        store.act(db, code, {"type": "adjust", "unit": "u1", "tracker": "hp", "by": 1}, ctx())
+    assert store.table(db, code)["seq"] == 2
+    assert len(store.events(db, code)) == 2
+
+
+def test_undo_of_a_roll_keeps_it_in_the_log_as_withdrawn_and_redo_restores_it(path):
+    db = store.open_db(path)
+    code = new_table(db)
+    rolled = store.act(db, code, {"type": "roll", "expr": "3d6"}, ctx())
+    store.undo(db, code, ctx("Ben"))
+    roll_event = [e for e in store.events(db, code) if e["type"] == "roll"][0]
+    assert roll_event["withdrawn"] and roll_event["payload"]["total"] == rolled["payload"]["total"]
+    assert store.history(db, code)["redo"] == f"Anna: {rolled['label']}"
+    store.undo(db, code, ctx("Ben"), redo=True)
+    assert not [e for e in store.events(db, code) if e["type"] == "roll"][0]["withdrawn"]
+
+
+def test_a_new_action_clears_redo_and_the_table_setup_cannot_be_undone(path):
+    db = store.open_db(path)
+    code = new_table(db)
+    store.undo(db, code, ctx())  # the unit
+    store.act(db, code, {"type": "note", "text": "moved on"}, ctx())
+    with pytest.raises(RuleError, match="Nothing to redo"):
+        store.undo(db, code, ctx(), redo=True)
+    store.undo(db, code, ctx())
+    with pytest.raises(RuleError, match="Nothing to undo"):
+        store.undo(db, code, ctx())
+
+
+def test_stale_seq_is_refused_with_409_class(path):
+    db = store.open_db(path)
+    code = new_table(db)
+    with pytest.raises(actions.Stale):
+        store.act(db, code, {"type": "note", "text": "x"}, ctx(), expect_seq=1)
+
+
+def test_export_import_makes_an_identical_table(path):
+    db = store.open_db(path)
+    code = new_table(db)
+    store.act(db, code, {"type": "deck-load", "deck": "deck", "definition": "example"}, ctx())
+    store.act(db, code, {"type": "deck-draw", "deck": "deck", "to": "unit:u1"}, ctx())
+    store.act(db, code, {"type": "roll", "expr": "2d6"}, ctx())
+    store.undo(db, code, ctx())
+    doc = store.export(db, code)
+    copy = store.import_table(db, doc, {"freeform": SYSTEM})
+    assert copy["code"] != code
+    assert copy["state"] == store.table(db, code)["state"]
+    assert [(e["type"], e["label"], e["withdrawn"]) for e in store.events(db, copy["code"])] == \
+        [(e["type"], e["label"], e["withdrawn"]) for e in store.events(db, code)]
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda d: d.update(format="x"), "not a companion table export"),
+    (lambda d: d["events"][1].update(seq=9), "Event 2 of the export is damaged"),
+    (lambda d: d["events"][2]["payload"].update(by="lots"), "does not replay"),
+    (lambda d: d.update(system="chess"), "Unknown system"),
+])
+def test_a_damaged_export_is_refused_and_creates_nothing(path, damage, message):
+    db = store.open_db(path)
+    code = new_table(db)
+    store.act(db, code, {"type": "adjust", "unit": "u1", "tracker": "hp", "by": -1}, ctx())
+    doc = store.export(db, code)
+    damage(doc)
+    with pytest.raises(RuleError, match=message):
+        store.import_table(db, doc, {"freeform": SYSTEM})
+    assert db.execute("select count(*) from tables").fetchone()[0] == 1
