@@ -32,6 +32,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 365,
+        SESSION_REFRESH_EACH_REQUEST=False,  # a poll must not resend the cookie every 2 s
         MAX_CONTENT_LENGTH=4 * 1024 * 1024,
         POLL_SECONDS=2,
     )

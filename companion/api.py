@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import secrets
 
-from flask import Blueprint, abort, jsonify, request, url_for
+from flask import Blueprint, g, abort, jsonify, request, url_for
 
 from companion import actions, dice, store
 from companion.actions import Ctx, Stale
@@ -139,7 +139,7 @@ def post_action(code: str):
         expect = data.pop("seq", None)
         if expect is not None and (isinstance(expect, bool) or not isinstance(expect, int)):
             raise RuleError("seq must be the integer seq you last saw.", "seq")
-        result = store.act(get_db(), code, data, ctx_for(store.table(get_db(), code), seat), expect_seq=expect)
+        result = store.act(get_db(), code, data, ctx_for(g.table, seat), expect_seq=expect)
     except RuleError as exc:
         return error(exc)
     out = {"seq": result["seq"], "label": result["label"]}
@@ -165,7 +165,7 @@ def _undo(code: str, redo: bool):
     seat = seat_for(code)
     require_player(seat)
     try:
-        result = store.undo(get_db(), code, ctx_for(store.table(get_db(), code), seat), redo=redo)
+        result = store.undo(get_db(), code, ctx_for(g.table, seat), redo=redo)
     except RuleError as exc:
         return error(exc)
     return jsonify({"seq": result["seq"], "label": result["label"], "target": result["target"]})

@@ -1,22 +1,36 @@
-"""The database handle for a request lives on ``g`` and is closed on teardown."""
+"""The database handle for a request lives on ``g``.
+
+Opening SQLite, setting WAL and checking migrations cost more than a whole poll, so each server
+thread keeps one connection and reuses it; migrations run once, when the app starts.
+"""
 from __future__ import annotations
+
+import threading
 
 from flask import current_app, g
 
 from companion import store
 from companion.content import default_systems, load_systems
 
+_local = threading.local()
+
 
 def get_db():
     if "db" not in g:
-        g.db = store.open_db(current_app.config["DATABASE"])
+        path = current_app.config["DATABASE"]
+        pool = getattr(_local, "connections", None)
+        if pool is None:
+            pool = _local.connections = {}
+        if path not in pool:
+            pool[path] = store.open_db(path, migrate=False)
+        g.db = pool[path]
     return g.db
 
 
-def close_db(exc=None) -> None:
+def release_db(exc=None) -> None:
     db = g.pop("db", None)
-    if db is not None:
-        db.close()
+    if db is not None and db.conn.in_transaction:  # never hand an open transaction to the next request
+        db.conn.rollback()
 
 
 def systems() -> dict:
@@ -25,9 +39,7 @@ def systems() -> dict:
 
 
 def init_app(app) -> None:
-    app.teardown_appcontext(close_db)
+    app.teardown_appcontext(release_db)
     dirs = app.config.get("CONTENT_DIRS")
     app.extensions["companion.systems"] = load_systems(dirs) if dirs else default_systems()
-    with app.app_context():  # migrate once at start-up, not on a request
-        get_db()
-        close_db()
+    store.open_db(app.config["DATABASE"]).close()  # create / migrate once at start-up

@@ -5,7 +5,7 @@ import json
 import re
 from urllib.parse import unquote
 
-from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, g, Response, current_app, redirect, render_template, request, url_for
 
 from companion import dice, report, store
 from companion.actions import Stale
@@ -131,7 +131,7 @@ def act(code: str):
     require_player(seat)
     try:
         seq = request.form.get("_seq")
-        store.act(get_db(), code, form_args(request.form), ctx_for(store.table(get_db(), code), seat),
+        store.act(get_db(), code, form_args(request.form), ctx_for(g.table, seat),
                   expect_seq=int(seq) if seq and seq.isdigit() else None)
     except RuleError as exc:
         return _answer(code, seat, exc)
@@ -154,7 +154,7 @@ def _undo(code: str, redo: bool):
     seat = seat_for(code)
     require_player(seat)
     try:
-        store.undo(get_db(), code, ctx_for(store.table(get_db(), code), seat), redo=redo)
+        store.undo(get_db(), code, ctx_for(g.table, seat), redo=redo)
     except RuleError as exc:
         return _answer(code, seat, exc)
     return _answer(code, seat, None)

@@ -61,6 +61,8 @@ def _csrf_protect():
 
 
 def _headers(resp):
+    if resp.status_code == 204:
+        return resp  # the empty poll answer stays as small as possible
     resp.headers.setdefault("Vary", "HX-Request, Cookie")
     resp.headers.setdefault("X-Content-Type-Options", "nosniff")
     resp.headers.setdefault("Referrer-Policy", "same-origin")

@@ -10,7 +10,6 @@ Pure: no Flask, no database.  Game modules register their own action types for t
 """
 from __future__ import annotations
 
-import copy
 import json
 from dataclasses import dataclass, field
 from typing import Callable
@@ -95,7 +94,7 @@ def apply(state: dict, payload: dict) -> str:
 
 def attempt(state: dict, payload: dict) -> tuple[dict, str]:
     """Apply to a copy: the new state and label, or RuleError with the old state untouched."""
-    new = copy.deepcopy(state)
+    new = json.loads(json.dumps(state))  # a deep copy; several times faster than copy.deepcopy
     label = apply(new, payload)
     return new, label
 

@@ -1,0 +1,165 @@
+"""Benchmark (not a test): gunicorn on loopback, 8 concurrent clients.
+
+Reports action round trip p50/p99, no-change poll p50/p99 and its response size, the board page's
+HTML size and the total JS size.  Run: python scripts/benchmark.py [--actions 200] [--polls 2000]
+Targets (issue 2): action p99 <= 15 ms, poll p99 <= 2 ms and <= 300 bytes, board <= 40 KB, JS <= 70 KB.
+"""
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import multiprocessing
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Client:
+    """One keep-alive HTTP connection, like one phone."""
+
+    def __init__(self, port: int, cookie: str = ""):
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        self.cookie = cookie
+
+    def request(self, method: str, path: str, body=None, headers=None):
+        headers = dict(headers or {})
+        if self.cookie:
+            headers["Cookie"] = self.cookie
+        if isinstance(body, dict):
+            body = json.dumps(body)
+            headers["Content-Type"] = "application/json"
+        elif isinstance(body, str):
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        self.conn.request(method, path, body=body, headers=headers)
+        resp = self.conn.getresponse()
+        data = resp.read()
+        for key, value in resp.getheaders():
+            if key.lower() == "set-cookie":
+                self.cookie = value.split(";", 1)[0]
+        return resp, data
+
+
+def pct(values, p):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+def wait_for(port: int) -> None:
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit("gunicorn did not start")
+
+
+def act_worker(job) -> list[float]:
+    """One phone tapping as fast as it can: the round trip of each action."""
+    port, code, auth, n, count = job
+    c = Client(port)
+    times = []
+    for _ in range(count):
+        t0 = time.perf_counter()
+        resp, _ = c.request("POST", f"/api/tables/{code}/actions",
+                            {"type": "adjust", "unit": f"u{n % 6 + 1}", "tracker": "hp", "by": -1}, auth)
+        times.append(time.perf_counter() - t0)
+        assert resp.status == 200, resp.status
+    return times
+
+
+def poll_worker(job) -> tuple[list[float], int]:
+    """One phone polling back to back with nothing changed: round trips and the answer's size."""
+    port, code, cookie, seq, count = job
+    c = Client(port, cookie)
+    times, size = [], 0
+    for _ in range(count):
+        t0 = time.perf_counter()
+        resp, body = c.request("GET", f"/t/{code}/poll?seq={seq}", headers={"HX-Request": "true"})
+        times.append(time.perf_counter() - t0)
+        assert resp.status == 204, resp.status
+        head = f"HTTP/1.1 {resp.status} {resp.reason}\r\n" + "".join(
+            f"{k}: {v}\r\n" for k, v in resp.getheaders()) + "\r\n"
+        size = len(head.encode()) + len(body)
+    return times, size
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--actions", type=int, default=200, help="actions per client")
+    parser.add_argument("--polls", type=int, default=2000, help="no-change polls per client")
+    parser.add_argument("--clients", type=int, default=8)
+    args = parser.parse_args()
+    port = free_port()
+    tmp = tempfile.mkdtemp()
+    env = {**os.environ, "COMPANION_DB": f"{tmp}/bench.sqlite", "COMPANION_SECRET_KEY": "bench"}
+    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py",  # as the Procfile
+                               "--bind", f"127.0.0.1:{port}", "--log-level", "warning", "companion:create_app()"],
+                              cwd=ROOT, env=env)
+    try:
+        wait_for(port)
+        api = Client(port)
+        _, data = api.request("POST", "/api/tables", {"system": "freeform", "name": "Bench"},
+                              {"Authorization": "Bearer none"})
+        created = json.loads(data)
+        code, player_url = created["code"], created["player_url"]
+        secret = player_url.rsplit("/", 1)[1]
+        auth = {"Authorization": f"Bearer {secret}"}
+        for i in range(6):  # a typical table: six ships with a few trackers each
+            api.request("POST", f"/api/tables/{code}/actions", {"type": "add-unit", "name": f"Ship {i}", "hp": 999}, auth)
+            api.request("POST", f"/api/tables/{code}/actions", {"type": "add-tracker", "unit": f"u{i + 1}", "spec": {
+                "id": "hull", "kind": "boxes", "count": 8, "flagged": [6, 7]}}, auth)
+            api.request("POST", f"/api/tables/{code}/actions", {"type": "add-tracker", "unit": f"u{i + 1}", "spec": {
+                "id": "state", "kind": "conditions", "options": ["Burning", "Stunned"]}}, auth)
+
+        # a phone that joined through the QR: its cookie is what polls carry
+        phone = Client(port)
+        path = player_url.split(str(port), 1)[1]
+        _, page = phone.request("GET", path)
+        token = re.search(rb'name="csrf_token" value="([^"]+)"', page).group(1).decode()
+        phone.request("POST", path, f"csrf_token={token}&seat=Bench&side=Side+A")
+        _, board = phone.request("GET", f"/t/{code}")
+        js = sum(p.stat().st_size for p in (ROOT / "static").rglob("*.js"))
+
+        with multiprocessing.Pool(args.clients) as pool:
+            t0 = time.perf_counter()
+            results = pool.map(act_worker, [(port, code, auth, n, args.actions) for n in range(args.clients)])
+            action_wall = time.perf_counter() - t0
+            action_times = [t for r in results for t in r]
+            _, data = api.request("GET", f"/api/tables/{code}", headers=auth)
+            seq = json.loads(data)["seq"]
+            single, size = poll_worker((port, code, phone.cookie, seq, args.polls))
+            results = pool.map(poll_worker, [(port, code, phone.cookie, seq, args.polls)] * args.clients)
+            poll_times = [t for r, _ in results for t in r]
+        sizes = [size]
+
+        ms = lambda s: f"{s * 1000:.2f} ms"  # noqa: E731
+        print(f"actions: {len(action_times)} by {args.clients} clients in {action_wall:.1f} s "
+              f"({len(action_times) / action_wall:.0f}/s): p50 {ms(pct(action_times, 50))}, p99 {ms(pct(action_times, 99))}")
+        print(f"no-change poll, one phone: {len(single)} polls: p50 {ms(pct(single, 50))}, p99 {ms(pct(single, 99))}")
+        print(f"no-change poll, {args.clients} phones at once: {len(poll_times)} polls: p50 {ms(pct(poll_times, 50))}, "
+              f"p99 {ms(pct(poll_times, 99))}; response {sizes[0]} bytes (status line + headers, empty body)")
+        print(f"board page (6 units): {len(board)} bytes HTML; JS total: {js} bytes")
+        print(f"mean action {ms(statistics.mean(action_times))}; log length {seq} events")
+    finally:
+        server.terminate()
+        server.wait()
+
+
+if __name__ == "__main__":
+    main()
