@@ -10,6 +10,31 @@
     root.dataset.theme = dark ? "light" : "dark";
     localStorage.setItem("companion-theme", root.dataset.theme);
   });
+  // Forms below the board (not swapped by polling, so typing survives) keep their unit lists in
+  // step with the board: a select[data-units] gets the board's units after its fixed options.
+  function syncUnits() {
+    var source = document.getElementById("unit-options");
+    if (!source) return;
+    document.querySelectorAll("select[data-units]").forEach(function (sel) {
+      var keep = sel.querySelectorAll("option:not([data-unit])").length;
+      var fixed = Array.prototype.slice.call(sel.options, 0, keep).filter(function (o) { return !o.hasAttribute("data-unit"); });
+      var chosen = sel.value;
+      sel.innerHTML = "";
+      fixed.forEach(function (o) { sel.appendChild(o); });
+      Array.prototype.forEach.call(source.options, function (o) {
+        if (sel.dataset.units && sel.dataset.units !== o.dataset.side && sel.dataset.units.charAt(0) !== "!") return;
+        if (sel.dataset.units && sel.dataset.units.charAt(0) === "!" && sel.dataset.units.slice(1) === o.dataset.side) return;
+        var copy = new Option(o.text, o.value);
+        copy.setAttribute("data-unit", "");
+        copy.dataset.side = o.dataset.side;
+        sel.appendChild(copy);
+      });
+      if (Array.prototype.some.call(sel.options, function (o) { return o.value === chosen; })) sel.value = chosen;
+    });
+  }
+  document.addEventListener("DOMContentLoaded", syncUnits);
+  document.addEventListener("htmx:afterSettle", syncUnits);
+
   var lock = null;
   function wake() {
     if (!document.body || !document.body.hasAttribute("data-wakelock")) return;
