@@ -35,6 +35,17 @@
   document.addEventListener("DOMContentLoaded", syncUnits);
   document.addEventListener("htmx:afterSettle", syncUnits);
 
+  // Recorded real-deck draws: empty the (poll-preserved) inputs once the record is accepted.
+  var recording = false;
+  document.addEventListener("submit", function (e) {
+    recording = !!(e.submitter && /^deck-record /.test(e.submitter.value || ""));
+  }, true);
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (!recording || !e.detail.successful) return;
+    recording = false;
+    document.querySelectorAll("input[id^='rec-'][hx-preserve]").forEach(function (i) { i.value = ""; });
+  });
+
   var lock = null;
   function wake() {
     if (!document.body || !document.body.hasAttribute("data-wakelock")) return;
