@@ -109,3 +109,49 @@ def test_layout_fits_a_phone_without_sideways_scrolling(live_server, phone):
         .filter(b => b.offsetParent && !b.closest('.chip') && (b.getBoundingClientRect().height < 44 || b.getBoundingClientRect().width < 44))
         .map(b => b.outerHTML.slice(0, 80))""")
     assert small == []
+
+
+def test_deck_draw_onto_a_unit_and_a_real_deck_record_reach_the_other_phone(live_server, phone):
+    anna, ben = phone(), phone()
+    player_url, _ = create_table(anna, live_server)
+    anna.click("text=Go to the board")
+    join(ben, player_url, "Ben", "Side B")
+    anna.fill("#add-unit input[name=name]", "Victory")
+    anna.click("#add-unit button.primary")
+    expect(hp_of(anna, "Victory")).to_have_text("10")
+    deck = anna.locator("#deck-deck")
+    deck.locator("summary", has_text="Deck set-up").click()
+    deck.locator("button", has_text="Load and shuffle").click()
+    expect(anna.locator("#deck-deck [data-pile=draw]")).to_contain_text("6 to draw")
+    anna.locator("#deck-deck select[name=to]").select_option(label="Victory")
+    anna.locator("#deck-deck button", has_text="Draw").first.click()
+    expect(anna.locator("#deck-deck [data-pile=draw]")).to_contain_text("5 to draw")
+    card = ben.locator("form.unit .card-on")
+    expect(card).to_have_count(1, timeout=2500)
+    expect(ben.locator("#rolls li").first).to_contain_text("Deck: drew Card")
+
+    ben.locator("#deck-deck summary", has_text="Deck set-up").click()
+    ben.locator("#deck-deck button", has_text="Use the real deck").click()
+    ben.fill("#rec-deck-name", "Broadside!")
+    ben.fill("#rec-deck-type", "Special")
+    ben.click("#deck-deck button:has-text('Record draw')")
+    expect(ben.locator("#deck-deck [data-pile=discard]")).to_contain_text("Broadside!")
+    expect(ben.locator("#rec-deck-name")).to_have_value("")
+    expect(anna.locator("#deck-deck [data-pile=discard]")).to_contain_text("Broadside!", timeout=2500)
+
+
+def test_a_phone_that_was_closed_lands_back_in_its_seat_and_catches_up(live_server, phone):
+    anna, ben = phone(), phone()
+    player_url, _ = create_table(anna, live_server)
+    anna.click("text=Go to the board")
+    join(ben, player_url, "Ben", "Side B")
+    ben.goto("about:blank")  # Ben's phone closes the page
+    anna.fill("#add-unit input[name=name]", "Victory")
+    anna.click("#add-unit button.primary")
+    expect(hp_of(anna, "Victory")).to_have_text("10")
+    ben.goto(player_url)  # scanning the QR again (or reopening): straight back to the seat
+    expect(hp_of(ben, "Victory")).to_have_text("10")
+    expect(ben.locator("nav.top .seat")).to_contain_text("Ben · Side B")
+    ben.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # waking polls at once
+    anna.get_by_label("HP minus one").click()
+    expect(hp_of(ben, "Victory")).to_have_text("9", timeout=2500)
