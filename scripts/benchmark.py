@@ -45,8 +45,13 @@ class Client:
             headers["Content-Type"] = "application/json"
         elif isinstance(body, str):
             headers["Content-Type"] = "application/x-www-form-urlencoded"
-        self.conn.request(method, path, body=body, headers=headers)
-        resp = self.conn.getresponse()
+        try:
+            self.conn.request(method, path, body=body, headers=headers)
+            resp = self.conn.getresponse()
+        except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+            self.conn.close()  # the server closed an idle keep-alive connection: reconnect once
+            self.conn.request(method, path, body=body, headers=headers)
+            resp = self.conn.getresponse()
         data = resp.read()
         for key, value in resp.getheaders():
             if key.lower() == "set-cookie":
@@ -147,6 +152,12 @@ def main() -> None:
             results = pool.map(poll_worker, [(port, code, phone.cookie, seq, args.polls)] * args.clients)
             poll_times = [t for r, _ in results for t in r]
         sizes = [size]
+        undo_times = []
+        for _ in range(20):  # undo replays the log once: its cost grows with the log
+            t0 = time.perf_counter()
+            resp, _ = api.request("POST", f"/api/tables/{code}/undo", headers=auth)
+            undo_times.append(time.perf_counter() - t0)
+            assert resp.status == 200, resp.status
 
         ms = lambda s: f"{s * 1000:.2f} ms"  # noqa: E731
         print(f"actions: {len(action_times)} by {args.clients} clients in {action_wall:.1f} s "
@@ -156,6 +167,7 @@ def main() -> None:
               f"p99 {ms(pct(poll_times, 99))}; response {sizes[0]} bytes (status line + headers, empty body)")
         print(f"board page (6 units): {len(board)} bytes HTML; JS total: {js} bytes")
         print(f"mean action {ms(statistics.mean(action_times))}; log length {seq} events")
+        print(f"undo with a {seq}-event log (replays it): p50 {ms(pct(undo_times, 50))}, max {ms(max(undo_times))}")
     finally:
         server.terminate()
         server.wait()
