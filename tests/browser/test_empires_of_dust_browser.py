@@ -1,0 +1,201 @@
+"""Empires of Dust on two phones (390x844): the average fleet for both players, a designed ship
+with an overloader, a movement and a combat phase with a beam attack read from the penetration
+table, a blast on a second ship, a ship destroyed at the end of the phase, points, and the
+overloader's cooldown coming back three turns later; both phones agree."""
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+SYNC = 3000  # the board polls every second in tests (+ render)
+
+
+def create_table(page, base):
+    page.goto(base + "/")
+    page.select_option("select[name=system]", "empires-of-dust")
+    page.fill("input[name=name]", "Dust up")
+    page.fill("#new-table input[name=seat]", "Anna")
+    page.click("text=Create table")
+    url = page.locator("#player-url").inner_text()
+    page.click("text=Go to the board")
+    expect(page.locator("#eod-panel")).to_be_visible()
+    return url
+
+
+def join(page, url, seat, side):
+    page.goto(url)
+    page.fill("input[name=seat]", seat)
+    page.check(f"input[name=side][value='{side}']")
+    page.click("text=Take my seat")
+    expect(page.locator("#eod-panel")).to_be_visible()
+
+
+def card(page, side, name):
+    section = page.locator(f"section.side[aria-label='{side}']")
+    return section.locator("form.unit", has=page.locator("h3", has_text=name)).first
+
+
+def hp(page, side, name):
+    return card(page, side, name).locator(".tracker[data-tracker=hp] [data-value]")
+
+
+def phase(page):
+    return page.locator("#turn [data-phase]")
+
+
+def end_phase(page, other, now):
+    page.locator("#eod-end button").click()
+    expect(phase(page)).to_have_text(now)
+    expect(phase(other)).to_have_text(now, timeout=SYNC)
+
+
+def choose_attacker(page, uid):
+    page.select_option("#eod-attack select[name=attacker]", uid)
+    expect(page.locator("#eod-attack select[name=attacker]")).to_have_value(uid)
+    expect(page.locator("#eod-attack select[name=weapon] option").first).to_be_attached()
+
+
+def test_two_fleets_fight_a_turn_and_a_cooldown_comes_back(live_server, phone):
+    anna, ben = phone(), phone()
+    url = create_table(anna, live_server)
+    join(ben, url, "Ben", "Fleet 2")
+
+    # the appendix's average fleet for each player (the battleship's deviation is a warning)
+    anna.select_option("#eod-average select[name=side]", "Fleet 1")
+    anna.click("#eod-average button.primary")
+    expect(hp(anna, "Fleet 1", "Avg. B.")).to_have_text("80")
+    ben.click("#eod-average button.primary")
+    expect(hp(ben, "Fleet 2", "Avg. F.")).to_have_text("20")
+    for page in (anna, ben):
+        expect(page.locator("form.unit")).to_have_count(8, timeout=SYNC)
+    expect(card(anna, "Fleet 1", "Avg. B.").locator(".eod-warn")).to_contain_text("Seed deviation")
+
+    # the designer: an average frigate with an overloader breaks the stat total until stealth drops
+    anna.click("#eod-designer-box > summary")
+    anna.click("#eod-designer button[value='add-ship:frigate']")
+    expect(anna.locator("#eod-violations")).to_contain_text("Every ship follows the design rules")
+    anna.fill("#eod-designer input[name='s0.name']", "Hammer")
+    anna.check("#eod-designer input[name='s0.equipment'][value=overloader]")
+    expect(anna.locator("#eod-violations")).to_contain_text("a frigate's stat total is 70")
+    anna.fill("#eod-designer input[name='s0.stealth']", "10")
+    expect(anna.locator("#eod-violations")).to_contain_text("Every ship follows the design rules")
+    anna.fill("#eod-designer input[name=fleet_name]", "Strike group")
+    anna.click("#eod-designer button:has-text('Save fleet')")
+    expect(anna.locator("#eod-designer")).to_contain_text("Saved 'Strike group'")
+    saved = anna.locator("#eod-fleets form.eod-fleet", has=anna.locator("b", has_text="Strike group"))
+    expect(saved).to_be_visible()
+    saved.locator("select[name=side]").select_option("Fleet 1")
+    saved.locator("button.primary").click()
+    expect(card(anna, "Fleet 1", "Hammer").locator(".tracker[data-tracker=overloader]")).to_contain_text("Ready")
+    expect(card(ben, "Fleet 1", "Hammer")).to_be_visible(timeout=SYNC)
+
+    # initiative: fleets in rotating order, Fleet 1 first; both phones show who moves next
+    anna.locator("#eod-initiative select[name=mode]").select_option("rotating")
+    anna.locator("#eod-initiative select[name=first]").select_option("Fleet 1")
+    anna.click("#eod-initiative button[value=eod-initiative]")
+    expect(anna.locator("#eod-panel [data-next]")).to_have_text("Fleet 1 moves")
+    expect(ben.locator("#eod-panel [data-next]")).to_have_text("Fleet 1 moves", timeout=SYNC)
+    anna.click("#eod-initiative button.primary")
+    expect(ben.locator("#eod-panel [data-next]")).to_have_text("Fleet 2 moves", timeout=SYNC)
+
+    # firing in the movement phase is refused with the rule, and nothing changes
+    choose_attacker(anna, "u2")
+    expect(anna.locator("#eod-preview")).to_contain_text("Ships fire in the combat phase")
+    anna.locator("#eod-attack button.primary").click()
+    expect(anna.locator("#eod-attack-err")).to_contain_text("Ships fire in the combat phase")
+    ben.click("#eod-initiative button.primary")
+    end_phase(ben, anna, "Combat")
+    expect(anna.locator("#eod-panel [data-next]")).to_have_text("Fleet 1 fires")
+
+    # Avg. D.'s laser at Avg. F. 20 units away: armour 5 reflective, penetration 10 -> D20 > 6
+    # (seed 001, Armour Penetration); Avg. D. of Fleet 2 is in the blast: pen 5 vs 7 -> D20 > 12
+    choose_attacker(anna, "u2")
+    anna.select_option("#eod-attack select[name=weapon]", "0")
+    anna.select_option("#eod-attack select[name=target]", "u5")
+    anna.fill("#eod-attack input[name=distance]", "20")
+    expect(anna.locator("#eod-preview [data-hit=u5] [data-need]")).to_have_text("D20 > 6")
+    anna.locator("#eod-attack details.eod-more").first.locator("summary").click()
+    anna.select_option("#eod-attack select[name='hits.u6']", "blast")
+    expect(anna.locator("#eod-preview [data-hit=u6] [data-need]")).to_have_text("D20 > 12")
+    anna.fill("#eod-attack input[name='hit_dice.u6']", "13")
+    anna.fill("#eod-attack input[name=rolled]", "15")
+    anna.locator("#eod-attack button.primary").click()
+    expect(hp(anna, "Fleet 2", "Avg. F.")).to_have_text("10")
+    expect(hp(anna, "Fleet 2", "Avg. D.")).to_have_text("25")
+    expect(hp(ben, "Fleet 2", "Avg. F.")).to_have_text("10", timeout=SYNC)
+    expect(hp(ben, "Fleet 2", "Avg. D.")).to_have_text("25")
+    expect(ben.locator("#eod-panel [data-last-attack]")).to_contain_text("D20 > 6, rolled 15: 10 damage")
+    expect(anna.locator("#eod-attack input[name=rolled]")).to_have_value("")  # my dice are spent
+
+    # Hammer overloads (+10 damage): Avg. F. drops to 0 and is destroyed at the end of the phase
+    choose_attacker(anna, "u9")
+    anna.select_option("#eod-attack select[name=target]", "u5")
+    anna.fill("#eod-attack input[name=distance]", "15")
+    anna.check("#eod-attack input[name=overloader]")
+    expect(anna.locator("#eod-preview")).to_contain_text("expected damage")
+    anna.fill("#eod-attack input[name=rolled]", "18")
+    anna.locator("#eod-attack button.primary").click()
+    expect(hp(anna, "Fleet 2", "Avg. F.")).to_have_text("0")
+    expect(card(ben, "Fleet 2", "Avg. F.").locator("[data-dying]")).to_be_visible(timeout=SYNC)
+    expect(ben.locator("#eod-panel [data-pending]")).to_contain_text("Avg. F.")
+    expect(card(anna, "Fleet 1", "Hammer").locator(".tracker[data-tracker=overloader]")).to_contain_text("ready at round 4")
+
+    # combat is simultaneous: the doomed frigate still fires its missile at Hammer (Anna's typed
+    # dice survive Ben's attack refreshing her attack helper)
+    choose_attacker(anna, "u3")
+    anna.fill("#eod-attack input[name=rolled]", "7")
+    ben.click("#eod-initiative button.primary")
+    choose_attacker(ben, "u5")
+    ben.select_option("#eod-attack select[name=weapon]", "1")
+    ben.select_option("#eod-attack select[name=target]", "u9")
+    ben.fill("#eod-attack input[name=distance]", "10")
+    ben.fill("#eod-attack input[name=rolled]", "20")
+    ben.locator("#eod-attack button.primary").click()
+    expect(hp(ben, "Fleet 1", "Hammer")).to_have_text("10")
+    expect(hp(anna, "Fleet 1", "Hammer")).to_have_text("10", timeout=SYNC)
+    expect(anna.locator("#eod-attack")).to_have_attribute("data-roster", ben.locator("#eod-attack").get_attribute(
+        "data-roster"), timeout=SYNC)
+    expect(anna.locator("#eod-attack input[name=rolled]")).to_have_value("7")
+    expect(anna.locator("#eod-attack select[name=attacker]")).to_have_value("u3")
+
+    # the end of the combat phase removes it and scores it: a frigate is 2 points
+    end_phase(anna, ben, "Movement")
+    for page in (anna, ben):
+        expect(page.locator("section.side[aria-label='Fleet 2'] form.unit")).to_have_count(3, timeout=SYNC)
+        expect(page.locator("#eod-panel [data-points-of='Fleet 1']")).to_have_text("2")
+        expect(page.locator("#eod-panel [data-points-of='Fleet 2']")).to_have_text("0")
+
+    # the overloader comes back in the combat phase three turns after it was used (turn 4)
+    for now in ("Combat", "Movement", "Combat", "Movement", "Combat"):
+        end_phase(anna, ben, now)
+    expect(anna.locator("#turn .round")).to_have_text("Turn 4")
+    for page in (anna, ben):
+        expect(card(page, "Fleet 1", "Hammer").locator(".tracker[data-tracker=overloader]")).to_contain_text(
+            "Ready", timeout=SYNC)
+
+    # both phones agree on every ship's HP and the score
+    def summary(page):
+        return page.evaluate("""() => [...document.querySelectorAll('form.unit')].map(f =>
+            f.querySelector('h3').textContent + ':' + f.querySelector('[data-tracker=hp] [data-value]').textContent)
+            .join(' ') + ' | ' + document.querySelector('#eod-panel [data-points]').textContent.replace(/\\s+/g, ' ')""")
+    expect(ben.locator("#board")).to_have_attribute("data-seq", anna.locator("#board").get_attribute("data-seq"),
+                                                   timeout=SYNC)
+    assert summary(anna) == summary(ben)
+
+
+def test_designer_and_board_fit_a_phone(live_server, phone):
+    anna = phone()
+    create_table(anna, live_server)
+    anna.click("#eod-average button.primary")
+    expect(anna.locator("form.unit")).to_have_count(4)
+    anna.click("#eod-designer-box > summary")
+    anna.click("#eod-designer button[value='load:average-fleet']")
+    expect(anna.locator("#eod-violations")).to_contain_text("seed deviations")
+    for width in (360, 390):
+        anna.set_viewport_size({"width": width, "height": 800})
+        assert anna.evaluate("document.documentElement.scrollWidth") <= width
+    small = anna.evaluate("""() => [...document.querySelectorAll('#eod-panel button, .eod-unit button, #eod-attack button, #eod-attack select, #eod-designer button, #eod-designer select')]
+        .filter(b => b.offsetParent && !b.closest('.chip') && (b.getBoundingClientRect().height < 44 || b.getBoundingClientRect().width < 44))
+        .map(b => b.outerHTML.slice(0, 80))""")
+    assert small == []
