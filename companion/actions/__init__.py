@@ -30,6 +30,9 @@ class Stale(RuleError):
     """The move was made against a view that is no longer current (answered 409)."""
 
 
+# A game's phase hook: runs inside next-phase (so its effects are part of that event and replay
+# with it) as each phase starts; it may apply the game's timed effects (burn ticks, ships destroyed
+# at the end of combat) and returns the reminders to show for the new phase.
 REMINDER_HOOKS: dict[str, Callable[[dict], list[str]]] = {}
 
 
