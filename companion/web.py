@@ -21,6 +21,7 @@ def init_app(app) -> None:
     app.after_request(_headers)
     app.context_processor(lambda: {"csrf_token": csrf_token()})
     app.jinja_env.globals["do"] = do_value
+    app.jinja_env.globals["csrf"] = csrf_token
     app.errorhandler(404)(lambda e: (render_template("error.html", status=404,
                                                      message="Nothing here."), 404))
     app.errorhandler(403)(lambda e: (render_template("error.html", status=403,

@@ -203,3 +203,13 @@ def test_board_page_fits_the_budget(client, table):
         table.act(type="add-unit", name=f"Ship {i}")
     page = client.get(f"/t/{table.code}").data
     assert len(page) < 60_000  # the benchmark reports the real number; this only guards runaway growth
+
+
+def test_board_forms_carry_the_csrf_token_so_they_work_without_javascript(client, table):
+    table.create()
+    table.act(type="add-unit", name="Victory", **{"stats.hp": "10"})
+    page = client.get(f"/t/{table.code}").data.decode()
+    tokens = re.findall(r'name="csrf_token" value="([^"]*)"', page)
+    assert tokens and all(t == table.csrf for t in tokens)
+    resp = client.post(f"/t/{table.code}/act", data={"csrf_token": tokens[0], "do": "adjust unit=u1 tracker=hp by=-1"})
+    assert resp.status_code == 303 and unit_hp(table) == 9
