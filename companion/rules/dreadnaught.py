@@ -14,6 +14,7 @@ down through initiative 5.9, 5.8, 5.7 ... all the way down through initiative 1 
 from __future__ import annotations
 
 import copy
+import math
 
 from companion.rules import RuleError, roll_or_take
 
@@ -108,21 +109,23 @@ def _plural(count: int, word: str) -> str:
 
 def _initiative(value, field: str = "initiative") -> int:
     """An initiative step in tenths: 'X' -> 100, 5.9 -> 59, 0 -> 0 (seed 000, Initiative Order)."""
+    shown = repr(value)
     if isinstance(value, str):
         text = value.strip()
+        shown = text
         if text.upper() == "X":
             return X_TENTHS
         try:
             value = float(text)
         except ValueError:
             raise RuleError(f"An initiative is X or a number from 5.9 down to 0; got {text!r}.", field) from None
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise RuleError(f"An initiative is X or a number from 5.9 down to 0; got {value!r}.", field)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise RuleError(f"An initiative is X or a number from 5.9 down to 0; got {shown}.", field)
     tenths = round(value * 10)
     if abs(value * 10 - tenths) > 1e-6:
-        raise RuleError(f"Initiative steps go in tenths (5.9, 5.8 ...); got {value!r}.", field)
+        raise RuleError(f"Initiative steps go in tenths (5.9, 5.8 ...); got {shown}.", field)
     if not 0 <= tenths <= TOP_TENTHS:
-        raise RuleError(f"Initiative runs from X, then 5.9 down to 0; got {value!r}.", field)
+        raise RuleError(f"Initiative runs from X, then 5.9 down to 0; got {shown}.", field)
     return tenths
 
 

@@ -641,5 +641,6 @@ def test_ship_template_hp_is_capped_by_starting_hp(system):
     hp = next(t for t in ship["trackers"] if t["id"] == "hp")
     start = next(s for s in ship["stats"] if s["id"] == "start_hp")
     assert hp["max_stat"] == "start_hp" and start["default"] == dn.BASE_HP
-    timer = system.table_trackers[0]
-    assert timer["positions"][0] == dn.FLEET_START and timer["positions"][-1] == 0
+    # one Fleet Token per remaining ship or team: the battle state keeps the timer, not a single gauge
+    assert not system.table_trackers
+    assert f"on {dn.FLEET_START}" in system.tables["fleet-arrival"]["rows"][0][1]

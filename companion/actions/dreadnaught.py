@@ -1,0 +1,308 @@
+"""Dreadnaught on the board: what every Dreadnaught action shares, and the step reminders.
+
+The numbers live where the core keeps them (HP, Draw Deck, hand, discard and tokens are the ship
+unit's counters); everything else of the battle is ``state["game"]``:
+
+``mode`` duel|multiplayer, ``attacker`` (duel), ``first_player`` (multiplayer), ``teams``,
+``ships`` {uid: {player, role, team, slots, mulligan_available, eliminated, pending_burn}},
+``ship_of`` {player: uid}, ``turn`` (this turn's data, see ``turn``), ``eliminations``,
+``timer`` (the Fleet Arrival Timer of ``rules.fleet_arrival_start``), ``result`` (the battle's
+end), ``battles`` and ``best_of`` (a running battle), ``helper`` (the last range/reduction check).
+
+Rules come from ``companion.rules.dreadnaught`` (seed 000); this module only wires them to the
+state.  Action types are ``dn-*``, registered by the sibling modules ``dreadnaught_setup``,
+``dreadnaught_ship``, ``dreadnaught_resolve`` and ``dreadnaught_battle``.
+"""
+from __future__ import annotations
+
+from companion.actions import REMINDER_HOOKS
+from companion.rules import RuleError
+from companion.rules import dreadnaught as dn
+
+SYSTEM = "dreadnaught"
+SYSTEMS = {SYSTEM}
+RESOLVING = ("Resolve", "React")
+
+
+# --- reading the state ------------------------------------------------------------------------
+
+def game(state: dict) -> dict:
+    """The battle's own state; refuses every Dreadnaught move before set-up."""
+    g = state.get("game") or {}
+    if not g.get("ships"):
+        raise RuleError("Set up the battle first (Set up the battle, at the top of the board).", "setup")
+    return g
+
+
+def battle_on(state: dict) -> dict:
+    """The battle, refusing moves once its result is recorded."""
+    g = game(state)
+    if g.get("result"):
+        raise RuleError("This battle is over; set up the next battle to play on.", "battle")
+    return g
+
+
+def ship_ref(state: dict, ref) -> str:
+    """A ship's unit id from its id or its player's name (the tools pick players, cards pick units)."""
+    g = game(state)
+    if isinstance(ref, str) and ref in g["ships"]:
+        return ref
+    if isinstance(ref, str) and ref in g["ship_of"]:
+        return g["ship_of"][ref]
+    raise RuleError(f"Pick a ship of this battle; {ref!r} is none of {', '.join(g['ship_of'])}.", "ship")
+
+
+def ship(state: dict, ref, *, alive: bool = True) -> tuple[str, dict, dict]:
+    """(uid, the ship's battle data, its unit); refuses an Eliminated ship unless ``alive`` is False."""
+    uid = ship_ref(state, ref)
+    data = state["game"]["ships"][uid]
+    if alive and data["eliminated"]:
+        raise RuleError(f"{data['player']} is Eliminated.", "ship")
+    return uid, data, state["units"][uid]
+
+
+def count(unit: dict, tracker: str) -> int:
+    return unit["trackers"][tracker]["value"]
+
+
+def set_count(unit: dict, tracker: str, value: int) -> None:
+    """Write a counter, held within its limits (HP floors at 0: seed 000 eliminates at 0 or less)."""
+    t = unit["trackers"][tracker]
+    t["value"] = max(t["min"], min(t["max"], value))
+
+
+def phase(state: dict) -> str:
+    return state["phases"][state["phase"]]
+
+
+def need_phase(state: dict, phases, what: str) -> None:
+    """Refuse a move made outside its step of the turn (seed 000, Turn Sequence)."""
+    phases = (phases,) if isinstance(phases, str) else tuple(phases)
+    now = phase(state)
+    if now not in phases:
+        when = phases[0] if len(phases) == 1 else ", ".join(phases[:-1]) + " or " + phases[-1]
+        raise RuleError(f"{what} happens in the {when} step; it is now {now} (seed 000, Turn Sequence).",
+                        "phase")
+
+
+def turn(state: dict) -> dict:
+    """This turn's data, started afresh when a new turn begins (the log replays to the same)."""
+    g = state["game"]
+    t = g.get("turn")
+    if not t or t.get("round") != state["round"]:
+        t = g["turn"] = {"round": state["round"], "drawn": [], "always_dangerous": [], "power": {},
+                         "readied": {}, "returned": {}, "discarded": {}, "played": {}, "damage": {},
+                         "burn": {}, "cards": [], "next_card": 1, "resolved": [], "order": [],
+                         "ties": [], "current": None, "combined_fire": []}
+    return t
+
+
+def per_ship(t: dict, key: str, uid: str, add: int) -> int:
+    t[key][uid] = t[key].get(uid, 0) + add
+    return t[key][uid]
+
+
+def number(p: dict, key: str, what: str, lo: int = 0, hi: int = 99, default=None) -> int:
+    """A whole number of the payload within limits, or a sentence naming it."""
+    value = p.get(key, default)
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        value = int(value)
+    if value is None or value == "":
+        raise RuleError(f"Enter {what}.", key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(f"{what[0].upper() + what[1:]} must be a whole number; got {value!r}.", key)
+    if not lo <= value <= hi:
+        raise RuleError(f"{what[0].upper() + what[1:]} must be from {lo} to {hi}; got {value}.", key)
+    return value
+
+
+def flag(p: dict, key: str) -> bool:
+    return p.get(key) not in (None, "", 0, "0", False, "false", "no")
+
+
+def clean(args: dict, *keys: str) -> dict:
+    """The payload of a plain action: only the plain values it reads go into the log (a list or
+    object where a number or name belongs is dropped, so the action asks for the value again)."""
+    return {k: args[k] for k in keys
+            if k in args and isinstance(args[k], (str, int, float, bool)) and args[k] != ""}
+
+
+def players(state: dict) -> list[str]:
+    return list(state["game"]["ship_of"])
+
+
+def fleet_of(state: dict, player: str) -> str:
+    """The Fleet Token a player moves: their own, or their team's (seed 000, Fleet Arrival Timer)."""
+    g = state["game"]
+    return g["teams"][player] if g.get("teams") else player
+
+
+def remaining(state: dict) -> list[str]:
+    g = state["game"]
+    return [p for p, uid in g["ship_of"].items() if not g["ships"][uid]["eliminated"]]
+
+
+# --- the initiative resolver's order ----------------------------------------------------------
+
+def refresh_order(state: dict) -> None:
+    """Recompute the resolution order of the revealed cards and where the walk stands.
+
+    Each row gets a ``key`` (card id @ initiative) and a status: done, current, todo, or ignored
+    when a duel's Elimination puts it beyond the 1.0 window (seed 000, Victory & Defeat).
+    """
+    g, t = state["game"], turn(state)
+    chooser = g.get("attacker") or "the players"
+    result = dn.initiative_order(t["cards"], chooser)
+    window = grace_from(state)
+    current = None
+    for row in result["order"]:
+        row["key"] = f"{row['id']}@{row['initiative']}"
+        row["status"] = "done" if row["key"] in t["resolved"] else "todo"
+        if row["status"] == "todo" and window:
+            check = dn.grace_window(window, row["initiative"])
+            if check["resolves"] is False:
+                row["status"] = "ignored"
+            elif check["resolves"] is None:
+                row["players_decide"] = True
+        if row["status"] == "todo" and current is None:
+            current, row["status"] = row["key"], "current"
+    t["order"], t["ties"], t["current"] = result["order"], result["attacker_choices"], current
+
+
+def grace_from(state: dict):
+    """The initiative of a duel's first Elimination, if it happened while cards resolved."""
+    g = state["game"]
+    if g.get("mode") != "duel":
+        return None
+    for record in g.get("eliminations", []):
+        if record.get("initiative") is not None and record.get("round") == state["round"]:
+            return record["initiative"]
+    return None
+
+
+def current_row(state: dict):
+    t = turn(state)
+    return next((r for r in t["order"] if r["key"] == t["current"]), None)
+
+
+def current_initiative(state: dict):
+    """The initiative step being resolved now, if the resolver is walking one."""
+    if phase(state) not in RESOLVING:
+        return None
+    row = current_row(state)
+    return row["initiative"] if row else None
+
+
+# --- Elimination ------------------------------------------------------------------------------
+
+def eliminate(state: dict, uid: str, reasons: list[str], cause: str) -> str:
+    """Record an Elimination; in multiplayer place wreck terrain and start (or feed) the timer."""
+    g, t = state["game"], turn(state)
+    data = g["ships"][uid]
+    if data["eliminated"]:
+        return ""
+    record = {"ship": uid, "player": data["player"], "reasons": reasons, "cause": cause,
+              "initiative": current_initiative(state), "round": state["round"], "by": None}
+    data["eliminated"] = True   # the record itself lives once, in g["eliminations"] (no aliasing in state)
+    data["pending_burn"] = []   # nothing left to burn on a ship that is gone
+    g["eliminations"].append(record)
+    text = f"{data['player']} is Eliminated ({', '.join(reasons)})"
+    if g["mode"] == "duel":
+        if record["initiative"] is not None:
+            refresh_order(state)
+            text += (f" at initiative {record['initiative']}: cards within 1.0 initiative steps still "
+                     f"resolve, then the battle ends")
+        else:
+            text += ": the battle ends"
+        return text
+    # one player (or team) left: nothing is left to fight for (the end-battle button shows)
+    g["last_standing"] = len({fleet_of(state, pl) for pl in remaining(state)}) <= 1
+    # seed 000, Multiplayer, Player Elimination: terrain from how the ship went
+    wreck = dn.wreck_terrain(t["damage"].get(uid, 0), t["burn"].get(uid, 0), cause)
+    record["terrain"] = wreck["terrain"]
+    text += f". {wreck['summary'].rstrip('.')}"
+    timer = g.get("timer")
+    if not timer:
+        fleets = list(dict.fromkeys(fleet_of(state, p) for p in remaining(state)))
+        started = dn.fleet_arrival_start(fleets, teams=bool(g.get("teams")))
+        text += f". {started.pop('summary').rstrip('.')}"
+        g["timer"] = {**started, "turn": state["round"], "arrived": False}
+    else:
+        fleet = fleet_of(state, data["player"])
+        gone = all(g["ships"][g["ship_of"][p]]["eliminated"] for p in g["ship_of"] if fleet_of(state, p) == fleet)
+        if gone and fleet in timer["tokens"] and fleet not in timer["lost"]:
+            # seed 000, Fleet Arrival Effects: "if a ship is Eliminated before its Fleet arrives, that
+            # Fleet will inflict no Damage or Card Burn"
+            timer["lost"].append(fleet)
+            text += f". {fleet}'s Fleet will arrive without a Dreadnaught: no effect"
+    return text
+
+
+def elimination_of(state: dict, uid: str):
+    return next((r for r in state["game"]["eliminations"] if r["ship"] == uid), None)
+
+
+def timer_rules(g: dict) -> dict:
+    """The running timer as the rules module takes it (the board's own keys left out)."""
+    return {k: v for k, v in g["timer"].items() if k not in ("turn", "arrived")}
+
+
+def move_tokens(state: dict, trigger: str, why: str, turn_no=None, **kw) -> str:
+    """Move Fleet Tokens with the rules, store the timer and say where they went."""
+    g = state["game"]
+    before = dict(g["timer"]["tokens"])
+    moved = dn.fleet_arrival_advance(timer_rules(g), trigger, **kw)
+    moved.pop("summary")
+    g["timer"] = {**moved, "turn": g["timer"]["turn"] if turn_no is None else turn_no, "arrived": False}
+    spaces = dn.FLEET_TRIGGERS[trigger][0]
+    changed = [f"{f} {pos}" for f, pos in moved["tokens"].items() if pos != before[f]]
+    text = (f"Fleet Token{'s' if len(changed) > 1 else ''} forward {spaces} ({why}): "
+            f"{', '.join(changed) or 'already at 0'}")
+    at_zero = [f for f, pos in moved["tokens"].items() if pos == 0 and before[f] != 0]
+    if at_zero:
+        text += (f". {', '.join(at_zero)} at 0: the game ends at the end of this turn, when the Fleet arrives "
+                 f"(after initiative 0)")
+    return text
+
+
+def fleet_trigger(state: dict, trigger: str, why: str) -> str:
+    """Move every Fleet Token for a trigger, once the timer runs (seed 000: only after the first Elimination)."""
+    timer = state["game"].get("timer")
+    if not timer or timer.get("arrived"):
+        return ""
+    return move_tokens(state, trigger, why)
+
+
+# --- reminders at each step of the turn ---------------------------------------------------------
+
+def reminders(state: dict) -> list[str]:
+    """What Dreadnaught adds at the start of each step: draws due, ties, the timer, team rules."""
+    g = state.get("game") or {}
+    if not g.get("ships"):
+        return ["Set up the battle: decks of 26 or 36 cards, HP 24 plus System Card bonuses, hands of 6."]
+    if g.get("result"):
+        return []
+    now, out = phase(state), []
+    if now == "Draw":
+        for player in remaining(state):
+            unit = state["units"][g["ship_of"][player]]
+            hand, deck = count(unit, "hand"), count(unit, "deck")
+            due = min(max(0, dn.HAND_SIZE - hand), deck)
+            if due:
+                out.append(f"{player} draws {due} (hand {hand}, Draw Deck {deck}).")
+    if g.get("teams") and now == "Power Management":
+        out.append("Shared Defense: Defense Cards may go to a teammate's ship within Close range (0-3).")
+    if g.get("teams") and now == "Resolve":
+        out.append("Combined Fire: teammates hitting one target at one initiative step add 2 Damage, "
+                   "1 Push or 2 Card Burn, once per step.")
+    timer = g.get("timer")
+    if timer and timer.get("ends_this_turn") and not timer.get("arrived"):
+        at_zero = [f for f, pos in timer["tokens"].items() if pos == 0]
+        out.append(f"Fleet Token at 0 ({', '.join(at_zero)}): the Fleet arrives at the end of this turn, "
+                   "after initiative 0.")
+    if g["mode"] == "duel" and g["eliminations"]:
+        out.append("A ship is Eliminated: finish the cards within 1.0 initiative steps, then end the battle.")
+    return out
+
+
+REMINDER_HOOKS[SYSTEM] = reminders

@@ -1,0 +1,213 @@
+"""Dreadnaught's end of a battle: Elimination credit, the Fleet Arrival Timer, results and running battles."""
+from __future__ import annotations
+
+from companion.actions import action
+from companion.actions.dreadnaught import (RESOLVING, SYSTEMS, battle_on, clean, count, eliminate,
+                                           elimination_of, flag, fleet_of, move_tokens, phase, players,
+                                           remaining, set_count, ship, timer_rules, turn)
+from companion.actions.core import phase_reminders
+from companion.rules import RuleError
+from companion.rules import dreadnaught as dn
+
+
+def _timer(g: dict) -> None:
+    timer = g.get("timer")
+    if not timer:
+        raise RuleError("The Fleet Arrival Timer starts only when the first ship is Eliminated "
+                        "(seed 000, Fleet Arrival Timer).", "timer")
+    if timer.get("arrived"):
+        raise RuleError("The Fleets have arrived; the game is ending.", "timer")
+
+
+def _multiplayer(g: dict, what: str) -> None:
+    if g["mode"] != "multiplayer":
+        raise RuleError(f"{what} is a multiplayer rule (seed 000, Multiplayer Rules).", "mode")
+
+
+# --- Elimination credit -----------------------------------------------------------------------
+
+@action("dn-credit", systems=SYSTEMS)
+def credit(state: dict, p: dict) -> str:
+    """Say who Eliminated a ship (multiplayer); they may move their Fleet Token 2 spaces."""
+    g = battle_on(state)
+    _multiplayer(g, "Crediting an Elimination")
+    uid, data, _ = ship(state, p.get("ship"), alive=False)
+    record = elimination_of(state, uid)
+    if not record:
+        raise RuleError(f"{data['player']} is not Eliminated.", "ship")
+    if record["by"] is not None:
+        raise RuleError(f"{data['player']}'s Elimination is already credited to {record['by'] or 'nobody'}.", "by")
+    by = p.get("by") or ""
+    if by and by not in players(state):
+        raise RuleError(f"Credit one of {', '.join(players(state))}, or nobody.", "by")
+    if by == data["player"]:
+        raise RuleError("A ship does not Eliminate itself; credit nobody instead.", "by")
+    if by and g["ships"][g["ship_of"][by]]["eliminated"] and flag(p, "advance"):
+        raise RuleError(f"{by}'s ship is Eliminated: its Fleet Token does not move.", "advance")
+    record["by"] = fleet_of(state, by) if by else ""
+    text = f"{data['player']}'s Elimination credited to {record['by'] or 'nobody'}"
+    if by and flag(p, "advance"):
+        _timer(g)
+        # seed 000, Fleet Arrival Timer: "When you Eliminate any other player's ship, you may move your
+        # Fleet Token forwards 2 spaces"
+        text += ". " + move_tokens(state, "elimination", f"{by} Eliminated {data['player']}",
+                                   fleet=fleet_of(state, by))
+    return text
+
+
+@credit.decider
+def decide_credit(state: dict, args: dict, ctx) -> dict:
+    return clean(args, "ship", "by", "advance")
+
+
+# --- the Fleet Arrival Timer ------------------------------------------------------------------
+
+FLEET_TRIGGERS = {"pushed_to_edge": "a ship Pushed to the map edge", "event_card": "an Event Card",
+                  "deck_empty": "a Draw Deck reduced to 0"}
+
+
+@action("dn-fleet", systems=SYSTEMS)
+def fleet(state: dict, p: dict) -> str:
+    """Move Fleet Tokens: a ship Pushed to the map edge (all 1), an Event Card played for it (own 1)."""
+    g = battle_on(state)
+    _multiplayer(g, "The Fleet Arrival Timer")
+    _timer(g)
+    trigger = p.get("trigger")
+    if trigger not in FLEET_TRIGGERS:
+        raise RuleError(f"A Fleet Token moves for {', '.join(FLEET_TRIGGERS.values())}.", "trigger")
+    if trigger != "event_card":
+        return move_tokens(state, trigger, FLEET_TRIGGERS[trigger])
+    player = p.get("player")
+    if player not in remaining(state):
+        raise RuleError(f"Say who plays the Event Card: one of {', '.join(remaining(state))}.", "player")
+    if g["timer"]["turn"] != state["round"]:
+        # seed 000, Event Cards: "only one player per team may advance that team's Fleet Token each turn"
+        fresh = dn.fleet_arrival_new_turn(timer_rules(g))
+        fresh.pop("summary")
+        g["timer"] = {**fresh, "turn": state["round"], "arrived": False}
+    return move_tokens(state, trigger, f"{player} plays an Event Card for it", state["round"],
+                       fleet=fleet_of(state, player), player=player)
+
+
+@fleet.decider
+def decide_fleet(state: dict, args: dict, ctx) -> dict:
+    return clean(args, "trigger", "player")
+
+
+@action("dn-fleet-arrival", systems=SYSTEMS)
+def fleet_arrival(state: dict, p: dict) -> str:
+    """End of the turn a token reached 0: enemies within 4 hexes of the Fleet's Dreadnaught take 6 Damage, 4 Burn."""
+    g = battle_on(state)
+    _multiplayer(g, "Fleet Arrival")
+    _timer(g)
+    timer = timer_rules(g)
+    arriving = [f for f, pos in timer["tokens"].items() if pos == 0]
+    if not arriving:
+        raise RuleError("No Fleet Token is on the 0 space yet.", "timer")
+    t = turn(state)
+    if state["phase"] < state["phases"].index(RESOLVING[0]) or (phase(state) in RESOLVING and t["current"]):
+        raise RuleError("The Fleet arrives at the end of the turn, after initiative 0: resolve the revealed "
+                        "cards first (seed 000, Fleet Arrival Effects).", "timer")
+    raw = p.get("distances") or {}
+    distances = {}
+    for fleet_name in arriving:
+        if fleet_name in timer["lost"]:
+            continue
+        enemies = [pl for pl in remaining(state) if fleet_of(state, pl) != fleet_name]
+        given = raw.get(fleet_name) or {}
+        distances[fleet_name] = {}
+        for enemy in enemies:
+            hexes = given.get(enemy)
+            if isinstance(hexes, str) and hexes.strip().isdigit():
+                hexes = int(hexes)
+            if hexes is None or hexes == "":
+                raise RuleError(f"Enter the hexes from {fleet_name}'s Dreadnaught to {enemy}.", "distances")
+            distances[fleet_name][enemy] = hexes
+    result = dn.fleet_arrival_effects(timer, distances)
+    g["timer"]["arrived"] = True
+    parts = [result["summary"].split(" The game ends")[0]]
+    for hit in result["hits"]:
+        uid, data, unit = ship(state, hit["ship"], alive=False)
+        if data["eliminated"]:
+            continue  # an earlier Fleet in this arrival finished it
+        hurt = dn.damage(count(unit, "hp"), hit["damage"], t["damage"].get(uid, 0))
+        set_count(unit, "hp", hurt["hp"])
+        t["damage"][uid] = hurt["damage_this_turn"]
+        if hurt["eliminated"]:
+            parts.append(eliminate(state, uid, ["destroyed"], "damage"))
+            # seed 000, Fleet Arrival Effects: "Damage and Card Burn inflicted by a Fleet Arrival count"
+            elimination_of(state, uid)["by"] = hit["fleet"]
+        else:
+            data["pending_burn"].append({"amount": hit["card_burn"], "fleet": hit["fleet"]})
+    if any(g["ships"][u]["pending_burn"] for u in g["ships"]):
+        parts.append("Resolve each Fleet's 4 Card Burn with the Card Burn tool, then end the battle")
+    else:
+        parts.append("End the battle: most Eliminations wins")
+    g["arrival"] = {"hits": result["hits"], "arriving": arriving}
+    return ". ".join(x.rstrip(".") for x in parts if x) + "."
+
+
+@fleet_arrival.decider
+def decide_fleet_arrival(state: dict, args: dict, ctx) -> dict:
+    raw = args.get("distances") or {}
+    if not isinstance(raw, dict):
+        raise RuleError("Give the hexes from each arriving Fleet's Dreadnaught to each enemy ship.", "distances")
+    return {"distances": {str(f): {str(s): h for s, h in (v or {}).items()} for f, v in raw.items()
+                          if isinstance(v, dict)}}
+
+
+# --- the end of a battle ----------------------------------------------------------------------
+
+@action("dn-end-battle", systems=SYSTEMS)
+def end_battle(state: dict, p: dict) -> str:
+    """End the battle: duel points from who was Eliminated; multiplayer by most Eliminations."""
+    g = battle_on(state)
+    names = players(state)
+    if g["mode"] == "duel":
+        if not g["eliminations"]:
+            raise RuleError("The battle ends only when a ship is Eliminated (seed 000, Victory & Defeat).", "battle")
+        outcome = dn.duel_result({n: bool(g["ships"][g["ship_of"][n]]["eliminated"]) for n in names})
+        results, winner = outcome["results"], None
+    else:
+        timer = g.get("timer") or {}
+        fleets_left = {fleet_of(state, n) for n in remaining(state)}
+        if not timer.get("arrived") and len(fleets_left) > 1:
+            raise RuleError("A multiplayer game ends when a Fleet arrives (or one side is left) "
+                            "(seed 000, Fleet Arrival Effects).", "battle")
+        waiting = [f"{g['ships'][u]['player']} ({b['amount']})" for u in g["ships"]
+                   for b in g["ships"][u]["pending_burn"]]
+        if waiting:
+            raise RuleError(f"Resolve the Fleet Arrival's Card Burn first: {', '.join(waiting)}.", "battle")
+        results = p.get("results") or {}
+        missing = [n for n in names if not results.get(n)]
+        if missing:
+            raise RuleError(f"Choose a result for {missing[0]} (Major, Minor, Pyrrhic or Defeat).", "results")
+        results = {n: dn.victory_points(results[n])["result"] for n in names}
+        tally = {fleet_of(state, n): 0 for n in names}
+        for record in g["eliminations"]:
+            if record.get("by"):
+                tally[record["by"]] = tally.get(record["by"], 0) + 1
+        winner = dn.most_eliminations(tally)
+    points = {n: dn.VICTORY_POINTS[r] for n, r in results.items()}
+    g["battles"].append(results)
+    g["running"] = dn.running_battle(g["battles"], g["best_of"])
+    text = ", ".join(f"{n} {dn.VICTORY_NAMES[r]} ({points[n]} pt{'' if points[n] == 1 else 's'})"
+                     for n, r in results.items())
+    if winner:
+        text = f"{winner['summary']} {text}"
+    g["result"] = {"results": results, "points": points, "winner": winner, "summary": text}
+    for uid, data in g["ships"].items():
+        if data["eliminated"]:
+            state["units"][uid]["removed"] = True   # the battle report lists it as lost
+    state["reminders"] = phase_reminders(state)
+    if g["best_of"] > 1:
+        text += f". Running battle: {g['running']['summary']}"
+    return f"Battle {g['battle']} ends: {text}"
+
+
+@end_battle.decider
+def decide_end_battle(state: dict, args: dict, ctx) -> dict:
+    out = {}
+    if isinstance(args.get("results"), dict):
+        out["results"] = {str(k): str(v) for k, v in args["results"].items()}
+    return out

@@ -1,0 +1,180 @@
+"""Dreadnaught set-up: the ships of a battle (or the next battle of a running one), mulligan, Upgrade Cards."""
+from __future__ import annotations
+
+import copy
+
+from companion import trackers
+from companion.actions import Stale, action
+from companion.actions.core import phase_reminders
+from companion.actions.dreadnaught import SYSTEMS, battle_on, clean, count, number, phase, ship, turn
+from companion.rules import RuleError
+from companion.rules import dreadnaught as dn
+
+TEMPLATE = "ship"
+BATTLE_SIZES = (1, 3, 5, 7, 9)   # seed 000, Victory & Defeat, Running Battles: "best of 3, 5, etc"
+
+
+# --- set-up -----------------------------------------------------------------------------------
+
+@action("dn-setup", systems=SYSTEMS, chance=True)
+def setup(state: dict, p: dict) -> str:
+    """Set up a battle: a Dreadnaught per player, HP 24 + System bonus, Draw Deck 26/36, hand of 6."""
+    p = copy.deepcopy(p)  # the state must not share objects with the logged payload
+    g = state["game"]
+    if g.get("ships") and not g.get("result"):
+        raise RuleError("A battle is already set up; end it (or undo) before setting up another.", "setup")
+    if (g.get("running") or {}).get("complete") or (g.get("running") or {}).get("winner"):
+        raise RuleError(f"The running battle is decided: {g['running']['summary']}", "setup")
+    if [s["player"] for s in p["ships"]] != state["sides"]:
+        raise Stale("The table changed while the battle was being set up; try again.", "setup")
+    next_unit = state["next_unit"]
+    for s in p["ships"]:
+        if s["uid"] not in state["units"]:
+            if s["uid"] != f"u{next_unit}":
+                raise Stale("The table changed while the battle was being set up; try again.", "setup")
+            next_unit += 1
+    state["next_unit"] = next_unit
+    keep = {k: g[k] for k in ("battles", "running", "best_of", "battle") if k in g}
+    g.clear()
+    g.update(mode=p["mode"], attacker=p.get("attacker"), first_player=p.get("first_player"),
+             teams=p.get("teams"), placement_distance=p.get("placement_distance"), rolled=p.get("rolled"),
+             ships={}, ship_of={}, eliminations=[], timer=None, result=None, helper=None, last_standing=False,
+             battles=keep.get("battles", []), running=keep.get("running"),
+             best_of=keep.get("best_of", p["best_of"]), battle=keep.get("battle", 0) + 1)
+    for s in p["ships"]:
+        unit = {"id": s["uid"], "name": s["name"], "side": s["player"], "template": TEMPLATE,
+                "stats": s["stats"], "trackers": s["trackers"], "activated": False, "removed": False}
+        if s["uid"] not in state["units"]:
+            state["unit_order"].append(s["uid"])
+        state["units"][s["uid"]] = unit
+        g["ships"][s["uid"]] = {"player": s["player"], "role": s.get("role"), "team": s.get("team"),
+                                "slots": [[] for _ in range(dn.SLOTS)], "mulligan_available": True,
+                                "eliminated": False, "pending_burn": []}
+        g["ship_of"][s["player"]] = s["uid"]
+    # a new battle starts at Turn 1, Draw (seed 000, Turn Sequence)
+    state["round"], state["phase"] = 1, 0
+    turn(state)
+    state["reminders"] = phase_reminders(state)
+    battle = f"Battle {g['battle']}" + (f" of {g['best_of']}" if g["best_of"] > 1 else "")
+    return f"{battle} set up: {p['summary']}"
+
+
+@setup.decider
+def decide_setup(state: dict, args: dict, ctx) -> dict:
+    sides = list(state["sides"])
+    template = ctx.system.templates[TEMPLATE]
+    teams = args.get("teams") or args.get("team")
+    if isinstance(teams, dict):
+        teams = {k: str(v).strip() for k, v in teams.items() if str(v).strip()} or None
+    attacker = args.get("attacker") or None
+    if attacker is None and sides == list(ctx.system.sides):
+        attacker = ctx.system.sides[0]   # the sides already name the roles: Attacker, Defender
+    if len(sides) > 2:
+        attacker = None
+    best_of = (state.get("game") or {}).get("best_of") or args.get("best_of") or state["settings"].get("best_of", 1)
+    if isinstance(best_of, str) and best_of.strip().isdigit():
+        best_of = int(best_of)
+    if best_of not in BATTLE_SIZES:
+        raise RuleError(f"A running battle is a single battle or best of 3, 5, 7 or 9; got {best_of!r}.", "best_of")
+    g = state.get("game") or {}
+    # the next battle of a running battle keeps each ship's deck and bonus unless told otherwise
+    before = {pl: state["units"][uid]["stats"] for pl, uid in (g.get("ship_of") or {}).items()}
+    decks = {pl: before[pl]["deck_size"] for pl in sides} if len(before) == len(sides) else 36
+    bonus = {pl: before[pl]["start_hp"] - dn.BASE_HP for pl in sides} if len(before) == len(sides) else 0
+    if teams is None and g.get("teams") and "teams" not in args:
+        teams = dict(g["teams"])
+    result = dn.setup(sides, _per_player(args, "deck_size", decks), _per_player(args, "system_bonus", bonus),
+                      teams=teams, attacker=attacker, rng=ctx.rng)
+    next_unit = state["next_unit"]
+    ships = []
+    for made in result["ships"]:
+        uid = (g.get("ship_of") or {}).get(made["name"])
+        if uid is None:
+            uid, next_unit = f"u{next_unit}", next_unit + 1
+        deck_size = made["deck"] + made["hand"]
+        stats = {"start_hp": made["start_hp"], "deck_size": deck_size,
+                 "Attacker": made.get("role") == "Attacker", "Defender": made.get("role") == "Defender"}
+        built = {spec["id"]: trackers.create(spec, stats) for spec in template.get("trackers", [])}
+        # the template holds the ship before the starting draw; set-up draws the hand of 6 (seed 000, Setup)
+        drawn = dn.draw(built["hand"]["value"], built["deck"]["value"])
+        assert (drawn["hand"], drawn["deck"]) == (made["hand"], made["deck"])
+        built["hand"]["value"], built["deck"]["value"] = drawn["hand"], drawn["deck"]
+        ships.append({"uid": uid, "player": made["name"], "name": f"{made['name']}'s Dreadnaught",
+                      "role": made.get("role"), "team": made.get("team"), "stats": stats, "trackers": built})
+    return {"mode": result["mode"], "attacker": result.get("attacker"),
+            "first_player": result.get("first_player"), "teams": result.get("teams"),
+            "placement_distance": result.get("placement_distance"), "rolled": result["rolled"],
+            "best_of": best_of, "ships": ships, "summary": result["summary"], "reminders": result["reminders"]}
+
+
+def _per_player(args: dict, key: str, default):
+    value = args.get(key, default)
+    if isinstance(value, dict):
+        value = {k: int(v) if isinstance(v, str) and v.strip().isdigit() else v for k, v in value.items()}
+    return value
+
+
+@action("dn-mulligan", systems=SYSTEMS)
+def mulligan(state: dict, p: dict) -> str:
+    """Take the one mulligan right after the starting draw: a new hand of 6 (counts unchanged)."""
+    battle_on(state)
+    uid, data, unit = ship(state, p.get("ship"))
+    if state["round"] != 1 or phase(state) != "Draw" or turn(state)["power"]:
+        raise RuleError("The mulligan comes right after the starting draw, in Turn 1's Draw step "
+                        "(seed 000, Setup).", "mulligan")
+    result = dn.mulligan({"name": data["player"], "hand": count(unit, "hand"),
+                          "mulligan_available": data["mulligan_available"]})
+    data["mulligan_available"] = False
+    return result["summary"]
+
+
+@mulligan.decider
+def decide_mulligan(state: dict, args: dict, ctx) -> dict:
+    return clean(args, "ship")
+
+
+@action("dn-upgrades", systems=SYSTEMS)
+def upgrades(state: dict, p: dict) -> str:
+    """Place the chosen Upgrade Cards (up to 4) face-up in the slots, checking their Power Levels."""
+    battle_on(state)
+    uid, data, unit = ship(state, p.get("ship"))
+    if state["round"] != 1 or phase(state) != "Draw":
+        raise RuleError("Upgrade Cards are chosen at set-up, before Turn 1's Power Management "
+                        "(seed 000, Setup).", "upgrades")
+    if any(data["slots"]):
+        raise RuleError(f"{data['player']}'s Upgrade Cards are already placed; undo to change them.", "upgrades")
+    names = p.get("upgrades") or []
+    if not names:
+        raise RuleError("Name the Upgrade Cards, separated by commas.", "upgrades")
+    text = ""
+    if p.get("levels") is not None:
+        if len(p["levels"]) != len(names):
+            raise RuleError(f"Give one Power Level per Upgrade Card ({len(names)}).", "levels")
+        check = dn.upgrade_power_check(p["levels"], number(p, "system_power", "the System Cards' total "
+                                                                              "Power Level", 0, 99))
+        text = f" ({check['summary'].rstrip('.')})"
+    placed = dn.upgrade_slots(names)
+    data["slots"] = placed["slots"]
+    return f"{data['player']}: {', '.join(names)} in the slots, face-up{text}."
+
+
+@upgrades.decider
+def decide_upgrades(state: dict, args: dict, ctx) -> dict:
+    out = clean(args, "ship", "system_power")
+    out["upgrades"] = split_names(args.get("upgrades"))
+    levels = args.get("levels")
+    if levels not in (None, ""):
+        parts = str(levels).replace(",", " ").split()
+        if not all(part.isdigit() for part in parts):
+            raise RuleError("Power Levels are whole numbers, e.g. 2, 1, 3.", "levels")
+        out["levels"] = [int(part) for part in parts]
+    return out
+
+
+def split_names(raw) -> list[str]:
+    if raw in (None, ""):
+        return []
+    names = [" ".join(n.split()) for n in str(raw).split(",") if n.strip()]
+    if any(len(n) > 40 for n in names):
+        raise RuleError("A card name is at most 40 characters.", "upgrades")
+    return names

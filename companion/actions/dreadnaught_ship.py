@@ -1,0 +1,333 @@
+"""Dreadnaught ship actions: Damage, healing, Card Burn and the card counts of each step of the turn."""
+from __future__ import annotations
+
+from companion.actions import action
+from companion.actions.dreadnaught import (SYSTEMS, battle_on, clean, count, eliminate, fleet_trigger, flag,
+                                           need_phase, number, per_ship, set_count, ship, turn)
+from companion.rules import RuleError
+from companion.rules import dreadnaught as dn
+
+
+def _and(*parts: str) -> str:
+    return ". ".join(p.rstrip(".") for p in parts if p) + "."
+
+
+def _deck_emptied(state: dict, player: str) -> str:
+    # seed 000, Fleet Arrival Timer: "When any player's Draw Deck is reduced to 0 cards, move each Fleet
+    # Token forward 1 space"
+    return fleet_trigger(state, "deck_empty", f"{player}'s Draw Deck is empty")
+
+
+# --- Damage and healing -----------------------------------------------------------------------
+
+@action("dn-damage", systems=SYSTEMS)
+def damage(state: dict, p: dict) -> str:
+    """Damage a ship (after modifiers): HP down, 0 or less Eliminates (seed 000, Damage)."""
+    battle_on(state)
+    uid, data, unit = ship(state, p.get("ship"))
+    amount = number(p, "amount", "the Damage", 1, 99)
+    t = turn(state)
+    result = dn.damage(count(unit, "hp"), amount, t["damage"].get(uid, 0))
+    set_count(unit, "hp", result["hp"])
+    t["damage"][uid] = result["damage_this_turn"]
+    label = f"{data['player']}: {result['summary'].removesuffix(' - Eliminated.')}"
+    if result["eliminated"]:
+        label = _and(label, eliminate(state, uid, ["destroyed"], "damage"))
+    return label if label.endswith(".") else label + "."
+
+
+@damage.decider
+def decide_damage(state: dict, args: dict, ctx) -> dict:
+    return clean(args, "ship", "amount")
+
+
+@action("dn-heal", systems=SYSTEMS)
+def heal(state: dict, p: dict) -> str:
+    """Heal a ship (green HP): never above its starting HP (seed 000, Symbols & Colours, Increase)."""
+    battle_on(state)
+    uid, data, unit = ship(state, p.get("ship"))
+    amount = number(p, "amount", "the healing", 1, 99)
+    result = dn.heal(count(unit, "hp"), unit["stats"]["start_hp"], amount)
+    set_count(unit, "hp", result["hp"])
+    return f"{data['player']}: {result['summary']}"
+
+
+@heal.decider
+def decide_heal(state: dict, args: dict, ctx) -> dict:
+    return clean(args, "ship", "amount")
+
+
+# --- Card Burn --------------------------------------------------------------------------------
+
+BURN_FIELDS = ("ship", "amount", "hand_cards", "hand_primary", "tokens", "remains", "remains_primary",
+               "indestructible_x", "indestructible_tokens", "indestructible_name")
+
+
+@action("dn-card-burn", systems=SYSTEMS)
+def card_burn(state: dict, p: dict) -> str:
+    """Card Burn: discards from hand, tokens, Remains in Play, Indestructible-X and revealed deck cards."""
+    battle_on(state)
+    uid, data, unit = ship(state, p.get("ship"))
+    amount = number(p, "amount", "the Card Burn", 1, 99)
+    # the burned player's choices, in an order that lets a Primary card or an Indestructible card
+    # absorb what is left (seed 000, Damage Push & Burn; Special Keywords)
+    choices = ([{"from": "token"}] * number(p, "tokens", "the tokens discarded", 0, 99, 0)
+               + [{"from": "remains_in_play"}] * number(p, "remains", "the Remains in Play cards", 0, 9, 0)
+               + [{"from": "remains_in_play", "primary": True}]
+               * number(p, "remains_primary", "the Primary Remains in Play cards", 0, 9, 0)
+               + [{"from": "hand"}] * number(p, "hand_cards", "the cards from hand", 0, 99, 0)
+               + [{"from": "hand", "primary": True}] * number(p, "hand_primary", "the Primary cards from hand",
+                                                              0, 99, 0))
+    if p.get("indestructible_x") not in (None, ""):
+        choices.append({"from": "indestructible", "name": p.get("indestructible_name") or "Indestructible card",
+                        "x": number(p, "indestructible_x", "Indestructible-X", 1, 20),
+                        "tokens": number(p, "indestructible_tokens", "the tokens on that card", 0, 19, 0)})
+    result = dn.card_burn(amount, count(unit, "hand"), count(unit, "deck"), choices=choices,
+                          revealed=p.get("revealed", []), tokens=count(unit, "tokens"))
+    if result["still_to_burn"]:
+        raise RuleError(f"{result['still_to_burn']} Card Burn is still to resolve: discard more from the hand or "
+                        f"reveal more cards from the top of the Draw Deck.", "revealed")
+    set_count(unit, "hand", result["hand"])
+    set_count(unit, "deck", result["deck"])
+    set_count(unit, "tokens", result["tokens"])
+    set_count(unit, "discard", count(unit, "discard") + result["discard_added"])
+    per_ship(turn(state), "burn", uid, amount)
+    label = f"{data['player']}: {result['summary'].removesuffix('.')}"
+    primaries = sum(1 for b in result["burned"] if b["primary"])
+    if primaries:
+        label += f" ({primaries} Primary card{'s' if primaries > 1 else ''}: counts 2)"
+    pending = next((b for b in data["pending_burn"] if b["amount"] == amount), None)
+    if pending:
+        data["pending_burn"].remove(pending)
+        label += f" (the {pending['fleet']} Fleet Arrival's Card Burn)"
+    parts = [label]
+    if result["deck_emptied"]:
+        parts.append(_deck_emptied(state, data["player"]))
+    if result["eliminated"]:
+        parts.append(eliminate(state, uid, ["disabled"], "card_burn"))
+    return _and(*parts)
+
+
+@card_burn.decider
+def decide_card_burn(state: dict, args: dict, ctx) -> dict:
+    out = clean(args, *BURN_FIELDS)
+    out["revealed"] = revealed_cards(args.get("revealed"))
+    return out
+
+
+def revealed_cards(raw) -> list[str]:
+    """The top cards revealed, in order: 'card primary card' or 'c p c' (seed 000: reveal each card)."""
+    if raw in (None, ""):
+        return []
+    if isinstance(raw, list):
+        words = raw
+    else:
+        words = str(raw).replace(",", " ").split()
+    out = []
+    for word in words:
+        w = str(word).strip().lower()
+        if w in ("p", "primary"):
+            out.append("primary")
+        elif w in ("c", "card"):
+            out.append("card")
+        else:
+            raise RuleError(f"List the revealed cards in order as card or primary (c / p); got {word!r}.",
+                            "revealed")
+    return out
+
+
+# --- the Draw step ----------------------------------------------------------------------------
+
+@action("dn-draw", systems=SYSTEMS)
+def draw(state: dict, p: dict) -> str:
+    """Draw step: top a ship's hand (or every ship's) up to 6; an empty deck stops the draw."""
+    g = battle_on(state)
+    need_phase(state, "Draw", "Drawing up to 6")
+    t = turn(state)
+    if p.get("ship"):
+        uids = [ship(state, p["ship"])[0]]
+        if uids[0] in t["drawn"]:
+            raise RuleError(f"{g['ships'][uids[0]]['player']} has already drawn this turn.", "ship")
+    else:
+        uids = [u for u in g["ships"] if not g["ships"][u]["eliminated"] and u not in t["drawn"]]
+        if not uids:
+            raise RuleError("Every ship has already drawn this turn.", "ship")
+    no_attack = flag(p, "no_attack")
+    parts = []
+    for uid in uids:
+        data, unit = g["ships"][uid], state["units"][uid]
+        result = dn.draw(count(unit, "hand"), count(unit, "deck"), hand_has_attack=not no_attack)
+        set_count(unit, "hand", result["hand"])
+        set_count(unit, "deck", result["deck"])
+        t["drawn"].append(uid)
+        parts.append(f"{data['player']}: draw {result['drawn']} (hand {result['hand']}, deck {result['deck']})")
+        if result["deck_emptied"]:
+            parts.append(_deck_emptied(state, data["player"]))
+        if result["eliminated"]:
+            parts.append(eliminate(state, uid, ["disabled"], "card_burn"))
+        if no_attack:
+            # seed 000, Always Dangerous: "After any Draw step, if your hand contains no Offense Cards with
+            # an attack on them"
+            t["always_dangerous"].append(uid)
+            parts.append(dn.always_dangerous_reminder())
+    return _and(*parts)
+
+
+@draw.decider
+def decide_draw(state: dict, args: dict, ctx) -> dict:
+    return clean(args, "ship", "no_attack")
+
+
+# --- Power Management, Ready and the slots ----------------------------------------------------
+
+@action("dn-power", systems=SYSTEMS)
+def power(state: dict, p: dict) -> str:
+    """Power Management: up to 3 cards (at most 2 Offense, one Ready card); lists the choices they leave."""
+    battle_on(state)
+    need_phase(state, "Power Management", "Playing cards for Power Management")
+    uid, data, unit = ship(state, p.get("ship"))
+    t = turn(state)
+    if uid in t["power"]:
+        raise RuleError(f"{data['player']} has already played cards this turn; undo to change them.", "cards")
+    cards = number(p, "cards", "the Offense & Defense cards played", 0, 9, 0)
+    offense = number(p, "offense", "the Offense Cards played", 0, 9, 0)
+    slot = number(p, "ready_slot", "the Ready card's slot", 0, dn.SLOTS, 0)
+    terrain = number(p, "terrain", "the Terrain Cards played", 0, 9, 0)
+    events = number(p, "events", "the Event Cards played", 0, 9, 0)
+    result = dn.power_management_options(cards, offense, ready_played=1 if slot else 0, terrain_played=terrain,
+                                         event_played=events, hand=count(unit, "hand"))
+    ready = ""
+    if slot:
+        played = dn.play_ready(data["slots"], slot)
+        data["slots"] = played["slots"]
+        ready = played["summary"]
+    set_count(unit, "hand", result["hand"])
+    t["power"][uid] = {"cards": cards, "offense": offense, "ready_slot": slot, "terrain": terrain,
+                       "events": events, "options": result["options"], "summary": result["summary"]}
+    t["played"][uid] = cards + terrain + events
+    extra = " + ".join(x for x in (f"{terrain} Terrain" if terrain else "", f"{events} Event" if events else "") if x)
+    return _and(f"{data['player']}: {result['summary']}" + (f" ({extra} face-down too)" if extra else ""), ready)
+
+
+@power.decider
+def decide_power(state: dict, args: dict, ctx) -> dict:
+    return clean(args, "ship", "cards", "offense", "ready_slot", "terrain", "events")
+
+
+@action("dn-ready", systems=SYSTEMS)
+def ready(state: dict, p: dict) -> str:
+    """Ready step: put a Primary Card from the hand into a slot, covering what is there (2 a turn)."""
+    battle_on(state)
+    need_phase(state, "Ready", "Readying a card")
+    uid, data, unit = ship(state, p.get("ship"))
+    t = turn(state)
+    if t["readied"].get(uid, 0) >= dn.READY_PER_TURN:
+        raise RuleError(f"Ready at most {dn.READY_PER_TURN} cards a turn (seed 000, Readying Cards).", "card")
+    name = p.get("card")
+    if not name:
+        raise RuleError("Name the card to ready.", "card")
+    if count(unit, "hand") < 1:
+        raise RuleError(f"{data['player']} has no card in hand to ready.", "card")
+    result = dn.ready_cards(data["slots"], [{"name": name, "slot": number(p, "slot", "the slot", 1, dn.SLOTS)}])
+    data["slots"] = result["slots"]
+    set_count(unit, "hand", count(unit, "hand") - 1)
+    per_ship(t, "readied", uid, 1)
+    return f"{data['player']}: {name} readied in slot {p['slot']}. {result['summary']}"
+
+
+@ready.decider
+def decide_ready(state: dict, args: dict, ctx) -> dict:
+    out = clean(args, "ship", "slot")
+    name = " ".join(str(args.get("card") or "").split())
+    if len(name) > 40:
+        raise RuleError("A card name is at most 40 characters.", "card")
+    if name:
+        out["card"] = name
+    return out
+
+
+@action("dn-flip", systems=SYSTEMS)
+def flip(state: dict, p: dict) -> str:
+    """Flip the Upgrade Card on top of a slot: face-down when used, face-up through Power Management."""
+    battle_on(state)
+    uid, data, unit = ship(state, p.get("ship"))
+    face = p.get("face")
+    if face not in ("up", "down"):
+        raise RuleError("Flip face up or face down.", "face")
+    result = dn.flip_upgrade(data["slots"], number(p, "slot", "the slot", 1, dn.SLOTS), face == "up")
+    data["slots"] = result["slots"]
+    return f"{data['player']}: {result['summary']}"
+
+
+@flip.decider
+def decide_flip(state: dict, args: dict, ctx) -> dict:
+    return clean(args, "ship", "slot", "face")
+
+
+# --- Discard and Return -----------------------------------------------------------------------
+
+@action("dn-discard", systems=SYSTEMS)
+def discard(state: dict, p: dict) -> str:
+    """Discard step: the face-up cards that have fully resolved go to the discard pile."""
+    battle_on(state)
+    need_phase(state, "Discard", "Discarding resolved cards")
+    uid, data, unit = ship(state, p.get("ship"))
+    n = number(p, "count", "the cards discarded", 1, 20)
+    set_count(unit, "discard", count(unit, "discard") + n)
+    per_ship(turn(state), "discarded", uid, n)
+    return f"{data['player']}: {n} resolved card{'s' if n != 1 else ''} discarded (pile {count(unit, 'discard')})."
+
+
+@discard.decider
+def decide_discard(state: dict, args: dict, ctx) -> dict:
+    return clean(args, "ship", "count")
+
+
+@action("dn-return", systems=SYSTEMS)
+def return_cards(state: dict, p: dict) -> str:
+    """Return step: up to two cards from the hand to the bottom of the Draw Deck."""
+    battle_on(state)
+    need_phase(state, "Return", "Returning cards to the deck")
+    uid, data, unit = ship(state, p.get("ship"))
+    t = turn(state)
+    n = number(p, "count", "the cards returned", 1, dn.RETURN_MAX)
+    done = t["returned"].get(uid, 0)
+    if done + n > dn.RETURN_MAX:
+        raise RuleError(f"Return up to {dn.RETURN_MAX} cards a turn (seed 000, Turn Sequence); "
+                        f"{data['player']} has returned {done}.", "count")
+    result = dn.return_to_deck(count(unit, "hand"), count(unit, "deck"), n)
+    set_count(unit, "hand", result["hand"])
+    set_count(unit, "deck", result["deck"])
+    per_ship(t, "returned", uid, n)
+    return f"{data['player']}: {result['summary']}"
+
+
+@return_cards.decider
+def decide_return(state: dict, args: dict, ctx) -> dict:
+    return clean(args, "ship", "count")
+
+
+# --- Elimination by hand ----------------------------------------------------------------------
+
+REASONS = {"destroyed": "damage", "disabled": "card_burn", "denied": "push"}
+
+
+@action("dn-eliminate", systems=SYSTEMS)
+def eliminate_ship(state: dict, p: dict) -> str:
+    """Record an Elimination the counters show (HP 0; no cards) or a Push off through a Danger Zone."""
+    battle_on(state)
+    uid, data, unit = ship(state, p.get("ship"))
+    reason = p.get("reason")
+    if reason not in REASONS:
+        raise RuleError("Say how the ship was Eliminated: destroyed, disabled or denied.", "reason")
+    check = dn.eliminated({"name": data["player"], "hp": count(unit, "hp"), "hand": count(unit, "hand"),
+                           "deck": count(unit, "deck"), "pushed_off_danger_zone": reason == "denied"})
+    if reason not in check["reasons"]:
+        need = {"destroyed": "HP 0", "disabled": "no cards in hand or Draw Deck"}[reason]
+        raise RuleError(f"{data['player']} is not {reason}: that needs {need} (seed 000, Elimination).", "reason")
+    return _and(eliminate(state, uid, [reason], REASONS[reason]))
+
+
+@eliminate_ship.decider
+def decide_eliminate(state: dict, args: dict, ctx) -> dict:
+    return clean(args, "ship", "reason")
