@@ -44,6 +44,8 @@ class System:
     fleets: dict = field(default_factory=dict)
     data: dict = field(default_factory=dict)
     settings: dict = field(default_factory=dict)
+    add_units: bool = True  # false: units come only from the game's own set-up (the generic form hides)
+    activation: bool = True  # false: the game has no unit activations (no Activate button)
     version: str = ""
 
     def summary(self) -> dict:
@@ -139,7 +141,7 @@ def _check_system(path: Path, raw: dict) -> None:
           {"slug": str, "name": str, "source": str, "sides": "list[str]", "phases": "list[str]"},
           {"round_label": str, "phase_reminders": dict, "templates": "list[dict]",
            "decks": "list[dict]", "gauges": "list[dict]", "table_trackers": "list[dict]",
-           "settings": "list[dict]"})
+           "settings": "list[dict]", "add_units": bool, "activation": bool})
     for i, tpl in enumerate(raw.get("templates", [])):
         key = f"templates[{i}]"
         _keys(path, key, tpl, {"id": str, "name": str},
@@ -215,6 +217,7 @@ def _load_folder(folder: Path, system: System | None, digest) -> System:
             gauges={g["id"]: {"kind": "gauge", **g} for g in raw.get("gauges", [])},
             table_trackers=raw.get("table_trackers", []),
             settings={s["id"]: s for s in raw.get("settings", [])},
+            add_units=raw.get("add_units", True), activation=raw.get("activation", True),
         )
     elif system is None:
         raise ContentError(f"{system_file}: expected a system.toml (the folder adds to no known system)")
