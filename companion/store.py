@@ -163,14 +163,20 @@ def create(db: Database, system, args: dict, ctx: Ctx) -> dict:
     payload = actions.prepare({}, {**args, "type": "create-table"}, ctx)
     state, label = actions.attempt({}, payload)
     with write_lock(db):
-        code = _new_code(db)
-        cur = db.conn.execute(
-            "insert into tables (code, system, name, created, player_secret, spectator_secret, state,"
-            " seq, finished, content_version) values (?, ?, ?, ?, ?, ?, ?, 1, 0, ?)",
-            [code, system.slug, state["name"], now(), secrets.token_urlsafe(16),
-             secrets.token_urlsafe(16), json.dumps(state), system.version])
-        _insert_event(db, cur.lastrowid, 1, ctx.seat, ctx.side, payload, label, False)
+        code, table_id = _insert_table(db, system.slug, state, 1, system.version)
+        _insert_event(db, table_id, 1, ctx.seat, ctx.side, payload, label, False)
     return table(db, code)
+
+
+def _insert_table(db: Database, system: str, state: dict, seq: int, content_version: str) -> tuple[str, int]:
+    """A new table row with a fresh code and two fresh 128-bit secrets (inside a write lock)."""
+    code = _new_code(db)
+    cur = db.conn.execute(
+        "insert into tables (code, system, name, created, player_secret, spectator_secret, state,"
+        " seq, finished, content_version) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [code, system, state["name"], now(), secrets.token_urlsafe(16), secrets.token_urlsafe(16),
+         json.dumps(state), seq, int(state["finished"]), content_version])
+    return code, cur.lastrowid
 
 
 def act(db: Database, code: str, args: dict, ctx: Ctx, expect_seq: int | None = None) -> dict:
@@ -293,17 +299,12 @@ def import_table(db: Database, doc: dict, systems: dict) -> dict:
     except (RuleError, KeyError, TypeError, IndexError, ValueError) as exc:
         raise RuleError(f"The export does not replay: {exc}", "file") from None
     with write_lock(db):
-        code = _new_code(db)
-        cur = db.conn.execute(
-            "insert into tables (code, system, name, created, player_secret, spectator_secret, state,"
-            " seq, finished, content_version) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [code, system.slug, state["name"], now(), secrets.token_urlsafe(16),
-             secrets.token_urlsafe(16), json.dumps(state), len(clean), int(state["finished"]),
-             doc.get("content_version") or system.version])
+        code, table_id = _insert_table(db, system.slug, state, len(clean),
+                                       doc.get("content_version") or system.version)
         for ev, raw in zip(clean, log):
             entry_chance = ev["type"] not in ("undo", "redo") and actions.lookup(
                 ev["type"], system.slug).chance
-            _insert_event(db, cur.lastrowid, ev["seq"], str(raw.get("seat", ""))[:40], raw.get("side"),
+            _insert_event(db, table_id, ev["seq"], str(raw.get("seat", ""))[:40], raw.get("side"),
                           ev["payload"], str(raw.get("label", ""))[:300], entry_chance,
                           ev["payload"].get("target"), raw.get("ts"))
     return table(db, code)

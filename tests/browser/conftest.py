@@ -51,3 +51,4 @@ def phone(browser, browser_context_args):
     yield make
     for ctx in contexts:
         ctx.close()
+
