@@ -42,10 +42,10 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["SECRET_KEY"] = os.environ.get("COMPANION_SECRET_KEY") or _secret_key(instance)
     Htmx(app)
 
-    from companion import api, db, empires_of_dust_views, lobby, lookup, play, web
+    from companion import api, db, dreadfleet_views, empires_of_dust_views, lobby, lookup, play, web
     db.init_app(app)
     web.init_app(app)
     # core areas, then each game's own pages (designers, editors, live previews)
-    for bp in (lobby.bp, play.bp, lookup.bp, api.bp, empires_of_dust_views.bp):
+    for bp in (lobby.bp, play.bp, lookup.bp, api.bp, dreadfleet_views.bp, empires_of_dust_views.bp):
         app.register_blueprint(bp)
     return app
