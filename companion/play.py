@@ -92,6 +92,19 @@ def board(code: str):
     return page_or_partial("board.html", "_board.html", **board_context(code, seat))
 
 
+TOOLS = ("add", "rosters")
+
+
+@bp.get("/t/<code>/tools/<part>")
+def tool(code: str, part: str):
+    """A form that is rarely needed, loaded when its section is opened (or as its own page)."""
+    seat = seat_for(code)
+    require_player(seat)
+    if part not in TOOLS:
+        return Response(status=404)
+    return page_or_partial("tool.html", f"_tool_{part}.html", part=part, **board_context(code, seat))
+
+
 @bp.get("/t/<code>/poll")
 def poll(code: str):
     """Cheap sync: 204 when nothing changed since ``seq``, else the fresh board."""
@@ -120,8 +133,21 @@ def _answer(code: str, seat: dict, exc: RuleError | None):
             resp.headers["HX-Reswap"] = "outerHTML"
             return resp
         return error_fragment(exc, control, status)
-    return page_or_partial("board.html", "_board.html", status=status,
-                           **board_context(code, seat, errors={control or "board": exc.message}))
+    errors = {control or "board": exc.message}
+    part = tool_of(control)
+    if part:  # the form lives on a tool page: show the sentence there, next to it
+        return page_or_partial("tool.html", f"_tool_{part}.html", status=status, part=part,
+                               **board_context(code, seat, errors=errors))
+    return page_or_partial("board.html", "_board.html", status=status, **board_context(code, seat, errors=errors))
+
+
+def tool_of(control: str | None) -> str | None:
+    """Which tool page holds a control (its forms are not on the board page itself)."""
+    if not control:
+        return None
+    if control == "roster":
+        return "rosters"
+    return "add" if control.startswith("add-") else None
 
 
 @bp.post("/t/<code>/act")

@@ -1,6 +1,7 @@
 """Web plumbing shared by the blueprints: seats and credentials, CSRF, page-or-partial, errors."""
 from __future__ import annotations
 
+import gzip
 import hmac
 import secrets
 from urllib.parse import quote
@@ -20,6 +21,8 @@ def init_app(app) -> None:
     app.before_request(_csrf_protect)
     app.after_request(_headers)
     app.context_processor(lambda: {"csrf_token": csrf_token()})
+    app.jinja_env.trim_blocks = True  # block tags leave no blank lines: the board is sent every change
+    app.jinja_env.lstrip_blocks = True
     app.jinja_env.globals["do"] = do_value
     app.jinja_env.globals["csrf"] = csrf_token
     app.errorhandler(404)(lambda e: (render_template("error.html", status=404,
@@ -46,6 +49,19 @@ def bearer() -> str | None:
     return auth[7:].strip() if auth.startswith("Bearer ") else None
 
 
+def _gzip(resp) -> None:
+    """Compress pages and board fragments for phones on a busy Wi-Fi (a 35 KB board is ~6 KB)."""
+    if (resp.direct_passthrough or resp.mimetype not in ("text/html", "application/json")
+            or "gzip" not in request.headers.get("Accept-Encoding", "") or "Content-Encoding" in resp.headers):
+        return
+    body = resp.get_data()
+    if len(body) < GZIP_MIN_BYTES:
+        return
+    resp.set_data(gzip.compress(body, compresslevel=5, mtime=0))
+    resp.headers["Content-Encoding"] = "gzip"
+    resp.headers["Content-Length"] = str(len(resp.get_data()))
+
+
 def _csrf_protect():
     """Every state change from a browser carries the session's token (htmx sends it as a header)."""
     if request.method in ("GET", "HEAD", "OPTIONS") or bearer():
@@ -61,10 +77,16 @@ def _csrf_protect():
     return None
 
 
+GZIP_MIN_BYTES = 2048
+
+
 def _headers(resp):
     if resp.status_code == 204:
         return resp  # the empty poll answer stays as small as possible
+    _gzip(resp)
     resp.headers.setdefault("Vary", "HX-Request, Cookie")
+    if "Accept-Encoding" not in resp.headers["Vary"]:
+        resp.headers["Vary"] += ", Accept-Encoding"
     resp.headers.setdefault("X-Content-Type-Options", "nosniff")
     resp.headers.setdefault("Referrer-Policy", "same-origin")
     resp.headers.setdefault("X-Frame-Options", "DENY")
@@ -127,7 +149,7 @@ def page_or_partial(page: str, partial: str, status: int = 200, **context):
     """The partial for htmx requests, the full page (which includes it) otherwise."""
     html = render_template(partial if request.htmx else page, **context)
     resp = make_response(html, status)
-    resp.headers["Vary"] = "HX-Request, Cookie"
+    resp.headers["Vary"] = "HX-Request, Cookie, Accept-Encoding"
     return resp
 
 

@@ -74,6 +74,43 @@ def wait_for(port: int) -> None:
     raise SystemExit("gunicorn did not start")
 
 
+# A table of each game as players set it up, for the board's size (seed 002 names; stats are
+# placeholders a player would enter from their Warship cards, not game data).
+STATS = {"speed": 6, "handling": 3, "broadside": 4, "armour": 5, "hull": 10, "crew": 4, "command": 4, "swashbuckling": 3}
+GAME_TABLES = {
+    "dreadfleet": [{"type": "df-warship", "name": n, "sail": 1, "stats": STATS}
+                   for n in ("Heldenhammer", "Swordfysh", "Bloody Reaver", "Skabrus")],
+    "empires-of-dust": [{"type": "eod-deploy", "preset": "average-fleet", "side": s} for s in ("Fleet 1", "Fleet 2")],
+    "dreadnaught": [{"type": "dn-setup"}],
+}
+
+
+def board_sizes(port: int) -> dict:
+    """HTML size of each game's board after a typical set-up (joined as a player, like a phone)."""
+    sizes = {}
+    for system, steps in GAME_TABLES.items():
+        api = Client(port)
+        _, data = api.request("POST", "/api/tables", {"system": system, "name": "Size"}, {"Authorization": "Bearer none"})
+        created = json.loads(data)
+        secret = created["player_url"].rsplit("/", 1)[1]
+        for step in steps:
+            resp, body = api.request("POST", f"/api/tables/{created['code']}/actions", step,
+                                     {"Authorization": f"Bearer {secret}"})
+            assert resp.status == 200, body
+        phone = Client(port)
+        path = "/t/" + created["player_url"].split("/t/", 1)[1]
+        _, page = phone.request("GET", path)
+        token = re.search(rb'name="csrf_token" value="([^"]+)"', page).group(1).decode()
+        phone.request("POST", path, f"csrf_token={token}&seat=Bench&side=" + json.loads(
+            api.request("GET", f"/api/tables/{created['code']}", headers={"Authorization": f"Bearer {secret}"})[1]
+        )["state"]["sides"][0].replace(" ", "+"))
+        _, full = phone.request("GET", f"/t/{created['code']}")
+        _, partial = phone.request("GET", f"/t/{created['code']}", headers={"HX-Request": "true"})
+        _, wire = phone.request("GET", f"/t/{created['code']}", headers={"Accept-Encoding": "gzip"})
+        sizes[system] = (len(full), len(partial), len(wire))
+    return sizes
+
+
 def act_worker(job) -> list[float]:
     """One phone tapping as fast as it can: the round trip of each action."""
     port, code, auth, n, count = job
@@ -140,6 +177,7 @@ def main() -> None:
         phone.request("POST", path, f"csrf_token={token}&seat=Bench&side=Side+A")
         _, board = phone.request("GET", f"/t/{code}")
         js = sum(p.stat().st_size for p in (ROOT / "static").rglob("*.js"))
+        games = board_sizes(port)
 
         with multiprocessing.Pool(args.clients) as pool:
             t0 = time.perf_counter()
@@ -165,7 +203,10 @@ def main() -> None:
         print(f"no-change poll, one phone: {len(single)} polls: p50 {ms(pct(single, 50))}, p99 {ms(pct(single, 99))}")
         print(f"no-change poll, {args.clients} phones at once: {len(poll_times)} polls: p50 {ms(pct(poll_times, 50))}, "
               f"p99 {ms(pct(poll_times, 99))}; response {sizes[0]} bytes (status line + headers, empty body)")
-        print(f"board page (6 units): {len(board)} bytes HTML; JS total: {js} bytes")
+        print(f"board page (freeform, 6 units): {len(board)} bytes HTML; JS total: {js} bytes")
+        for system, (full, partial, wire) in games.items():
+            print(f"board page ({system}, typical set-up): {full} bytes HTML ({wire} bytes gzipped on the wire); "
+                  f"the board alone (poll/action answer) {partial} bytes")
         print(f"mean action {ms(statistics.mean(action_times))}; log length {seq} events")
         print(f"undo with a {seq}-event log (replays it): p50 {ms(pct(undo_times, 50))}, max {ms(max(undo_times))}")
     finally:

@@ -190,7 +190,7 @@ def test_rosters_are_saved_and_put_on_a_new_table(client, table):
     table.act(type="add-unit", name="Victory", **{"stats.hp": "12"})
     client.post(f"/t/{table.code}/library", data={"csrf_token": table.csrf, "name": "My fleet"})
     table.create(name="Next game")
-    page = client.get(f"/t/{table.code}").data.decode()
+    page = client.get(f"/t/{table.code}/tools/rosters", headers={"HX-Request": "true"}).data.decode()
     item = re.search(r"/library/(\d+)/add", page).group(1)
     client.post(f"/t/{table.code}/library/{item}/add", data={"csrf_token": table.csrf})
     unit = table.state()["units"]["u1"]
@@ -213,3 +213,28 @@ def test_board_forms_carry_the_csrf_token_so_they_work_without_javascript(client
     assert tokens and all(t == table.csrf for t in tokens)
     resp = client.post(f"/t/{table.code}/act", data={"csrf_token": tokens[0], "do": "adjust unit=u1 tracker=hp by=-1"})
     assert resp.status_code == 303 and unit_hp(table) == 9
+
+
+def test_rarely_used_forms_load_on_demand_and_work_without_javascript(client, table):
+    table.create()
+    board = client.get(f"/t/{table.code}").data.decode()
+    assert 'id="add-unit"' not in board and f"/t/{table.code}/tools/add" in board
+    page = client.get(f"/t/{table.code}/tools/add").data.decode()  # the no-JavaScript page
+    assert 'id="add-unit"' in page and "<html" in page
+    resp = table.act(htmx=False, type="add-unit", name="Huge", _control="add-unit", **{"stats.hp": "5000"})
+    assert resp.status_code == 400
+    assert re.search(r'id="add-unit-err"[^>]*><span class="err-text" role="alert">Hit points must be from 1 to 999',
+                     resp.data.decode())
+    assert client.get(f"/t/{table.code}/tools/nope").status_code == 404
+
+
+def test_pages_are_gzipped_for_clients_that_accept_it(client, table):
+    import gzip
+    table.create()
+    for i in range(6):
+        table.act(type="add-unit", name=f"Ship {i}")
+    plain = client.get(f"/t/{table.code}")
+    packed = client.get(f"/t/{table.code}", headers={"Accept-Encoding": "gzip, deflate"})
+    assert packed.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed.headers["Vary"]
+    assert len(packed.data) < len(plain.data) / 3
+    assert gzip.decompress(packed.data).decode().count('class="card unit') == 6

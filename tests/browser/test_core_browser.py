@@ -30,6 +30,21 @@ def join(page, url, seat, side=None):
     expect(page.locator("#board")).to_be_visible()
 
 
+def open_tool(page, part):
+    """Open a section that loads when opened (Add a unit, Saved rosters)."""
+    if not page.locator(f"#{part}[data-loaded]").count():
+        page.locator(f"#{part} summary").click()
+        expect(page.locator(f"#{part}[data-loaded]")).to_be_visible()
+
+
+def add_unit(page, name, hp=None):
+    open_tool(page, "add")
+    page.fill("#add-unit input[name=name]", name)
+    if hp is not None:
+        page.fill("#add-unit input[name='stats.hp']", str(hp))
+    page.click("#add-unit button.primary")
+
+
 def hp_of(page, unit_name):
     card = page.locator("form.unit", has=page.locator("h3", has_text=unit_name))
     return card.locator(".tracker[data-tracker=hp] [data-value]")
@@ -44,9 +59,7 @@ def test_two_phones_share_damage_undo_and_rolls(live_server, phone):
     join(ben, player_url, "Ben", "Side B")
     expect(ben.locator("nav.top .seat")).to_contain_text("Ben · Side B")
 
-    anna.fill("#add-unit input[name=name]", "Victory")
-    anna.fill("#add-unit input[name='stats.hp']", "10")
-    anna.click("#add-unit button.primary")
+    add_unit(anna, "Victory", 10)
     expect(hp_of(anna, "Victory")).to_have_text("10")
     expect(hp_of(ben, "Victory")).to_have_text("10", timeout=2500)  # sync within 2 s (+ render)
 
@@ -77,9 +90,7 @@ def test_bad_input_is_shown_next_to_the_control_and_changes_nothing(live_server,
     anna.click("#roll button.primary")
     expect(anna.locator("#roll-err")).to_contain_text("At most 100 dice")
     expect(anna.locator("#rolls li").first).to_contain_text("No rolls")
-    anna.fill("#add-unit input[name=name]", "Big")
-    anna.fill("#add-unit input[name='stats.hp']", "5000")
-    anna.click("#add-unit button.primary")
+    add_unit(anna, "Big", 5000)
     expect(anna.locator("#add-unit-err")).to_contain_text("from 1 to 999")
     assert anna.locator("form.unit").count() == 0
 
@@ -88,8 +99,7 @@ def test_spectator_sees_but_cannot_change(live_server, phone):
     anna, watcher = phone(), phone()
     _, spectator_url = create_table(anna, live_server)
     anna.click("text=Go to the board")
-    anna.fill("#add-unit input[name=name]", "Victory")
-    anna.click("#add-unit button.primary")
+    add_unit(anna, "Victory")
     join(watcher, spectator_url, "Sam")
     expect(watcher.locator("nav.top .seat")).to_contain_text("watching")
     expect(hp_of(watcher, "Victory")).to_have_text("10")
@@ -101,8 +111,7 @@ def test_layout_fits_a_phone_without_sideways_scrolling(live_server, phone):
     anna = phone()
     create_table(anna, live_server)
     anna.click("text=Go to the board")
-    anna.fill("#add-unit input[name=name]", "Victory")
-    anna.click("#add-unit button.primary")
+    add_unit(anna, "Victory")
     expect(hp_of(anna, "Victory")).to_have_text("10")
     assert_fits_a_phone(anna, "#board button, #board select")
 
@@ -112,8 +121,7 @@ def test_deck_draw_onto_a_unit_and_a_real_deck_record_reach_the_other_phone(live
     player_url, _ = create_table(anna, live_server)
     anna.click("text=Go to the board")
     join(ben, player_url, "Ben", "Side B")
-    anna.fill("#add-unit input[name=name]", "Victory")
-    anna.click("#add-unit button.primary")
+    add_unit(anna, "Victory")
     expect(hp_of(anna, "Victory")).to_have_text("10")
     deck = anna.locator("#deck-deck")
     deck.locator("summary", has_text="Deck set-up").click()
@@ -142,8 +150,7 @@ def test_a_phone_that_was_closed_lands_back_in_its_seat_and_catches_up(live_serv
     anna.click("text=Go to the board")
     join(ben, player_url, "Ben", "Side B")
     ben.goto("about:blank")  # Ben's phone closes the page
-    anna.fill("#add-unit input[name=name]", "Victory")
-    anna.click("#add-unit button.primary")
+    add_unit(anna, "Victory")
     expect(hp_of(anna, "Victory")).to_have_text("10")
     ben.goto(player_url)  # scanning the QR again (or reopening): straight back to the seat
     expect(hp_of(ben, "Victory")).to_have_text("10")
