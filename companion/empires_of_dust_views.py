@@ -13,6 +13,8 @@ from flask import Blueprint, Response, abort, make_response, render_template, re
 
 from companion import store
 from companion.actions import empires_of_dust as game
+from companion.actions import empires_of_dust_attack as attack
+from companion.actions import empires_of_dust_phases as phases
 from companion.db import get_db, systems
 from companion.play import board_context
 from companion.rules import RuleError
@@ -53,7 +55,7 @@ def eod_panel(state: dict) -> dict:
     alive = [u for u in state["unit_order"] if not state["units"][u]["removed"]]
     return {"phase": game.phase_name(state), "ini": ini, "steps": steps,
             "next": next((s["text"] for s in steps if s["now"]), None), "pending": pending,
-            "standings": game.standings(state), "destroyed": g["destroyed"],
+            "standings": phases.standings(state), "destroyed": g["destroyed"],
             "last_attack": g.get("last_attack"), "notes": g.get("phase_notes") or [],
             "fleets": [s for s in state["sides"] if game.sides_alive(state).get(s)],
             "roster": f"{state['tick']}-{fired}-{'.'.join(alive)}"}
@@ -169,10 +171,10 @@ def _rolls_needed(plan: dict, hit: dict, odds: dict) -> list[str]:
 def preview(state: dict, args: dict) -> dict:
     """Detection, effective armour, the D20 needed and the odds of every hit, before rolling."""
     try:
-        plan = game.plan_attack(state, args)
+        plan = attack.plan_attack(state, args)
         hits = []
         for hit in plan["hits"]:
-            odds = game.hit_odds(state, plan, hit)
+            odds = attack.hit_odds(state, plan, hit)
             hits.append({"name": state["units"][hit["target"]]["name"], "position": hit["position"],
                          "shot": hit["shot"], "odds": odds, "ally": hit["ally"],
                          "rolls": _rolls_needed(plan, hit, odds), "target": hit["target"]})

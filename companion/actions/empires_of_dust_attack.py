@@ -1,0 +1,316 @@
+"""Empires of Dust: attacks (seed 001, Combat Phase): detection, armour, penetration, augmenters."""
+from __future__ import annotations
+
+from companion.actions import action
+from companion.actions import core
+from companion.rules import RuleError
+from companion.rules import empires_of_dust as eod
+from companion.trackers import cooldown, gauge, need_int
+from companion.actions.empires_of_dust import (EQUIPMENT_TRACKERS, EXTRA_HITS, SHOT_KINDS, SYSTEMS, TERRAIN, alive,
+                                               cls_of, conditions, designed, docked_at, game, hp_of, in_phase,
+                                               is_base, set_condition, set_hp, stats_of, weapon_index)
+
+# --- attacks --------------------------------------------------------------------------------------
+
+def _flag(args: dict, key: str) -> bool:
+    return args.get(key) not in (None, "", 0, "0", False, "off")
+
+
+def _modifier(args: dict, key: str) -> int:
+    raw = (args.get("aura") or {}).get(key, 0)
+    if raw in (None, ""):
+        return 0
+    return need_int({f"aura.{key}": raw}, f"aura.{key}", -50, 50)
+
+
+def _terrain(value, field: str, allowed=TERRAIN) -> str | None:
+    if value in (None, "", "none"):
+        return None
+    if value not in allowed:
+        raise RuleError(f"{field} must be one of {', '.join(allowed)} (or nothing).", field)
+    return value
+
+
+def _cooldown_use(unit: dict, item: str, state: dict, *, per_phase: bool) -> bool:
+    """Whether using ``item`` now starts its cooldown (False: already running for this turn)."""
+    if item not in unit["design"].get("equipment", []):
+        raise RuleError(f"{unit['name']} has no {eod.equipment()[item]['name']}.", item.replace("-", "_"))
+    tracker = unit["trackers"][EQUIPMENT_TRACKERS[item]]
+    now = core.clock(state)
+    if cooldown.is_ready(tracker, now):
+        return True
+    if per_phase and tracker["ready_at"] == now.round + tracker["every"]:
+        return False  # seed 001: the overloader lasts its combat phase, the detector its turn
+    raise RuleError(f"{tracker['label']} is cooling down: ready again in turn {tracker['ready_at']} "
+                    f"(seed 001, Equipment).", item.replace("-", "_"))
+
+
+def fire_check(state: dict, attacker: dict, windex: int, shot: str, target_id: str) -> None:
+    """The moment and the once-per-phase rules (seed 001, Combat Phase; Bases: Combat)."""
+    in_phase(state, "Combat", "Ships fire")
+    g = game(state)
+    aid = attacker["id"]
+    if g["ecm_blocked"].get(aid):
+        raise RuleError(f"{attacker['name']} failed an ECM target lock this phase and cannot target "
+                        "another ship (seed 001, ECM).", "attacker")
+    fired = g["fired"].get(aid, [])
+    mains = [f for f in fired if f["shot"] == "main"]
+    if shot == "main":
+        if is_base(attacker):
+            eod.base_attacks(cls_of(attacker), [*mains, {"target": target_id, "weapon": windex}])
+        elif mains:
+            raise RuleError(f"{attacker['name']} has already fired this combat phase: each ship fires one "
+                            "of its weapons (seed 001, Combat Phase).", "attacker")
+    elif shot == "berserker":
+        if "berserker" not in stats_of(attacker)["specialisations"]:
+            raise RuleError("Only a Berserker fires a second shot (seed 001, Specialization System).", "shot")
+        if not any(f["weapon"] == windex for f in mains):
+            raise RuleError("A Berserker's second shot is from the same weapon as its first: fire that "
+                            "weapon first (seed 001, Specialization System).", "weapon")
+        if any(f["shot"] == "berserker" for f in fired):
+            raise RuleError(f"{attacker['name']} has already fired its second shot this phase.", "shot")
+    elif shot == "point-defence":
+        if any(f["shot"] == "point-defence" for f in fired):
+            raise RuleError(f"{attacker['name']} has already fired point-defence this phase.", "shot")
+    else:
+        raise RuleError(f"shot must be one of {', '.join(SHOT_KINDS)}.", "shot")
+
+
+def target_of(unit: dict, state: dict) -> dict:
+    s = stats_of(unit)
+    hp = unit["trackers"]["hp"]
+    return {"name": unit["name"], "class": cls_of(unit), "armour": s["armour"], "hp": hp["value"],
+            "max_hp": hp["max"], "docked": bool(docked_at(state, unit["id"]))}
+
+
+def attacker_of(unit: dict, state: dict) -> dict:
+    s = stats_of(unit)
+    conds = conditions(unit) + (["Docked"] if docked_at(state, unit["id"]) else [])
+    return {"name": unit["name"], "class": cls_of(unit), "specialisations": s["specialisations"],
+            "conditions": conds, "docked": bool(docked_at(state, unit["id"]))}
+
+
+def plan_attack(state: dict, args: dict, detection_base: int | None = None) -> dict:
+    """Everything an attack needs, checked: the shooter, the weapon, detection and range, each hit.
+
+    Shared by the attack and by the attack helper's preview, so both say the same sentence."""
+    attacker = designed(state, args.get("attacker"), "attacker")
+    windex = weapon_index(attacker, args.get("weapon", 0))
+    weapon = attacker["design"]["weapons"][windex]
+    if "drone" in weapon:
+        raise RuleError(f"{weapon['name']} is a drone launcher: launch its drone in the movement phase "
+                        "and the drone fires (seed 001, Drone Launchers).", "weapon")
+    shot = args.get("shot") or "main"
+    target = designed(state, args.get("target"), "target")
+    if target["id"] == attacker["id"]:
+        raise RuleError("A ship cannot fire at itself.", "target")
+    fire_check(state, attacker, windex, shot, target["id"])
+    ally = target["side"] == attacker["side"]
+    distance = need_int(args, "distance", 0, 999) if args.get("distance") not in (None, "") else None
+    if distance is None:
+        raise RuleError("Enter the distance to the target (in units) for the detection and range check.",
+                        "distance")
+    a_stats, t_stats = stats_of(attacker), stats_of(target)
+    fine = False
+    uses = []
+    if _flag(args, "fine_tuned"):
+        if _cooldown_use(attacker, "fine-tuned-detector", state, per_phase=True):
+            uses.append("fine-tuned-detector")
+        fine = True
+    overload = _flag(args, "overloader")
+    if overload and _cooldown_use(attacker, "overloader", state, per_phase=True):
+        uses.append("overloader")
+    touch = _flag(args, "assassins_touch")
+    if touch and _cooldown_use(attacker, "assassins-touch", state, per_phase=False):
+        uses.append("assassins-touch")
+    target_in = _terrain(args.get("target_in"), "target_in")
+    attacker_in = _terrain(args.get("attacker_in"), "attacker_in", ("sparse", "dense"))
+    stealth = eod.target_stealth(
+        t_stats["stealth"], cloaked="Cloaked" in conditions(target),
+        nebula=target_in if target_in in ("sparse", "dense") else None,
+        star=target_in if target_in in ("gravity-well", "star") else None, aura=_modifier(args, "stealth"))
+    detection = eod.attacker_detection(a_stats["detection"], nebula=attacker_in, fine_tuned=fine,
+                                       aura=_modifier(args, "detection"))
+    base = detection_base if detection_base is not None else state["settings"].get(
+        "detection_base", eod.DEFAULT_DETECTION_BASE)
+    reach = eod.weapon_range(weapon, specialisations=a_stats["specialisations"], aura=_modifier(args, "range"))
+    aim = eod.targeting(distance, reach, max(0, stealth), max(0, detection), base=base,
+                        designated="Designated" in conditions(target),
+                        docked=bool(docked_at(state, target["id"])) and not (ally and is_base(attacker)))
+    if not aim["can_fire"]:
+        raise RuleError(f"{attacker['name']} cannot fire {weapon['name']} at {target['name']}: "
+                        f"{aim['summary']}.", "distance")
+    augs = set(weapon.get("augmenters", []))
+    options = {"attacker": attacker_of(attacker, state), "overloader": overload, "assassins_touch": touch,
+               "penetration_modifier": _modifier(args, "penetration"),
+               "damage_modifier": _modifier(args, "damage"),
+               "designating": "target-designator" in augs,
+               "berserker_second": shot == "berserker"}
+    main_shot = "point-defence" if shot == "point-defence" else "main"
+    surge = 0
+    if "surge" in augs:
+        last = game(state)["surge_target"].get(attacker["id"], {}).get(str(windex))
+        tracker = attacker["trackers"].get(f"surge-{windex}")
+        # seed 001, Surge: changing targets resets the counter to zero
+        surge = gauge.value(tracker) if tracker and last == target["id"] else 0
+    hits = [{"target": target["id"], "position": "direct", "shot": main_shot, "jump": 1, "ally": ally,
+             "options": {**options, "position": "direct", "shot": main_shot, "surge_count": surge,
+                         "target_ecm": "ECM active" in conditions(target), "ally": ally}}]
+    extra = args.get("hits") or {}
+    if not isinstance(extra, dict):
+        raise RuleError("hits must map ships to blast, touching, chain, chain-2 or furtherance.", "hits")
+    for uid, kind in extra.items():
+        if kind in (None, "", "none"):
+            continue
+        other = designed(state, uid, "hits")
+        if kind not in EXTRA_HITS:
+            raise RuleError(f"{other['name']}: a further hit is blast, touching, chain, chain-2 or "
+                            "furtherance.", "hits")
+        if other["id"] in (target["id"], attacker["id"]):
+            raise RuleError(f"{other['name']} is already in this attack as its shooter or main target.", "hits")
+        if other["side"] == attacker["side"]:
+            raise RuleError(f"Blast damage does not damage the attacking or allied ships: leave "
+                            f"{other['name']} out (seed 001, Blast Damage).", "hits")
+        position, kind_shot, jump = EXTRA_HITS[kind]
+        hit_shot = kind_shot or main_shot
+        hits.append({"target": other["id"], "position": position, "shot": hit_shot, "jump": jump,
+                     "ally": False, "options": {**options, "position": position, "shot": hit_shot,
+                                                "jump": jump, "surge_count": 0, "target_ecm": False,
+                                                "ally": False}})
+    if len(hits) > 12:
+        raise RuleError("At most 11 further ships in one attack.", "hits")
+    return {"attacker": attacker, "weapon": weapon, "windex": windex, "shot": shot, "target": target,
+            "aim": aim, "uses": uses, "hits": hits, "ally": ally}
+
+
+def hit_odds(state: dict, plan: dict, hit: dict) -> dict:
+    target = state["units"][hit["target"]]
+    return eod.attack_odds(plan["weapon"], target_of(target, state), **hit["options"])
+
+
+def _real_dice(raw) -> list[int] | None:
+    if raw in (None, "", []):
+        return None
+    values = raw if isinstance(raw, list) else [p for p in str(raw).replace(",", " ").split() if p]
+    out = []
+    for v in values:
+        if isinstance(v, str) and v.strip().isdigit():
+            v = int(v)
+        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= eod.D20:
+            raise RuleError(f"Each D20 must be a whole number from 1 to 20; got {v!r}.", "rolled")
+        out.append(v)
+    if len(out) > 8:
+        raise RuleError("An attack uses at most 8 D20s per target.", "rolled")
+    return out
+
+
+@action("eod-attack", systems=SYSTEMS, chance=True)
+def attack(state: dict, p: dict) -> str:
+    """Fire one weapon: detection, armour, the D20 from the penetration table, augmenter rolls, damage."""
+    g = game(state)
+    attacker = alive(state, p["attacker"], "attacker")
+    fire_check(state, attacker, p["weapon"], p["shot"], p["hits"][0]["target"])
+    self_hp = hp_of(attacker)
+    for i, hit in enumerate(p["hits"]):
+        target = alive(state, hit["target"], "target")
+        r = hit["result"]
+        if hit["ally"]:
+            set_hp(target, hp_of(target) + r["target_heal"])
+        elif r["damage"]:
+            set_hp(target, hp_of(target) - r["damage"])
+            g["last_damage"][target["id"]] = attacker["side"]
+        if r["emp"]:
+            set_condition(target, "EMP", True)  # seed 001, EMP: "does not stack"
+        if r["burn"]:
+            burns = eod.add_burn(g["burns"].get(target["id"], []), per_turn=r["burn"]["per_turn"])
+            burns[-1]["by"] = attacker["side"]
+            g["burns"][target["id"]] = burns
+        if r["designated"] and i == 0:
+            set_condition(target, "Designated", True)
+        if r["ecm_blocked"]:
+            g["ecm_blocked"][attacker["id"]] = True
+        # decision: immolation burns the shooter once per shot (its main hit), vampirism per ship hit
+        self_hp = self_hp - (r["self_damage"] if i == 0 else 0) + r["attacker_heal"]
+    if self_hp != hp_of(attacker):
+        set_hp(attacker, self_hp)
+        if hp_of(attacker) == 0:
+            g["last_damage"][attacker["id"]] = ""
+    main = p["hits"][0]["result"]
+    if main["surge_count"] is not None:
+        tracker = attacker["trackers"].get(f"surge-{p['weapon']}")
+        if tracker:
+            tracker["index"] = tracker["positions"].index(main["surge_count"])
+        g["surge_target"].setdefault(attacker["id"], {})[str(p["weapon"])] = p["hits"][0]["target"]
+    for item in p["uses"]:
+        tracker = attacker["trackers"][EQUIPMENT_TRACKERS[item]]
+        cooldown.use(tracker, {}, core.clock(state))
+    g["fired"].setdefault(attacker["id"], []).append(
+        {"weapon": p["weapon"], "target": p["hits"][0]["target"], "shot": p["shot"]})
+    text = attack_text(state, p)
+    g["last_attack"] = {"text": text, "side": attacker["side"], "round": state["round"]}
+    return text
+
+
+def attack_text(state: dict, p: dict) -> str:
+    attacker = state["units"][p["attacker"]]
+    weapon = attacker["design"]["weapons"][p["weapon"]]
+    parts = []
+    for hit in p["hits"]:
+        r = hit["result"]
+        target = state["units"][hit["target"]]
+        if hit["position"] != "direct":
+            where = f" ({'in the blast' if hit['position'] == 'blast' else 'touching the blast'})"
+        elif hit["shot"] == "chain":
+            where = f" (chain-hit jump {hit.get('jump', 1)})"
+        elif hit["shot"] == "furtherance":
+            where = " (furtherance)"
+        else:
+            where = ""
+        rolls = ", ".join(f"{x['value']}" for x in r["rolls"])
+        if r["ecm_blocked"]:
+            outcome = "ECM: no target lock"
+        elif hit["ally"]:
+            outcome = f"repairs {r['target_heal']}" if r["penetrated"] else "no repair"
+        else:
+            outcome = f"{r['damage']} damage" if r["penetrated"] else "no penetration"
+        extras = [e for e in (
+            "EMP" if r["emp"] else "", f"burning {r['burn']['per_turn']}/turn" if r["burn"] else "",
+            "designated" if r["designated"] and hit is p["hits"][0] else "",
+            f"surge {r['surge_count']}" if r["surge_count"] and hit is p["hits"][0] else "",
+            f"knockback {r['knockback']['target_pushed']}" if r["knockback"] else "",
+            f"shooter -{r['self_damage']}" if r["self_damage"] and hit is p["hits"][0] else "",
+            f"shooter +{r['attacker_heal']}" if r["attacker_heal"] else "") if e]
+        hp = hp_of(target)
+        state_text = " (destroyed at end of combat phase)" if hp == 0 else ""
+        parts.append(f"{target['name']}{where}: armour {r['armour']} {r['armour_type']}, penetration "
+                     f"{r['penetration']}, D20 > {r['needed']}, rolled {rolls or '-'}: {outcome}"
+                     + (f", {', '.join(extras)}" if extras else "") + f", HP {hp}{state_text}")
+    uses = [eod.equipment()[u]["name"] for u in p["uses"]]
+    kind = {"berserker": " (Berserker's second shot)", "point-defence": " (point-defence)"}.get(p["shot"], "")
+    head = f"{attacker['name']} fires {weapon['name']}{kind}" + (f" with {', '.join(uses)}" if uses else "")
+    return head + " → " + "; ".join(parts)
+
+
+@attack.decider
+def decide_attack(state: dict, args: dict, ctx) -> dict:
+    plan = plan_attack(state, args)
+    hit_dice = args.get("hit_dice") or {}
+    if not isinstance(hit_dice, dict):
+        raise RuleError("hit_dice must map ships to their D20s.", "hit_dice")
+    expected, hits = 0.0, []
+    for i, hit in enumerate(plan["hits"]):
+        target = state["units"][hit["target"]]
+        dice = _real_dice(args.get("rolled")) if i == 0 else _real_dice(hit_dice.get(hit["target"]))
+        result = eod.attack(plan["weapon"], target_of(target, state), **hit["options"], dice=dice, rng=ctx.rng)
+        expected += hit_odds(state, plan, hit)["expected"]
+        hits.append({"target": hit["target"], "position": hit["position"], "shot": hit["shot"],
+                     "jump": hit["jump"], "ally": hit["ally"], "real": dice is not None,
+                     "result": {k: result[k] for k in (
+                         "armour", "armour_type", "penetration", "needed", "rolls", "penetrated", "passes",
+                         "damage", "self_damage", "attacker_heal", "target_heal", "emp", "burn", "knockback",
+                         "designated", "ecm_blocked", "surge_count", "notes", "summary")}})
+    actual = sum(h["result"]["target_heal"] if h["ally"] else h["result"]["damage"] for h in hits)
+    return {"attacker": plan["attacker"]["id"], "weapon": plan["windex"], "shot": plan["shot"],
+            "distance": plan["aim"]["distance"], "detection": plan["aim"]["summary"], "uses": plan["uses"],
+            "hits": hits, "luck": {"expected": round(expected, 4), "actual": actual,
+                                   "what": "repair" if plan["ally"] else "damage"}}
