@@ -46,6 +46,7 @@ class System:
     settings: dict = field(default_factory=dict)
     add_units: bool = True  # false: units come only from the game's own set-up (the generic form hides)
     activation: bool = True  # false: the game has no unit activations (no Activate button)
+    stats_line: bool = True  # false: the game's own unit panel shows the stats (no generic line)
     version: str = ""
 
     def summary(self) -> dict:
@@ -141,7 +142,8 @@ def _check_system(path: Path, raw: dict) -> None:
           {"slug": str, "name": str, "source": str, "sides": "list[str]", "phases": "list[str]"},
           {"round_label": str, "phase_reminders": dict, "templates": "list[dict]",
            "decks": "list[dict]", "gauges": "list[dict]", "table_trackers": "list[dict]",
-           "settings": "list[dict]", "add_units": bool, "activation": bool})
+           "settings": "list[dict]", "add_units": bool, "activation": bool,
+           "stats_line": bool})
     for i, tpl in enumerate(raw.get("templates", [])):
         key = f"templates[{i}]"
         _keys(path, key, tpl, {"id": str, "name": str},
@@ -218,6 +220,7 @@ def _load_folder(folder: Path, system: System | None, digest) -> System:
             table_trackers=raw.get("table_trackers", []),
             settings={s["id"]: s for s in raw.get("settings", [])},
             add_units=raw.get("add_units", True), activation=raw.get("activation", True),
+            stats_line=raw.get("stats_line", True),
         )
     elif system is None:
         raise ContentError(f"{system_file}: expected a system.toml (the folder adds to no known system)")

@@ -7,7 +7,7 @@ from urllib.parse import unquote
 
 from flask import Blueprint, g, Response, current_app, redirect, render_template, request, url_for
 
-from companion import dice, report, store
+from companion import ROOT, dice, report, store
 from companion.actions import Stale
 from companion.db import get_db, systems
 from companion.rules import RuleError
@@ -78,6 +78,7 @@ def board_context(code: str, seat: dict, errors=None, flash=None) -> dict:
     row = store.table(db, code)
     system = systems()[row["system"]]
     return {"row": row, "state": row["state"], "seat": seat, "system": system,
+            "has_game_tools": (ROOT / "templates" / "games" / system.slug / "_tools.html").exists(),
             "readonly": seat["role"] == "spectator" or row["finished"],
             "history": store.history(db, code),
             "rolls": store.events(db, code, chance_only=True, limit=8, newest_first=True),
@@ -92,7 +93,7 @@ def board(code: str):
     return page_or_partial("board.html", "_board.html", **board_context(code, seat))
 
 
-TOOLS = ("add", "rosters")
+TOOLS = ("add", "rosters", "game")
 
 
 @bp.get("/t/<code>/tools/<part>")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import gzip
 import hmac
+import re
 import secrets
 from urllib.parse import quote
 
@@ -145,9 +146,19 @@ def public_url(path: str) -> str:
 
 # --- rendering --------------------------------------------------------------------------------------
 
+_INDENT = re.compile(r"\n[ \t]+")
+_KEEP = re.compile(r"(<textarea\b.*?</textarea>|<pre\b.*?</pre>)", re.S)
+
+
+def without_indentation(html: str) -> str:
+    """Drop the templates' indentation (not text inside textarea/pre): the board is resent often."""
+    parts = _KEEP.split(html)
+    return "".join(part if i % 2 else _INDENT.sub("\n", part) for i, part in enumerate(parts))
+
+
 def page_or_partial(page: str, partial: str, status: int = 200, **context):
     """The partial for htmx requests, the full page (which includes it) otherwise."""
-    html = render_template(partial if request.htmx else page, **context)
+    html = without_indentation(render_template(partial if request.htmx else page, **context))
     resp = make_response(html, status)
     resp.headers["Vary"] = "HX-Request, Cookie, Accept-Encoding"
     return resp

@@ -524,7 +524,8 @@ def test_board_renders_every_step_for_players_and_spectators(duel, client):
     duel.to_phase("Reveal")
     reveal(duel, "Anna", "Rail Cannon", "Offense", "3")
     page = client.get(f"/t/{duel.table.code}").data.decode()
-    assert 'data-card="Rail Cannon"' in page and 'id="dn-reveal"' in page
+    tools = client.get(f"/t/{duel.table.code}/tools/game", headers={"HX-Request": "true"}).data.decode()
+    assert 'data-card="Rail Cannon"' in page and 'id="dn-reveal"' in tools
 
 
 def test_spectators_see_the_battle_without_its_controls(duel, app):
@@ -553,8 +554,8 @@ def test_dreadnaught_forms_work_as_plain_posts(dn, client):
     form = page.split('id="dn-setup"')[1].split("</form>")[0]
     token = form.split('name="csrf_token" value="')[1].split('"')[0]
     assert token == dn.table.csrf
-    tools = page.split('id="dn-reveal"')[1]
-    assert f'name="csrf_token" value="{token}"' in tools
+    tools = client.get(f"/t/{dn.table.code}/tools/game").data.decode()  # the helpers' own page
+    assert f'name="csrf_token" value="{token}"' in tools.split('id="dn-reveal"')[1]
     resp = client.post(f"/t/{dn.table.code}/act", data={"csrf_token": token, "_control": "dn-setup",
                                                         "do": "dn-setup", **DUEL})
     assert resp.status_code == 303 and dn.game()["attacker"] == "Anna"

@@ -238,3 +238,11 @@ def test_pages_are_gzipped_for_clients_that_accept_it(client, table):
     assert packed.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed.headers["Vary"]
     assert len(packed.data) < len(plain.data) / 3
     assert gzip.decompress(packed.data).decode().count('class="card unit') == 6
+
+
+def test_a_games_helpers_follow_the_board_in_a_second_request(client, table):
+    table.create(system="dreadnaught")
+    board = client.get(f"/t/{table.code}").data.decode()
+    assert f"/t/{table.code}/tools/game" in board and 'id="dn-tools"' not in board
+    tools = client.get(f"/t/{table.code}/tools/game", headers={"HX-Request": "true"}).data.decode()
+    assert 'id="dn-tools"' in tools and "<html" not in tools
