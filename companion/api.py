@@ -10,7 +10,7 @@ import secrets
 from flask import Blueprint, g, abort, jsonify, request, url_for
 
 from companion import actions, dice, store
-from companion.actions import Ctx, Stale
+from companion.actions import Ctx
 from companion.db import get_db, systems
 from companion.lookup import system_or_404
 from companion.rules import RuleError

@@ -11,7 +11,7 @@ Pure: no Flask, no database.  Game modules register their own action types for t
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 from companion.rules import RuleError
@@ -138,6 +138,6 @@ def _load_all() -> None:
     _loaded = True
     import importlib
     import pkgutil
-    from companion.actions import core  # noqa: F401
+    from companion.actions import core  # noqa: F401  (core types register first)
     for mod in pkgutil.iter_modules(__path__):
         importlib.import_module(f"{__name__}.{mod.name}")

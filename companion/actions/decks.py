@@ -37,15 +37,11 @@ def _where(state: dict, to: str) -> str:
     return state["units"][to[5:]]["name"] if to.startswith("unit:") else f"the {to}"
 
 
-def _drawn_text(state: dict, deck: dict, ids: list[str], steps: list[dict]) -> str:
-    parts = []
-    for step in steps:
-        if step["step"] == "reshuffle":
-            parts.append("discard reshuffled into a new deck")
-        elif step["step"] in ("draw", "record") and (step.get("card") in ids or step["step"] == "record"):
-            pass
-    names = [f"{decks.card_name(deck, c)}" for c in ids]
-    return "; ".join(parts + [", ".join(names)])
+def _drawn_text(deck: dict, ids: list[str], steps: list[dict]) -> str:
+    """The cards drawn, saying so when the discard was reshuffled into a new deck first."""
+    reshuffled = any(step["step"] == "reshuffle" for step in steps)
+    names = ", ".join(decks.card_name(deck, c) for c in ids)
+    return ("discard reshuffled into a new deck; " if reshuffled else "") + names
 
 
 @action("deck-load", chance=True)
@@ -114,7 +110,7 @@ def deck_draw(state: dict, p: dict) -> str:
     """Draw the top card(s): {"deck", "to": discard|unit:<id>, "count"}; an empty pile reshuffles the discard."""
     deck = deck_of(state, p.get("deck"))
     ids = _apply(state, p)
-    return f"{deck['label']}: drew {_drawn_text(state, deck, ids, p['steps'])} → {_where(state, p['to'])}"
+    return f"{deck['label']}: drew {_drawn_text(deck, ids, p['steps'])} → {_where(state, p['to'])}"
 
 
 @deck_draw.decider
