@@ -73,16 +73,16 @@ def tracker_spec_from_form(spec: dict) -> dict:
     return spec
 
 
-def board_context(code: str, seat: dict, errors=None, flash=None) -> dict:
+def board_context(code: str, seat: dict, errors=None, flash=None, row=None) -> dict:
+    """What the board templates need; ``row`` when the caller has just read it (and nothing changed)."""
     db = get_db()
-    row = store.table(db, code)
+    row = row or store.table(db, code)
     system = systems()[row["system"]]
+    log = store.board_log(db, row["id"])
     return {"row": row, "state": row["state"], "seat": seat, "system": system,
             "has_game_tools": (ROOT / "templates" / "games" / system.slug / "_tools.html").exists(),
             "readonly": seat["role"] == "spectator" or row["finished"],
-            "history": store.history(db, code),
-            "rolls": store.events(db, code, chance_only=True, limit=8, newest_first=True),
-            "library": store.library_items(db, system.slug, "roster"),
+            "history": {"undo": log["undo"], "redo": log["redo"]}, "rolls": log["rolls"],
             "errors": errors or {}, "flash": flash, "poll_seconds": current_app.config["POLL_SECONDS"]}
 
 
@@ -103,7 +103,9 @@ def tool(code: str, part: str):
     require_player(seat)
     if part not in TOOLS:
         return Response(status=404)
-    return page_or_partial("tool.html", f"_tool_{part}.html", part=part, **board_context(code, seat))
+    library = store.library_items(get_db(), g.table["system"], "roster") if part == "rosters" else []
+    return page_or_partial("tool.html", f"_tool_{part}.html", part=part, library=library,
+                           **board_context(code, seat, row=g.table))
 
 
 @bp.get("/t/<code>/poll")
@@ -137,7 +139,8 @@ def _answer(code: str, seat: dict, exc: RuleError | None):
     errors = {control or "board": exc.message}
     part = tool_of(control)
     if part:  # the form lives on a tool page: show the sentence there, next to it
-        return page_or_partial("tool.html", f"_tool_{part}.html", status=status, part=part,
+        library = store.library_items(get_db(), g.table["system"], "roster") if part == "rosters" else []
+        return page_or_partial("tool.html", f"_tool_{part}.html", status=status, part=part, library=library,
                                **board_context(code, seat, errors=errors))
     return page_or_partial("board.html", "_board.html", status=status, **board_context(code, seat, errors=errors))
 

@@ -237,33 +237,43 @@ def _light(db: Database, table_id: int) -> list[dict]:
         "select seq, type from events where table_id = ? order by seq", [table_id])]
 
 
-def events(db: Database, code: str, chance_only: bool = False, limit: int | None = None,
-           newest_first: bool = False) -> list[dict]:
-    """The log with each event marked withdrawn if it is (now) undone."""
-    row = _row(db, code)
-    done = set(actions.timeline(_light(db, row["id"]))[0])
+def _event_rows(db: Database, table_id: int, done: set, chance_only=False, limit=None, newest_first=False):
     where = "table_id = ?" + (" and chance = 1" if chance_only else "")
     sql = (f"select seq, ts, seat, side, type, label, payload, target from events where {where}"
            f" order by seq {'desc' if newest_first else 'asc'}" + (f" limit {int(limit)}" if limit else ""))
     out = []
-    for r in db.execute(sql, [row["id"]]):
-        seq, ts, seat, side, type_, label, payload, target = r
+    for seq, ts, seat, side, type_, label, payload, target in db.execute(sql, [table_id]):
         withdrawn = type_ not in ("undo", "redo") and seq not in done
         out.append({"seq": seq, "ts": ts, "seat": seat, "side": side, "type": type_, "label": label,
                     "withdrawn": withdrawn, "target": target, "payload": json.loads(payload)})
     return out
 
 
-def history(db: Database, code: str) -> dict:
-    """What undo and redo would do next, as labels ("Anna: Victory HP -3")."""
+def events(db: Database, code: str, chance_only: bool = False, limit: int | None = None,
+           newest_first: bool = False) -> list[dict]:
+    """The log with each event marked withdrawn if it is (now) undone."""
     row = _row(db, code)
-    done, undone = actions.timeline(_light(db, row["id"]))
+    done = set(actions.timeline(_light(db, row["id"]))[0])
+    return _event_rows(db, row["id"], done, chance_only, limit, newest_first)
+
+
+def board_log(db: Database, table_id: int, rolls: int = 8) -> dict:
+    """What the board shows of the log, from one read of the timeline: the labels undo and redo
+    would act on ("Anna: Victory HP -3") and the latest rolls and draws (withdrawn ones marked)."""
+    done, undone = actions.timeline(_light(db, table_id))
 
     def label(seq):
-        r = db.execute("select seat, label from events where table_id = ? and seq = ?", [row["id"], seq]).fetchone()
+        r = db.execute("select seat, label from events where table_id = ? and seq = ?", [table_id, seq]).fetchone()
         return f"{r[0]}: {r[1]}" if r[0] else r[1]
     return {"undo": label(done[-1]) if len(done) > 1 else None,
-            "redo": label(undone[-1]) if undone else None}
+            "redo": label(undone[-1]) if undone else None,
+            "rolls": _event_rows(db, table_id, set(done), True, rolls, True)}
+
+
+def history(db: Database, code: str) -> dict:
+    """What undo and redo would do next, as labels."""
+    log = board_log(db, _row(db, code)["id"], rolls=0)
+    return {"undo": log["undo"], "redo": log["redo"]}
 
 
 def export(db: Database, code: str) -> dict:

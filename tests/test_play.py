@@ -246,3 +246,11 @@ def test_a_games_helpers_follow_the_board_in_a_second_request(client, table):
     assert f"/t/{table.code}/tools/game" in board and 'id="dn-tools"' not in board
     tools = client.get(f"/t/{table.code}/tools/game", headers={"HX-Request": "true"}).data.decode()
     assert 'id="dn-tools"' in tools and "<html" not in tools
+
+
+def test_a_draw_guard_that_is_not_a_number_is_a_400_not_a_crash(table):
+    table.create()
+    table.act(do="deck-load deck=deck", definition="example")
+    resp = table.act(do="deck-draw deck=deck expect=lots", _control="deck-deck")
+    assert resp.status_code == 400 and "expect must be a whole number" in resp.data.decode()
+    assert len(table.state()["decks"]["deck"]["draw"]) == 6

@@ -33,7 +33,7 @@ class Stale(RuleError):
 # A game's phase hook: runs inside next-phase (so its effects are part of that event and replay
 # with it) as each phase starts; it may apply the game's timed effects (burn ticks, ships destroyed
 # at the end of combat) and returns the reminders to show for the new phase.
-REMINDER_HOOKS: dict[str, Callable[[dict], list[str]]] = {}
+PHASE_HOOKS: dict[str, Callable[[dict], list[str]]] = {}
 
 
 @dataclass

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from companion import trackers
-from companion.actions import REMINDER_HOOKS, Stale, action
+from companion.actions import PHASE_HOOKS, Stale, action
 from companion.content import ContentError, check_tracker
 from companion.rules import RuleError
 from companion.trackers import Clock, need_int, need_text
@@ -243,7 +243,7 @@ def phase_reminders(state: dict) -> list[str]:
                 (u["name"], u["trackers"]) for u in state["units"].values() if not u["removed"]]:
             for tracker in tracks.values():
                 out += [f"{owner}: {text}" for text in trackers.reminders(tracker, now)]
-    hook = REMINDER_HOOKS.get(state["system"])
+    hook = PHASE_HOOKS.get(state["system"])
     if hook:
         out += hook(state)
     return out

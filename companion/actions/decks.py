@@ -101,7 +101,7 @@ def decide_deck_shuffle(state: dict, args: dict, ctx) -> dict:
 
 def _check_expect(deck: dict, args: dict) -> None:
     """A draw made against a pile the player saw: a changed pile is a stale view (409)."""
-    if args.get("expect") not in (None, "") and int(args["expect"]) != len(deck["draw"]):
+    if args.get("expect") not in (None, "") and need_int(args, "expect", 0, decks.MAX_CARDS) != len(deck["draw"]):
         raise Stale(f"{deck['label']} changed since you looked; draw again from the fresh view.", "deck")
 
 

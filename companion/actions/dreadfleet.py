@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 
 from companion import trackers
-from companion.actions import REMINDER_HOOKS, action
+from companion.actions import PHASE_HOOKS, action
 from companion.dice import parse_values
 from companion.rules import RuleError
 from companion.rules import dreadfleet as df
@@ -654,4 +654,4 @@ def reminders(state: dict) -> list[str]:
     return out
 
 
-REMINDER_HOOKS["dreadfleet"] = reminders
+PHASE_HOOKS["dreadfleet"] = reminders

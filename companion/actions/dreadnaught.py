@@ -15,7 +15,7 @@ state.  Action types are ``dn-*``, registered by the sibling modules ``dreadnaug
 """
 from __future__ import annotations
 
-from companion.actions import REMINDER_HOOKS
+from companion.actions import PHASE_HOOKS
 from companion.rules import RuleError
 from companion.rules import dreadnaught as dn
 
@@ -305,4 +305,4 @@ def reminders(state: dict) -> list[str]:
     return out
 
 
-REMINDER_HOOKS[SYSTEM] = reminders
+PHASE_HOOKS[SYSTEM] = reminders

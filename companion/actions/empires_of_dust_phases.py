@@ -1,7 +1,7 @@
 """Empires of Dust: the end of each phase (burns, EMP, ships destroyed at the end of combat) and victory."""
 from __future__ import annotations
 
-from companion.actions import REMINDER_HOOKS, action
+from companion.actions import PHASE_HOOKS, action
 from companion.actions import core
 from companion.rules import RuleError
 from companion.rules import empires_of_dust as eod
@@ -179,7 +179,7 @@ def phase_hook(state: dict) -> list[str]:
     return notes
 
 
-REMINDER_HOOKS[SLUG] = phase_hook
+PHASE_HOOKS[SLUG] = phase_hook
 
 
 @action("eod-end-phase", systems=SYSTEMS)
