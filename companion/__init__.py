@@ -8,7 +8,7 @@ from pathlib import Path
 from flask import Flask
 from htmx_flask import Htmx
 
-ROOT = Path(__file__).resolve().parent.parent
+from companion.assets import asset_dir
 
 
 def _secret_key(instance: Path) -> str:
@@ -23,7 +23,7 @@ def _secret_key(instance: Path) -> str:
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app: defaults, then environment, then ``test_config``; register blueprints."""
     app = Flask(__name__, instance_relative_config=True,
-                template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
+                template_folder=str(asset_dir("templates")), static_folder=str(asset_dir("static")))
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
@@ -42,10 +42,12 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["SECRET_KEY"] = os.environ.get("COMPANION_SECRET_KEY") or _secret_key(instance)
     Htmx(app)
 
-    from companion import api, db, dreadfleet_views, empires_of_dust_views, lobby, lookup, play, web
+    from companion import api, db, games, lobby, lookup, play, web
+    from companion.actions import _load_all
     db.init_app(app)
     web.init_app(app)
+    _load_all()  # core and game action types, before a game's views import them
     # core areas, then each game's own pages (designers, editors, live previews)
-    for bp in (lobby.bp, play.bp, lookup.bp, api.bp, dreadfleet_views.bp, empires_of_dust_views.bp):
+    for bp in (lobby.bp, play.bp, lookup.bp, api.bp, *games.blueprints()):
         app.register_blueprint(bp)
     return app

@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
+from companion.assets import asset_dir
+
+CONTENT_DIR = asset_dir("content")
 
 TRACKER_KINDS = ("counter", "boxes", "arcs", "charge", "cooldown", "conditions", "gauge")
 

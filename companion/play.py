@@ -6,8 +6,9 @@ import re
 from urllib.parse import unquote
 
 from flask import Blueprint, g, Response, current_app, redirect, render_template, request, url_for
+from jinja2 import TemplateNotFound
 
-from companion import ROOT, dice, report, store
+from companion import dice, report, store
 from companion.actions import Stale
 from companion.db import get_db, systems
 from companion.rules import RuleError
@@ -73,6 +74,15 @@ def tracker_spec_from_form(spec: dict) -> dict:
     return spec
 
 
+def has_template(name: str) -> bool:
+    """Whether a template exists (a game's optional tools or panel), wherever the templates live."""
+    try:
+        current_app.jinja_env.get_template(name)
+    except TemplateNotFound:
+        return False
+    return True
+
+
 def board_context(code: str, seat: dict, errors=None, flash=None, row=None) -> dict:
     """What the board templates need; ``row`` when the caller has just read it (and nothing changed)."""
     db = get_db()
@@ -80,7 +90,7 @@ def board_context(code: str, seat: dict, errors=None, flash=None, row=None) -> d
     system = systems()[row["system"]]
     log = store.board_log(db, row["id"])
     return {"row": row, "state": row["state"], "seat": seat, "system": system,
-            "has_game_tools": (ROOT / "templates" / "games" / system.slug / "_tools.html").exists(),
+            "has_game_tools": has_template(f"games/{system.slug}/_tools.html"),
             "readonly": seat["role"] == "spectator" or row["finished"],
             "history": {"undo": log["undo"], "redo": log["redo"]}, "rolls": log["rolls"],
             "errors": errors or {}, "flash": flash, "poll_seconds": current_app.config["POLL_SECONDS"]}

@@ -6,7 +6,8 @@ and the caller throws the copy away, so nothing is half-applied.  Actions that n
 ``decide(state, args, ctx) -> payload`` that rolls or shuffles *before* the event, so the stored
 payload replays exactly.  ``fold(events)`` rebuilds a table's state from its log.
 
-Pure: no Flask, no database.  Game modules register their own action types for their system.
+Pure: no Flask, no database.  Each game's package (``companion.games``) registers its own action
+types for its system.
 """
 from __future__ import annotations
 
@@ -28,12 +29,6 @@ class Ctx:
 
 class Stale(RuleError):
     """The move was made against a view that is no longer current (answered 409)."""
-
-
-# A game's phase hook: runs inside next-phase (so its effects are part of that event and replay
-# with it) as each phase starts; it may apply the game's timed effects (burn ticks, ships destroyed
-# at the end of combat) and returns the reminders to show for the new phase.
-PHASE_HOOKS: dict[str, Callable[[dict], list[str]]] = {}
 
 
 @dataclass
@@ -131,13 +126,15 @@ _loaded = False
 
 
 def _load_all() -> None:
-    """Import the modules that register action types (core first, then each game)."""
+    """Import the modules that register action types: the core's first, then every game's."""
     global _loaded
     if _loaded:
         return
     _loaded = True
     import importlib
     import pkgutil
+    from companion import games
     from companion.actions import core  # noqa: F401  (core types register first)
     for mod in pkgutil.iter_modules(__path__):
         importlib.import_module(f"{__name__}.{mod.name}")
+    games.discover()

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from companion import trackers
-from companion.actions import PHASE_HOOKS, Stale, action
+from companion import games
+from companion.actions import Stale, action
 from companion.content import ContentError, check_tracker
 from companion.rules import RuleError
 from companion.trackers import Clock, need_int, need_text
@@ -243,7 +244,9 @@ def phase_reminders(state: dict) -> list[str]:
                 (u["name"], u["trackers"]) for u in state["units"].values() if not u["removed"]]:
             for tracker in tracks.values():
                 out += [f"{owner}: {text}" for text in trackers.reminders(tracker, now)]
-    hook = PHASE_HOOKS.get(state["system"])
+    # A game's phase hook runs inside next-phase (so its effects are part of that event and replay
+    # with it); it may apply timed effects (burn ticks, ships lost at the end of combat).
+    hook = games.phase_hook(state["system"])
     if hook:
         out += hook(state)
     return out

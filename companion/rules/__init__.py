@@ -1,6 +1,6 @@
-"""Game procedures as pure functions: no Flask, no database.
+"""What every game's procedures share: RuleError and roll-or-take.  Pure: no Flask, no database.
 
-Each game has one module named after it (``dreadfleet``, ``empires_of_dust``, ``dreadnaught``).
+Each game's own procedures live in its package (``companion/games/<game>/``, see companion.games).
 Procedures take what a player knows (stats, range, modifiers) plus either the dice the player
 rolled on the table or an RNG (anything with ``randint(a, b)``), and return plain, JSON-ready
 results.  A move the rules forbid raises ``RuleError`` with one sentence naming the rule or field.

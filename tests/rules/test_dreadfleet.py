@@ -8,7 +8,7 @@ import pytest
 
 from companion.content import load_systems
 from companion.rules import RuleError
-from companion.rules import dreadfleet as df
+from companion.games.dreadfleet import rules as df
 
 
 class Scripted:

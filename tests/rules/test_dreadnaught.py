@@ -3,13 +3,15 @@ from __future__ import annotations
 
 import random
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.content import CONTENT_DIR, load_systems
 from companion.rules import RuleError
-from companion.rules import dreadnaught as dn
+from companion.games.dreadnaught import rules as dn
 
 
 def names(result):
@@ -594,7 +596,7 @@ def test_shared_defense_within_close_range(hexes, allowed):
 
 
 def test_rules_module_is_pure():
-    source = (CONTENT_DIR.parent / "companion" / "rules" / "dreadnaught.py").read_text()
+    source = Path(dn.__file__).read_text()
     for word in ("flask", "sqlite", "werkzeug", "import requests"):
         assert word not in source.lower()
 

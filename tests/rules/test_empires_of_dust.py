@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from companion.content import lookup_table, load_systems
 from companion.rules import RuleError
-from companion.rules import empires_of_dust as eod
+from companion.games.empires_of_dust import rules as eod
 
 PACK = Path(__file__).resolve().parents[2] / "content" / "empires-of-dust"
 

@@ -1,15 +1,15 @@
 """Empires of Dust: the end of each phase (burns, EMP, ships destroyed at the end of combat) and victory."""
 from __future__ import annotations
 
-from companion.actions import PHASE_HOOKS, action
+from companion.actions import action
 from companion.actions import core
 from companion.rules import RuleError
-from companion.rules import empires_of_dust as eod
+from companion.games.empires_of_dust import rules as eod
 from companion.trackers import need_int
-from companion.actions.empires_of_dust import (ROLL_REMINDER, SLUG, SYSTEMS, VICTORY, cls_of, designed, game, hp_of,
+from companion.games.empires_of_dust.actions import (ROLL_REMINDER, SLUG, SYSTEMS, VICTORY, cls_of, designed, game, hp_of,
                                                pending_destroyed, phase_name, points, rotating_steps,
                                                set_condition, set_hp)
-from companion.actions.empires_of_dust_attack import _flag
+from companion.games.empires_of_dust.attack import _flag
 
 # --- the end of a phase ---------------------------------------------------------------------------
 
@@ -178,8 +178,6 @@ def phase_hook(state: dict) -> list[str]:
         notes = notes + [f"{ROLL_REMINDER} {phase_name(state).lower()} phase ({ini['mode']})."]
     return notes
 
-
-PHASE_HOOKS[SLUG] = phase_hook
 
 
 @action("eod-end-phase", systems=SYSTEMS)

@@ -1,6 +1,6 @@
 """Dreadfleet fighting: broadsides, Damage cards, captains' duels and boarding actions, auxiliaries,
 treasure tokens and sea monsters (seed 002, Broadsides; Damage Cards; Boarding Actions; Duelling;
-Auxiliaries; Treasure Tokens; Sea Monsters).  The procedures are in ``companion.rules.dreadfleet``.
+Auxiliaries; Treasure Tokens; Sea Monsters).  The procedures are in ``companion.games.dreadfleet.rules``.
 
 Every Damage card is drawn in the decider (a virtual deck) and applied card by card in ``apply``:
 the ship's Hull/Crew/Speed damage counters go up by the card's value and a ship whose Hull or
@@ -9,13 +9,13 @@ Crew damage reaches its characteristic is removed, its cards going to their disc
 from __future__ import annotations
 
 from companion.actions import action
-from companion.actions.dreadfleet import (
+from companion.games.dreadfleet.actions import (
     GAME, _made, _new_unit, books, current, dice_arg, flag, groups_arg, inches, is_auxiliary, is_monster,
     is_warship, luck, modifier_arg, need_phase, now_stat, order_held, physical_card, reach_step, resolve_order,
     set_status, sides, status_cards, status_on, turn, unit_at_sea, wounds,
 )
 from companion.rules import RuleError
-from companion.rules import dreadfleet as df
+from companion.games.dreadfleet import rules as df
 from companion.trackers import deck as decks
 from companion.trackers import need_int
 

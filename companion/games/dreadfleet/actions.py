@@ -1,6 +1,6 @@
 """Dreadfleet at the table: set-up, the turn (initiative, Fate, activations) and the wind.
 
-The procedures are in ``companion.rules.dreadfleet`` (seed 002); this module keeps the books: who
+The procedures are in ``companion.games.dreadfleet.rules`` (seed 002); this module keeps the books: who
 has the initiative, which Fate cards were drawn, which order cards are out of hand, which warship
 is activated and how far into its a-d sub-phases it is.  Orders and movement are in
 ``dreadfleet_orders``; broadsides, damage, boarding and auxiliaries in ``dreadfleet_battle``.
@@ -12,10 +12,10 @@ from __future__ import annotations
 import copy
 
 from companion import trackers
-from companion.actions import PHASE_HOOKS, action
+from companion.actions import action
 from companion.dice import parse_values
 from companion.rules import RuleError
-from companion.rules import dreadfleet as df
+from companion.games.dreadfleet import rules as df
 from companion.trackers import deck as decks
 from companion.trackers import need_int
 
@@ -653,5 +653,3 @@ def reminders(state: dict) -> list[str]:
             out.append("No turn limit set: check the victory conditions.")
     return out
 
-
-PHASE_HOOKS["dreadfleet"] = reminders

@@ -1,7 +1,7 @@
 """Empires of Dust at the table (seed 001): fleets, initiative, attacks and the end of each phase.
 
 Every type is prefixed ``eod-`` so it never collides with another game's action of the same name.
-The rules themselves are ``companion.rules.empires_of_dust``; this module keeps the table's state:
+The rules themselves are ``companion.games.empires_of_dust.rules``; this module keeps the table's state:
 
   ``state["game"]``: ``initiative`` (mode, this phase's steps, who is next), ``fired`` (attacks this
   combat phase), ``ecm_blocked``, ``surge_target``, ``burns``, ``last_damage`` (who scores a kill),
@@ -22,7 +22,7 @@ from companion import trackers
 from companion.actions import Stale, action
 from companion.actions import core
 from companion.rules import RuleError
-from companion.rules import empires_of_dust as eod
+from companion.games.empires_of_dust import rules as eod
 from companion.trackers import need_int
 
 SLUG = eod.SLUG

@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 from companion.actions import action
-from companion.actions.dreadnaught import (RESOLVING, SYSTEMS, battle_on, clean, count, eliminate,
+from companion.games.dreadnaught.actions import (RESOLVING, SYSTEMS, battle_on, clean, count, eliminate,
                                            elimination_of, flag, fleet_of, move_tokens, phase, players,
                                            remaining, set_count, ship, timer_rules, turn)
 from companion.actions.core import phase_reminders
 from companion.rules import RuleError
-from companion.rules import dreadnaught as dn
+from companion.games.dreadnaught import rules as dn
 
 
 def _timer(g: dict) -> None:

@@ -12,13 +12,13 @@ import re
 from flask import Blueprint, Response, abort, make_response, render_template, request
 
 from companion import store
-from companion.actions import empires_of_dust as game
-from companion.actions import empires_of_dust_attack as attack
-from companion.actions import empires_of_dust_phases as phases
+from companion.games.empires_of_dust import actions as game
+from companion.games.empires_of_dust import attack
+from companion.games.empires_of_dust import phases
 from companion.db import get_db, systems
 from companion.play import board_context
 from companion.rules import RuleError
-from companion.rules import empires_of_dust as eod
+from companion.games.empires_of_dust import rules as eod
 from companion.web import ctx_for, error_fragment, page_or_partial, require_player, seat_for, status_of
 
 bp = Blueprint("eod", __name__)

@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 from companion.actions import action
-from companion.actions.dreadnaught import (SYSTEMS, battle_on, clean, count, eliminate, fleet_trigger, flag,
+from companion.games.dreadnaught.actions import (SYSTEMS, battle_on, clean, count, eliminate, fleet_trigger, flag,
                                            need_phase, number, per_ship, set_count, ship, turn)
 from companion.rules import RuleError
-from companion.rules import dreadnaught as dn
+from companion.games.dreadnaught import rules as dn
 
 
 def _and(*parts: str) -> str:

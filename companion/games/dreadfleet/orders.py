@@ -1,18 +1,18 @@
 """Dreadfleet: an activated warship's Orders and Movement sub-phases (seed 002, Order Cards; Movement;
 Wind Strength; Dropping Anchor; Escaping Jeopardy).  The books are kept by ``dreadfleet``; the
-procedures are ``companion.rules.dreadfleet``'s.
+procedures are ``companion.games.dreadfleet.rules``'s.
 """
 from __future__ import annotations
 
 from companion.actions import action
-from companion.actions.dreadfleet import (
+from companion.games.dreadfleet.actions import (
     GAME, at_anchor, books, cards_on, current, dice_arg, first_mate, flag, hand, inches, is_auxiliary, luck, modifier_arg,
     need_captain, need_phase, now_stat, order_held, orders_out, reach_step, resolve_order, set_status, status_cards,
     status_on, turn, unit_at_sea, wind_strength,
 )
-from companion.actions.dreadfleet_battle import lift_damage
+from companion.games.dreadfleet.battle import lift_damage
 from companion.rules import RuleError
-from companion.rules import dreadfleet as df
+from companion.games.dreadfleet import rules as df
 from companion.trackers import deck as decks
 from companion.trackers import need_int
 

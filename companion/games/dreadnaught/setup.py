@@ -6,9 +6,9 @@ import copy
 from companion import trackers
 from companion.actions import Stale, action
 from companion.actions.core import phase_reminders
-from companion.actions.dreadnaught import SYSTEMS, battle_on, clean, count, number, phase, ship, turn
+from companion.games.dreadnaught.actions import SYSTEMS, battle_on, clean, count, number, phase, ship, turn
 from companion.rules import RuleError
-from companion.rules import dreadnaught as dn
+from companion.games.dreadnaught import rules as dn
 
 TEMPLATE = "ship"
 BATTLE_SIZES = (1, 3, 5, 7, 9)   # seed 000, Victory & Defeat, Running Battles: "best of 3, 5, etc"

@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 from companion.actions import Stale, action
-from companion.actions.dreadnaught import (RESOLVING, SYSTEMS, battle_on, clean, current_row, flag, game,
+from companion.games.dreadnaught.actions import (RESOLVING, SYSTEMS, battle_on, clean, current_row, flag, game,
                                            need_phase, number, players, refresh_order, remaining, turn)
 from companion.rules import RuleError
-from companion.rules import dreadnaught as dn
+from companion.games.dreadnaught import rules as dn
 
 MAX_CARDS = 40          # an input limit of the board, not a rule of the game
 

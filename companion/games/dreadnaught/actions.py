@@ -9,15 +9,14 @@ unit's counters); everything else of the battle is ``state["game"]``:
 ``timer`` (the Fleet Arrival Timer of ``rules.fleet_arrival_start``), ``result`` (the battle's
 end), ``battles`` and ``best_of`` (a running battle), ``helper`` (the last range/reduction check).
 
-Rules come from ``companion.rules.dreadnaught`` (seed 000); this module only wires them to the
+Rules come from ``companion.games.dreadnaught.rules`` (seed 000); this module only wires them to the
 state.  Action types are ``dn-*``, registered by the sibling modules ``dreadnaught_setup``,
 ``dreadnaught_ship``, ``dreadnaught_resolve`` and ``dreadnaught_battle``.
 """
 from __future__ import annotations
 
-from companion.actions import PHASE_HOOKS
 from companion.rules import RuleError
-from companion.rules import dreadnaught as dn
+from companion.games.dreadnaught import rules as dn
 
 SYSTEM = "dreadnaught"
 SYSTEMS = {SYSTEM}
@@ -304,5 +303,3 @@ def reminders(state: dict) -> list[str]:
         out.append("A ship is Eliminated: finish the cards within 1.0 initiative steps, then end the battle.")
     return out
 
-
-PHASE_HOOKS[SYSTEM] = reminders

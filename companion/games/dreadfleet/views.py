@@ -13,12 +13,12 @@ import re
 from flask import Blueprint, Response, abort, render_template, request
 
 from companion import store
-from companion.actions.dreadfleet import dice_arg, inches, now_stat, wounds
-from companion.actions.dreadfleet_battle import shot_options
+from companion.games.dreadfleet.actions import dice_arg, inches, now_stat, wounds
+from companion.games.dreadfleet.battle import shot_options
 from companion.db import get_db, systems
 from companion.play import board_context, form_args
 from companion.rules import RuleError
-from companion.rules import dreadfleet as df
+from companion.games.dreadfleet import rules as df
 from companion.web import ctx_for, error_fragment, page_or_partial, require_player, seat_for
 
 bp = Blueprint("dreadfleet", __name__, url_prefix="/t/<code>/dreadfleet")

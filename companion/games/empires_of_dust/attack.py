@@ -4,9 +4,9 @@ from __future__ import annotations
 from companion.actions import action
 from companion.actions import core
 from companion.rules import RuleError
-from companion.rules import empires_of_dust as eod
+from companion.games.empires_of_dust import rules as eod
 from companion.trackers import cooldown, gauge, need_int
-from companion.actions.empires_of_dust import (EQUIPMENT_TRACKERS, EXTRA_HITS, SHOT_KINDS, SYSTEMS, TERRAIN, alive,
+from companion.games.empires_of_dust.actions import (EQUIPMENT_TRACKERS, EXTRA_HITS, SHOT_KINDS, SYSTEMS, TERRAIN, alive,
                                                cls_of, conditions, designed, docked_at, game, hp_of, in_phase,
                                                is_base, set_condition, set_hp, stats_of, weapon_index)
 

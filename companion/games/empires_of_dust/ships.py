@@ -4,12 +4,12 @@ from __future__ import annotations
 from companion.actions import action
 from companion.actions import core
 from companion.rules import RuleError
-from companion.rules import empires_of_dust as eod
+from companion.games.empires_of_dust import rules as eod
 from companion.trackers import cooldown, need_int
-from companion.actions.empires_of_dust import (SYSTEMS, active_drone, cls_of, conditions, designed, docked_at, game,
+from companion.games.empires_of_dust.actions import (SYSTEMS, active_drone, cls_of, conditions, designed, docked_at, game,
                                                in_phase, insert_units, is_base, new_unit, set_condition, stats_of,
                                                weapon_index)
-from companion.actions.empires_of_dust_attack import _flag, _real_dice
+from companion.games.empires_of_dust.attack import _flag, _real_dice
 
 # --- equipment, movement, drones, docking ---------------------------------------------------------
 

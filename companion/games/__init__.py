@@ -1,0 +1,101 @@
+"""Games: one package per game, found by the core, so a new game is files only.
+
+A game's package (``companion/games/<package>/``, or a folder on ``COMPANION_GAMES``) holds its rules
+(pure functions), its action types (registered with ``@action(..., systems={slug})`` when the module
+is imported), its views (a Flask blueprint, if it has pages of its own) and its phase hook.  Its
+``__init__.py`` declares it in one object and nothing else::
+
+    from companion.games import Game
+    GAME = Game(slug="dreadfleet", name="Dreadfleet", blueprint="views:bp", phase_hook="actions:reminders")
+
+``blueprint`` and ``phase_hook`` name ``module:attribute`` inside the package, so declaring a game
+imports nothing.  The core imports every module of every game package (that is how action types
+register), except the blueprint's module, which only ``create_app`` loads (it needs Flask).
+Its content is ``content/<slug>/``, its markup ``templates/games/<slug>/``, its styles
+``static/games/<slug>.css``; see docs/adding-a-game.md.
+"""
+from __future__ import annotations
+
+import importlib
+import os
+import pkgutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+
+@dataclass(frozen=True)
+class Game:
+    slug: str  # the content pack's folder name: content/<slug>/
+    name: str
+    blueprint: str | None = None  # "module:attribute" of a flask Blueprint in the package
+    phase_hook: str | None = None  # "module:function"; state -> reminders, runs inside next-phase
+
+
+@dataclass
+class Found:
+    """A discovered game: its declaration and the package it lives in."""
+    game: Game
+    package: str
+
+    def _resolve(self, ref: str):
+        module, _, attr = ref.partition(":")
+        return getattr(importlib.import_module(f"{self.package}.{module}"), attr)
+
+    def blueprint(self):
+        return self._resolve(self.game.blueprint) if self.game.blueprint else None
+
+    def phase_hook(self) -> Callable[[dict], list[str]] | None:
+        return self._resolve(self.game.phase_hook) if self.game.phase_hook else None
+
+
+_found: dict[str, Found] | None = None
+_hooks: dict[str, Callable | None] = {}
+
+
+def games_dirs() -> list[Path]:
+    """Extra folders of game packages, from ``COMPANION_GAMES`` (os.pathsep-separated)."""
+    extra = os.environ.get("COMPANION_GAMES", "")
+    return [Path(p).resolve() for p in extra.split(os.pathsep) if p]
+
+
+def discover() -> dict[str, Found]:
+    """Every game package, by slug, with all its modules imported (their action types registered)."""
+    global _found
+    if _found is not None:
+        return _found
+    for folder in games_dirs():
+        if str(folder) not in __path__:
+            __path__.append(str(folder))  # a game from elsewhere is companion.games.<its folder>
+    found: dict[str, Found] = {}
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if not info.ispkg:
+            continue
+        package = f"{__name__}.{info.name}"
+        game = getattr(importlib.import_module(package), "GAME", None)
+        if not isinstance(game, Game):
+            raise TypeError(f"{package}: its __init__.py must declare GAME = Game(...)")
+        if game.slug in found:
+            raise ValueError(f"{package}: game {game.slug!r} is already declared by {found[game.slug].package}")
+        found[game.slug] = Found(game, package)
+    _found = found  # set before importing modules: they may ask for the registry while loading
+    for entry in found.values():
+        skip = entry.game.blueprint.partition(":")[0] if entry.game.blueprint else None
+        pkg = importlib.import_module(entry.package)
+        for mod in pkgutil.walk_packages(pkg.__path__, prefix=f"{entry.package}."):
+            if mod.name.rpartition(".")[2] != skip:
+                importlib.import_module(mod.name)
+    return found
+
+
+def phase_hook(slug: str) -> Callable[[dict], list[str]] | None:
+    """The game's phase hook, or None (Freeform and games without one)."""
+    if slug not in _hooks:
+        entry = discover().get(slug)
+        _hooks[slug] = entry.phase_hook() if entry else None
+    return _hooks[slug]
+
+
+def blueprints() -> list:
+    """Each game's blueprint, for create_app."""
+    return [bp for bp in (f.blueprint() for f in discover().values()) if bp is not None]

@@ -1,0 +1,4 @@
+"""Dreadnaught (seed 000): card burn, initiative resolution, fleet arrival and battle points."""
+from companion.games import Game
+
+GAME = Game(slug="dreadnaught", name="Dreadnaught", phase_hook="actions:reminders")
