@@ -1,0 +1,66 @@
+"""A sixth game made of a content pack and one rules file works with no edit elsewhere.
+
+tests/tiny_game/ holds ``content/tiny-duel/`` and ``games/tiny_duel/`` (``__init__.py`` declaring the
+game, ``rules.py`` with one action type and a phase hook).  They are found only through
+``COMPANION_CONTENT`` and ``COMPANION_GAMES``, in a fresh interpreter (discovery runs once per process).
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+TINY = Path(__file__).resolve().parent / "tiny_game"
+
+SCRIPT = r"""
+import json, sys
+from companion import create_app
+app = create_app({"TESTING": True, "DATABASE": sys.argv[1], "SECRET_KEY": "k"})
+c = app.test_client()
+out = {"systems": [s["slug"] for s in c.get("/api/systems").get_json()]}
+made = c.post("/api/tables", json={"system": "tiny-duel", "name": "Duel"}).get_json()
+auth = {"Authorization": "Bearer " + made["player_url"].rsplit("/", 1)[1], "X-Seat": "Ann"}
+act = lambda body: c.post(f"/api/tables/{made['code']}/actions", json=body, headers=auth)
+red = act({"type": "add-unit", "name": "Spite", "side": "Red", "template": "ship", "hull": 6}).get_json()
+blue = act({"type": "add-unit", "name": "Vow", "side": "Blue", "template": "ship"}).get_json()
+hit = act({"type": "tiny-salvo", "target": blue["unit"], "dice": 3, "rolled": [5, 6, 1]})
+bad = act({"type": "tiny-salvo", "target": blue["unit"], "dice": 3, "rolled": [5, 9, 1]})
+rolled = act({"type": "tiny-salvo", "target": red["unit"], "dice": 6})
+phase = act({"type": "next-phase"})
+state = c.get(f"/api/tables/{made['code']}", headers=auth).get_json()
+c.get(made["player_url"].replace(app.config["PUBLIC_URL"] or "http://localhost", ""))
+out.update(hit=hit.get_json()["label"], bad=[bad.status_code, bad.get_json()], rolled=rolled.status_code,
+           phase=phase.get_json()["label"], state=state["state"], seq=state["seq"],
+           board=c.get(f"/t/{made['code']}").status_code)
+print(json.dumps(out))
+"""
+
+
+def run_tiny(tmp_path) -> dict:
+    env = {**os.environ, "COMPANION_CONTENT": str(TINY / "content"), "COMPANION_GAMES": str(TINY / "games")}
+    done = subprocess.run([sys.executable, "-c", SCRIPT, str(tmp_path / "tiny.sqlite")], env=env,
+                          capture_output=True, text=True, cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_a_game_of_one_content_pack_and_one_rules_file_plays(tmp_path):
+    out = run_tiny(tmp_path)
+    assert "tiny-duel" in out["systems"]
+    assert out["hit"].endswith("2 hits on Vow (hull 6 → 4)")
+    status, body = out["bad"]
+    assert status == 400 and "1 to 6" in body["error"]
+    assert out["rolled"] == 200
+    units = {u["name"]: u for u in out["state"]["units"].values()}
+    assert units["Vow"]["trackers"]["hull"]["value"] == 4  # the refused salvo changed nothing
+    assert out["phase"] == "Round 1: End"
+    assert out["state"]["reminders"] == ["Tiny Duel: a ship at 0 hull leaves the table."]  # its phase hook
+    assert out["board"] == 200
+
+
+def test_the_tiny_game_needs_no_core_edit():
+    core = Path(__file__).resolve().parent.parent / "companion"
+    for path in core.rglob("*.py"):
+        assert "tiny-duel" not in path.read_text() and "tiny_duel" not in path.read_text(), path

@@ -1,0 +1,42 @@
+"""Tiny Duel's one rules file: a salvo of D6 hitting on 5+, each hit one hull box, and a phase hook."""
+from __future__ import annotations
+
+from companion.actions import action
+from companion.rules import RuleError, roll_or_take
+from companion.trackers import need_int
+
+SLUG = "tiny-duel"
+HIT_ON = 5
+
+
+def salvo(dice: int, rolled=None, rng=None) -> dict:
+    """Pure: roll (or take) ``dice`` D6; each 5+ is a hit."""
+    values = roll_or_take(dice, 6, rolled, rng)
+    return {"dice": values, "hits": sum(v >= HIT_ON for v in values)}
+
+
+@action("tiny-salvo", systems={SLUG}, chance=True)
+def fire_salvo(state: dict, p: dict) -> str:
+    """Fire a salvo at a ship: {"target", "dice", "rolled"?}; each 5+ takes one hull."""
+    target = state["units"].get(p.get("target")) if isinstance(p.get("target"), str) else None
+    if target is None or target["removed"]:
+        raise RuleError("Choose a ship at this table.", "target")
+    result = salvo(need_int(p, "dice", 1, 6), p["result"]["dice"])
+    hull = target["trackers"]["hull"]
+    before = hull["value"]
+    hull["value"] = max(0, before - result["hits"])
+    return f"salvo {result['dice']}: {result['hits']} hits on {target['name']} (hull {before} → {hull['value']})"
+
+
+@fire_salvo.decider
+def _decide(state: dict, args: dict, ctx) -> dict:
+    rolled = args.get("rolled")
+    result = salvo(need_int(args, "dice", 1, 6), rolled, None if rolled is not None else ctx.rng)
+    return {**args, "result": result}
+
+
+def reminders(state: dict) -> list[str]:
+    """The phase hook: what to remember as each phase starts."""
+    if state["phases"][state["phase"]] == "End":
+        return ["Tiny Duel: a ship at 0 hull leaves the table."]
+    return []
