@@ -139,3 +139,26 @@ def test_a_damaged_export_is_refused_and_creates_nothing(path, damage, message):
     with pytest.raises(RuleError, match=message):
         store.import_table(db, doc, {"freeform": SYSTEM})
     assert db.execute("select count(*) from tables").fetchone()[0] == 1
+
+
+def test_an_imported_table_with_an_added_tracker_undoes_and_exports_again(path):
+    """Issue: a unit given a tracker during play broke undo on the imported table, and its export
+    no longer imported ("Knight already has a tracker 'wounds'"): replay must not change the events."""
+    db = store.open_db(path)
+    code = store.create(db, SYSTEM, {"name": "Added trackers"}, ctx())["code"]
+    store.act(db, code, {"type": "add-unit", "name": "Scout", "hp": 5}, ctx())
+    store.act(db, code, {"type": "add-tracker", "unit": "u1",
+                         "spec": {"id": "wounds", "kind": "boxes", "count": 3, "flagged": [2]}}, ctx())
+    store.act(db, code, {"type": "tracker", "unit": "u1", "tracker": "wounds", "op": "mark", "box": 0}, ctx())
+    store.act(db, code, {"type": "add-tracker", "unit": "table",
+                         "spec": {"id": "cond", "kind": "conditions", "options": ["Burning"]}}, ctx())
+    store.act(db, code, {"type": "tracker", "unit": "table", "tracker": "cond", "op": "add", "name": "Burning"}, ctx())
+    doc = store.export(db, code)
+    copy = store.import_table(db, doc, {"freeform": SYSTEM})
+    again = store.export(db, copy["code"])
+    assert [e["payload"] for e in again["events"]] == [e["payload"] for e in doc["events"]]
+    for _ in range(4):  # every undo works on the imported table, as on the original
+        store.undo(db, code, ctx())
+        store.undo(db, copy["code"], ctx())
+        assert store.table(db, copy["code"])["state"] == store.table(db, code)["state"]
+    store.import_table(db, store.export(db, copy["code"]), {"freeform": SYSTEM})  # and it imports again
