@@ -305,19 +305,33 @@ def import_table(db: Database, doc: dict, systems: dict) -> dict:
         raise RuleError("The export must start with the table's create-table event.", "file")
     try:
         _check_replay(clean)
-        state = actions.fold(clean)
+        state, labels = _replay(clean)
     except (RuleError, KeyError, TypeError, IndexError, ValueError) as exc:
         raise RuleError(f"The export does not replay: {exc}", "file") from None
     with write_lock(db):
         code, table_id = _insert_table(db, system.slug, state, len(clean),
                                        doc.get("content_version") or system.version)
-        for ev, raw in zip(clean, log):
+        for ev, raw, label in zip(clean, log, labels):
             entry_chance = ev["type"] not in ("undo", "redo") and actions.lookup(
                 ev["type"], system.slug).chance
             _insert_event(db, table_id, ev["seq"], str(raw.get("seat", ""))[:40], raw.get("side"),
-                          ev["payload"], str(raw.get("label", ""))[:300], entry_chance,
-                          ev["payload"].get("target"), raw.get("ts"))
+                          ev["payload"], label, entry_chance, ev["payload"].get("target"), raw.get("ts"))
     return table(db, code)
+
+
+def _replay(log: list[dict]) -> tuple[dict, list[str]]:
+    """Play the log as the table was played: each action on the state it met (so its label is the
+    one the app writes, never the document's), each undo/redo as a fold of the log so far."""
+    state: dict = {}
+    labels: list[str] = []
+    for i, ev in enumerate(log):
+        if ev["type"] in ("undo", "redo"):
+            state = actions.fold(log[:i + 1])
+            labels.append(f"{ev['type']}: {labels[ev['payload']['target'] - 1]}")
+        else:
+            state, label = actions.attempt(state, ev["payload"])
+            labels.append(label)
+    return state, labels
 
 
 def _check_replay(log: list[dict]) -> None:

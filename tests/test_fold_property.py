@@ -1,4 +1,5 @@
-"""The cached state always equals the fold of the log: random actions with undo/redo (hypothesis)."""
+"""The cached state always equals the fold of the log: random actions with undo/redo (hypothesis);
+the table exports and imports to the same state, events and undo/redo behaviour."""
 from __future__ import annotations
 
 import random
@@ -71,4 +72,19 @@ def test_cached_state_equals_fold_of_log_after_every_step(tmp_path, steps, seed)
         log = [{"seq": e["seq"], "type": e["type"], "payload": e["payload"]} for e in store.events(db, code)]
         assert row["seq"] == len(log)
         assert actions.fold(log) == row["state"]
+    # export -> import: the same state and events, and undo/redo behave the same on both tables
+    doc = store.export(db, code)
+    copy = store.import_table(db, doc, {"freeform": SYSTEM})["code"]
+    assert store.table(db, copy)["state"] == store.table(db, code)["state"]
+    keep = ("seq", "seat", "side", "type", "label", "payload")
+    assert [{k: e[k] for k in keep} for e in store.export(db, copy)["events"]] == \
+        [{k: e[k] for k in keep} for e in doc["events"]]
+    for redo in (False, False, True):
+        outcome = []
+        for c in (code, copy):
+            try:
+                outcome.append(store.undo(db, c, ctx, redo=redo)["state"])
+            except RuleError as exc:
+                outcome.append(exc.message)
+        assert outcome[0] == outcome[1]
     db.close()
