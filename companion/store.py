@@ -52,6 +52,51 @@ def m002_library(db: Database) -> None:
     db["library"].create_index(["system", "kind", "name"], unique=True)
 
 
+@migrations()
+def m003_undo_chain(db: Database) -> None:
+    """Undo without the whole log: the done stack as links between events, withdrawn marks kept on
+    the events, and periodic snapshots of the folded state (see _state_at).  Existing logs are
+    linked here once, from their undo/redo events."""
+    db["events"].add_column("link", int)
+    db["events"].add_column("withdrawn", int, not_null_default=0)
+    db["events"].add_column("since_snap", int, not_null_default=0)
+    db["tables"].add_column("done_top", int)
+    db["tables"].add_column("undone_event", int)
+    db["snapshots"].create({"table_id": int, "seq": int, "state": str}, pk=("table_id", "seq"))
+    for (table_id,) in db.execute("select id from tables").fetchall():
+        done: list[int] = []
+        undone: list[int] = []  # undo events, newest last
+        target_of: dict[int, int] = {}
+        since: dict[int, int] = {}
+        for seq, type_, target in db.execute("select seq, type, target from events where table_id = ?"
+                                             " order by seq", [table_id]).fetchall():
+            if type_ == "undo":
+                link, undone_link = done.pop(), (undone[-1] if undone else None)
+                target_of[seq] = link
+                db.execute("update events set withdrawn = 1 where table_id = ? and seq = ?", [table_id, link])
+                db.execute("update events set link = ? where table_id = ? and seq = ?", [undone_link, table_id, seq])
+                undone.append(seq)
+            elif type_ == "redo":
+                back = target_of[undone.pop()]
+                done.append(back)
+                db.execute("update events set withdrawn = 0 where table_id = ? and seq = ?", [table_id, back])
+            else:
+                parent = done[-1] if done else None
+                since[seq] = since[parent] + 1 if parent is not None else 0
+                db.execute("update events set link = ?, since_snap = ? where table_id = ? and seq = ?",
+                           [parent, since[seq], table_id, seq])
+                done.append(seq)
+                if type_ != "create-table":
+                    undone.clear()
+        db.execute("update tables set done_top = ?, undone_event = ? where id = ?",
+                   [done[-1] if done else None, undone[-1] if undone else None, table_id])
+
+
+# A snapshot of the folded state every this many links of the done stack: undo and redo then
+# apply at most this many events whatever the log's length (scripts/benchmark.py measures it).
+SNAPSHOT_EVERY = 64
+
+
 class NotFound(LookupError):
     """No such table (or not for these credentials): answered 404 without a hint."""
 
@@ -150,33 +195,32 @@ def _new_code(db: Database) -> str:
 
 
 def _insert_event(db, table_id: int, seq: int, seat: str, side, payload: dict, label: str,
-                  chance: bool, target=None, ts=None) -> None:
+                  chance: bool, target=None, ts=None, link=None, since_snap=0) -> None:
     db.conn.execute(
-        "insert into events (table_id, seq, ts, seat, side, type, label, payload, chance, target)"
-        " values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "insert into events (table_id, seq, ts, seat, side, type, label, payload, chance, target, link,"
+        " since_snap) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [table_id, seq, ts or now(), seat, side, payload["type"], label, json.dumps(payload),
-         int(chance), target])
+         int(chance), target, link, since_snap])
 
 
 def create(db: Database, system, args: dict, ctx: Ctx) -> dict:
     """Create a table: its first event sets it up.  Returns the row (with the two secrets)."""
     payload = actions.prepare({}, {**args, "type": "create-table"}, ctx)
-    state, label = actions.attempt({}, payload)
     with write_lock(db):
-        code, table_id = _insert_table(db, system.slug, state, 1, system.version)
-        _insert_event(db, table_id, 1, ctx.seat, ctx.side, payload, label, False)
+        code = _insert_table(db, system.slug, system.version)
+        _append_action(db, table(db, code), payload, ctx.seat, ctx.side)
     return table(db, code)
 
 
-def _insert_table(db: Database, system: str, state: dict, seq: int, content_version: str) -> tuple[str, int]:
-    """A new table row with a fresh code and two fresh 128-bit secrets (inside a write lock)."""
+def _insert_table(db: Database, system: str, content_version: str) -> str:
+    """A new, empty table row with a fresh code and two fresh 128-bit secrets (inside a write lock);
+    its create-table event follows at once and fills it."""
     code = _new_code(db)
-    cur = db.conn.execute(
+    db.conn.execute(
         "insert into tables (code, system, name, created, player_secret, spectator_secret, state,"
-        " seq, finished, content_version) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [code, system, state["name"], now(), secrets.token_urlsafe(16), secrets.token_urlsafe(16),
-         json.dumps(state), seq, int(state["finished"]), content_version])
-    return code, cur.lastrowid
+        " seq, finished, content_version) values (?, ?, '', ?, ?, ?, '{}', 0, 0, ?)",
+        [code, system, now(), secrets.token_urlsafe(16), secrets.token_urlsafe(16), content_version])
+    return code
 
 
 def act(db: Database, code: str, args: dict, ctx: Ctx, expect_seq: int | None = None) -> dict:
@@ -188,86 +232,130 @@ def act(db: Database, code: str, args: dict, ctx: Ctx, expect_seq: int | None = 
         if expect_seq is not None and expect_seq != row["seq"]:
             raise Stale("The table changed since you looked; here is the fresh view.", "seq")
         payload = actions.prepare(row["state"], args, ctx)
-        entry = actions.lookup(payload["type"], row["system"])
-        if entry.type == "create-table":
+        if payload["type"] == "create-table":
             raise RuleError("A table is created only once.", "type")
-        state, label = actions.attempt(row["state"], payload)
-        seq = row["seq"] + 1
-        _insert_event(db, row["id"], seq, ctx.seat, ctx.side, payload, label, entry.chance)
-        db.conn.execute("update tables set state = ?, seq = ?, finished = ? where id = ?",
-                        [json.dumps(state), seq, int(state["finished"]), row["id"]])
+        seq, label, state = _append_action(db, row, payload, ctx.seat, ctx.side)
     return {"seq": seq, "label": label, "payload": payload, "state": state}
 
 
-def _log(db: Database, table_id: int) -> list[dict]:
-    return [{"seq": r[0], "type": r[1], "payload": json.loads(r[2])} for r in db.execute(
-        "select seq, type, payload from events where table_id = ? order by seq", [table_id])]
+# --- the undo chain -------------------------------------------------------------------------------
+# The actions in force form a stack (undo pops its top, redo pushes back what the last undo took,
+# a new action clears what could be redone).  Each action event links to the action below it on
+# that stack (events.link) and the table keeps the top (tables.done_top); each undo event links to
+# the undo before it whose target can still be redone (tables.undone_event is the newest).  While
+# an action is in force, the actions in force below it never change, so the state after it is
+# fixed: snapshots of it every SNAPSHOT_EVERY links bound the work of undo whatever the log length.
+
+def _link(db: Database, table_id: int, seq: int) -> tuple:
+    return db.execute("select link, target, since_snap, label, payload from events"
+                      " where table_id = ? and seq = ?", [table_id, seq]).fetchone()
+
+
+def _append_action(db: Database, row: dict, payload: dict, seat: str, side, ts=None) -> tuple[int, str, dict]:
+    """Apply one action event on the table's state and store it, linked on the undo chain."""
+    entry = actions.lookup(payload["type"], row["system"])
+    state, label = actions.attempt(row["state"], payload)
+    seq, parent = row["seq"] + 1, row.get("done_top")
+    since = 0 if parent is None else _link(db, row["id"], parent)[2] + 1
+    if since >= SNAPSHOT_EVERY or parent is None:
+        since = 0
+        db.conn.execute("insert or replace into snapshots (table_id, seq, state) values (?, ?, ?)",
+                        [row["id"], seq, json.dumps(state)])
+    _insert_event(db, row["id"], seq, seat, side, payload, label, entry.chance, ts=ts, link=parent,
+                  since_snap=since)
+    db.conn.execute("update tables set state = ?, seq = ?, finished = ?, done_top = ?, undone_event = NULL,"
+                    " name = ? where id = ?",
+                    [json.dumps(state), seq, int(state["finished"]), seq, state["name"], row["id"]])
+    row.update(state=state, seq=seq, finished=int(state["finished"]), done_top=seq, undone_event=None)
+    return seq, label, state
+
+
+def _state_at(db: Database, table_id: int, top: int) -> dict:
+    """The state with every action in force up to ``top``: its snapshot plus at most
+    SNAPSHOT_EVERY actions down the chain (a log linked before snapshots existed folds from seq 1)."""
+    chain = []
+    seq = top
+    while seq is not None:
+        snap = db.execute("select state from snapshots where table_id = ? and seq = ?", [table_id, seq]).fetchone()
+        if snap:
+            state = json.loads(snap[0])
+            break
+        link, _, _, _, payload = _link(db, table_id, seq)
+        chain.append(json.loads(payload))
+        seq = link
+    else:
+        state = {}
+    for payload in reversed(chain):
+        actions.apply(state, payload)
+    return state
+
+
+def _append_undo(db: Database, row: dict, redo: bool, seat: str, side, ts=None) -> tuple[int, str, int, dict]:
+    """Undo the action on top of the chain (or redo the last one undone) and store the event."""
+    table_id, seq = row["id"], row["seq"] + 1
+    if redo:
+        if row.get("undone_event") is None:
+            raise RuleError("Nothing to redo.", "redo")
+        undone_link, target = _link(db, table_id, row["undone_event"])[:2]
+        _, _, _, target_label, payload = _link(db, table_id, target)
+        state, _ = actions.attempt(row["state"], json.loads(payload))  # the top again: apply it once more
+        top, undone, link, withdrawn = target, undone_link, None, 0
+    else:
+        target = row.get("done_top")
+        parent, _, _, target_label, _ = _link(db, table_id, target)
+        if parent is None:
+            raise RuleError("Nothing to undo.", "undo")
+        state = _state_at(db, table_id, parent)
+        top, undone, link, withdrawn = parent, seq, row.get("undone_event"), 1
+    kind = "redo" if redo else "undo"
+    label = f"{kind}: {target_label}"
+    _insert_event(db, table_id, seq, seat, side, {"type": kind, "target": target}, label, False, target,
+                  ts=ts, link=link)
+    db.conn.execute("update events set withdrawn = ? where table_id = ? and seq = ?", [withdrawn, table_id, target])
+    db.conn.execute("update tables set state = ?, seq = ?, done_top = ?, undone_event = ? where id = ?",
+                    [json.dumps(state), seq, top, undone, table_id])
+    row.update(state=state, seq=seq, done_top=top, undone_event=undone)
+    return seq, label, target, state
 
 
 def undo(db: Database, code: str, ctx: Ctx, redo: bool = False) -> dict:
-    """Undo the last action in force (or redo the last undone one); replays the log once."""
+    """Undo the last action in force (or redo the last undone one): a snapshot and a short chain."""
     with write_lock(db):
         row = table(db, code)
         if row["finished"]:
             raise Finished("This game is finished: it can be browsed but not changed.", "type")
-        log = _log(db, row["id"])
-        done, undone = actions.timeline(log)
-        if redo and not undone:
-            raise RuleError("Nothing to redo.", "redo")
-        if not redo and len(done) <= 1:
-            raise RuleError("Nothing to undo.", "undo")
-        target = undone[-1] if redo else done[-1]
-        target_label = db.execute("select label from events where table_id = ? and seq = ?",
-                                  [row["id"], target]).fetchone()[0]
-        seq = row["seq"] + 1
-        kind = "redo" if redo else "undo"
-        payload = {"type": kind, "target": target}
-        log.append({"seq": seq, "type": kind, "payload": payload})
-        state = actions.fold(log)
-        label = f"{kind}: {target_label}"
-        _insert_event(db, row["id"], seq, ctx.seat, ctx.side, payload, label, False, target)
-        db.conn.execute("update tables set state = ?, seq = ? where id = ?",
-                        [json.dumps(state), seq, row["id"]])
+        seq, label, target, state = _append_undo(db, row, redo, ctx.seat, ctx.side)
     return {"seq": seq, "label": label, "target": target, "state": state}
 
 
-def _light(db: Database, table_id: int) -> list[dict]:
-    """seq and type of every event: enough to work out the undo/redo timeline cheaply."""
-    return [{"seq": r[0], "type": r[1]} for r in db.execute(
-        "select seq, type from events where table_id = ? order by seq", [table_id])]
-
-
-def _event_rows(db: Database, table_id: int, done: set, chance_only=False, limit=None, newest_first=False):
+def _event_rows(db: Database, table_id: int, chance_only=False, limit=None, newest_first=False):
     where = "table_id = ?" + (" and chance = 1" if chance_only else "")
-    sql = (f"select seq, ts, seat, side, type, label, payload, target from events where {where}"
+    sql = (f"select seq, ts, seat, side, type, label, payload, target, withdrawn from events where {where}"
            f" order by seq {'desc' if newest_first else 'asc'}" + (f" limit {int(limit)}" if limit else ""))
-    out = []
-    for seq, ts, seat, side, type_, label, payload, target in db.execute(sql, [table_id]):
-        withdrawn = type_ not in ("undo", "redo") and seq not in done
-        out.append({"seq": seq, "ts": ts, "seat": seat, "side": side, "type": type_, "label": label,
-                    "withdrawn": withdrawn, "target": target, "payload": json.loads(payload)})
-    return out
+    return [{"seq": seq, "ts": ts, "seat": seat, "side": side, "type": type_, "label": label,
+             "withdrawn": bool(withdrawn), "target": target, "payload": json.loads(payload)}
+            for seq, ts, seat, side, type_, label, payload, target, withdrawn in db.execute(sql, [table_id])]
 
 
 def events(db: Database, code: str, chance_only: bool = False, limit: int | None = None,
            newest_first: bool = False) -> list[dict]:
     """The log with each event marked withdrawn if it is (now) undone."""
-    row = _row(db, code)
-    done = set(actions.timeline(_light(db, row["id"]))[0])
-    return _event_rows(db, row["id"], done, chance_only, limit, newest_first)
+    return _event_rows(db, _row(db, code)["id"], chance_only, limit, newest_first)
 
 
 def board_log(db: Database, table_id: int, rolls: int = 8) -> dict:
-    """What the board shows of the log, from one read of the timeline: the labels undo and redo
-    would act on ("Anna: Victory HP -3") and the latest rolls and draws (withdrawn ones marked)."""
-    done, undone = actions.timeline(_light(db, table_id))
+    """What the board shows of the log: the labels undo and redo would act on ("Anna: Victory HP -3")
+    and the latest rolls and draws (withdrawn ones marked); a few indexed reads, whatever the length."""
+    top, undone_event = db.execute("select done_top, undone_event from tables where id = ?", [table_id]).fetchone()
 
     def label(seq):
         r = db.execute("select seat, label from events where table_id = ? and seq = ?", [table_id, seq]).fetchone()
         return f"{r[0]}: {r[1]}" if r[0] else r[1]
-    return {"undo": label(done[-1]) if len(done) > 1 else None,
-            "redo": label(undone[-1]) if undone else None,
-            "rolls": _event_rows(db, table_id, set(done), True, rolls, True)}
+    can_undo = top is not None and _link(db, table_id, top)[0] is not None
+    redo_target = _link(db, table_id, undone_event)[1] if undone_event is not None else None
+    return {"undo": label(top) if can_undo else None,
+            "redo": label(redo_target) if redo_target is not None else None,
+            "rolls": _event_rows(db, table_id, True, rolls, True)}
 
 
 def history(db: Database, code: str) -> dict:
@@ -305,33 +393,24 @@ def import_table(db: Database, doc: dict, systems: dict) -> dict:
         raise RuleError("The export must start with the table's create-table event.", "file")
     try:
         _check_replay(clean)
-        state, labels = _replay(clean)
+        with write_lock(db):  # any refusal rolls the whole import back
+            code = _insert_table(db, system.slug, doc.get("content_version") or system.version)
+            row = table(db, code)  # kept current by each append
+            for ev, raw in zip(clean, log):
+                _replay_event(db, row, ev, raw)
     except (RuleError, KeyError, TypeError, IndexError, ValueError) as exc:
-        raise RuleError(f"The export does not replay: {exc}", "file") from None
-    with write_lock(db):
-        code, table_id = _insert_table(db, system.slug, state, len(clean),
-                                       doc.get("content_version") or system.version)
-        for ev, raw, label in zip(clean, log, labels):
-            entry_chance = ev["type"] not in ("undo", "redo") and actions.lookup(
-                ev["type"], system.slug).chance
-            _insert_event(db, table_id, ev["seq"], str(raw.get("seat", ""))[:40], raw.get("side"),
-                          ev["payload"], label, entry_chance, ev["payload"].get("target"), raw.get("ts"))
+        raise RuleError(f"The export does not replay: {getattr(exc, 'message', exc)}", "file") from None
     return table(db, code)
 
 
-def _replay(log: list[dict]) -> tuple[dict, list[str]]:
-    """Play the log as the table was played: each action on the state it met (so its label is the
-    one the app writes, never the document's), each undo/redo as a fold of the log so far."""
-    state: dict = {}
-    labels: list[str] = []
-    for i, ev in enumerate(log):
-        if ev["type"] in ("undo", "redo"):
-            state = actions.fold(log[:i + 1])
-            labels.append(f"{ev['type']}: {labels[ev['payload']['target'] - 1]}")
-        else:
-            state, label = actions.attempt(state, ev["payload"])
-            labels.append(label)
-    return state, labels
+def _replay_event(db: Database, row: dict, ev: dict, raw: dict) -> None:
+    """One imported event through the same path as live play: its label is the app's own, never
+    the document's, and undo/redo use the chain and snapshots (an import costs what the game did)."""
+    seat, side, ts = str(raw.get("seat", ""))[:40], raw.get("side"), raw.get("ts")
+    if ev["type"] in ("undo", "redo"):
+        _append_undo(db, row, ev["type"] == "redo", seat, side, ts)
+    else:
+        _append_action(db, row, ev["payload"], seat, side, ts)
 
 
 def _check_replay(log: list[dict]) -> None:

@@ -1,7 +1,8 @@
 """Benchmark (not a test): gunicorn on loopback, 8 concurrent clients.
 
 Reports action round trip p50/p99, no-change poll p50/p99 and its response size, the board page's
-HTML size and the total JS size.  Run: python scripts/benchmark.py [--actions 200] [--polls 2000]
+HTML size and the total JS size; then a long game: action, poll, board render and undo/redo at
+100 / 1,000 / 10,000 events (none should grow with the log).  Run: python scripts/benchmark.py [--actions 200] [--polls 2000]
 Targets (issue 2): action p99 <= 15 ms, poll p99 <= 2 ms and <= 300 bytes, board <= 40 KB, JS <= 70 KB.
 """
 from __future__ import annotations
@@ -141,11 +142,78 @@ def poll_worker(job) -> tuple[list[float], int]:
     return times, size
 
 
+def grow_log(db_path: str, code: str, to: int) -> None:
+    """Lengthen a table's log straight through the store (fast), as a long game would: adjusts
+    with an undo and a redo now and then."""
+    sys.path.insert(0, str(ROOT))
+    import random as _random
+
+    from companion import store
+    from companion.actions import Ctx
+    from companion.content import default_systems
+    db = store.open_db(db_path, migrate=False)
+    ctx = Ctx(system=default_systems()["freeform"], rng=_random.Random(1), seat="Grow")
+    seq = store.table(db, code)["seq"]
+    n = 0
+    while seq < to:
+        if seq % 10 == 0:
+            seq = store.undo(db, code, ctx)["seq"]
+            seq = store.undo(db, code, ctx, redo=True)["seq"]
+        else:
+            n += 1
+            seq = store.act(db, code, {"type": "adjust", "unit": f"u{(n - 1) // 2 % 6 + 1}", "tracker": "hp",
+                                       "by": -1 if n % 2 else 1}, ctx)["seq"]
+    db.close()
+
+
+def growth(port: int, db_path: str, sizes=(100, 1_000, 10_000), samples=30) -> list[tuple]:
+    """Action, no-change poll, poll after a change (the board rendered) and undo/redo, at each log length."""
+    api = Client(port)
+    _, data = api.request("POST", "/api/tables", {"system": "freeform", "name": "Long game"})
+    created = json.loads(data)
+    code, secret = created["code"], created["player_url"].rsplit("/", 1)[1]
+    auth = {"Authorization": f"Bearer {secret}"}
+    for i in range(6):
+        api.request("POST", f"/api/tables/{code}/actions", {"type": "add-unit", "name": f"Ship {i}", "hp": 999}, auth)
+    phone = Client(port)
+    path = "/t/" + created["player_url"].split("/t/", 1)[1]
+    _, page = phone.request("GET", path)
+    token = re.search(rb'name="csrf_token" value="([^"]+)"', page).group(1).decode()
+    phone.request("POST", path, f"csrf_token={token}&seat=Bench&side=Side+A")
+    rows = []
+    for size in sizes:
+        grow_log(db_path, code, size)
+        act, poll, board, undo = [], [], [], []
+        for i in range(samples):
+            t0 = time.perf_counter()
+            resp, data = api.request("POST", f"/api/tables/{code}/actions",
+                                     {"type": "adjust", "unit": "u1", "tracker": "hp", "by": 1 if i % 2 else -1}, auth)
+            act.append(time.perf_counter() - t0)
+            seq = json.loads(data)["seq"]
+            t0 = time.perf_counter()
+            resp, _ = phone.request("GET", f"/t/{code}/poll?seq={seq - 1}", headers={"HX-Request": "true"})
+            board.append(time.perf_counter() - t0)  # a change since this phone looked: the board comes back
+            assert resp.status == 200, resp.status
+            t0 = time.perf_counter()
+            resp, _ = phone.request("GET", f"/t/{code}/poll?seq={seq}", headers={"HX-Request": "true"})
+            poll.append(time.perf_counter() - t0)
+            assert resp.status == 204, resp.status
+        for redo in [False] * samples + [True] * samples:
+            t0 = time.perf_counter()
+            resp, _ = api.request("POST", f"/api/tables/{code}/{'redo' if redo else 'undo'}", headers=auth)
+            undo.append(time.perf_counter() - t0)
+            assert resp.status == 200, resp.status
+        rows.append((size, pct(act, 50), pct(poll, 50), pct(board, 50), pct(undo, 50), max(undo)))
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--actions", type=int, default=200, help="actions per client")
     parser.add_argument("--polls", type=int, default=2000, help="no-change polls per client")
     parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--growth", type=int, nargs="*", default=[100, 1_000, 10_000],
+                        help="log lengths at which a long game's action, poll, board and undo are timed")
     args = parser.parse_args()
     port = free_port()
     tmp = tempfile.mkdtemp()
@@ -190,12 +258,7 @@ def main() -> None:
             results = pool.map(poll_worker, [(port, code, phone.cookie, seq, args.polls)] * args.clients)
             poll_times = [t for r, _ in results for t in r]
         sizes = [size]
-        undo_times = []
-        for _ in range(20):  # undo replays the log once: its cost grows with the log
-            t0 = time.perf_counter()
-            resp, _ = api.request("POST", f"/api/tables/{code}/undo", headers=auth)
-            undo_times.append(time.perf_counter() - t0)
-            assert resp.status == 200, resp.status
+        long_game = growth(port, env["COMPANION_DB"], sizes=tuple(args.growth))
 
         ms = lambda s: f"{s * 1000:.2f} ms"  # noqa: E731
         print(f"actions: {len(action_times)} by {args.clients} clients in {action_wall:.1f} s "
@@ -208,7 +271,9 @@ def main() -> None:
             print(f"board page ({system}, typical set-up): {full} bytes HTML ({wire} bytes gzipped on the wire); "
                   f"the board alone (poll/action answer) {partial} bytes")
         print(f"mean action {ms(statistics.mean(action_times))}; log length {seq} events")
-        print(f"undo with a {seq}-event log (replays it): p50 {ms(pct(undo_times, 50))}, max {ms(max(undo_times))}")
+        print("log length | action p50 | no-change poll p50 | poll with the board p50 | undo/redo p50 (max)")
+        for size, act, poll, board, undo, worst in long_game:
+            print(f"{size:>10} | {ms(act)} | {ms(poll)} | {ms(board)} | {ms(undo)} ({ms(worst)})")
     finally:
         server.terminate()
         server.wait()

@@ -162,3 +162,78 @@ def test_an_imported_table_with_an_added_tracker_undoes_and_exports_again(path):
         store.undo(db, copy["code"], ctx())
         assert store.table(db, copy["code"])["state"] == store.table(db, code)["state"]
     store.import_table(db, store.export(db, copy["code"]), {"freeform": SYSTEM})  # and it imports again
+
+
+def play_with_undos(db, code, rng, steps=120):
+    """Random adjusts, undos and redos: enough to cross many snapshots and undo across them."""
+    for _ in range(steps):
+        r = rng.random()
+        try:
+            if r < 0.25:
+                store.undo(db, code, ctx())
+            elif r < 0.35:
+                store.undo(db, code, ctx(), redo=True)
+            else:
+                store.act(db, code, {"type": "adjust", "unit": "u1", "tracker": "hp", "by": rng.randint(-5, 5) or 1},
+                          ctx())
+        except RuleError:
+            pass
+
+
+def full_fold(db, code):
+    return actions.fold([{"seq": e["seq"], "type": e["type"], "payload": e["payload"]} for e in store.events(db, code)])
+
+
+def test_undo_from_snapshots_equals_the_full_fold(path, monkeypatch):
+    monkeypatch.setattr(store, "SNAPSHOT_EVERY", 3)  # many snapshots, undo runs across them
+    db = store.open_db(path)
+    code = new_table(db)
+    rng = random.Random(7)
+    for _ in range(40):
+        play_with_undos(db, code, rng, steps=5)
+        assert store.table(db, code)["state"] == full_fold(db, code)
+    for _ in range(30):  # undo all the way down, each step from a snapshot plus a short chain
+        try:
+            store.undo(db, code, ctx())
+        except RuleError:
+            break
+        assert store.table(db, code)["state"] == full_fold(db, code)
+    assert db.execute("select count(*) from snapshots").fetchone()[0] > 10
+
+
+def test_undo_reads_a_bounded_part_of_the_log(path, monkeypatch):
+    """Undo applies at most SNAPSHOT_EVERY events, however long the log."""
+    db = store.open_db(path)
+    code = new_table(db)
+    for i in range(300):
+        store.act(db, code, {"type": "adjust", "unit": "u1", "tracker": "hp", "by": -1}, ctx())
+    applied = []
+    real = actions.apply
+    monkeypatch.setattr(actions, "apply", lambda state, payload: applied.append(1) or real(state, payload))
+    store.undo(db, code, ctx())
+    assert 0 < len(applied) <= store.SNAPSHOT_EVERY
+    assert store.table(db, code)["state"]["units"]["u1"]["trackers"]["hp"]["value"] == 500 - 299
+
+
+def test_a_log_written_before_the_undo_chain_is_linked_by_the_migration(path):
+    db = store.open_db(path)
+    code = new_table(db)
+    play_with_undos(db, code, random.Random(3), steps=60)
+    before = store.table(db, code)["state"], store.history(db, code), store.events(db, code)
+    # make it an old database: no chain columns, no snapshots, migration 3 not applied
+    for column in ("link", "withdrawn", "since_snap"):
+        db.execute(f"alter table events drop column {column}")
+    for column in ("done_top", "undone_event"):
+        db.execute(f"alter table tables drop column {column}")
+    db.execute("drop table snapshots")
+    db.execute("delete from _sqlite_migrations where name = 'm003_undo_chain'")
+    db.conn.commit()
+    db.close()
+    again = store.open_db(path)
+    assert (store.table(again, code)["state"], store.history(again, code), store.events(again, code)) == before
+    for redo in (False, False, True, False):
+        try:
+            store.undo(again, code, ctx(), redo=redo)
+        except RuleError:
+            continue
+        assert store.table(again, code)["state"] == full_fold(again, code)
