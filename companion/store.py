@@ -330,11 +330,11 @@ def undo(db: Database, code: str, ctx: Ctx, redo: bool = False) -> dict:
 
 def _event_rows(db: Database, table_id: int, chance_only=False, limit=None, newest_first=False):
     where = "table_id = ?" + (" and chance = 1" if chance_only else "")
-    sql = (f"select seq, ts, seat, side, type, label, payload, target, withdrawn from events where {where}"
+    sql = (f"select seq, ts, seat, side, type, label, payload, target, withdrawn, chance from events where {where}"
            f" order by seq {'desc' if newest_first else 'asc'}" + (f" limit {int(limit)}" if limit else ""))
     return [{"seq": seq, "ts": ts, "seat": seat, "side": side, "type": type_, "label": label,
-             "withdrawn": bool(withdrawn), "target": target, "payload": json.loads(payload)}
-            for seq, ts, seat, side, type_, label, payload, target, withdrawn in db.execute(sql, [table_id])]
+             "withdrawn": bool(withdrawn), "target": target, "payload": json.loads(payload), "chance": bool(chance)}
+            for seq, ts, seat, side, type_, label, payload, target, withdrawn, chance in db.execute(sql, [table_id])]
 
 
 def events(db: Database, code: str, chance_only: bool = False, limit: int | None = None,

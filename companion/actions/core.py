@@ -101,10 +101,12 @@ def finish(state: dict, p: dict) -> str:
     """End the game; the table stays browsable with its battle report (cannot be undone)."""
     if state["finished"]:
         raise RuleError("This table is already finished.", "type")
-    state["finished"] = True
     result = p.get("result", "")
     if result and (not isinstance(result, str) or len(result) > 200):
         raise RuleError("result must be at most 200 characters.", "result")
+    state["finished"] = True
+    if result:
+        state["result"] = result  # the battle report's headline
     return "Game finished" + (f": {result}" if result else "")
 
 
