@@ -113,19 +113,24 @@ def open_db(path, migrate: bool = True) -> Database:
     """Open (and migrate) the database file; WAL, a busy timeout for concurrent writers."""
     conn = sqlite3.connect(str(path), timeout=10, check_same_thread=False)
     db = Database(conn)
-    with db.ensure_autocommit_on():
-        db.execute("PRAGMA journal_mode=wal")
-    db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable across app crashes
     db.execute("PRAGMA busy_timeout=10000")
-    if migrate:
-        fd = _lock_fd(db)
-        if fd is not None:
-            fcntl.flock(fd, fcntl.LOCK_EX)  # two workers starting at once must not both migrate
-        try:
+    _writers.acquire()
+    fd = _lock_fd(db)
+    if fd is not None:
+        # Workers starting at once on a fresh file: switching to WAL and migrating both need the
+        # file to themselves, so both happen under the lock every writer takes (never "database is
+        # locked" at start-up).
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    try:
+        with db.ensure_autocommit_on():
+            db.execute("PRAGMA journal_mode=wal")
+        if migrate:
             migrations.apply(db)
-        finally:
-            if fd is not None:
-                fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        if fd is not None:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+        _writers.release()
+    db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable across app crashes
     return db
 
 

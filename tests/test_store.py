@@ -237,3 +237,34 @@ def test_a_log_written_before_the_undo_chain_is_linked_by_the_migration(path):
         except RuleError:
             continue
         assert store.table(again, code)["state"] == full_fold(again, code)
+
+
+START_SCRIPT = """
+import os, sys, time
+from companion import store
+open(sys.argv[2] + "." + str(os.getpid()), "w").close()  # imported and ready
+while not os.path.exists(sys.argv[2]):  # all open the file at the same moment
+    time.sleep(0.001)
+db = store.open_db(sys.argv[1])
+db.execute("select count(*) from tables").fetchone()
+"""
+
+
+def test_workers_starting_at_once_on_a_fresh_file_never_fail(tmp_path):
+    """Several server processes opening a new database together: WAL switch and migrations are
+    taken under one lock, so none dies with "database is locked"."""
+    import subprocess
+    import sys
+    import time
+    for attempt in range(3):
+        path, go = tmp_path / f"fresh{attempt}.sqlite", tmp_path / f"go{attempt}"
+        procs = [subprocess.Popen([sys.executable, "-c", START_SCRIPT, str(path), str(go)], stderr=subprocess.PIPE)
+                 for _ in range(4)]
+        deadline = time.time() + 60
+        while len(list(tmp_path.glob(f"go{attempt}.*"))) < len(procs) and time.time() < deadline:
+            time.sleep(0.01)
+        go.touch()
+        for proc in procs:
+            _, err = proc.communicate(timeout=60)
+            assert proc.returncode == 0, err.decode()
+        assert store.open_db(path).execute("pragma journal_mode").fetchone()[0] == "wal"
