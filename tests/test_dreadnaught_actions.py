@@ -461,6 +461,36 @@ def test_arrival_damage_can_eliminate_and_counts_for_the_fleet(melee):
     assert melee.game()["result"]["winner"]["winner"] == "Anna"       # Dan uncredited, Ben by the Fleet
 
 
+def test_fleet_arrival_card_burn_that_eliminates_counts_for_the_fleet(melee):
+    # seed 000, Multiplayer, Fleet Arrival Effects: "Damage and Card Burn inflicted by a Fleet Arrival count
+    # towards this" (the most Eliminations)
+    melee.ok("dn-damage", ship="Dan", amount=24)                    # the timer starts; Dan is not credited
+    melee.ok("dn-card-burn", ship="Ben", amount=32, hand_cards=2, revealed=" ".join(["c"] * 30))
+    assert (melee.count("Ben", "hand"), melee.count("Ben", "deck")) == (4, 0)
+    for _ in range(7):
+        melee.ok("dn-fleet", trigger="event_card", player="Anna")   # 8 - 1 (Ben's empty deck) - 7 = 0
+    melee.to_phase("Return")
+    melee.ok("dn-fleet-arrival", **{"distances.Anna.Ben": 3, "distances.Anna.Cleo": 9})
+    assert melee.count("Ben", "hp") == 18                            # 6 Damage: Ben fights on, burn pending
+    label = html.unescape(melee.ok("dn-card-burn", ship="Ben", amount=4, hand_cards=4).data.decode())
+    record = next(r for r in melee.game()["eliminations"] if r["player"] == "Ben")
+    assert record["reasons"] == ["disabled"] and record["by"] == "Anna"
+    assert "credited to Anna" in label
+    melee.ok("dn-end-battle", **{"results.Anna": "major", "results.Ben": "defeat", "results.Cleo": "pyrrhic",
+                                 "results.Dan": "defeat"})
+    assert melee.game()["result"]["winner"]["winner"] == "Anna"
+
+
+def test_card_burn_says_what_remains_in_play_discarded(duel):
+    # seed 000, Damage, Push, & Burn, Resolving Card Burn: "Your opponent may discard Remains in Play cards as
+    # part of resolving Card Burn"; the label must name the card that went to the discard pile
+    before = duel.count("Ben", "discard")
+    label = html.unescape(duel.ok("dn-card-burn", ship="Ben", amount=2, remains_primary=1).data.decode())
+    assert duel.count("Ben", "discard") == before + 1
+    assert "nothing discarded" not in label
+    assert "1 Remains in Play card" in label
+
+
 def test_combined_fire_for_teams_once_per_step(app, table):
     game = Dreadnaught(app, table).create("Anna, Ben, Cleo, Dan")
     game.ok("dn-setup", **{"teams.Anna": "Red", "teams.Ben": "Red", "teams.Cleo": "Blue", "teams.Dan": "Blue"})

@@ -96,9 +96,12 @@ def card_burn(amount: int, hand: int, deck: int, *, choices=(), revealed=(), tok
         burned.append({"from": "deck", "name": None, "primary": card == "primary", "counts": count})
 
     eliminated = new_hand == 0 and new_deck == 0
+    # seed 000, Damage, Push, & Burn, Resolving Card Burn: "Your opponent may discard Remains in Play cards as
+    # part of resolving Card Burn" - they go to the discard pile, so the summary names them too
+    from_play = sum(1 for b in burned if b["from"] == "remains_in_play")
     out = {"amount": amount, "absorbed": amount - left + excess, "excess": excess,
            "hand": new_hand, "deck": new_deck, "tokens": new_tokens, "discard_added": discarded,
-           "from_hand": hand - new_hand, "from_deck": from_deck, "burned": burned,
+           "from_hand": hand - new_hand, "from_deck": from_deck, "from_play": from_play, "burned": burned,
            "indestructible": crumbling, "still_to_burn": 0, "unabsorbed": 0,
            "deck_emptied": deck > 0 and new_deck == 0, "eliminated": eliminated}
     if left and eliminated:
@@ -110,6 +113,8 @@ def card_burn(amount: int, hand: int, deck: int, *, choices=(), revealed=(), tok
         parts.append(f"{out['from_hand']} from hand")
     if from_deck:
         parts.append(f"{from_deck} from the deck")
+    if from_play:
+        parts.append(_plural(from_play, "Remains in Play card"))
     if tokens - new_tokens:
         parts.append(_plural(tokens - new_tokens, "token"))
     for item in crumbling:
