@@ -378,6 +378,18 @@ def test_tied_upgrades_need_their_power_level_and_unreveal(duel):
     duel.refused("dn-unreveal", "No revealed card", card="c9")
 
 
+def test_card_burn_answer_travels_to_the_tool_on_every_board(duel):
+    # issue 10: the answer shows under the Card Burn button; the board's answer carries it out of band, once
+    page = html.unescape(duel.ok("dn-card-burn", ship="Ben", amount=2, hand_cards=2).data.decode())
+    assert page.count('id="dn-burn-result"') == 1 and 'hx-swap-oob="true"' in page
+    assert "Turn 1, Draw</small> Ben: Card Burn 2: 2 from hand." in page
+    assert duel.game()["burn_result"]["summary"] == "Ben: Card Burn 2: 2 from hand."
+    tools = html.unescape(duel.table.client.get(f"/t/{duel.table.code}/tools/game",
+                                                headers={"HX-Request": "true"}).data.decode())
+    assert tools.count('id="dn-burn-result"') == 1 and "hx-swap-oob" not in tools
+    assert "Ben: Card Burn 2: 2 from hand." in tools
+
+
 # --- helpers everybody sees -----------------------------------------------------------------------
 
 @pytest.mark.parametrize("hexes, band", [(0, "Close"), (3, "Close"), (4, "Medium"), (10, "Long"), (15, "Extreme"),
