@@ -148,6 +148,48 @@ def test_setup_twice_is_refused(duel):
     duel.refused("dn-setup", "A battle is already set up")
 
 
+def test_role_sides_show_the_players_names(app, table):
+    # issue 10, section 5: sides named only Attacker and Defender (seed 000, Setup: "Randomly decide who will be
+    # Attacker and Defender") get the players' names at set-up, instead of "Attacker · Attacker"
+    game = Dreadnaught(app, table)
+    table.create(system="dreadnaught", name="Planet 7", seat="Anna")
+    form = html.unescape(table.client.get(f"/t/{table.code}", headers={"HX-Request": "true"}).data.decode())
+    assert 'name="names.Attacker" maxlength="20" value="Anna"' in form      # the setter's own side, prefilled
+    game.refused("dn-setup", "Each player needs a different name", **{"names.Attacker": "Anna",
+                                                                       "names.Defender": " Anna "})
+    game.refused("dn-setup", "at most 20 characters", **{"names.Defender": "B" * 21})
+    page = html.unescape(game.ok("dn-setup", best_of=3, **{"names.Attacker": "Anna", "names.Defender": "Ben"})
+                         .data.decode())
+    assert game.game()["names"] == {"Attacker": "Anna", "Defender": "Ben"}
+    assert game.unit("Attacker")["name"] == "Anna's Dreadnaught"
+    assert "Anna · Attacker" in page and "Ben · Defender" in page and "Attacker · Attacker" not in page
+    tools = html.unescape(table.client.get(f"/t/{table.code}/tools/game", headers={"HX-Request": "true"}).data.decode())
+    assert '<option value="Defender" >Ben (Defender)</option>' in tools
+    page = html.unescape(game.ok("dn-damage", ship="Defender", amount=24).data.decode())
+    assert "<b>Ben</b> Eliminated" in page
+    page = html.unescape(game.ok("dn-end-battle").data.decode())
+    assert "<b>Anna</b>: Major Victory" in page
+    game.ok("dn-setup")                                # the next battle of the running battle keeps the names
+    assert game.unit("Defender")["name"] == "Ben's Dreadnaught"
+    game.fold_matches()
+
+
+def test_role_sides_without_names_say_the_role_once(app, table):
+    game = Dreadnaught(app, table)
+    table.create(system="dreadnaught", name="Planet 7", seat="Anna")
+    page = html.unescape(game.ok("dn-setup").data.decode())
+    assert game.game()["names"] == {} and game.game()["attacker"] == "Attacker"
+    assert "Attacker · Attacker" not in page and "Defender · Defender" not in page
+    assert 'dn-role attacker">Attacker</span>' in page
+
+
+def test_names_are_only_asked_when_the_sides_are_roles(dn):
+    form = html.unescape(dn.table.client.get(f"/t/{dn.table.code}", headers={"HX-Request": "true"}).data.decode())
+    assert 'name="deck_size.Anna"' in form and 'name="names.' not in form   # the sides already are names
+    dn.ok("dn-setup", **DUEL, **{"names.Anna": "Zed"})
+    assert dn.game()["names"] == {} and dn.unit("Anna")["name"] == "Anna's Dreadnaught"
+
+
 def test_no_dreadnaught_move_before_setup(dn):
     dn.refused("dn-damage", "Set up the battle first", ship="Anna", amount=3)
 

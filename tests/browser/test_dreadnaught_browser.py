@@ -293,9 +293,8 @@ def test_card_burn_and_resolver_answer_under_their_buttons(live_server, phone):
     expect(anna.locator("#dn-burn-result [data-burn-result]")).to_contain_text("Ben: Card Burn 3", timeout=SYNC)
 
     # the initiative resolver: the order so far shows under Add card, the newest card marked
-    for _ in range(3):
-        anna.click("#turn button[name=do]")
-    expect(anna.locator("#turn [data-phase]")).to_have_text("Reveal")
+    for step in ("Power Management", "Ready", "Reveal"):
+        next_phase(anna, step)
     add = "#dn-reveal button[name=do]"
     reveal(anna, "Anna", "Rail Cannon", "Offense", "3")
     anna.locator(add).scroll_into_view_if_needed()
