@@ -148,6 +148,48 @@ def test_setup_twice_is_refused(duel):
     duel.refused("dn-setup", "A battle is already set up")
 
 
+def test_role_sides_show_the_players_names(app, table):
+    # issue 10, section 5: sides named only Attacker and Defender (seed 000, Setup: "Randomly decide who will be
+    # Attacker and Defender") get the players' names at set-up, instead of "Attacker · Attacker"
+    game = Dreadnaught(app, table)
+    table.create(system="dreadnaught", name="Planet 7", seat="Anna")
+    form = html.unescape(table.client.get(f"/t/{table.code}", headers={"HX-Request": "true"}).data.decode())
+    assert 'name="names.Attacker" maxlength="20" value="Anna"' in form      # the setter's own side, prefilled
+    game.refused("dn-setup", "Each player needs a different name", **{"names.Attacker": "Anna",
+                                                                       "names.Defender": " Anna "})
+    game.refused("dn-setup", "at most 20 characters", **{"names.Defender": "B" * 21})
+    page = html.unescape(game.ok("dn-setup", best_of=3, **{"names.Attacker": "Anna", "names.Defender": "Ben"})
+                         .data.decode())
+    assert game.game()["names"] == {"Attacker": "Anna", "Defender": "Ben"}
+    assert game.unit("Attacker")["name"] == "Anna's Dreadnaught"
+    assert "Anna · Attacker" in page and "Ben · Defender" in page and "Attacker · Attacker" not in page
+    tools = html.unescape(table.client.get(f"/t/{table.code}/tools/game", headers={"HX-Request": "true"}).data.decode())
+    assert '<option value="Defender" >Ben (Defender)</option>' in tools
+    page = html.unescape(game.ok("dn-damage", ship="Defender", amount=24).data.decode())
+    assert "<b>Ben</b> Eliminated" in page
+    page = html.unescape(game.ok("dn-end-battle").data.decode())
+    assert "<b>Anna</b>: Major Victory" in page
+    game.ok("dn-setup")                                # the next battle of the running battle keeps the names
+    assert game.unit("Defender")["name"] == "Ben's Dreadnaught"
+    game.fold_matches()
+
+
+def test_role_sides_without_names_say_the_role_once(app, table):
+    game = Dreadnaught(app, table)
+    table.create(system="dreadnaught", name="Planet 7", seat="Anna")
+    page = html.unescape(game.ok("dn-setup").data.decode())
+    assert game.game()["names"] == {} and game.game()["attacker"] == "Attacker"
+    assert "Attacker · Attacker" not in page and "Defender · Defender" not in page
+    assert 'dn-role attacker">Attacker</span>' in page
+
+
+def test_names_are_only_asked_when_the_sides_are_roles(dn):
+    form = html.unescape(dn.table.client.get(f"/t/{dn.table.code}", headers={"HX-Request": "true"}).data.decode())
+    assert 'name="deck_size.Anna"' in form and 'name="names.' not in form   # the sides already are names
+    dn.ok("dn-setup", **DUEL, **{"names.Anna": "Zed"})
+    assert dn.game()["names"] == {} and dn.unit("Anna")["name"] == "Anna's Dreadnaught"
+
+
 def test_no_dreadnaught_move_before_setup(dn):
     dn.refused("dn-damage", "Set up the battle first", ship="Anna", amount=3)
 
@@ -378,6 +420,18 @@ def test_tied_upgrades_need_their_power_level_and_unreveal(duel):
     duel.refused("dn-unreveal", "No revealed card", card="c9")
 
 
+def test_card_burn_answer_travels_to_the_tool_on_every_board(duel):
+    # issue 10: the answer shows under the Card Burn button; the board's answer carries it out of band, once
+    page = html.unescape(duel.ok("dn-card-burn", ship="Ben", amount=2, hand_cards=2).data.decode())
+    assert page.count('id="dn-burn-result"') == 1 and 'hx-swap-oob="true"' in page
+    assert "Turn 1, Draw</small> Ben: Card Burn 2: 2 from hand." in page
+    assert duel.game()["burn_result"]["summary"] == "Ben: Card Burn 2: 2 from hand."
+    tools = html.unescape(duel.table.client.get(f"/t/{duel.table.code}/tools/game",
+                                                headers={"HX-Request": "true"}).data.decode())
+    assert tools.count('id="dn-burn-result"') == 1 and "hx-swap-oob" not in tools
+    assert "Ben: Card Burn 2: 2 from hand." in tools
+
+
 # --- helpers everybody sees -----------------------------------------------------------------------
 
 @pytest.mark.parametrize("hexes, band", [(0, "Close"), (3, "Close"), (4, "Medium"), (10, "Long"), (15, "Extreme"),
@@ -459,6 +513,36 @@ def test_arrival_damage_can_eliminate_and_counts_for_the_fleet(melee):
     melee.ok("dn-end-battle", **{"results.Anna": "major", "results.Ben": "defeat", "results.Cleo": "pyrrhic",
                                  "results.Dan": "defeat"})
     assert melee.game()["result"]["winner"]["winner"] == "Anna"       # Dan uncredited, Ben by the Fleet
+
+
+def test_fleet_arrival_card_burn_that_eliminates_counts_for_the_fleet(melee):
+    # seed 000, Multiplayer, Fleet Arrival Effects: "Damage and Card Burn inflicted by a Fleet Arrival count
+    # towards this" (the most Eliminations)
+    melee.ok("dn-damage", ship="Dan", amount=24)                    # the timer starts; Dan is not credited
+    melee.ok("dn-card-burn", ship="Ben", amount=32, hand_cards=2, revealed=" ".join(["c"] * 30))
+    assert (melee.count("Ben", "hand"), melee.count("Ben", "deck")) == (4, 0)
+    for _ in range(7):
+        melee.ok("dn-fleet", trigger="event_card", player="Anna")   # 8 - 1 (Ben's empty deck) - 7 = 0
+    melee.to_phase("Return")
+    melee.ok("dn-fleet-arrival", **{"distances.Anna.Ben": 3, "distances.Anna.Cleo": 9})
+    assert melee.count("Ben", "hp") == 18                            # 6 Damage: Ben fights on, burn pending
+    label = html.unescape(melee.ok("dn-card-burn", ship="Ben", amount=4, hand_cards=4).data.decode())
+    record = next(r for r in melee.game()["eliminations"] if r["player"] == "Ben")
+    assert record["reasons"] == ["disabled"] and record["by"] == "Anna"
+    assert "credited to Anna" in label
+    melee.ok("dn-end-battle", **{"results.Anna": "major", "results.Ben": "defeat", "results.Cleo": "pyrrhic",
+                                 "results.Dan": "defeat"})
+    assert melee.game()["result"]["winner"]["winner"] == "Anna"
+
+
+def test_card_burn_says_what_remains_in_play_discarded(duel):
+    # seed 000, Damage, Push, & Burn, Resolving Card Burn: "Your opponent may discard Remains in Play cards as
+    # part of resolving Card Burn"; the label must name the card that went to the discard pile
+    before = duel.count("Ben", "discard")
+    label = html.unescape(duel.ok("dn-card-burn", ship="Ben", amount=2, remains_primary=1).data.decode())
+    assert duel.count("Ben", "discard") == before + 1
+    assert "nothing discarded" not in label
+    assert "1 Remains in Play card" in label
 
 
 def test_combined_fire_for_teams_once_per_step(app, table):

@@ -250,3 +250,60 @@ def test_dreadnaught_board_fits_a_phone(live_server, phone):
     reveal(anna, "Anna", "Long-Range Siege Accelerator Battery", "Offense", "X, 3.5, 0")
     next_phase(anna, "Resolve")
     assert_fits_a_phone(anna, ".dn button, .dn select, .dn-ship button, .dn-ship select, .dn-ship input")
+
+
+def in_viewport(page, selector):
+    """The element's box lies wholly inside the phone's screen."""
+    return page.evaluate("""(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+        return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight; }""", selector)
+
+
+def screen_top(page, selector):
+    return page.evaluate("(sel) => document.querySelector(sel).getBoundingClientRect().top", selector)
+
+
+def test_card_burn_and_resolver_answer_under_their_buttons(live_server, phone):
+    # issue 10, section 2: a tool's result shows next to the control that made it, on every phone, and the
+    # page does not move away from that control
+    anna, ben = phone(), phone()
+    url = create_table(anna, live_server, "Anna, Ben")
+    join(ben, url, "Ben")
+    anna.select_option("#dn-setup select[name=attacker]", "Anna")
+    anna.click("#dn-setup button[name=do]")
+    expect(counter(ben, "Ben", "hand")).to_have_text("6", timeout=SYNC)     # Ben's board has the battle
+    expect(ben.locator("#dn-burn")).to_be_visible()
+    expect(ben.locator("[data-burn-result]")).to_have_count(0)
+
+    # Card Burn 3 on Ben's phone: the answer is right under Burn, and the button stayed where the thumb was
+    burn = ben.locator("#dn-burn")
+    burn.locator("select[name=ship]").select_option("Ben")
+    burn.locator("input[name=amount]").fill("3")
+    burn.locator("input[name=hand_cards]").fill("1")
+    burn.locator("input[name=revealed]").fill("primary")
+    button = "#dn-burn button[name=do]"
+    ben.locator(button).scroll_into_view_if_needed()
+    before = screen_top(ben, button)
+    ben.locator(button).click()
+    answer = ben.locator("#dn-burn-result [data-burn-result]")
+    expect(answer).to_contain_text("Ben: Card Burn 3: 1 from hand, 1 from the deck")
+    expect(answer).to_contain_text("Turn 1, Draw")
+    assert abs(screen_top(ben, button) - before) < 2
+    assert in_viewport(ben, "#dn-burn-result")
+    # the other phone sees the same answer arrive under its own Card Burn tool
+    expect(anna.locator("#dn-burn-result [data-burn-result]")).to_contain_text("Ben: Card Burn 3", timeout=SYNC)
+
+    # the initiative resolver: the order so far shows under Add card, the newest card marked
+    for step in ("Power Management", "Ready", "Reveal"):
+        next_phase(anna, step)
+    add = "#dn-reveal button[name=do]"
+    reveal(anna, "Anna", "Rail Cannon", "Offense", "3")
+    anna.locator(add).scroll_into_view_if_needed()
+    before = screen_top(anna, add)
+    reveal(anna, "Anna", "Flak Screen", "Defense", "X, 1")
+    assert abs(screen_top(anna, add) - before) < 2
+    mini = anna.locator("#dn-order-result li")
+    expect(mini).to_have_count(3)
+    assert [li.get_attribute("data-card") for li in mini.all()] == ["Flak Screen", "Rail Cannon", "Flak Screen"]
+    expect(anna.locator("#dn-order-result li.new")).to_have_count(2)          # both steps of Flak Screen
+    assert in_viewport(anna, "#dn-order-result")
+    expect(ben.locator("#dn-order-result li")).to_have_count(3, timeout=SYNC)

@@ -172,6 +172,18 @@ def test_card_burn_counting(amount, choices, revealed, hand, deck, discard_added
     assert (result["excess"], result["still_to_burn"]) == (excess, still)
 
 
+@pytest.mark.parametrize("choices, words", [
+    ([{"from": "remains_in_play", "name": "Mines", "primary": True}], "1 Remains in Play card"),
+    ([{"from": "remains_in_play"}, {"from": "remains_in_play"}], "2 Remains in Play cards"),
+    ([{"from": "remains_in_play"}, {"from": "hand"}], "1 from hand, 1 Remains in Play card"),
+])
+def test_card_burn_summary_names_remains_in_play_discards(choices, words):
+    # seed 000, Resolving Card Burn: Remains in Play cards "may be discarded as part of resolving Card Burn"
+    result = dn.card_burn(2, 6, 10, choices=choices)
+    assert result["from_play"] == sum(1 for c in choices if c["from"] == "remains_in_play")
+    assert words in result["summary"] and "nothing discarded" not in result["summary"]
+
+
 @pytest.mark.parametrize("burn, x, on_card, removed, placed, x_left, left", [
     (5, 3, 0, True, 0, 0, 2),     # enough burn: the card goes, counting X
     (3, 3, 0, True, 0, 0, 0),
@@ -596,9 +608,12 @@ def test_shared_defense_within_close_range(hexes, allowed):
 
 
 def test_rules_module_is_pure():
-    source = Path(dn.__file__).read_text()
-    for word in ("flask", "sqlite", "werkzeug", "import requests"):
-        assert word not in source.lower()
+    modules = sorted(Path(dn.__file__).parent.glob("*.py"))
+    assert len(modules) > 1  # the package and its topic modules
+    for module in modules:
+        source = module.read_text()
+        for word in ("flask", "sqlite", "werkzeug", "import requests"):
+            assert word not in source.lower(), f"{module.name} mentions {word}"
 
 
 # --- the content pack agrees with the module --------------------------------------------------

@@ -9,9 +9,9 @@ unit's counters); everything else of the battle is ``state["game"]``:
 ``timer`` (the Fleet Arrival Timer of ``rules.fleet_arrival_start``), ``result`` (the battle's
 end), ``battles`` and ``best_of`` (a running battle), ``helper`` (the last range/reduction check).
 
-Rules come from ``companion.games.dreadnaught.rules`` (seed 000); this module only wires them to the
-state.  Action types are ``dn-*``, registered by the sibling modules ``dreadnaught_setup``,
-``dreadnaught_ship``, ``dreadnaught_resolve`` and ``dreadnaught_battle``.
+Rules come from ``companion.games.dreadnaught.rules`` (seed 000, one module per topic); this module
+only wires them to the state.  Action types are ``dn-*``, registered by the sibling modules ``setup``,
+``ship``, ``resolve`` and ``battle``.
 """
 from __future__ import annotations
 

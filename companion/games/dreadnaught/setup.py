@@ -38,6 +38,7 @@ def setup(state: dict, p: dict) -> str:
     g.clear()
     g.update(mode=p["mode"], attacker=p.get("attacker"), first_player=p.get("first_player"),
              teams=p.get("teams"), placement_distance=p.get("placement_distance"), rolled=p.get("rolled"),
+             names=p.get("names") or {},
              ships={}, ship_of={}, eliminations=[], timer=None, result=None, helper=None, last_standing=False,
              battles=keep.get("battles", []), running=keep.get("running"),
              best_of=keep.get("best_of", p["best_of"]), battle=keep.get("battle", 0) + 1)
@@ -83,6 +84,7 @@ def decide_setup(state: dict, args: dict, ctx) -> dict:
     bonus = {pl: before[pl]["start_hp"] - dn.BASE_HP for pl in sides} if len(before) == len(sides) else 0
     if teams is None and g.get("teams") and "teams" not in args:
         teams = dict(g["teams"])
+    names = player_names(args, sides, ctx.system.sides, g.get("names") or {})
     result = dn.setup(sides, _per_player(args, "deck_size", decks), _per_player(args, "system_bonus", bonus),
                       teams=teams, attacker=attacker, rng=ctx.rng)
     next_unit = state["next_unit"]
@@ -99,12 +101,35 @@ def decide_setup(state: dict, args: dict, ctx) -> dict:
         drawn = dn.draw(built["hand"]["value"], built["deck"]["value"])
         assert (drawn["hand"], drawn["deck"]) == (made["hand"], made["deck"])
         built["hand"]["value"], built["deck"]["value"] = drawn["hand"], drawn["deck"]
-        ships.append({"uid": uid, "player": made["name"], "name": f"{made['name']}'s Dreadnaught",
+        captain = names.get(made["name"], made["name"])
+        ships.append({"uid": uid, "player": made["name"], "name": f"{captain}'s Dreadnaught",
                       "role": made.get("role"), "team": made.get("team"), "stats": stats, "trackers": built})
     return {"mode": result["mode"], "attacker": result.get("attacker"),
             "first_player": result.get("first_player"), "teams": result.get("teams"),
             "placement_distance": result.get("placement_distance"), "rolled": result["rolled"],
-            "best_of": best_of, "ships": ships, "summary": result["summary"], "reminders": result["reminders"]}
+            "best_of": best_of, "ships": ships, "summary": result["summary"], "reminders": result["reminders"],
+            "names": names}
+
+
+def player_names(args: dict, sides: list, default_sides, before: dict) -> dict:
+    """Who plays each side, when the sides are only the roles (Attacker, Defender): shown instead of
+    "Attacker · Attacker" and "Attacker's Dreadnaught".  Blank means unknown; the next battle of a running
+    battle keeps the names unless new ones are given."""
+    raw = args.get("names")
+    if list(sides) != list(default_sides):
+        return {}   # the sides already are the players' names
+    if not isinstance(raw, dict):
+        return {s: n for s, n in before.items() if s in sides}
+    names = {}
+    for side in sides:
+        name = " ".join(str(raw.get(side) or "").split())
+        if len(name) > 20:
+            raise RuleError(f"A player's name is at most 20 characters; {side} has {len(name)}.", "names")
+        if name:
+            names[side] = name
+    if len(set(names.values())) != len(names):
+        raise RuleError("Each player needs a different name.", "names")
+    return names
 
 
 def _per_player(args: dict, key: str, default):

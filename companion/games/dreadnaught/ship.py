@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 from companion.actions import action
-from companion.games.dreadnaught.actions import (SYSTEMS, battle_on, clean, count, eliminate, fleet_trigger, flag,
-                                           need_phase, number, per_ship, set_count, ship, turn)
+from companion.games.dreadnaught.actions import (SYSTEMS, battle_on, clean, count, eliminate, elimination_of,
+                                                 fleet_trigger, flag, need_phase, number, per_ship, phase, set_count,
+                                                 ship, turn)
 from companion.rules import RuleError
 from companion.games.dreadnaught import rules as dn
 
@@ -105,7 +106,15 @@ def card_burn(state: dict, p: dict) -> str:
         parts.append(_deck_emptied(state, data["player"]))
     if result["eliminated"]:
         parts.append(eliminate(state, uid, ["disabled"], "card_burn"))
-    return _and(*parts)
+        if pending:
+            # seed 000, Multiplayer, Fleet Arrival Effects: "Damage and Card Burn inflicted by a Fleet Arrival
+            # count towards this" (the most Eliminations), as the damage path of dn-fleet-arrival credits it
+            elimination_of(state, uid)["by"] = pending["fleet"]
+            parts.append(f"Elimination credited to {pending['fleet']}")
+    text = _and(*parts)
+    # the answer every phone shows under the Card Burn tool, next to the button that made it
+    state["game"]["burn_result"] = {"round": state["round"], "phase": phase(state), "summary": text}
+    return text
 
 
 @card_burn.decider

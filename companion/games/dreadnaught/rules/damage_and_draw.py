@@ -1,0 +1,96 @@
+"""HP, Damage and the Draw Deck (seed 000, Damage, Push, & Burn; Turn Sequence; Always Dangerous).
+"""
+from __future__ import annotations
+
+from companion.rules import RuleError
+from companion.games.dreadnaught.rules.numbers import ALWAYS_DANGEROUS_MAX, HAND_SIZE, RETURN_MAX, _plural, _whole
+
+
+# --- HP, Damage and the Draw Deck -------------------------------------------------------------
+
+def damage(hp: int, amount: int, damage_this_turn: int = 0) -> dict:
+    """Subtract Damage (after modifiers) from HP; 0 or less eliminates (seed 000, Damage, Push & Burn)."""
+    _whole(hp, "hp", "HP", minimum=-999)
+    _whole(amount, "amount", "Damage")
+    _whole(damage_this_turn, "damage_this_turn", "Damage this turn")
+    new = hp - amount
+    out = {"hp": new, "damage_this_turn": damage_this_turn + amount, "eliminated": new <= 0}
+    out["summary"] = f"{amount} Damage: HP {hp} -> {new}" + (" - Eliminated." if new <= 0 else ".")
+    return out
+
+
+def heal(hp: int, start: int, amount: int) -> dict:
+    """Green HP: never above the starting HP (seed 000, Symbols & Colours, Increase)."""
+    _whole(start, "start", "Starting HP", minimum=1)
+    _whole(hp, "hp", "HP", minimum=-999, maximum=start)
+    _whole(amount, "amount", "Healing")
+    new = min(start, hp + amount)
+    wasted = hp + amount - new
+    text = f"Heal {amount}: HP {hp} -> {new}"
+    if wasted:
+        text += f" ({wasted} lost: never above the starting {start})"
+    return {"hp": new, "healed": new - hp, "wasted": wasted, "summary": text + "."}
+
+
+def recover_cards(hand: int, discard: int, amount: int) -> dict:
+    """Green card symbol: random cards from the discard pile back to the hand (seed 000, Increase)."""
+    _whole(hand, "hand", "Cards in hand")
+    _whole(discard, "discard", "Cards in the discard pile")
+    _whole(amount, "amount", "Cards to return")
+    moved = min(amount, discard)
+    return {"hand": hand + moved, "discard": discard - moved, "returned": moved,
+            "summary": f"{_plural(moved, 'random card')} from the discard pile to the hand."}
+
+
+def always_dangerous_reminder() -> str:
+    return ("Always Dangerous: if your hand has no Offense Card with an attack, you may take up to 2 Offense "
+            "Cards from your discard pile, then discard as many cards from your hand.")
+
+
+def draw(hand: int, deck: int, hand_has_attack: bool | None = None) -> dict:
+    """Draw step: top the hand up to 6; an empty deck stops the draw without eliminating."""
+    _whole(hand, "hand", "Cards in hand")
+    _whole(deck, "deck", "Cards in the Draw Deck")
+    drawn = min(max(0, HAND_SIZE - hand), deck)
+    new_hand, new_deck = hand + drawn, deck - drawn
+    out = {"hand": new_hand, "deck": new_deck, "drawn": drawn,
+           # seed 000, Fleet Arrival Timer: "When any player's Draw Deck is reduced to 0 cards"
+           "deck_emptied": deck > 0 and new_deck == 0,
+           "eliminated": new_hand == 0 and new_deck == 0}
+    text = f"Draw {drawn}: hand {new_hand}, deck {new_deck}"
+    if out["deck_emptied"]:
+        text += " (Draw Deck empty: no more draws, not Eliminated)"
+    if hand_has_attack is False:
+        out["always_dangerous"] = always_dangerous_reminder()
+        text += ". " + out["always_dangerous"]
+    elif hand_has_attack is None:
+        out["always_dangerous"] = "Check the Always Dangerous rule: any Offense Card with an attack in hand?"
+    out["summary"] = text if text.endswith(".") else text + "."
+    return out
+
+
+def always_dangerous(hand: int, discard: int, taken: int, hand_has_attack: bool = False) -> dict:
+    """Take up to 2 Offense Cards from the discard pile, then discard as many from the hand."""
+    if hand_has_attack:
+        raise RuleError("Always Dangerous applies only when your hand holds no Offense Card with an attack "
+                        "(seed 000, Always Dangerous).", "taken")
+    _whole(hand, "hand", "Cards in hand")
+    _whole(discard, "discard", "Cards in the discard pile")
+    _whole(taken, "taken", "Offense Cards taken", 0, ALWAYS_DANGEROUS_MAX)
+    if taken > discard:
+        raise RuleError(f"The discard pile holds only {discard} cards.", "taken")
+    return {"hand": hand, "discard": discard, "taken": taken,
+            "summary": f"Take {_plural(taken, 'Offense Card')} from the discard pile and discard "
+                       f"{taken} from the hand; counts unchanged."}
+
+
+def return_to_deck(hand: int, deck: int, count: int) -> dict:
+    """Return step: up to two cards from the hand to the bottom of the Draw Deck."""
+    _whole(hand, "hand", "Cards in hand")
+    _whole(deck, "deck", "Cards in the Draw Deck")
+    _whole(count, "count", "Cards returned", 0, RETURN_MAX)
+    if count > hand:
+        raise RuleError(f"The hand holds only {hand} cards.", "count")
+    return {"hand": hand - count, "deck": deck + count, "returned": count,
+            "summary": f"{_plural(count, 'card')} to the bottom of the Draw Deck: hand {hand - count}, "
+                       f"deck {deck + count}."}

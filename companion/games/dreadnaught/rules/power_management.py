@@ -1,0 +1,49 @@
+"""Power Management (seed 000, Power Management; Turn Sequence): the cards played and the choices they leave.
+"""
+from __future__ import annotations
+
+from companion.rules import RuleError
+from companion.games.dreadnaught.rules.numbers import (PM_MAX_CARDS, PM_MAX_OFFENSE, PM_MAX_TERRAIN,
+                                                     POWER_MANAGEMENT, READY_PLAYS, _plural, _whole)
+
+
+# --- Power Management -------------------------------------------------------------------------
+
+def power_management_options(cards_played: int, offense_count: int, *, ready_played: int = 0,
+                             terrain_played: int = 0, event_played: int = 0, hand: int | None = None) -> dict:
+    """Check the cards played for Power Management and list the choices they leave."""
+    _whole(cards_played, "cards_played", "Offense & Defense cards played", 0)
+    if cards_played > PM_MAX_CARDS:
+        raise RuleError(f"Play at most {PM_MAX_CARDS} Offense & Defense cards, a Ready card included "
+                        "(seed 000, Power Management).", "cards_played")
+    _whole(offense_count, "offense_count", "Offense Cards played", 0)
+    _whole(ready_played, "ready_played", "Ready cards played", 0)
+    _whole(terrain_played, "terrain_played", "Terrain Cards played", 0)
+    _whole(event_played, "event_played", "Event Cards played", 0)
+    if offense_count > PM_MAX_OFFENSE:
+        raise RuleError(f"At most {PM_MAX_OFFENSE} of the cards may be Offense Cards, a Ready card included "
+                        "(seed 000, Power Management).", "offense_count")
+    if offense_count > cards_played:
+        raise RuleError("More Offense Cards than cards played.", "offense_count")
+    if ready_played > READY_PLAYS:
+        raise RuleError("Only a single Ready card may be played (seed 000, Power Management).", "ready_played")
+    if ready_played > cards_played:
+        raise RuleError("A Ready card counts among the cards played.", "ready_played")
+    if terrain_played > PM_MAX_TERRAIN:
+        raise RuleError("Only one Terrain Card may be played (seed 000, Turn Sequence).", "terrain_played")
+    out = {"cards_played": cards_played, "offense_count": offense_count,
+           "options": [{"id": i, "text": t} for i, t in POWER_MANAGEMENT.get(cards_played, ())]}
+    if cards_played == 3:
+        out["summary"] = "3 cards played: no special choices."
+    elif cards_played == 0:
+        out["summary"] = "No Offense or Defense card played: the seed lists choices only for 1, 2 or 3 cards."
+    else:
+        names = " / ".join(o["text"].rstrip(".") for o in out["options"])
+        out["summary"] = f"{_plural(cards_played, 'card')} played: choose one - {names}."
+    if hand is not None:
+        _whole(hand, "hand", "Cards in hand")
+        from_hand = cards_played - ready_played + terrain_played + event_played
+        if from_hand > hand:
+            raise RuleError(f"Only {hand} cards in hand; {from_hand} would come from it.", "hand")
+        out["hand"] = hand - from_hand
+    return out

@@ -1,0 +1,47 @@
+"""Range bands and reductions (seed 000, Range & Line of Fire; Special Keywords: Unstoppable, Unbreakable).
+"""
+from __future__ import annotations
+
+from companion.games.dreadnaught.rules.numbers import NARROW_WIDENS, RANGE_BANDS, _whole
+
+
+# --- Range, reduction and the Unstoppable keyword ---------------------------------------------
+
+def range_band(hexes: int) -> dict:
+    """Standard range band of a range in hexes (counting the target's hex); none beyond Extreme."""
+    _whole(hexes, "hexes", "Range in hexes")
+    for band, low, high in RANGE_BANDS:
+        if low <= hexes <= high:
+            return {"hexes": hexes, "band": band, "in_range": True, "narrow_arc_widens": band in NARROW_WIDENS,
+                    "summary": f"{hexes} hexes: {band} range ({low}-{high})."}
+    return {"hexes": hexes, "band": None, "in_range": False, "narrow_arc_widens": False,
+            "summary": f"{hexes} hexes: beyond Extreme range - no attacks (seed 000, Range & Line of Fire)."}
+
+
+def reduction(value: int, amount: int = 0, *, negate: bool = False, unstoppable: bool = False,
+              unbreakable: bool = False) -> dict:
+    """Apply a reduction (or an ignore/negate effect) to Damage, Push or Card Burn.
+
+    Plain: reduce to a minimum of 0.  Unstoppable: immune to reductions, but an effect that would
+    ignore or negate the value halves it instead, rounding down; a reduction that would bring the
+    value to 0 counts as negating it.  Unbreakable reductions ignore Unstoppable (seed 000, Special
+    Keywords).
+    """
+    _whole(value, "value", "The value")
+    _whole(amount, "amount", "The reduction")
+    if unstoppable and not unbreakable:
+        if negate or (value and amount >= value):
+            result, how = value // 2, "Unstoppable: halved, rounding down"
+        else:
+            result, how = value, "Unstoppable: immune to the reduction"
+    else:
+        result = 0 if negate else max(0, value - amount)
+        how = "negated" if negate else f"reduced by {amount}"
+        if unstoppable:
+            how += " (Unbreakable ignores Unstoppable)"
+    return {"value": value, "result": result, "summary": f"{value} -> {result} ({how})."}
+
+
+def unstoppable(value: int, amount: int = 0, *, negate: bool = False, unbreakable: bool = False) -> dict:
+    """An Unstoppable value against a reduction or a negating effect (see ``reduction``)."""
+    return reduction(value, amount, negate=negate, unstoppable=True, unbreakable=unbreakable)

@@ -1,0 +1,133 @@
+"""Setting up a battle (seed 000, Setup; Multiplayer Games): starting HP, decks, hands, Upgrades, the mulligan.
+"""
+from __future__ import annotations
+
+from companion.rules import RuleError, roll_or_take
+from companion.games.dreadnaught.rules.numbers import (BASE_HP, DECK_SIZES, HAND_SIZE, PLACEMENT_DISTANCE,
+                                                     PLACEMENT_DISTANCE_FIVE_PLUS, PLAYERS_BASE, PLAYERS_EXPANSIONS,
+                                                     PLAYERS_TEAMS, SLOTS, UPGRADES_MAX, _whole)
+
+
+# --- set-up -----------------------------------------------------------------------------------
+
+def _per_player(value, players: list[str], field: str) -> dict:
+    if isinstance(value, dict):
+        unknown = sorted(set(value) - set(players))
+        if unknown:
+            raise RuleError(f"{unknown[0]!r} is not one of the players.", field)
+        missing = [p for p in players if p not in value]
+        if missing:
+            raise RuleError(f"Give a value for {missing[0]}.", field)
+        return dict(value)
+    return {p: value for p in players}
+
+
+def placement_distance(players: int) -> int:
+    """Minimum hexes from every enemy ship when placing ships in a multiplayer game."""
+    _whole(players, "players", "The number of players", 3, PLAYERS_TEAMS)
+    return PLACEMENT_DISTANCE.get(players, PLACEMENT_DISTANCE_FIVE_PLUS)
+
+
+def setup(players, deck_size=36, system_bonus=0, *, teams=None, attacker=None, dice=None, rng=None) -> dict:
+    """Starting numbers of every ship: HP 24 + System Card bonus, Draw Deck after a hand of 6.
+
+    Two players are Attacker and Defender (chosen at random, or ``attacker`` names one); three or
+    more play the multiplayer rules and a first player is chosen at random instead.  ``deck_size``
+    and ``system_bonus`` are one value for all or a dict player -> value; ``teams`` maps player ->
+    team name.  The random pick takes one die with as many sides as there are players.
+    """
+    if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
+        raise RuleError("List the players by name.", "players")
+    if len(set(players)) != len(players):
+        raise RuleError("Each player needs a different name.", "players")
+    count = len(players)
+    if count < 2:
+        raise RuleError("Dreadnaught needs at least 2 players.", "players")
+    if count > PLAYERS_TEAMS:
+        raise RuleError(f"At most {PLAYERS_TEAMS} players, and only in teams (seed 000, Multiplayer Games).",
+                        "players")
+    if teams is not None:
+        if count == 2:
+            raise RuleError("Teams are a multiplayer rule: a 2-player game is Attacker against Defender.", "teams")
+        teams = _per_player(teams, players, "teams")
+        if not all(isinstance(t, str) and t.strip() for t in teams.values()):
+            raise RuleError("Each team needs a name.", "teams")
+        if len(set(teams.values())) < 2:
+            raise RuleError("A team game needs at least 2 teams.", "teams")
+    if count > PLAYERS_EXPANSIONS and teams is None:
+        raise RuleError(f"More than {PLAYERS_EXPANSIONS} players must play in teams (seed 000, Multiplayer Games: "
+                        f"'6 players; or 8 if playing in teams').", "teams")
+    sizes = _per_player(deck_size, players, "deck_size")
+    for name, size in sizes.items():
+        if isinstance(size, bool) or size not in DECK_SIZES:
+            raise RuleError(f"A Draw Deck starts with 26 or 36 cards (seed 000, Setup); got {size!r} for {name}.",
+                            "deck_size")
+    bonuses = _per_player(system_bonus, players, "system_bonus")
+    for name, bonus in bonuses.items():
+        _whole(bonus, "system_bonus", f"{name}'s System Card HP bonus")
+    if attacker is not None:
+        if attacker not in players:
+            raise RuleError(f"{attacker!r} is not one of the players.", "attacker")
+        chosen, rolled = attacker, None
+    else:
+        rolled = roll_or_take(1, count, dice, rng, "die")
+        chosen = players[rolled[0] - 1]
+    ships = []
+    for name in players:
+        start = BASE_HP + bonuses[name]
+        ship = {"name": name, "start_hp": start, "hp": start, "deck": sizes[name] - HAND_SIZE,
+                "hand": HAND_SIZE, "discard": 0, "tokens": 0, "mulligan_available": True,
+                "slots": [[] for _ in range(SLOTS)]}
+        if count == 2:
+            ship["role"] = "Attacker" if name == chosen else "Defender"
+        if teams is not None:
+            ship["team"] = teams[name]
+        ships.append(ship)
+    result = {"mode": "duel" if count == 2 else "multiplayer", "ships": ships, "rolled": rolled}
+    reminders = ["Choose up to 4 Upgrade Cards; their total Power Level may not exceed the System Cards'.",
+                 "Each player may mulligan once: draw a new hand of 6, shuffle the old one back."]
+    if count == 2:
+        result["attacker"] = chosen
+        text = f"{chosen} is the Attacker"
+    else:
+        result["first_player"] = chosen
+        result["teams"] = teams
+        result["placement_distance"] = placement_distance(count)
+        reminders.append("Each player places 2 hexes of Debris, 2 pieces of Wreckage or 1 Drifting Hulk, "
+                         "outside the outer 2 rings of the green zone.")
+        if count > PLAYERS_BASE:
+            reminders.append(f"More than {PLAYERS_BASE} players needs the expansions (seed 000, Multiplayer Games).")
+        text = (f"{chosen} places first; ships start at least {result['placement_distance']} hexes "
+                f"from every enemy ship")
+    result["reminders"] = reminders
+    hp = ", ".join(f"{s['name']} {s['hp']} HP / {s['deck']} in deck" for s in ships)
+    result["summary"] = f"{text}. {hp}; everyone holds 6 cards."
+    return result
+
+
+def upgrade_power_check(power_levels, system_power: int) -> dict:
+    """Up to 4 Upgrade Cards whose Power Levels total no more than the System Cards' total."""
+    if not isinstance(power_levels, list):
+        raise RuleError("List the Power Level of each chosen Upgrade Card.", "upgrades")
+    if len(power_levels) > UPGRADES_MAX:
+        raise RuleError(f"Choose at most {UPGRADES_MAX} Upgrade Cards (seed 000, Setup).", "upgrades")
+    for level in power_levels:
+        _whole(level, "upgrades", "A Power Level")
+    _whole(system_power, "system_power", "The System Cards' total Power Level")
+    total = sum(power_levels)
+    if total > system_power:
+        raise RuleError(f"The Upgrade Cards total Power Level {total}, more than the System Cards' "
+                        f"{system_power} (seed 000, Card Anatomy).", "upgrades")
+    return {"total": total, "limit": system_power, "spare": system_power - total,
+            "summary": f"Upgrades total Power Level {total} of {system_power}."}
+
+
+def mulligan(ship: dict) -> dict:
+    """The one mulligan after the starting draw: a new hand of 6, the old hand shuffled back in."""
+    if not ship.get("mulligan_available", False):
+        raise RuleError("The mulligan is taken once, right after the starting draw (seed 000, Setup).", "mulligan")
+    if ship.get("hand") != HAND_SIZE:
+        raise RuleError("A mulligan replaces the starting hand of 6 cards.", "mulligan")
+    return {**ship, "mulligan_available": False,
+            "summary": f"{ship.get('name', 'Ship')} draws a new hand of 6 and shuffles the old one back; "
+                       "counts unchanged."}
