@@ -1,19 +1,20 @@
-"""Empires of Dust: attacks (seed 001, Combat Phase): detection, armour, penetration, augmenters."""
+"""Empires of Dust: attacks (seed 001, Combat Phase): detection, armour, penetration, augmenters.
+"""
 from __future__ import annotations
 
-from companion.actions import action
-from companion.actions import core
-from companion.rules import RuleError
+from companion.actions import action, core
 from companion.games.empires_of_dust import rules as eod
+from companion.rules import RuleError
 from companion.trackers import cooldown, gauge, need_int
-from companion.games.empires_of_dust.actions import (EQUIPMENT_TRACKERS, EXTRA_HITS, SHOT_KINDS, SYSTEMS, TERRAIN, alive,
-                                               cls_of, conditions, designed, docked_at, game, hp_of, in_phase,
-                                               is_base, set_condition, set_hp, stats_of, weapon_index)
+from companion.games.empires_of_dust.table import (EQUIPMENT_TRACKERS, SYSTEMS, _flag, _real_dice, alive,
+    cls_of, conditions, designed, docked_at, game, hp_of, in_phase, is_base, set_condition, set_hp,
+    stats_of, weapon_index)
 
-# --- attacks --------------------------------------------------------------------------------------
-
-def _flag(args: dict, key: str) -> bool:
-    return args.get(key) not in (None, "", 0, "0", False, "off")
+TERRAIN = ("sparse", "dense", "gravity-well", "star")
+EXTRA_HITS = {"blast": ("blast", None, 1), "touching": ("touching", None, 1),
+              "chain": ("direct", "chain", 1), "chain-2": ("direct", "chain", 2),
+              "furtherance": ("direct", "furtherance", 1)}
+SHOT_KINDS = ("main", "berserker", "point-defence")
 
 
 def _modifier(args: dict, key: str) -> int:
@@ -186,22 +187,6 @@ def plan_attack(state: dict, args: dict, detection_base: int | None = None) -> d
 def hit_odds(state: dict, plan: dict, hit: dict) -> dict:
     target = state["units"][hit["target"]]
     return eod.attack_odds(plan["weapon"], target_of(target, state), **hit["options"])
-
-
-def _real_dice(raw) -> list[int] | None:
-    if raw in (None, "", []):
-        return None
-    values = raw if isinstance(raw, list) else [p for p in str(raw).replace(",", " ").split() if p]
-    out = []
-    for v in values:
-        if isinstance(v, str) and v.strip().isdigit():
-            v = int(v)
-        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= eod.D20:
-            raise RuleError(f"Each D20 must be a whole number from 1 to 20; got {v!r}.", "rolled")
-        out.append(v)
-    if len(out) > 8:
-        raise RuleError("An attack uses at most 8 D20s per target.", "rolled")
-    return out
 
 
 @action("eod-attack", systems=SYSTEMS, chance=True)
