@@ -135,7 +135,10 @@ def plan_attack(state: dict, args: dict, detection_base: int | None = None) -> d
     base = detection_base if detection_base is not None else state["settings"].get(
         "detection_base", eod.DEFAULT_DETECTION_BASE)
     reach = eod.weapon_range(weapon, specialisations=a_stats["specialisations"], aura=_modifier(args, "range"))
-    aim = eod.targeting(distance, reach, max(0, stealth), max(0, detection), base=base,
+    # seed 001, Celestial Bodies ("in the suns own diameter -20 stealth modifier") and Nebula ("-10
+    # detection modifier") give no floor, so stealth and detection may go below 0 in
+    # "Distance <= 30 - Stealth + Detection" (Detecting Targets): 30 - (15 - 20) + 15 = 50 (issue 9, item 9).
+    aim = eod.targeting(distance, reach, stealth, detection, base=base,
                         designated="Designated" in conditions(target),
                         docked=bool(docked_at(state, target["id"])) and not (ally and is_base(attacker)))
     if not aim["can_fire"]:

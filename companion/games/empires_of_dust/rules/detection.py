@@ -10,7 +10,10 @@ from .tables import nebulae
 
 
 def detection_range(stealth: int, detection: int, base: int = DEFAULT_DETECTION_BASE) -> int:
-    """Greatest distance at which the target can be locked: base - stealth + detection."""
+    """Greatest distance at which the target can be locked: base - stealth + detection.
+
+    Stealth and detection have no floor: a star's -20 stealth or a nebula's -10 detection can take
+    them below 0 (seed 001, Celestial Bodies; Nebula; the seed gives no minimum)."""
     return _int(base, "base") - _int(stealth, "stealth") + _int(detection, "detection")
 
 
@@ -57,6 +60,11 @@ def _nebula(name: str) -> dict:
     return found
 
 
+def _signed(value: int) -> str:
+    """A stat in the detection sum: below 0 in brackets, "30 - (-5) + 15" (no floor, seed 001)."""
+    return f"({value})" if value < 0 else str(value)
+
+
 def targeting(distance: int, weapon_range: int, stealth: int, detection: int, *,
               base: int = DEFAULT_DETECTION_BASE, designated: bool = False, docked: bool = False) -> dict:
     """Can the attacker fire at this target?  Detection (or a target designator's mark) and range.
@@ -80,5 +88,5 @@ def targeting(distance: int, weapon_range: int, stealth: int, detection: int, *,
         why = "not detected"
     return {"distance": distance, "detection_range": limit, "detected": detected, "in_range": in_range,
             "can_fire": allowed,
-            "summary": f"distance {distance} vs detection {base} - {stealth} + {detection} = {limit}, "
+            "summary": f"distance {distance} vs detection {base} - {_signed(stealth)} + {_signed(detection)} = {limit}, "
                        f"range {weapon_range}: {why}"}

@@ -1,0 +1,60 @@
+"""Empires of Dust against its rulebook (seed 001): the places issue 9 found where the app differed
+(items 9-13), each test named for the rule it guards, with the seed's sentence in a comment.
+Rules-level tests call ``rules`` directly; table-level tests go through the JSON API with real D20s.
+"""
+from __future__ import annotations
+
+import pytest
+
+from companion.games.empires_of_dust import rules as eod
+from companion.rules import RuleError
+from test_empires_of_dust_actions import Game, armour, text, weapon
+
+# Legal designs (seed 001, Ship Stats and Design: armour + speed + stealth + detection = the class total).
+SNIPER = {"name": "Long Eye", "class": "destroyer", "armour": armour(5, 5, 5), "speed": 15, "stealth": 15,
+          "detection": 15, "specialisations": ["sniper"],
+          "weapons": [weapon("Lance", "beam", 35, 10, 5)]}  # range 35 + Sniper 10 (Specialization System)
+BLIND_BATTLESHIP = {"name": "Old Iron", "class": "battleship", "armour": armour(9, 8, 8), "speed": 15,
+                    "stealth": 0, "detection": 0, "weapons": [weapon("Big Beam", "beam", 35, 15, 10)]}
+
+
+@pytest.fixture
+def game(app, table):
+    return Game(app, table).create()
+
+
+def refusal(resp) -> str:
+    assert resp.status_code == 400, resp.get_json()
+    return resp.get_json()["error"]
+
+
+# --- item 9: stealth and detection have no floor ------------------------------------------------
+
+def test_stealth_inside_a_star_goes_below_zero_for_detection(game):
+    # seed 001, Celestial Bodies: "in the suns own diameter -20 stealth modifier"; Detecting Targets:
+    # "Distance <= 30 - Stealth + Detection". The seed gives no floor: 30 - (15 - 20) + 15 = 50.
+    game.deploy("Fleet 1", SNIPER)
+    game.average("Fleet 2")  # u2 Avg. F.: stealth 15
+    game.to_combat()
+    resp = game.api(type="eod-attack", attacker="u1", target="u2", distance=48, target_in="star",
+                    aura={"range": 5}, rolled="1")  # range 35 + 10 (Sniper) + 5 (range boon) = 50
+    assert resp.status_code == 200, resp.get_json()
+    assert "30 - (-5) + 15 = 50" in game.log()[-1]["payload"]["detection"]
+
+
+def test_detection_in_a_nebula_goes_below_zero(game):
+    # seed 001, Nebula: "Sparse nebula give ships within the nebula ... a -10 detection modifier":
+    # a detection-0 battleship in it locks at 30 - 15 + (0 - 10) = 5, not 15.
+    game.deploy("Fleet 1", BLIND_BATTLESHIP)
+    game.average("Fleet 2")
+    game.to_combat()
+    error = refusal(game.api(type="eod-attack", attacker="u1", target="u2", distance=10,
+                             attacker_in="sparse", rolled="20"))
+    assert "distance 10 vs detection 30 - 15 + (-10) = 5" in error and "not detected" in error
+    assert "eod-attack" not in [e["type"] for e in game.log()]
+    game.ok(type="eod-attack", attacker="u1", target="u2", distance=5, attacker_in="sparse", rolled="20")
+
+
+def test_detection_range_keeps_negative_stealth_and_detection():
+    assert eod.detection_range(-5, 15) == 50  # seed 001, Detecting Targets
+    assert eod.targeting(5, 35, 15, -10)["summary"].startswith("distance 5 vs detection 30 - 15 + (-10) = 5")
