@@ -58,3 +58,43 @@ def test_detection_in_a_nebula_goes_below_zero(game):
 def test_detection_range_keeps_negative_stealth_and_detection():
     assert eod.detection_range(-5, 15) == 50  # seed 001, Detecting Targets
     assert eod.targeting(5, 35, 15, -10)["summary"].startswith("distance 5 vs detection 30 - 15 + (-10) = 5")
+
+
+# --- item 10: scatter-shot rounds each hit ------------------------------------------------------
+
+SCATTER = {"name": "Buckshot", "type": "projectile", "range": 15, "penetration": 10, "damage": 13,
+           "augmenters": ["scatter-shot"]}
+BARE = {"name": "Hulk", "class": "cruiser", "armour": {}, "hp": 50}
+
+
+def test_scatter_shot_rounds_up_the_half_damage_of_each_passing_roll():
+    # seed 001, Scatter-Shot: "A pass on each roll deals damage at half of the base damage, rounding
+    # up": base 13 -> 7 + 7 = 14 (not 13 / 2 * 2 = 13).
+    both = eod.attack(SCATTER, BARE, dice=[20, 20])
+    assert both["passes"] == 2 and both["damage"] == 14 and both["target_hp"] == 36
+    one = eod.attack(SCATTER, BARE, dice=[20, 1])
+    assert one["passes"] == 1 and one["damage"] == 7
+    # the odds enumerate the same rule: armour 0 vs penetration 10 -> D20 > 3, each roll 17/20
+    odds = eod.attack_odds(SCATTER, BARE)
+    assert set(odds["distribution"]) == {"0", "7", "14"}
+    assert odds["expected"] == pytest.approx(0.85 * 14)
+
+
+def test_scatter_shot_in_the_blast_halves_the_blast_base_per_hit():
+    # seed 001, Augmenters: "The blast area ... damage values are used as the base stat": base 13 in
+    # the blast is 6.5; each pass deals 6.5 / 2 = 3.25, rounding up, 4 -> 8 for two passes.
+    assert eod.attack(SCATTER, BARE, position="blast", dice=[20, 20])["damage"] == 8
+
+
+def test_scatter_shot_at_the_table_deals_seven_and_seven_and_the_helper_says_so(game):
+    shotgun = {"name": "Shotgun", "class": "destroyer", "armour": armour(5, 5, 5), "speed": 15, "stealth": 15,
+               "detection": 15, "weapons": [weapon("Buckshot", "projectile", 15, 7, 13, "scatter-shot")]}
+    game.deploy("Fleet 1", shotgun)
+    game.average("Fleet 2")
+    game.to_combat()
+    preview = text(game.client.get(f"/t/{game.code}/eod/attack/preview",
+                                   query_string={"attacker": "u1", "target": "u2", "distance": 10}))
+    assert "Scatter-Shot (each passing roll: half the base damage, rounded up on its own)" in preview
+    # Avg. F.: reinforced 5 vs penetration 7 -> D20 > 8 (seed 001, Armour Penetration)
+    game.fire("u1", "u2", rolled="20 9")
+    assert game.hp("u2") == 20 - 14

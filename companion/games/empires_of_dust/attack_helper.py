@@ -9,6 +9,13 @@ from companion.games.empires_of_dust.attack import hit_odds, plan_attack
 from companion.games.empires_of_dust.panel import eod_panel
 
 
+# Where a player would wonder how the app reads the seed, the preview says it (issue 9).
+AUGMENTER_NOTES = {
+    # seed 001, Scatter-Shot: "A pass on each roll deals damage at half of the base damage, rounding up"
+    "scatter-shot": " (each passing roll: half the base damage, rounded up on its own)",
+}
+
+
 def _units(state: dict) -> list[dict]:
     return [state["units"][u] for u in state["unit_order"]
             if not state["units"][u]["removed"] and "design" in state["units"][u]]
@@ -73,7 +80,7 @@ def preview(state: dict, args: dict) -> dict:
         if args.get("fine_tuned"):
             notes.append(f"Fine-tuned detector: +{eod.FINE_TUNED_DETECTION} detection")
         augs = plan["weapon"].get("augmenters", [])
-        notes += [f"{eod.augmenters()[a]['name']}" for a in augs if a in eod.augmenters()]
+        notes += [f"{eod.augmenters()[a]['name']}" + AUGMENTER_NOTES.get(a, "") for a in augs if a in eod.augmenters()]
         return {"ok": True, "aim": plan["aim"], "hits": hits, "notes": notes,
                 "base": state["settings"].get("detection_base", eod.DEFAULT_DETECTION_BASE),
                 "expected": sum(h["odds"]["expected"] for h in hits)}

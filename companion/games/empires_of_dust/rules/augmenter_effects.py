@@ -64,7 +64,13 @@ def _resolve(ctx: dict, take) -> dict:
             out["target_heal"] = _ceil(heal)
             out["self_damage"] = 0 if ctx["reconstructor"] else _ceil(base * HALF)
         return out
-    damage = base * passes * HALF if rolls == 2 else (base if penetrated else Fraction(0))
+    if rolls == 2:
+        # seed 001, Scatter-Shot: "A pass on each roll deals damage at half of the base damage,
+        # rounding up": each pass is a hit of its own, rounded on its own (base 13 -> 7 + 7 = 14);
+        # "All rounding is done on the final stat values" (Augmenters) is each hit's final value.
+        damage = Fraction(passes * _ceil(base * HALF))
+    else:
+        damage = base if penetrated else Fraction(0)
     if immolated:
         # seed 001, Immolation: self-damage "whether the shot penetrates the targets armour or not"
         out["self_damage"] = _ceil(base * HALF)
