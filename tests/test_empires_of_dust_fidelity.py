@@ -98,3 +98,26 @@ def test_scatter_shot_at_the_table_deals_seven_and_seven_and_the_helper_says_so(
     # Avg. F.: reinforced 5 vs penetration 7 -> D20 > 8 (seed 001, Armour Penetration)
     game.fire("u1", "u2", rolled="20 9")
     assert game.hp("u2") == 20 - 14
+
+
+# --- item 11: chain-hit makes up to two jumps ----------------------------------------------------
+
+ARC = {"name": "Arc Ship", "class": "destroyer", "armour": armour(5, 5, 5), "speed": 15, "stealth": 15,
+       "detection": 15, "weapons": [weapon("Arc", "beam", 30, 10, 5, "chain-hit")]}
+
+
+def test_chain_hit_makes_up_to_two_jumps_after_the_main_hit(game):
+    # seed 001, Chain-Hit: "Up to two jumps in addition to the main hit can be made."
+    game.deploy("Fleet 1", ARC)
+    game.average("Fleet 2")  # u2-u5: Avg. F., D., C., B.
+    game.to_combat()
+    fire = dict(type="eod-attack", attacker="u1", target="u2", distance=10, rolled="1")
+    error = refusal(game.api(**fire, hits={"u3": "chain", "u4": "chain-2", "u5": "chain"}))
+    assert "A chain-hit makes up to 2 jumps after the main hit (seed 001, Chain-Hit)" in error
+    assert "chain-hit makes one jump from each ship" in refusal(game.api(**fire, hits={"u3": "chain", "u4": "chain"}))
+    assert "mark the first jump chain" in refusal(game.api(**fire, hits={"u4": "chain-2"}))
+    assert "eod-attack" not in [e["type"] for e in game.log()]
+    game.ok(**fire, **{"hits.u3": "chain", "hits.u4": "chain-2", "hit_dice.u3": "1", "hit_dice.u4": "1"})
+    assert [h["jump"] for h in game.log()[-1]["payload"]["hits"]] == [1, 1, 2]
+    helper = text(game.client.get(f"/t/{game.code}/eod/attack", query_string={"attacker": "u1"}))
+    assert "Chain-hit: up to two jumps, jump 2 from the ship of jump 1 (seed 001, Chain-Hit)." in helper

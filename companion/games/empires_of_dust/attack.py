@@ -183,8 +183,23 @@ def plan_attack(state: dict, args: dict, detection_base: int | None = None) -> d
                                                 "ally": False}})
     if len(hits) > 12:
         raise RuleError("At most 11 further ships in one attack.", "hits")
+    _chain_check([h["jump"] for h in hits if h["shot"] == "chain"])
     return {"attacker": attacker, "weapon": weapon, "windex": windex, "shot": shot, "target": target,
             "aim": aim, "uses": uses, "hits": hits, "ally": ally}
+
+
+def _chain_check(jumps: list[int]) -> None:
+    """seed 001, Chain-Hit: "Up to two jumps in addition to the main hit can be made"; "The new origin
+    is defined at the impact site of the first target", so the jumps are a chain: one first jump
+    (chain), then one second jump from it (chain-2)."""
+    if len(jumps) > eod.CHAIN_JUMPS:
+        raise RuleError(f"A chain-hit makes up to {eod.CHAIN_JUMPS} jumps after the main hit (seed 001, "
+                        f"Chain-Hit); {len(jumps)} ships are marked chain.", "hits")
+    if len(set(jumps)) != len(jumps):
+        raise RuleError("A chain-hit makes one jump from each ship: mark one ship chain (first jump) and "
+                        "one chain-2 (second jump).", "hits")
+    if 2 in jumps and 1 not in jumps:
+        raise RuleError("chain-2 is the second jump, made from the first: mark the first jump chain.", "hits")
 
 
 def hit_odds(state: dict, plan: dict, hit: dict) -> dict:
