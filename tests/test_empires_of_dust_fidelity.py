@@ -121,3 +121,25 @@ def test_chain_hit_makes_up_to_two_jumps_after_the_main_hit(game):
     assert [h["jump"] for h in game.log()[-1]["payload"]["hits"]] == [1, 1, 2]
     helper = text(game.client.get(f"/t/{game.code}/eod/attack", query_string={"attacker": "u1"}))
     assert "Chain-hit: up to two jumps, jump 2 from the ship of jump 1 (seed 001, Chain-Hit)." in helper
+
+
+# --- item 12: drones are not affected by auras ---------------------------------------------------
+
+def test_drones_are_not_affected_by_auras(game):
+    # seed 001, Aura Generators: "Drones are not affected by auras."
+    game.average("Fleet 1")
+    game.average("Fleet 2")
+    game.ok(type="eod-launch-drone", unit="u4", launcher=3)  # Avg. B.'s Medium Fighter
+    drone = game.uid("Medium Fighter (Avg. B.)")
+    game.to_combat()
+    for key in ("range", "penetration", "damage", "detection"):
+        error = refusal(game.api(type="eod-attack", attacker=drone, target="u5", distance=5, rolled="20",
+                                 aura={key: 5}))
+        assert "Drones are not affected by auras (seed 001, Aura Generators)" in error and key in error
+    error = refusal(game.api(type="eod-attack", attacker="u5", target=drone, distance=10, rolled="20",
+                             aura={"stealth": -5}))
+    assert "Drones are not affected by auras" in error and "stealth" in error
+    assert "eod-attack" not in [e["type"] for e in game.log()]
+    game.ok(type="eod-attack", attacker=drone, target="u5", distance=5, rolled="20")
+    helper = text(game.client.get(f"/t/{game.code}/eod/attack", query_string={"attacker": drone}))
+    assert "Drones are not affected by auras." in helper

@@ -77,6 +77,20 @@ def fire_check(state: dict, attacker: dict, windex: int, shot: str, target_id: s
         raise RuleError(f"shot must be one of {', '.join(SHOT_KINDS)}.", "shot")
 
 
+def _no_auras_on_drones(args: dict, attacker: dict, target: dict) -> None:
+    """seed 001, Aura Generators: "Drones are not affected by auras."  A drone's own shot takes no
+    range, penetration, damage or detection aura and a drone target no stealth aura.  Decision: a
+    ship's weapon boon or bane still counts when that ship fires at (or blasts) a drone -- the aura
+    acts on the ship's weapon, not on the drone."""
+    for unit, keys in ((attacker, ("range", "penetration", "damage", "detection")), (target, ("stealth",))):
+        if cls_of(unit) != "drone":
+            continue
+        for key in keys:
+            if _modifier(args, key):
+                raise RuleError(f"Drones are not affected by auras (seed 001, Aura Generators): clear the "
+                                f"{key} aura for {unit['name']}.", "aura")
+
+
 def target_of(unit: dict, state: dict) -> dict:
     s = stats_of(unit)
     hp = unit["trackers"]["hp"]
@@ -107,6 +121,7 @@ def plan_attack(state: dict, args: dict, detection_base: int | None = None) -> d
         raise RuleError("A ship cannot fire at itself.", "target")
     fire_check(state, attacker, windex, shot, target["id"])
     ally = target["side"] == attacker["side"]
+    _no_auras_on_drones(args, attacker, target)
     distance = need_int(args, "distance", 0, 999) if args.get("distance") not in (None, "") else None
     if distance is None:
         raise RuleError("Enter the distance to the target (in units) for the detection and range check.",
