@@ -143,3 +143,40 @@ def test_drones_are_not_affected_by_auras(game):
     game.ok(type="eod-attack", attacker=drone, target="u5", distance=5, rolled="20")
     helper = text(game.client.get(f"/t/{game.code}/eod/attack", query_string={"attacker": drone}))
     assert "Drones are not affected by auras." in helper
+
+
+# --- item 13: bases launch several drones a turn; real D20s for initiative roll-offs ---------------
+
+def bay(n):  # a drone launcher: the drone's beam totals 50 - 10 (seed 001, Weapon Stats and Design)
+    return {**weapon(f"Bay {n}", "beam", 25, 10, 5), "drone": {"armour": {"reflective": 5}}}
+
+
+def test_a_base_launches_one_drone_from_each_launcher_up_to_its_attacks_per_turn(game):
+    # seed 001, Bases: Combat: "Some bases may fire multiple weapons or launch multiple drones per
+    # turn. Outpost may only attack once as normal. A station ... twice ... A star-port ... three times."
+    game.deploy("Fleet 1", {"name": "Harbour", "class": "star-port", "armour": armour(10, 10, 10),
+                            "weapons": [bay(1), bay(2), bay(3), bay(4)]},
+                {"name": "Watch", "class": "outpost", "armour": armour(5, 5, 5), "weapons": [bay(1), bay(2)]})
+    game.average("Fleet 2")
+    for launcher in (0, 1, 2):  # a star-port with several launchers launches from each this turn
+        game.ok(type="eod-launch-drone", unit="u1", launcher=launcher)
+    assert len(game.state()["game"]["drones"]) == 3
+    game.refused("A star-port launches at most 3 drones per turn, one from each launcher (seed 001, "
+                 "Bases: Combat).", type="eod-launch-drone", unit="u1", launcher=3)
+    game.ok(type="eod-launch-drone", unit="u2", launcher=0)
+    game.refused("An outpost launches at most 1 drone per turn", type="eod-launch-drone", unit="u2", launcher=1)
+    board = text(game.client.get(f"/t/{game.code}"))
+    assert "launches up to 3 drones a turn, one per launcher" in board
+    game.end_phase()
+    game.end_phase()  # next turn's movement phase: the count starts again
+    game.ok(type="eod-launch-drone", unit="u1", launcher=3)
+
+
+def test_a_base_launcher_launches_once_per_turn():
+    # decision (seed 001, Bases: Combat + Drone Launchers "Only one drone may be active per launcher"):
+    # each launcher of a base once per turn, even if its drone was lost in the same phase
+    assert eod.launch_drone("Bay 1", [], 1, base="station")["launched_this_turn"] == 2
+    with pytest.raises(RuleError, match="Bay 1 has already launched this turn"):
+        eod.launch_drone("Bay 1", [], 1, base="station", launcher_used=True)
+    with pytest.raises(RuleError, match="A station launches at most 2 drones per turn"):
+        eod.launch_drone("Bay 3", [], 2, base="station")

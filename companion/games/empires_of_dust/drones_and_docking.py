@@ -18,6 +18,8 @@ def launch_drone(state: dict, p: dict) -> str:
     g = game(state)
     g["drones"][p["drone"]["id"]] = {"carrier": carrier["id"], "launcher": p["launcher"]}
     g["launched"][carrier["id"]] = g["launched"].get(carrier["id"], 0) + 1
+    if is_base(carrier):  # a base launches from each launcher once per turn (seed 001, Bases: Combat)
+        g.setdefault("launched_from", {}).setdefault(carrier["id"], []).append(p["launcher"])
     return f"{carrier['name']} launches {p['drone']['name']}: it may move now and attack this turn"
 
 
@@ -32,7 +34,10 @@ def _launch_check(state: dict, args: dict):
         raise RuleError(f"{carrier['name']} is docked: launch it from the base first.", "unit")
     active = [launcher["name"]] if active_drone(state, carrier["id"], index) else []
     engineer = "engineer" in (stats_of(carrier)["specialisations"])
-    eod.launch_drone(launcher["name"], active, game(state)["launched"].get(carrier["id"], 0), engineer=engineer)
+    base = cls_of(carrier) if is_base(carrier) else None
+    used = index in game(state).get("launched_from", {}).get(carrier["id"], [])
+    eod.launch_drone(launcher["name"], active, game(state)["launched"].get(carrier["id"], 0), engineer=engineer,
+                     base=base, launcher_used=used)
     return carrier, launcher
 
 

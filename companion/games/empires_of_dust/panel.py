@@ -68,6 +68,17 @@ def eod_unit(state: dict, unit: dict) -> dict | None:
         "ship": design["class"] in SHIP_CLASSES, "base": design["class"] in BASE_CLASSES,
         "phase": phase, "fired": g["fired"].get(unit["id"], []),
         "role": g["roles"].get(unit["id"]), "warnings": unit.get("warnings", []),
+        "launch_note": _launch_note(design["class"]) if launchers else None,
         "targets": [(u, state["units"][u]["name"]) for u in state["unit_order"]
                     if not state["units"][u]["removed"] and u != unit["id"]],
     }
+
+
+def _launch_note(cls: str) -> str | None:
+    """How many drones a base launches a turn: the app's reading of seed 001, Bases: Combat ("Some
+    bases may ... launch multiple drones per turn"), shown where a player would wonder."""
+    if cls not in eod.base_classes():
+        return None
+    n = eod.base_classes()[cls]["attacks"]
+    return (f"A {cls.replace('-', ' ')} launches up to {n} drone{'s' if n > 1 else ''} a turn, one per launcher "
+            "(as many as it attacks; seed 001, Bases: Combat).")

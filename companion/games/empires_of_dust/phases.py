@@ -108,6 +108,7 @@ def open_phase(state: dict) -> list[str]:
         notes += burn_fires(state)
     else:
         g["launched"] = {}
+        g.pop("launched_from", None)
     ini = g.get("initiative")
     if ini:
         ini["tick"], ini["next"] = state["tick"], 0

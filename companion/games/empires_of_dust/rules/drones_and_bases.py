@@ -9,13 +9,33 @@ from .tables import base_classes, ship_classes
 
 
 def launch_drone(launcher: str, active: list[str], launched_this_turn: int = 0, *,
-                 engineer: bool = False) -> dict:
+                 engineer: bool = False, base: str | None = None, launcher_used: bool = False) -> dict:
     """Launch a drone in the movement phase (seed 001, Drone Launchers): one drone active per
-    launcher, one launch per ship per turn (an Engineer launches 2 at a time)."""
-    limit = ENGINEER_LAUNCHES if engineer else LAUNCHES_PER_TURN
+    launcher, one launch per ship per turn (an Engineer launches 2 at a time).
+
+    ``base``: the launching base's class.  seed 001, Bases: Combat: "Some bases may fire multiple
+    weapons or launch multiple drones per turn. Outpost may only attack once as normal. A station
+    class base can attack twice ... A star-port class base can attack three times".  Decision: the
+    seed gives no separate launch count, so a base launches as many drones per turn as it attacks
+    per combat phase (outpost 1, station 2, star-port 3), each launcher once per turn
+    (``launcher_used``: this launcher has launched this turn already)."""
+    if base is not None:
+        kind = _key(base)
+        if kind not in base_classes():
+            raise RuleError(f"Unknown base class {base!r}.", "unit")
+        limit = base_classes()[kind]["attacks"]
+    else:
+        limit = ENGINEER_LAUNCHES if engineer else LAUNCHES_PER_TURN
     if launcher in (active or []):
         raise RuleError(f"{launcher} already has a drone in flight; a new one launches once it is killed.", "launcher")
+    if base is not None and launcher_used:
+        raise RuleError(f"{launcher} has already launched this turn: a base launches from each launcher once "
+                        "per turn (seed 001, Bases: Combat).", "launcher")
     if _int(launched_this_turn, "launched_this_turn", 0) >= limit:
+        if base is not None:
+            article = "An" if kind[0] in "aeiou" else "A"
+            raise RuleError(f"{article} {kind} launches at most {limit} drone{'s' if limit > 1 else ''} per turn, "
+                            "one from each launcher (seed 001, Bases: Combat).", "launcher")
         raise RuleError(f"A ship launches {limit} drone{'s' if limit > 1 else ''} per turn.", "launcher")
     return {"launcher": launcher, "active": [*(active or []), launcher], "launched_this_turn": launched_this_turn + 1,
             "summary": f"{launcher} launches its drone; it may move now and attack this turn"}
