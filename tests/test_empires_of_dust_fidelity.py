@@ -180,3 +180,60 @@ def test_a_base_launcher_launches_once_per_turn():
         eod.launch_drone("Bay 1", [], 1, base="station", launcher_used=True)
     with pytest.raises(RuleError, match="A station launches at most 2 drones per turn"):
         eod.launch_drone("Bay 3", [], 2, base="station")
+
+
+@pytest.fixture
+def fleets(game):
+    game.average("Fleet 1")  # u1-u4: Avg. F., D., C., B.
+    game.average("Fleet 2")  # u5-u8
+    return game
+
+
+def order(game):
+    return [(s["class"], s["side"]) if s["class"] else s["side"] for s in game.state()["game"]["initiative"]["steps"]]
+
+
+def test_initiative_ties_are_broken_with_the_real_d20s_entered(fleets):
+    # seed 001, Initiative: Roll D20: "Tied rolls are broken with another roll."
+    resp = fleets.api(type="eod-initiative", mode="roll", d20={"Fleet 1": [9, 15], "Fleet 2": [9, 4]})
+    assert resp.status_code == 200, resp.get_json()
+    assert order(fleets) == ["Fleet 1", "Fleet 2"]
+    assert fleets.state()["game"]["initiative"]["rolls"] == {"Fleet 1": [9, 15], "Fleet 2": [9, 4]}
+    fleets.end_phase()
+    # from the panel's fields: each fleet's first D20, then its tie-break
+    fleets.ok(type="eod-initiative", mode="roll", **{"d20.Fleet 1": "12 3", "d20.Fleet 2": "12, 18"})
+    assert order(fleets) == ["Fleet 2", "Fleet 1"]
+
+
+def test_a_tie_without_its_tie_break_d20_is_refused_and_unused_d20s_too(fleets):
+    fleets.refused("Fleet 1 and Fleet 2 tied on 9: enter each one's tie-break D20 after the first",
+                   control="eod-initiative", type="eod-initiative", mode="roll",
+                   **{"d20.Fleet 1": 9, "d20.Fleet 2": 9})
+    fleets.refused("Fleet 1: 2 D20s entered but the roll-off used 1 (no tie to break).",
+                   control="eod-initiative", type="eod-initiative", mode="roll",
+                   **{"d20.Fleet 1": "9 15", "d20.Fleet 2": 4})
+    fleets.refused("D20 for Fleet 2 must be from 1 to 20; got 25.", control="eod-initiative",
+                   type="eod-initiative", mode="roll", **{"d20.Fleet 1": "9", "d20.Fleet 2": "3 25"})
+
+
+def test_ship_class_roll_offs_take_real_d20s_per_class(fleets):
+    # seed 001, Initiative: Ship Class: "For each hull class and phase the players roll a D20 for
+    # initiative. Tied rolls are broken with another roll."
+    resp = fleets.api(type="eod-initiative", mode="class",
+                      d20={"battleship": {"Fleet 1": [5, 2], "Fleet 2": [5, 20]},
+                           "cruiser": {"Fleet 1": 11, "Fleet 2": 10}, "destroyer": {"Fleet 1": 1, "Fleet 2": 2},
+                           "frigate": {"Fleet 1": 17, "Fleet 2": 3}})
+    assert resp.status_code == 200, resp.get_json()
+    assert order(fleets) == [("battleship", "Fleet 2"), ("battleship", "Fleet 1"), ("cruiser", "Fleet 1"),
+                             ("cruiser", "Fleet 2"), ("destroyer", "Fleet 2"), ("destroyer", "Fleet 1"),
+                             ("frigate", "Fleet 1"), ("frigate", "Fleet 2")]
+    assert fleets.state()["game"]["initiative"]["rolls"]["battleship"] == {"Fleet 1": [5, 2], "Fleet 2": [5, 20]}
+    fleets.end_phase()
+    board = text(fleets.client.get(f"/t/{fleets.code}"))
+    assert 'name="d20.frigate.Fleet 2"' in board and "tie-break" in board
+    fleets.ok(type="eod-initiative", **{"d20.battleship.Fleet 1": 4, "d20.battleship.Fleet 2": 8})
+    assert order(fleets)[:2] == [("battleship", "Fleet 2"), ("battleship", "Fleet 1")]
+    fleets.end_phase()
+    fleets.refused("By ship class, enter the D20s by class (battleship, cruiser, destroyer, frigate, drone); "
+                   "'Fleet 1' is not a ship class.", control="eod-initiative", type="eod-initiative",
+                   **{"d20.Fleet 1": 4})

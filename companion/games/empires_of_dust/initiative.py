@@ -3,6 +3,8 @@ class, or rotating; and who goes next.
 """
 from __future__ import annotations
 
+import re
+
 from companion.actions import Stale, action
 from companion.games.empires_of_dust import rules as eod
 from companion.rules import RuleError
@@ -31,6 +33,8 @@ def rotating_steps(state: dict, ini: dict) -> tuple[list[dict], str]:
     result = eod.initiative_order("rotating", ini["first"], turn=turn, phase=phase_name(state))
     return initiative_steps("rotating", result), result["summary"]
 
+MAX_ROLL_OFF_DICE = 6  # input limit only: a first D20 and up to five tie-breaks
+
 
 @action("eod-initiative", systems=SYSTEMS, chance=True)
 def initiative(state: dict, p: dict) -> str:
@@ -56,14 +60,26 @@ def decide_initiative(state: dict, args: dict, ctx) -> dict:
     fleets = [s for s in state["sides"] if sides_alive(state).get(s)]
     if len(fleets) < 2:
         raise RuleError("Initiative needs at least two fleets with ships on the table.", "mode")
-    rolls = {k: v for k, v in (args.get("d20") or {}).items() if v not in ("", None)}
-    for fleet, value in rolls.items():
+    entered = args.get("d20") or {}
+    if not isinstance(entered, dict):
+        raise RuleError("d20 must map fleets (or, by ship class, classes) to their real D20s.", "d20")
+    phase = phase_name(state)
+    if mode == "class":
+        present = _fleets_with_classes(state)
+        result = eod.initiative_order("class", present, _class_d20s(entered, present), phase=phase, rng=ctx.rng)
+        return {"mode": mode, "steps": initiative_steps(mode, result), "summary": result["summary"],
+                "rolls": result["rolls"]}
+    rolls = {}
+    for fleet, value in entered.items():
+        if value in ("", None):
+            continue
         if fleet not in fleets:
             raise RuleError(f"{fleet} has no ships on the table to roll for.", "d20")
-        need_int({f"D20 for {fleet}": value}, f"D20 for {fleet}", 1, 20)
-    phase = phase_name(state)
+        rolls[fleet] = real_d20s(value, fleet)
     if mode == "rotating":
         first = args.get("first")
+        if first and rolls:
+            raise RuleError("Either choose the fleet that goes first or enter the roll-off D20s, not both.", "first")
         if first:
             if first not in fleets:
                 raise RuleError(f"first must be one of {', '.join(fleets)}.", "first")
@@ -75,12 +91,40 @@ def decide_initiative(state: dict, args: dict, ctx) -> dict:
         result = eod.initiative_order("rotating", order, turn=1, phase=phase)
         return {"mode": mode, "first": order, "steps": initiative_steps(mode, result),
                 "summary": result["summary"], "rolls": rolled}
-    if mode == "class":
-        result = eod.initiative_order("class", _fleets_with_classes(state), {}, phase=phase, rng=ctx.rng)
-    else:
-        result = eod.initiative_order("roll", fleets, rolls, phase=phase, rng=ctx.rng)
+    result = eod.initiative_order("roll", fleets, rolls, phase=phase, rng=ctx.rng)
     return {"mode": mode, "steps": initiative_steps(mode, result), "summary": result["summary"],
             "rolls": result["rolls"]}
+
+
+def real_d20s(value, who: str) -> list[int]:
+    """A fleet's real D20s for a roll-off: the first, then its tie-breaks (12, [12, 7] or "12 7");
+    seed 001, Initiative: "Tied rolls are broken with another roll"."""
+    if isinstance(value, str):
+        parts = [p for p in re.split(r"[\s,;/]+", value.strip()) if p]
+    else:
+        parts = value if isinstance(value, list) else [value]
+    if not 1 <= len(parts) <= MAX_ROLL_OFF_DICE:
+        raise RuleError(f"D20 for {who}: enter 1 to {MAX_ROLL_OFF_DICE} D20s (the first, then tie-breaks).", "d20")
+    return [need_int({f"D20 for {who}": p}, f"D20 for {who}", 1, 20) for p in parts]
+
+
+def _class_d20s(entered: dict, present: dict) -> dict:
+    """{class: {fleet: D20s}} for initiative by ship class: "For each hull class and phase the
+    players roll a D20 for initiative. Tied rolls are broken with another roll" (seed 001)."""
+    out: dict = {}
+    for cls, by_fleet in entered.items():
+        if cls not in eod.CLASS_ORDER:
+            raise RuleError(f"By ship class, enter the D20s by class ({', '.join(eod.CLASS_ORDER)}); "
+                            f"{cls!r} is not a ship class.", "d20")
+        if not isinstance(by_fleet, dict):
+            raise RuleError(f"Enter the {cls} roll-off as each fleet's D20s.", "d20")
+        for fleet, value in by_fleet.items():
+            if value in ("", None):
+                continue
+            if cls not in present.get(fleet, []):
+                raise RuleError(f"{fleet} has no {cls}s on the table to roll for.", "d20")
+            out.setdefault(cls, {})[fleet] = real_d20s(value, f"{fleet} ({cls}s)")
+    return out
 
 
 def step_text(step: dict, state: dict) -> str:

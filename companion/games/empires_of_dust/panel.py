@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from companion.games.empires_of_dust import rules as eod
 from companion.games.empires_of_dust.fleets import BASE_CLASSES, SHIP_CLASSES
-from companion.games.empires_of_dust.initiative import step_text
+from companion.games.empires_of_dust.initiative import _fleets_with_classes, step_text
 from companion.games.empires_of_dust.table import (active_drone, cls_of, conditions, docked_at, game,
     hp_of, is_base, pending_destroyed, phase_name, sides_alive, stats_of)
 from companion.games.empires_of_dust.victory import standings
@@ -28,6 +28,7 @@ def eod_panel(state: dict) -> dict:
             "standings": standings(state), "destroyed": g["destroyed"],
             "last_attack": g.get("last_attack"), "notes": g.get("phase_notes") or [],
             "fleets": [s for s in state["sides"] if sides_alive(state).get(s)],
+            "rolloffs": _class_rolloffs(state),
             "roster": f"{state['tick']}-{fired}-{'.'.join(alive)}"}
 
 
@@ -82,3 +83,15 @@ def _launch_note(cls: str) -> str | None:
     n = eod.base_classes()[cls]["attacks"]
     return (f"A {cls.replace('-', ' ')} launches up to {n} drone{'s' if n > 1 else ''} a turn, one per launcher "
             "(as many as it attacks; seed 001, Bases: Combat).")
+
+
+def _class_rolloffs(state: dict) -> list[dict]:
+    """The ship classes two or more fleets have: each is a D20 roll-off in initiative by ship class
+    (seed 001, Initiative: Ship Class), from battleships to drones."""
+    present = _fleets_with_classes(state)
+    out = []
+    for cls in eod.CLASS_ORDER:
+        fleets = [f for f, classes in present.items() if cls in classes]
+        if len(fleets) > 1:
+            out.append({"class": cls, "fleets": fleets})
+    return out

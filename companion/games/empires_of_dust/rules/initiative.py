@@ -8,10 +8,13 @@ from .seed_numbers import CLASS_ORDER, D20, _int, _key
 
 
 def _roll_off(names: list[str], rolls: dict, rng, what: str) -> tuple[list[str], dict]:
-    """Highest D20 first; ties are broken with another roll (seed 001, Initiative).
-    ``rolls[name]`` is a D20 or a list (the first roll, then tie-breakers)."""
+    """Highest D20 first; ties are broken with another roll (seed 001, Initiative: "Tied rolls are
+    broken with another roll").  ``rolls[name]`` is a D20 or a list (the first roll, then
+    tie-breakers).  A fleet that entered its real D20s rolls its tie-breaks for real too: a tie
+    beyond the D20s entered is refused (not rolled by the companion), and so are D20s left over."""
     given = {n: list(rolls.get(n, [])) if isinstance(rolls.get(n, []), (list, tuple)) else [rolls[n]]
              for n in names}
+    entered = {n: len(given[n]) for n in names}
     record = {n: [] for n in names}
 
     def next_roll(name: str) -> int:
@@ -21,17 +24,28 @@ def _roll_off(names: list[str], rolls: dict, rng, what: str) -> tuple[list[str],
         record[name].append(die)
         return die
 
-    def order(group: list[str]) -> list[str]:
+    def order(group: list[str], tied_on: int | None = None) -> list[str]:
         if len(group) <= 1:
             return group
+        short = [n for n in group if entered[n] and not given[n]]
+        if short and tied_on is not None:
+            raise RuleError(f"{' and '.join(group)} tied on {tied_on}: enter each one's tie-break D20 after "
+                            f"the first (e.g. {tied_on} 7), or leave them all empty to let the companion roll "
+                            f"(seed 001, Initiative).", "d20")
         scores = {n: next_roll(n) for n in group}
         out = []
         for value in sorted(set(scores.values()), reverse=True):
             tied = [n for n in group if scores[n] == value]
-            out += order(tied) if len(tied) > 1 else tied
+            out += order(tied, value) if len(tied) > 1 else tied
         return out
 
-    return order(list(names)), record
+    result = order(list(names))
+    for n in names:
+        if given[n]:
+            used = len(record[n])
+            raise RuleError(f"{n}: {entered[n]} D20{'s' if entered[n] > 1 else ''} entered but the roll-off used "
+                            f"{used} ({'no tie to break' if used else 'no roll-off needed'}).", "d20")
+    return result, record
 
 
 def initiative_order(mode: str, fleets, rolls: dict | None = None, *, turn: int = 1,
