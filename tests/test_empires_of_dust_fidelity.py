@@ -203,6 +203,11 @@ def test_initiative_ties_are_broken_with_the_real_d20s_entered(fleets):
     # from the panel's fields: each fleet's first D20, then its tie-break
     fleets.ok(type="eod-initiative", mode="roll", **{"d20.Fleet 1": "12 3", "d20.Fleet 2": "12, 18"})
     assert order(fleets) == ["Fleet 2", "Fleet 1"]
+    fleets.end_phase()  # a phone's number pad has no space: 12.3 is 12 then 3
+    panel = text(fleets.client.get(f"/t/{fleets.code}")).split('id="eod-panel"')[1]
+    assert 'name="d20.Fleet 1" inputmode="decimal"' in panel and "or 12.7 on a number pad" in panel
+    fleets.ok(type="eod-initiative", mode="roll", **{"d20.Fleet 1": "12.3", "d20.Fleet 2": "12.1"})
+    assert order(fleets) == ["Fleet 1", "Fleet 2"]
 
 
 def test_a_tie_without_its_tie_break_d20_is_refused_and_unused_d20s_too(fleets):

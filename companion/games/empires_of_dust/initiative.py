@@ -98,9 +98,10 @@ def decide_initiative(state: dict, args: dict, ctx) -> dict:
 
 def real_d20s(value, who: str) -> list[int]:
     """A fleet's real D20s for a roll-off: the first, then its tie-breaks (12, [12, 7] or "12 7");
-    seed 001, Initiative: "Tied rolls are broken with another roll"."""
+    seed 001, Initiative: "Tied rolls are broken with another roll".  A phone's number pad has no
+    space, so "12.7" and "12,7" read as 12 then 7 too."""
     if isinstance(value, str):
-        parts = [p for p in re.split(r"[\s,;/]+", value.strip()) if p]
+        parts = [p for p in re.split(r"[\s,;/.]+", value.strip()) if p]
     else:
         parts = value if isinstance(value, list) else [value]
     if not 1 <= len(parts) <= MAX_ROLL_OFF_DICE:
