@@ -432,8 +432,9 @@ def test_blast_halving_rounds_up(position, pen, dmg):
     # critical in the blast: 2.5 + 2.5 = 5, not 3 + 3
     (["critical-hit"], "blast", 5, [20, 11], 5, 0),
     (["critical-hit"], "direct", 5, [20, 11], 10, 0),
-    # scatter-shot: two halves of 5 -> 2.5 + 2.5 = 5; one pass -> 3
-    (["scatter-shot"], "direct", 5, [20, 20], 5, 0),
+    # scatter-shot: "A pass on each roll deals damage at half of the base damage, rounding up"
+    # (seed 001, Scatter-Shot): each pass is its own hit, 3 + 3 = 6; one pass -> 3 (issue 9, item 10)
+    (["scatter-shot"], "direct", 5, [20, 20], 6, 0),
     (["scatter-shot"], "direct", 5, [20, 1], 3, 0),
     # immolation burns the attacker even when the shot fails to penetrate
     (["immolation"], "direct", 9, [11, 1], 0, 5),
@@ -588,8 +589,8 @@ def test_attack_odds_with_augmenters():
     assert Fraction(odds["expected_fraction"]) == p * (10 + Fraction(1, 2) * 10)
     scatter = eod.attack_odds(weapon("beam", 30, 10, 5, ["scatter-shot"]), {"armour": {"reflective": 10}})
     assert Fraction(scatter["p_penetrate_fraction"]) == Fraction(3, 4)
-    # both pass (1/4): 2.5 + 2.5 = 5; one passes (1/2): 2.5 -> 3; none (1/4): 0
-    assert Fraction(scatter["expected_fraction"]) == Fraction(1, 4) * 5 + Fraction(1, 2) * 3
+    # both pass (1/4): 3 + 3 = 6 (each half rounded up, seed 001, Scatter-Shot); one passes (1/2): 3; none: 0
+    assert Fraction(scatter["expected_fraction"]) == Fraction(1, 4) * 6 + Fraction(1, 2) * 3
 
 
 @settings(max_examples=60, deadline=None)

@@ -1,19 +1,20 @@
-"""Empires of Dust: attacks (seed 001, Combat Phase): detection, armour, penetration, augmenters."""
+"""Empires of Dust: attacks (seed 001, Combat Phase): detection, armour, penetration, augmenters.
+"""
 from __future__ import annotations
 
-from companion.actions import action
-from companion.actions import core
-from companion.rules import RuleError
+from companion.actions import action, core
 from companion.games.empires_of_dust import rules as eod
+from companion.rules import RuleError
 from companion.trackers import cooldown, gauge, need_int
-from companion.games.empires_of_dust.actions import (EQUIPMENT_TRACKERS, EXTRA_HITS, SHOT_KINDS, SYSTEMS, TERRAIN, alive,
-                                               cls_of, conditions, designed, docked_at, game, hp_of, in_phase,
-                                               is_base, set_condition, set_hp, stats_of, weapon_index)
+from companion.games.empires_of_dust.table import (EQUIPMENT_TRACKERS, SYSTEMS, _flag, _real_dice, alive,
+    cls_of, conditions, designed, docked_at, game, hp_of, in_phase, is_base, set_condition, set_hp,
+    stats_of, weapon_index)
 
-# --- attacks --------------------------------------------------------------------------------------
-
-def _flag(args: dict, key: str) -> bool:
-    return args.get(key) not in (None, "", 0, "0", False, "off")
+TERRAIN = ("sparse", "dense", "gravity-well", "star")
+EXTRA_HITS = {"blast": ("blast", None, 1), "touching": ("touching", None, 1),
+              "chain": ("direct", "chain", 1), "chain-2": ("direct", "chain", 2),
+              "furtherance": ("direct", "furtherance", 1)}
+SHOT_KINDS = ("main", "berserker", "point-defence")
 
 
 def _modifier(args: dict, key: str) -> int:
@@ -76,6 +77,20 @@ def fire_check(state: dict, attacker: dict, windex: int, shot: str, target_id: s
         raise RuleError(f"shot must be one of {', '.join(SHOT_KINDS)}.", "shot")
 
 
+def _no_auras_on_drones(args: dict, attacker: dict, target: dict) -> None:
+    """seed 001, Aura Generators: "Drones are not affected by auras."  A drone's own shot takes no
+    range, penetration, damage or detection aura and a drone target no stealth aura.  Decision: a
+    ship's weapon boon or bane still counts when that ship fires at (or blasts) a drone -- the aura
+    acts on the ship's weapon, not on the drone."""
+    for unit, keys in ((attacker, ("range", "penetration", "damage", "detection")), (target, ("stealth",))):
+        if cls_of(unit) != "drone":
+            continue
+        for key in keys:
+            if _modifier(args, key):
+                raise RuleError(f"Drones are not affected by auras (seed 001, Aura Generators): clear the "
+                                f"{key} aura for {unit['name']}.", "aura")
+
+
 def target_of(unit: dict, state: dict) -> dict:
     s = stats_of(unit)
     hp = unit["trackers"]["hp"]
@@ -106,6 +121,7 @@ def plan_attack(state: dict, args: dict, detection_base: int | None = None) -> d
         raise RuleError("A ship cannot fire at itself.", "target")
     fire_check(state, attacker, windex, shot, target["id"])
     ally = target["side"] == attacker["side"]
+    _no_auras_on_drones(args, attacker, target)
     distance = need_int(args, "distance", 0, 999) if args.get("distance") not in (None, "") else None
     if distance is None:
         raise RuleError("Enter the distance to the target (in units) for the detection and range check.",
@@ -134,7 +150,10 @@ def plan_attack(state: dict, args: dict, detection_base: int | None = None) -> d
     base = detection_base if detection_base is not None else state["settings"].get(
         "detection_base", eod.DEFAULT_DETECTION_BASE)
     reach = eod.weapon_range(weapon, specialisations=a_stats["specialisations"], aura=_modifier(args, "range"))
-    aim = eod.targeting(distance, reach, max(0, stealth), max(0, detection), base=base,
+    # seed 001, Celestial Bodies ("in the suns own diameter -20 stealth modifier") and Nebula ("-10
+    # detection modifier") give no floor, so stealth and detection may go below 0 in
+    # "Distance <= 30 - Stealth + Detection" (Detecting Targets): 30 - (15 - 20) + 15 = 50 (issue 9, item 9).
+    aim = eod.targeting(distance, reach, stealth, detection, base=base,
                         designated="Designated" in conditions(target),
                         docked=bool(docked_at(state, target["id"])) and not (ally and is_base(attacker)))
     if not aim["can_fire"]:
@@ -179,29 +198,28 @@ def plan_attack(state: dict, args: dict, detection_base: int | None = None) -> d
                                                 "ally": False}})
     if len(hits) > 12:
         raise RuleError("At most 11 further ships in one attack.", "hits")
+    _chain_check([h["jump"] for h in hits if h["shot"] == "chain"])
     return {"attacker": attacker, "weapon": weapon, "windex": windex, "shot": shot, "target": target,
             "aim": aim, "uses": uses, "hits": hits, "ally": ally}
+
+
+def _chain_check(jumps: list[int]) -> None:
+    """seed 001, Chain-Hit: "Up to two jumps in addition to the main hit can be made"; "The new origin
+    is defined at the impact site of the first target", so the jumps are a chain: one first jump
+    (chain), then one second jump from it (chain-2)."""
+    if len(jumps) > eod.CHAIN_JUMPS:
+        raise RuleError(f"A chain-hit makes up to {eod.CHAIN_JUMPS} jumps after the main hit (seed 001, "
+                        f"Chain-Hit); {len(jumps)} ships are marked chain.", "hits")
+    if len(set(jumps)) != len(jumps):
+        raise RuleError("A chain-hit makes one jump from each ship: mark one ship chain (first jump) and "
+                        "one chain-2 (second jump).", "hits")
+    if 2 in jumps and 1 not in jumps:
+        raise RuleError("chain-2 is the second jump, made from the first: mark the first jump chain.", "hits")
 
 
 def hit_odds(state: dict, plan: dict, hit: dict) -> dict:
     target = state["units"][hit["target"]]
     return eod.attack_odds(plan["weapon"], target_of(target, state), **hit["options"])
-
-
-def _real_dice(raw) -> list[int] | None:
-    if raw in (None, "", []):
-        return None
-    values = raw if isinstance(raw, list) else [p for p in str(raw).replace(",", " ").split() if p]
-    out = []
-    for v in values:
-        if isinstance(v, str) and v.strip().isdigit():
-            v = int(v)
-        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= eod.D20:
-            raise RuleError(f"Each D20 must be a whole number from 1 to 20; got {v!r}.", "rolled")
-        out.append(v)
-    if len(out) > 8:
-        raise RuleError("An attack uses at most 8 D20s per target.", "rolled")
-    return out
 
 
 @action("eod-attack", systems=SYSTEMS, chance=True)

@@ -1,17 +1,15 @@
-"""Empires of Dust: the end of each phase (burns, EMP, ships destroyed at the end of combat) and victory."""
+"""Empires of Dust: the end of each phase (seed 001, Combat Phase; Burning; EMP): fires burn, EMP
+wears off, ships at 0 HP are removed and scored; the phase hook and ``eod-end-phase``.
+"""
 from __future__ import annotations
 
-from companion.actions import action
-from companion.actions import core
-from companion.rules import RuleError
+from companion.actions import action, core
 from companion.games.empires_of_dust import rules as eod
-from companion.trackers import need_int
-from companion.games.empires_of_dust.actions import (ROLL_REMINDER, SLUG, SYSTEMS, VICTORY, cls_of, designed, game, hp_of,
-                                               pending_destroyed, phase_name, points, rotating_steps,
-                                               set_condition, set_hp)
-from companion.games.empires_of_dust.attack import _flag
+from companion.games.empires_of_dust.initiative import rotating_steps
+from companion.games.empires_of_dust.table import (ROLL_REMINDER, SYSTEMS, cls_of, game, hp_of,
+    pending_destroyed, phase_name, set_condition, set_hp)
+from companion.games.empires_of_dust.victory import victory_checks
 
-# --- the end of a phase ---------------------------------------------------------------------------
 
 def _destroy(state: dict, unit: dict, reason: str) -> str:
     g = game(state)
@@ -103,44 +101,6 @@ def burn_fires(state: dict) -> list[str]:
     return notes
 
 
-def victory_checks(state: dict) -> list[str]:
-    """Checkmate and gladiator at the end of the turn (seed 001, Win Condition)."""
-    g = game(state)
-    victory = g.get("victory") or {}
-    notes = []
-    if victory.get("checkmate"):
-        in_play = victory.get("in_play") or [s for s in state["sides"]]
-        fleets = {s: [] for s in in_play}
-        for unit in state["units"].values():
-            if unit["side"] in fleets and "design" in unit:
-                fleets[unit["side"]].append({"class": cls_of(unit), "hp": hp_of(unit),
-                                             "destroyed": unit["removed"]})
-        try:
-            result = eod.checkmate(fleets, in_play)
-        except RuleError as exc:
-            return [f"Checkmate: {exc.message}"]
-        for fleet in result["eliminated"]:
-            for unit in state["units"].values():
-                if unit["side"] == fleet and not unit["removed"]:
-                    unit["removed"] = True
-                    g["destroyed"].append({"unit": unit["id"], "name": unit["name"], "class": cls_of(unit),
-                                           "side": fleet, "by": "", "round": state["round"],
-                                           "reason": "withdrawn: no admiral"})
-        victory["in_play"] = result["in_play"]
-        victory["result"] = result["summary"]
-        notes.append(f"Checkmate: {result['summary']}")
-    if victory.get("gladiator"):
-        fleets = {s: [{"class": cls_of(u), "hp": hp_of(u), "destroyed": u["removed"]}
-                      for u in state["units"].values() if u["side"] == s and "design" in u]
-                  for s in state["sides"]}
-        fleets = {s: ships for s, ships in fleets.items() if ships}
-        try:
-            notes.append(f"Gladiator: {eod.gladiator(fleets)['summary']}")
-        except RuleError as exc:
-            notes.append(f"Gladiator: {exc.message}")
-    return notes
-
-
 def open_phase(state: dict) -> list[str]:
     g = game(state)
     notes = []
@@ -148,6 +108,7 @@ def open_phase(state: dict) -> list[str]:
         notes += burn_fires(state)
     else:
         g["launched"] = {}
+        g.pop("launched_from", None)
     ini = g.get("initiative")
     if ini:
         ini["tick"], ini["next"] = state["tick"], 0
@@ -179,7 +140,6 @@ def phase_hook(state: dict) -> list[str]:
     return notes
 
 
-
 @action("eod-end-phase", systems=SYSTEMS)
 def end_phase(state: dict, p: dict) -> str:
     """End this phase (fires, EMP, destroyed ships removed and scored) and go to the next."""
@@ -187,75 +147,3 @@ def end_phase(state: dict, p: dict) -> str:
     label = core.next_phase(state, p)
     notes = game(state).get("phase_notes") or []
     return f"End of {ended.lower()} phase" + (f": {'; '.join(notes)}" if notes else "") + f" → {label}"
-
-
-# --- victory --------------------------------------------------------------------------------------
-
-@action("eod-victory", systems=SYSTEMS)
-def victory(state: dict, p: dict) -> str:
-    """Choose the win conditions (checkmate, points, capture, gladiator, interdiction) and turns."""
-    chosen = [v for v in VICTORY if _flag(p, v)]
-    if not chosen:
-        raise RuleError("Pick at least one win condition (seed 001, Win Condition).", "victory")
-    turns = need_int(p, "turns", 1, 99) if p.get("turns") not in (None, "") else None
-    g = game(state)
-    old = g.get("victory") or {}
-    g["victory"] = {**{v: v in chosen for v in VICTORY}, "turns": turns,
-                    "in_play": old.get("in_play"), "result": old.get("result")}
-    return f"Win conditions: {', '.join(chosen)}" + (f" over {turns} turns" if turns else "")
-
-
-@action("eod-role", systems=SYSTEMS)
-def role(state: dict, p: dict) -> str:
-    """Mark a ship as a convoy ship (interdiction) or the prize (capture the ship), or neither."""
-    unit = designed(state, p.get("unit"))
-    kind = p.get("role") or "none"
-    if kind not in ("convoy", "prize", "none"):
-        raise RuleError("role must be convoy, prize or none.", "role")
-    roles = game(state)["roles"]
-    if roles.get(unit["id"], "none") == kind:
-        raise RuleError(f"{unit['name']} is already {'unmarked' if kind == 'none' else 'a ' + kind + ' ship'}.", "role")
-    if kind == "none":
-        del roles[unit["id"]]
-    else:
-        roles[unit["id"]] = kind
-    return f"{unit['name']} is {'no longer marked' if kind == 'none' else 'a ' + kind + ' ship'}"
-
-
-@action("eod-capture", systems=SYSTEMS)
-def capture(state: dict, p: dict) -> str:
-    """Capture a ship for a fleet: full hit points, it changes sides (seed 001, Capture the Ship)."""
-    unit = designed(state, p.get("unit"))
-    fleet = p.get("fleet")
-    if fleet not in state["sides"]:
-        raise RuleError(f"fleet must be one of {', '.join(state['sides'])}.", "fleet")
-    if fleet == unit["side"]:
-        raise RuleError(f"{unit['name']} already flies for {fleet}.", "fleet")
-    result = eod.capture_ship({"class": cls_of(unit), "max_hp": unit["trackers"]["hp"]["max"],
-                               "name": unit["name"]}, fleet)
-    set_hp(unit, result["hp"])
-    unit["side"] = fleet
-    game(state)["docked"].pop(unit["id"], None)
-    return result["summary"]
-
-
-def standings(state: dict) -> dict:
-    """What the panel shows for the chosen win conditions."""
-    g = game(state)
-    victory = g.get("victory") or {}
-    out = {"points": points(state), "victory": victory}
-    roles = g["roles"]
-    if victory.get("capture"):
-        held = {s: sum(1 for u, r in roles.items() if r == "prize" and not state["units"][u]["removed"]
-                       and state["units"][u]["side"] == s) for s in state["sides"]}
-        out["capture"] = eod.capture_tally(held)
-    if victory.get("interdiction"):
-        convoy = [state["units"][u] for u, r in roles.items() if r == "convoy"]
-        if convoy:
-            defender = convoy[0]["side"]
-            attackers = [s for s in state["sides"] if s != defender]
-            destroyed = sum(1 for u in convoy if u["removed"])
-            out["interdiction"] = eod.interdiction([{"attacker": attackers[0] if attackers else "",
-                                                     "defender": defender, "destroyed": destroyed,
-                                                     "survived": len(convoy) - destroyed}])
-    return out

@@ -1,17 +1,15 @@
-"""Empires of Dust: equipment, movement, drones and docking (seed 001, Equipment, Drones, Bases)."""
+"""Empires of Dust: equipment at the table (seed 001, Equipment; Off the Edge; Detecting Targets):
+cloak and ECM, afterburner, FTL jump, tractor beam, a ship off the edge, the detection base.
+"""
 from __future__ import annotations
 
-from companion.actions import action
-from companion.actions import core
-from companion.rules import RuleError
+from companion.actions import action, core
 from companion.games.empires_of_dust import rules as eod
+from companion.rules import RuleError
 from companion.trackers import cooldown, need_int
-from companion.games.empires_of_dust.actions import (SYSTEMS, active_drone, cls_of, conditions, designed, docked_at, game,
-                                               in_phase, insert_units, is_base, new_unit, set_condition, stats_of,
-                                               weapon_index)
-from companion.games.empires_of_dust.attack import _flag, _real_dice
+from companion.games.empires_of_dust.table import (SYSTEMS, _flag, _real_dice, cls_of, conditions,
+    designed, game, in_phase, is_base, set_condition, stats_of)
 
-# --- equipment, movement, drones, docking ---------------------------------------------------------
 
 def _roll_payload(args: dict, ctx, needs: int, what: str) -> dict:
     dice = _real_dice(args.get("rolled"))
@@ -140,74 +138,6 @@ def _lost(state: dict, unit: dict) -> str:
 def decide_off_the_edge(state: dict, args: dict, ctx) -> dict:
     unit = designed(state, args.get("unit"))
     return {"unit": unit["id"], **_roll_payload(args, ctx, eod.OFF_THE_EDGE, "off the edge roll")}
-
-
-@action("eod-launch-drone", systems=SYSTEMS)
-def launch_drone(state: dict, p: dict) -> str:
-    """Launch a launcher's drone in the movement phase: one in flight per launcher (seed 001)."""
-    carrier, launcher = _launch_check(state, p)
-    insert_units(state, [p["drone"]])
-    g = game(state)
-    g["drones"][p["drone"]["id"]] = {"carrier": carrier["id"], "launcher": p["launcher"]}
-    g["launched"][carrier["id"]] = g["launched"].get(carrier["id"], 0) + 1
-    return f"{carrier['name']} launches {p['drone']['name']}: it may move now and attack this turn"
-
-
-def _launch_check(state: dict, args: dict):
-    carrier = designed(state, args.get("unit"))
-    in_phase(state, "Movement", "Drones launch")
-    index = weapon_index(carrier, args.get("launcher"), "launcher")
-    launcher = carrier["design"]["weapons"][index]
-    if "drone" not in launcher:
-        raise RuleError(f"{launcher['name']} is not a drone launcher.", "launcher")
-    if docked_at(state, carrier["id"]):
-        raise RuleError(f"{carrier['name']} is docked: launch it from the base first.", "unit")
-    active = [launcher["name"]] if active_drone(state, carrier["id"], index) else []
-    engineer = "engineer" in (stats_of(carrier)["specialisations"])
-    eod.launch_drone(launcher["name"], active, game(state)["launched"].get(carrier["id"], 0), engineer=engineer)
-    return carrier, launcher
-
-
-@launch_drone.decider
-def decide_launch_drone(state: dict, args: dict, ctx) -> dict:
-    carrier, launcher = _launch_check(state, args)
-    index = weapon_index(carrier, args.get("launcher"), "launcher")
-    design = {"name": launcher["name"], "class": "drone", "armour": launcher["drone"]["armour"],
-              "weapons": [{k: launcher[k] for k in ("name", "type", "range", "penetration", "damage")}
-                          | {"augmenters": []}]}
-    name = f"{launcher['name']} ({carrier['name']})"[:40]
-    drone = new_unit(f"u{state['next_unit']}", design, carrier["side"], ctx.system, name)
-    return {"unit": carrier["id"], "launcher": index, "drone": drone}
-
-
-@action("eod-dock", systems=SYSTEMS)
-def dock(state: dict, p: dict) -> str:
-    """Dock a ship at a larger base in the movement phase: it cannot fire or be targeted (seed 001)."""
-    ship = designed(state, p.get("unit"))
-    base = designed(state, p.get("base"), "base")
-    in_phase(state, "Movement", "Ships dock")
-    if not is_base(base):
-        raise RuleError(f"{base['name']} is not a base.", "base")
-    if docked_at(state, ship["id"]):
-        raise RuleError(f"{ship['name']} is already docked.", "unit")
-    if is_base(ship):
-        raise RuleError("A base does not dock.", "unit")
-    docked = sum(1 for b in game(state)["docked"].values() if b == base["id"])
-    result = eod.dock(cls_of(ship), cls_of(base), docked)
-    game(state)["docked"][ship["id"]] = base["id"]
-    return f"{ship['name']} docks at {base['name']}: {result['summary']}"
-
-
-@action("eod-undock", systems=SYSTEMS)
-def undock(state: dict, p: dict) -> str:
-    """Launch a docked ship from its base at the start of the movement phase (seed 001, Docking)."""
-    ship = designed(state, p.get("unit"))
-    in_phase(state, "Movement", "Docked ships launch")
-    base = docked_at(state, ship["id"])
-    if not base:
-        raise RuleError(f"{ship['name']} is not docked.", "unit")
-    del game(state)["docked"][ship["id"]]
-    return f"{ship['name']} launches from {state['units'][base]['name']}"
 
 
 @action("eod-detection-base", systems=SYSTEMS)

@@ -1,0 +1,88 @@
+"""Empires of Dust: the attack helper -- detection, effective armour, the D20 needed and the odds of
+every hit, before rolling (rendered by the views).  Pure functions of the table state.
+"""
+from __future__ import annotations
+
+from companion.games.empires_of_dust import rules as eod
+from companion.rules import RuleError
+from companion.games.empires_of_dust.attack import hit_odds, plan_attack
+from companion.games.empires_of_dust.panel import eod_panel
+
+
+# Where a player would wonder how the app reads the seed, the preview says it (issue 9).
+AUGMENTER_NOTES = {
+    # seed 001, Scatter-Shot: "A pass on each roll deals damage at half of the base damage, rounding up"
+    "scatter-shot": " (each passing roll: half the base damage, rounded up on its own)",
+}
+
+
+def _units(state: dict) -> list[dict]:
+    return [state["units"][u] for u in state["unit_order"]
+            if not state["units"][u]["removed"] and "design" in state["units"][u]]
+
+
+def attack_context(row: dict, args: dict, side: str | None = None) -> dict:
+    state = row["state"]
+    units = _units(state)
+    attacker = state["units"].get(args.get("attacker")) if args.get("attacker") else None
+    if attacker is None or attacker["removed"] or "design" not in attacker:
+        own = [u for u in units if u["side"] == side]
+        attacker = (own or units or [None])[0]
+    weapons = [(i, w) for i, w in enumerate(attacker["design"]["weapons"]) if "drone" not in w] if attacker else []
+    fitted = attacker["design"].get("equipment", []) if attacker else []
+    args = dict(args)
+    if attacker:
+        args["attacker"] = attacker["id"]
+        if weapons and str(args.get("weapon")) not in [str(i) for i, _ in weapons]:
+            args["weapon"] = weapons[0][0]
+        others = [u for u in units if u["id"] != attacker["id"]]
+        if args.get("target") not in [u["id"] for u in others]:
+            enemies = [u for u in others if u["side"] != attacker["side"]]
+            args["target"] = (enemies or others or [{"id": None}])[0]["id"]
+    return {"row": row, "state": state, "units": units, "attacker": attacker, "weapons": weapons,
+            "fitted": fitted, "args": args, "roster": eod_panel(state)["roster"],
+            "preview": preview(state, args)}
+
+
+def _rolls_needed(plan: dict, hit: dict, odds: dict) -> list[str]:
+    augs = set(plan["weapon"].get("augmenters", []))
+    opts = hit["options"]
+    out = []
+    if opts["target_ecm"] and not opts["ally"]:
+        out.append(f"ECM lock > {eod._check_d20('ecm')}")
+    for aug, word in (("rending", "rending"), ("immolation", "immolation")):
+        if aug in augs and not opts["ally"]:
+            out.append(f"{word} > {eod._check_d20(aug)}")
+    out.append(f"penetration > {odds['needed']}")
+    if "scatter-shot" in augs and not opts["ally"]:
+        out.append(f"second scatter-shot penetration > {odds['needed']}")
+    for aug, word in (("critical-hit", "critical hit"), ("vampirism", "vampirism"), ("emp", "EMP")):
+        if aug in augs and not opts["ally"]:
+            out.append(f"{word} (if it penetrates) > {eod._check_d20(aug)}")
+    return out
+
+
+def preview(state: dict, args: dict) -> dict:
+    """Detection, effective armour, the D20 needed and the odds of every hit, before rolling."""
+    try:
+        plan = plan_attack(state, args)
+        hits = []
+        for hit in plan["hits"]:
+            odds = hit_odds(state, plan, hit)
+            hits.append({"name": state["units"][hit["target"]]["name"], "position": hit["position"],
+                         "shot": hit["shot"], "odds": odds, "ally": hit["ally"],
+                         "rolls": _rolls_needed(plan, hit, odds), "target": hit["target"]})
+        notes = []
+        if "overloader" in plan["uses"] or args.get("overloader"):
+            notes.append(f"Overloader: +{eod.OVERLOADER_DAMAGE} damage")
+        if args.get("assassins_touch"):
+            notes.append(f"Assassin's touch: +{eod.ASSASSINS_TOUCH_PENETRATION} penetration")
+        if args.get("fine_tuned"):
+            notes.append(f"Fine-tuned detector: +{eod.FINE_TUNED_DETECTION} detection")
+        augs = plan["weapon"].get("augmenters", [])
+        notes += [f"{eod.augmenters()[a]['name']}" + AUGMENTER_NOTES.get(a, "") for a in augs if a in eod.augmenters()]
+        return {"ok": True, "aim": plan["aim"], "hits": hits, "notes": notes,
+                "base": state["settings"].get("detection_base", eod.DEFAULT_DETECTION_BASE),
+                "expected": sum(h["odds"]["expected"] for h in hits)}
+    except RuleError as exc:
+        return {"ok": False, "message": exc.message, "field": exc.field}

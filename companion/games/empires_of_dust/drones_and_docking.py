@@ -1,0 +1,83 @@
+"""Empires of Dust: drones and docking at the table (seed 001, Drone Launchers; Docking).
+"""
+from __future__ import annotations
+
+from companion.actions import action
+from companion.games.empires_of_dust import rules as eod
+from companion.rules import RuleError
+from companion.games.empires_of_dust.fleets import insert_units, new_unit
+from companion.games.empires_of_dust.table import (SYSTEMS, active_drone, cls_of, designed, docked_at,
+    game, in_phase, is_base, stats_of, weapon_index)
+
+
+@action("eod-launch-drone", systems=SYSTEMS)
+def launch_drone(state: dict, p: dict) -> str:
+    """Launch a launcher's drone in the movement phase: one in flight per launcher (seed 001)."""
+    carrier, launcher = _launch_check(state, p)
+    insert_units(state, [p["drone"]])
+    g = game(state)
+    g["drones"][p["drone"]["id"]] = {"carrier": carrier["id"], "launcher": p["launcher"]}
+    g["launched"][carrier["id"]] = g["launched"].get(carrier["id"], 0) + 1
+    if is_base(carrier):  # a base launches from each launcher once per turn (seed 001, Bases: Combat)
+        g.setdefault("launched_from", {}).setdefault(carrier["id"], []).append(p["launcher"])
+    return f"{carrier['name']} launches {p['drone']['name']}: it may move now and attack this turn"
+
+
+def _launch_check(state: dict, args: dict):
+    carrier = designed(state, args.get("unit"))
+    in_phase(state, "Movement", "Drones launch")
+    index = weapon_index(carrier, args.get("launcher"), "launcher")
+    launcher = carrier["design"]["weapons"][index]
+    if "drone" not in launcher:
+        raise RuleError(f"{launcher['name']} is not a drone launcher.", "launcher")
+    if docked_at(state, carrier["id"]):
+        raise RuleError(f"{carrier['name']} is docked: launch it from the base first.", "unit")
+    active = [launcher["name"]] if active_drone(state, carrier["id"], index) else []
+    engineer = "engineer" in (stats_of(carrier)["specialisations"])
+    base = cls_of(carrier) if is_base(carrier) else None
+    used = index in game(state).get("launched_from", {}).get(carrier["id"], [])
+    eod.launch_drone(launcher["name"], active, game(state)["launched"].get(carrier["id"], 0), engineer=engineer,
+                     base=base, launcher_used=used)
+    return carrier, launcher
+
+
+@launch_drone.decider
+def decide_launch_drone(state: dict, args: dict, ctx) -> dict:
+    carrier, launcher = _launch_check(state, args)
+    index = weapon_index(carrier, args.get("launcher"), "launcher")
+    design = {"name": launcher["name"], "class": "drone", "armour": launcher["drone"]["armour"],
+              "weapons": [{k: launcher[k] for k in ("name", "type", "range", "penetration", "damage")}
+                          | {"augmenters": []}]}
+    name = f"{launcher['name']} ({carrier['name']})"[:40]
+    drone = new_unit(f"u{state['next_unit']}", design, carrier["side"], ctx.system, name)
+    return {"unit": carrier["id"], "launcher": index, "drone": drone}
+
+
+@action("eod-dock", systems=SYSTEMS)
+def dock(state: dict, p: dict) -> str:
+    """Dock a ship at a larger base in the movement phase: it cannot fire or be targeted (seed 001)."""
+    ship = designed(state, p.get("unit"))
+    base = designed(state, p.get("base"), "base")
+    in_phase(state, "Movement", "Ships dock")
+    if not is_base(base):
+        raise RuleError(f"{base['name']} is not a base.", "base")
+    if docked_at(state, ship["id"]):
+        raise RuleError(f"{ship['name']} is already docked.", "unit")
+    if is_base(ship):
+        raise RuleError("A base does not dock.", "unit")
+    docked = sum(1 for b in game(state)["docked"].values() if b == base["id"])
+    result = eod.dock(cls_of(ship), cls_of(base), docked)
+    game(state)["docked"][ship["id"]] = base["id"]
+    return f"{ship['name']} docks at {base['name']}: {result['summary']}"
+
+
+@action("eod-undock", systems=SYSTEMS)
+def undock(state: dict, p: dict) -> str:
+    """Launch a docked ship from its base at the start of the movement phase (seed 001, Docking)."""
+    ship = designed(state, p.get("unit"))
+    in_phase(state, "Movement", "Docked ships launch")
+    base = docked_at(state, ship["id"])
+    if not base:
+        raise RuleError(f"{ship['name']} is not docked.", "unit")
+    del game(state)["docked"][ship["id"]]
+    return f"{ship['name']} launches from {state['units'][base]['name']}"

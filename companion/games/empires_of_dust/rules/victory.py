@@ -1,0 +1,106 @@
+"""Empires of Dust (seed 001, Win Condition): points, checkmate, capture the ship, gladiator and
+interdiction.
+"""
+from __future__ import annotations
+
+from companion.rules import RuleError
+from .damage import _max_hp
+from .seed_numbers import _int, _key
+from .tables import victory_points
+
+
+def _class_of(ship) -> str:
+    return _key(ship.get("class", "") if isinstance(ship, dict) else ship)
+
+
+def fleet_points(ships: list) -> int:
+    """Points for the destroyed ships (dicts with a class, or class names): drone 0, frigate 2,
+    destroyer 3, cruiser 5, battleship 8 (seed 001, Turns and Points)."""
+    total = 0
+    for ship in ships:
+        cls = _class_of(ship)
+        if cls not in victory_points():
+            raise RuleError(f"The seed gives no points for a destroyed {cls or 'ship without class'}.", "class")
+        total += victory_points()[cls]
+    return total
+
+
+def points_tally(destroyed_by: dict) -> dict:
+    """{fleet: [ships it destroyed]} -> points per fleet and the leader(s) (seed 001, Turns and Points)."""
+    points = {fleet: fleet_points(ships) for fleet, ships in destroyed_by.items()}
+    best = max(points.values(), default=0)
+    leaders = [f for f, p in points.items() if p == best]
+    return {"points": points, "leaders": leaders,
+            "summary": ", ".join(f"{f} {p}" for f, p in points.items())
+                       + (f"; leading: {', '.join(leaders)}" if points else "")}
+
+
+def _alive(ship: dict) -> bool:
+    return _int(ship.get("hp", 1), "hp", 0) > 0 and not ship.get("destroyed")
+
+
+def checkmate(fleets: dict, in_play: list[str] | None = None) -> dict:
+    """At the end of a turn: a fleet without a surviving battleship is removed; the last fleet with
+    one wins; if all remaining battleships fell in the same turn, a draw between those fleets
+    (seed 001, Checkmate).  ``in_play``: the fleets still in the game at the start of the turn."""
+    in_play = list(fleets) if in_play is None else list(in_play)
+    for fleet in in_play:
+        if not any(_class_of(s) == "battleship" for s in fleets.get(fleet, [])):
+            raise RuleError(f"{fleet} has no battleship; checkmate needs one in every fleet.", "fleets")
+    still = [f for f in in_play if any(_class_of(s) == "battleship" and _alive(s) for s in fleets[f])]
+    out = [f for f in in_play if f not in still]
+    winner = still[0] if len(still) == 1 else None
+    draw = out if not still else None
+    if winner:
+        text = f"{winner} wins: the last fleet with a surviving battleship"
+    elif draw:
+        text = f"draw between {', '.join(draw)}: all remaining battleships destroyed this turn"
+    else:
+        text = f"in play: {', '.join(still)}" + (f"; eliminated: {', '.join(out)}" if out else "")
+    return {"in_play": still, "eliminated": out, "winner": winner, "draw": draw, "summary": text}
+
+
+def capture_ship(ship: dict, captor: str) -> dict:
+    """Capture the Ship: destroying the spawned ship captures it with full hit points (seed 001)."""
+    max_hp = _max_hp(ship)
+    if max_hp is None:
+        raise RuleError("Give the ship's class or max_hp to restore it on capture.", "max_hp")
+    return {**ship, "hp": max_hp, "owner": captor,
+            "summary": f"{captor} captures {ship.get('name', 'the ship')} with full {max_hp} HP"}
+
+
+def capture_tally(captured: dict) -> dict:
+    """{fleet: number of captured ships} -> the leader(s) at the end of play."""
+    best = max(captured.values(), default=0)
+    leaders = [f for f, n in captured.items() if n == best]
+    return {"captured": captured, "leaders": leaders,
+            "summary": ", ".join(f"{f} {n}" for f, n in captured.items()) + f"; most captured: {', '.join(leaders)}"}
+
+
+def gladiator(fleets: dict) -> dict:
+    """Gladiator: one ship per player; the last player surviving wins (seed 001, Gladiator)."""
+    for fleet, ships in fleets.items():
+        if len(ships) != 1:
+            raise RuleError(f"In gladiator each player has only one ship; {fleet} has {len(ships)}.", "fleets")
+    alive = [f for f, ships in fleets.items() if _alive(ships[0])]
+    winner = alive[0] if len(alive) == 1 else None
+    text = (f"{winner} wins" if winner else
+            ("no survivor" if not alive else f"still fighting: {', '.join(alive)}"))
+    return {"alive": alive, "winner": winner, "summary": text}
+
+
+def interdiction(games: list[dict]) -> dict:
+    """Interdiction: each game one player attacks the convoy and one defends; then the roles switch.
+    A player's score is convoy ships destroyed as attacker plus convoy ships surviving as defender;
+    the highest wins (seed 001, Interdiction).  games: [{attacker, defender, destroyed, survived}]."""
+    score: dict[str, int] = {}
+    for i, game in enumerate(games):
+        att, dfd = game.get("attacker"), game.get("defender")
+        destroyed = _int(game.get("destroyed", 0), f"games[{i}].destroyed", 0)
+        survived = _int(game.get("survived", 0), f"games[{i}].survived", 0)
+        score[att] = score.get(att, 0) + destroyed
+        score[dfd] = score.get(dfd, 0) + survived
+    best = max(score.values(), default=0)
+    leaders = [p for p, s in score.items() if s == best]
+    return {"scores": score, "winners": leaders,
+            "summary": ", ".join(f"{p} {s}" for p, s in score.items()) + f"; victor: {', '.join(leaders)}"}

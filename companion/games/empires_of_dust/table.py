@@ -1,0 +1,171 @@
+"""Empires of Dust at the table (seed 001): the game's part of the table state and the helpers every
+action reads it with.
+
+``state["game"]``: ``initiative`` (mode, this phase's steps, who is next), ``fired`` (attacks this
+combat phase), ``ecm_blocked``, ``surge_target``, ``burns``, ``last_damage`` (who scores a kill),
+``destroyed`` (the record points are tallied from), ``docked``, ``drones``, ``launched``,
+``roles`` (convoy / prize ships), ``victory``, ``last_attack``, ``phase_notes``.
+``unit["design"]``: the ship as designed (class, armour by type, weapons, equipment ...).
+
+Every action type of the game is prefixed ``eod-`` so it never collides with another game's action
+of the same name; the rules themselves are ``companion.games.empires_of_dust.rules``.  The action
+types live by topic beside this module: ``fleets`` (designs, deploying), ``initiative``, ``attack``,
+``equipment``, ``drones_and_docking``, ``phases`` (the end of each phase) and ``victory``.
+"""
+from __future__ import annotations
+
+from companion.actions import core
+from companion.games.empires_of_dust import rules as eod
+from companion.rules import RuleError
+
+SLUG = eod.SLUG
+SYSTEMS = {SLUG}
+EQUIPMENT_TRACKERS = {"ftl-jump-drive": "ftl", "overloader": "overloader",
+                      "assassins-touch": "assassins_touch", "fine-tuned-detector": "fine_tuned_detector"}
+ROLL_REMINDER = "Roll initiative for this"
+
+
+def game(state: dict) -> dict:
+    g = state.setdefault("game", {})
+    for key in ("fired", "ecm_blocked", "surge_target", "burns", "last_damage", "docked", "drones",
+                "launched", "roles"):
+        g.setdefault(key, {})
+    g.setdefault("destroyed", [])
+    return g
+
+
+def phase_name(state: dict) -> str:
+    return state["phases"][state["phase"]]
+
+
+def in_phase(state: dict, wanted: str, what: str) -> None:
+    if phase_name(state) != wanted:
+        raise RuleError(f"{what} in the {wanted.lower()} phase; it is the {phase_name(state).lower()} "
+                        f"phase now (seed 001, Game Sequence).", "type")
+
+
+def alive(state: dict, uid, field: str = "unit") -> dict:
+    unit = core.unit_of(state, uid)
+    if unit["removed"]:
+        raise RuleError(f"{unit['name']} is off the table.", field)
+    return unit
+
+
+def designed(state: dict, uid, field: str = "unit") -> dict:
+    unit = alive(state, uid, field)
+    if "design" not in unit:
+        raise RuleError(f"{unit['name']} has no design: put ships on the table from the fleet designer.", field)
+    return unit
+
+
+def cls_of(unit: dict) -> str:
+    return unit.get("design", {}).get("class", unit.get("template", ""))
+
+
+def is_base(unit: dict) -> bool:
+    return cls_of(unit) in eod.base_classes()
+
+
+def hp_of(unit: dict) -> int | None:
+    hp = unit["trackers"].get("hp")
+    return hp["value"] if hp and hp["kind"] == "counter" else None
+
+
+def set_hp(unit: dict, value: int) -> None:
+    hp = unit["trackers"]["hp"]
+    hp["value"] = min(hp["max"], max(hp["min"], value))
+
+
+def conditions(unit: dict) -> list[str]:
+    tracker = unit["trackers"].get("conditions")
+    return list(tracker["active"]) if tracker else []
+
+
+def set_condition(unit: dict, name: str, on: bool) -> bool:
+    """Turn a condition on or off; True if it changed."""
+    tracker = unit["trackers"].get("conditions")
+    if tracker is None:
+        return False
+    if on and name not in tracker["active"]:
+        tracker["active"][name] = {"count": None, "until": None}
+        return True
+    if not on and name in tracker["active"]:
+        del tracker["active"][name]
+        return True
+    return False
+
+
+def stats_of(unit: dict) -> dict:
+    """Speed, stealth, detection, armour by type and specialisations as the ship plays."""
+    design = unit["design"]
+    cls = design["class"]
+    if cls in eod.base_classes():
+        spec = eod.base_classes()[cls]
+        return {"speed": 0, "stealth": spec["stealth"], "detection": spec["detection"],
+                "armour": eod._armour(design.get("armour")), "specialisations": []}
+    return eod.ship_stats(design)
+
+
+def weapon_index(unit: dict, index, field: str = "weapon") -> int:
+    weapons = unit["design"].get("weapons", [])
+    if isinstance(index, str) and index.isdigit():
+        index = int(index)
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(weapons):
+        raise RuleError(f"{field} must be one of {unit['name']}'s weapons.", field)
+    return index
+
+
+def active_drone(state: dict, carrier: str, launcher: int) -> str | None:
+    for uid, link in game(state)["drones"].items():
+        if link["carrier"] == carrier and link["launcher"] == launcher and not state["units"][uid]["removed"]:
+            return uid
+    return None
+
+
+def docked_at(state: dict, uid: str) -> str | None:
+    return game(state)["docked"].get(uid)
+
+
+def sides_alive(state: dict) -> dict:
+    out = {s: [] for s in state["sides"]}
+    for uid in state["unit_order"]:
+        unit = state["units"][uid]
+        if not unit["removed"] and "design" in unit:
+            out.setdefault(unit["side"], []).append(unit)
+    return out
+
+
+def pending_destroyed(state: dict) -> list[dict]:
+    """Ships at 0 HP: still firing, still repairable, removed when the combat phase ends."""
+    return [state["units"][u] for u in state["unit_order"]
+            if not state["units"][u]["removed"] and hp_of(state["units"][u]) == 0]
+
+
+def points(state: dict) -> dict:
+    """Points per fleet from the ships it destroyed (seed 001, Win Condition: Turns and Points)."""
+    by = {s: [] for s in state["sides"]}
+    for record in game(state)["destroyed"]:
+        if record.get("by") in by:
+            by[record["by"]].append(record["class"])
+    scorable = {f: [c for c in ships if c in eod.victory_points()] for f, ships in by.items()}
+    return eod.points_tally(scorable)
+
+
+def _flag(args: dict, key: str) -> bool:
+    return args.get(key) not in (None, "", 0, "0", False, "off")
+
+
+def _real_dice(raw) -> list[int] | None:
+    if raw in (None, "", []):
+        return None
+    values = raw if isinstance(raw, list) else [p for p in str(raw).replace(",", " ").split() if p]
+    out = []
+    for v in values:
+        if isinstance(v, str) and v.strip().isdigit():
+            v = int(v)
+        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= eod.D20:
+            raise RuleError(f"Each D20 must be a whole number from 1 to 20; got {v!r}.", "rolled")
+        out.append(v)
+    if len(out) > 8:
+        raise RuleError("An attack uses at most 8 D20s per target.", "rolled")
+    return out
