@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
 from pathlib import Path
 
 from flask import Flask
@@ -14,10 +15,19 @@ from companion.assets import asset_dir
 def _secret_key(instance: Path) -> str:
     """A signing key kept in the instance folder, so seats survive a server restart."""
     path = instance / "secret_key"
-    if not path.exists():
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
-    return path.read_text().strip()
+    try:  # created once, atomically: workers starting together must all sign with the same key
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        pass
+    else:
+        with os.fdopen(fd, "w") as out:
+            out.write(secrets.token_hex(32))
+    for _ in range(100):
+        key = path.read_text().strip()
+        if key:
+            return key
+        time.sleep(0.01)  # another process has created it and is writing it
+    raise RuntimeError(f"{path} is empty")
 
 
 def create_app(test_config: dict | None = None) -> Flask:

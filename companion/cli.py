@@ -33,24 +33,26 @@ def main(argv: list[str] | None = None) -> int:
                        help="SQLite file (default: instance/companion.sqlite; env COMPANION_DB)")
     serve.add_argument("--public-url", default=os.environ.get("COMPANION_PUBLIC_URL"),
                        help="address phones use, e.g. http://192.168.1.20:5000 (default: detected)")
-    serve.add_argument("--threads", type=int, default=8)
+    serve.add_argument("--workers", type=int, default=None, help="server processes (default 2; env WEB_CONCURRENCY)")
+    serve.add_argument("--threads", type=int, default=None, help="threads per process (default 4)")
     args = parser.parse_args(argv)
-
-    from waitress import serve as waitress_serve
 
     from companion import create_app
     from companion.qr import terminal
+    from companion.serving import serve as run_server
 
     url = args.public_url or f"http://{lan_address() if args.host in ('0.0.0.0', '') else args.host}:{args.port}"
-    config = {"PUBLIC_URL": url}
+    # The workers build their own app from the environment; build one here first, so the database
+    # is migrated and the signing key exists before they start, and say where everything is.
+    os.environ["COMPANION_PUBLIC_URL"] = url
     if args.db:
-        config["DATABASE"] = args.db
-    app = create_app(config)
+        os.environ["COMPANION_DB"] = args.db
+    app = create_app()
     print(f"companion is at {url}  (database: {app.config['DATABASE']})")
     print("Scan to open it on a phone on this network:")
     print(terminal(url + "/"))
     sys.stdout.flush()
-    waitress_serve(app, host=args.host, port=args.port, threads=args.threads)
+    run_server(args.host, args.port, args.workers, args.threads)
     return 0
 
 

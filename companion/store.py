@@ -139,16 +139,19 @@ def open_db(path, migrate: bool = True) -> Database:
 # sleeps 1, 2, 5, 10 ... ms between retries, which was the whole p99 of simultaneous taps.
 # BEGIN IMMEDIATE and the busy timeout still guard any writer that does not take these locks.
 _writers = threading.Lock()
-_lock_files: dict[str, int] = {}
+_lock_files: dict[tuple[int, str], int] = {}
 
 
 def _lock_fd(db: Database) -> int | None:
     path = db.execute("pragma database_list").fetchone()[2]
     if not path:
         return None  # in-memory database: one process only
-    if path not in _lock_files:
-        _lock_files[path] = os.open(path + ".lock", os.O_RDWR | os.O_CREAT, 0o600)
-    return _lock_files[path]
+    # One open per process: a forked worker must not use its parent's descriptor, or the flock
+    # (held per open file, not per process) would not keep the workers apart.
+    key = (os.getpid(), path)
+    if key not in _lock_files:
+        _lock_files[key] = os.open(path + ".lock", os.O_RDWR | os.O_CREAT, 0o600)
+    return _lock_files[key]
 
 
 @contextmanager

@@ -1,0 +1,46 @@
+"""How the app is served: one set of gunicorn settings for `companion serve` and the Procfile.
+
+`companion serve` runs gunicorn (gthread workers) rather than waitress: waitress 3 closes the
+connection after every answer without a Content-Length, which is every empty 204 a phone's poll
+gets, so half the polls paid for a new connection and 300 phones collapsed it (issue 14).
+gunicorn keeps those connections alive and is what the hosted Procfile already runs.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+# Two processes of four threads each suit a 2-core box (scripts/benchmark.py); a phone polls every
+# 2 s, so an idle connection is kept 10 s (gunicorn's default of 2 s would drop most of them).
+SETTINGS = {
+    "workers": int(os.environ.get("WEB_CONCURRENCY", "2")),
+    "threads": 4,
+    "worker_class": "gthread",
+    "keepalive": 10,
+    "worker_connections": 1000,  # open connections per worker: a club night's phones
+}
+
+
+def post_fork(server, worker) -> None:
+    # Requests are short; hand the GIL over every 0.5 ms instead of 5 ms so one busy thread
+    # does not make the others wait (measured in scripts/benchmark.py: it is the action p99).
+    sys.setswitchinterval(0.0005)
+
+
+def serve(host: str, port: int, workers: int | None = None, threads: int | None = None) -> None:
+    """Run gunicorn in this process with the app factory (each worker builds its own app)."""
+    from gunicorn.app.base import BaseApplication
+
+    class Companion(BaseApplication):
+        def load_config(self):
+            for key, value in {**SETTINGS, "bind": f"{host}:{port}", "post_fork": post_fork,
+                               "loglevel": "warning",  # the address and QR code stay on screen
+                               **({"workers": workers} if workers else {}),
+                               **({"threads": threads} if threads else {})}.items():
+                self.cfg.set(key, value)
+
+        def load(self):
+            from companion import create_app
+            return create_app()
+
+    Companion().run()
