@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import gzip
+import hashlib
 import hmac
+import os
 import re
 import secrets
+from functools import lru_cache
 from urllib.parse import quote
 
 from flask import abort, current_app, g, make_response, render_template, request, session
@@ -21,6 +24,7 @@ MAX_SEAT_NAME = 24
 def init_app(app) -> None:
     app.before_request(_csrf_protect)
     app.after_request(_headers)
+    app.url_defaults(_static_version)
     app.context_processor(lambda: {"csrf_token": csrf_token()})
     app.jinja_env.trim_blocks = True  # block tags leave no blank lines: the board is sent every change
     app.jinja_env.lstrip_blocks = True
@@ -79,11 +83,61 @@ def _csrf_protect():
 
 
 GZIP_MIN_BYTES = 2048
+STATIC_TYPES = ("text/css", "text/javascript", "application/javascript", "image/svg+xml", "application/json",
+                "application/manifest+json")
+
+
+@lru_cache(maxsize=256)
+def _file_version(path: str, mtime: float) -> str:
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()[:10]
+
+
+def _static_version(endpoint: str, values: dict) -> None:
+    """Static URLs carry their content's hash (``?v=...``), so a phone may keep them for a year and
+    still gets the new file the moment it changes."""
+    if endpoint != "static" or "v" in values or not current_app.static_folder:
+        return
+    path = os.path.join(current_app.static_folder, values.get("filename", ""))
+    if os.path.isfile(path):
+        values["v"] = _file_version(path, os.path.getmtime(path))
+
+
+@lru_cache(maxsize=64)
+def _gzipped(path: str, version: str, body: bytes) -> bytes:
+    return gzip.compress(body, compresslevel=9, mtime=0)
+
+
+def _static_headers(resp) -> None:
+    """Versioned static files: cached for a year, and gzipped once (htmx is 52 KB, 17 KB gzipped)."""
+    version = request.args.get("v")
+    if version and resp.status_code == 200:
+        resp.headers["Cache-Control"] = "public, max-age=31536000, immutable"
+    if (resp.status_code != 200 or resp.mimetype not in STATIC_TYPES
+            or "gzip" not in request.headers.get("Accept-Encoding", "")):
+        return
+    source = resp.response  # the open file send_file streams from: read it once, then close it
+    resp.direct_passthrough = False
+    body = resp.get_data()
+    if hasattr(source, "close"):
+        source.close()
+    if len(body) < GZIP_MIN_BYTES:
+        return
+    resp.set_data(_gzipped(request.path, version or str(hash(body)), body))
+    resp.headers["Content-Encoding"] = "gzip"
+    resp.headers["Content-Length"] = str(len(resp.get_data()))
+    if resp.headers.get("ETag"):
+        resp.set_etag(resp.get_etag()[0] + "-gzip")
+    resp.headers["Vary"] = "Accept-Encoding"
 
 
 def _headers(resp):
     if resp.status_code == 204:
         return resp  # the empty poll answer stays as small as possible
+    if request.endpoint == "static":
+        _static_headers(resp)
+        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+        return resp
     _gzip(resp)
     resp.headers.setdefault("Vary", "HX-Request, Cookie")
     if "Accept-Encoding" not in resp.headers["Vary"]:
