@@ -39,7 +39,7 @@ def turn(state: dict) -> dict:
             "round": state["round"], "initiative": None, "first": None, "fate": [], "drawn": {},
             "respite": [], "current": None, "activated": [], "steps": {}, "ordered": {},
             "fired": [], "sail": {}, "moved": [], "anchor": {}, "duels": [], "boardings": [],
-            "collected": [], "control": [],
+            "collected": [], "control": [], "escaped": {},
         }
     return now
 

@@ -19,10 +19,29 @@ def _moving(state: dict, args: dict, what: str) -> dict:
     return unit
 
 
+def _free_to_move(state: dict, unit: dict) -> None:
+    """Refuse a move that the ship's escape or its weighing anchor has ruled out this turn."""
+    now = turn(state)
+    escaped = now.get("escaped", {}).get(unit["id"])
+    if escaped is False:
+        # seed 002, Escaping Jeopardy: "If the check is failed, it may not move at all that turn."
+        raise RuleError(f"The {unit['name']} failed to escape jeopardy: it may not move at all this turn.", "unit")
+    if escaped:
+        # seed 002, Escaping Jeopardy: "instead of taking its normal Movement sub-phase, and replacing it
+        # (and therefore certain orders cannot take effect)" - so no wind move and no Full Speed Ahead
+        raise RuleError(f"The {unit['name']} escaped jeopardy instead of its normal movement this turn.", "unit")
+    if now["anchor"].get(unit["id"]) == "weigh":
+        # seed 002, Dropping Anchor: "A warship may weigh anchor at the end of any subsequent Movement
+        # sub-phase ... It then reverts to the normal rules for movement": its sub-phase is over.
+        raise RuleError(f"The {unit['name']} weighed anchor at the end of its Movement sub-phase: it moves "
+                        "again from its next Movement sub-phase.", "unit")
+
+
 @action("df-sail", systems=GAME, chance=True)
 def sail(state: dict, p: dict) -> str:
     """How far the activated ship may and must move with the wind (in irons: a Command check)."""
     unit = _moving(state, p, "Checking the wind")
+    _free_to_move(state, unit)
     now = turn(state)
     if unit["id"] in now["sail"]:
         raise RuleError(f"The wind for the {unit['name']} was already judged this Movement sub-phase.", "relation")
@@ -33,6 +52,7 @@ def sail(state: dict, p: dict) -> str:
 @sail.decider
 def decide_sail(state: dict, args: dict, ctx) -> dict:
     unit = _moving(state, args, "Checking the wind")
+    _free_to_move(state, unit)
     if unit["id"] in turn(state)["sail"]:
         raise RuleError(f"The wind for the {unit['name']} was already judged this Movement sub-phase.", "relation")
     sail_class = bool(unit["stats"].get("sail"))
@@ -55,6 +75,7 @@ def full_speed(state: dict, p: dict) -> str:
 
 def _fsa_check(state: dict, args: dict) -> dict:
     unit = _moving(state, args, "Full Speed Ahead")
+    _free_to_move(state, unit)
     if not order_held(state, unit["id"], "Full Speed Ahead"):
         raise RuleError(f"The {unit['name']} has no Full Speed Ahead order this activation.", "order")
     return unit
@@ -96,7 +117,9 @@ def anchor(state: dict, p: dict) -> str:
 def escape(state: dict, p: dict) -> str:
     """Escape jeopardy instead of moving: Command check -1 per enemy in contact, then up to D3+1"."""
     unit = _escape_check(state, p)
-    turn(state)["moved"].append(unit["id"])
+    now = turn(state)
+    now["moved"].append(unit["id"])
+    now.setdefault("escaped", {})[unit["id"]] = bool(p["escaped"])  # passed or failed: no other move
     return f"{unit['name']}: {p['summary']}"
 
 
@@ -105,6 +128,7 @@ def _escape_check(state: dict, args: dict) -> dict:
     now = turn(state)
     if unit["id"] in now["moved"] or unit["id"] in now["sail"]:
         raise RuleError("Escaping jeopardy replaces the Movement sub-phase: this ship has already moved.", "unit")
+    _free_to_move(state, unit)
     return unit
 
 
