@@ -73,3 +73,47 @@ def test_a_warship_does_not_move_in_the_movement_sub_phase_it_weighs_anchor(game
     game.ok(type="df-activate", unit="u1")
     game.ok(type="df-sail", unit="u1", relation="side")  # the next turn it moves normally
     game.folds()
+
+
+# --- 3: Deploying comes before moving, anchoring at the end; when Run Aground ends ------------------
+
+def test_a_cog_deployed_in_the_sub_phase_its_warship_drops_anchor_still_takes_a_capsize_test(game):
+    # seed 002, Auxiliaries: "A warship may deploy its auxiliary before it moves in the Movement
+    # sub-phase"; Dropping Anchor: "at the end of its Movement sub-phase may drop anchor"
+    game.action_phase()
+    cog = ids(game)["Grand Alliance Cog (Heldenhammer)"]
+    game.ok(type="df-activate", unit="u1")
+    game.ok(type="df-anchor", unit="u1", op="drop", distance="1")
+    board = text(game.client.get(f"/t/{game.code}"))
+    assert "Anchor dropped this Movement sub-phase: deploying comes first, so a cog still takes its capsize test" \
+        in board
+    game.ok(type="df-deploy", unit=cog, capsize_dice="3")
+    assert game.log()[-1]["payload"]["result"]["needed"] is True
+    assert game.unit("Grand Alliance Cog (Heldenhammer)")["removed"]
+    game.folds()
+
+
+def test_run_aground_spares_the_capsize_test_until_the_warship_next_moves(game):
+    # seed 002, Auxiliaries: a capsize test "while not at anchor or run aground"; Running Aground:
+    # "runs aground if any part of it, or its base, contacts an island or wreck" - it stays aground
+    # until it moves off (decision in companion/games/dreadfleet/sailing.py)
+    game.action_phase()
+    units = ids(game)
+    reaver_cog = units["Dreadfleet Cog (Bloody Reaver)"]
+    game.ok(type="df-damage", unit="u1", mode="aground")  # the Heldenhammer grounds in turn 1
+    game.ok(type="df-activate", unit=units["Heldenhammer"])
+    game.ok(type="df-activate", unit=units["Bloody Reaver"])
+    # grounding in this Movement sub-phase comes while moving, after deploying: the cog still tests
+    game.ok(type="df-damage", unit=units["Bloody Reaver"], mode="aground")
+    game.ok(type="df-deploy", unit=reaver_cog, capsize_dice="2")
+    assert game.log()[-1]["payload"]["result"]["needed"] is True
+    next_turn(game)
+    game.ok(type="df-activate", unit="u1")
+    assert "Run aground: no capsize test until it next moves" in text(game.client.get(f"/t/{game.code}"))
+    game.ok(type="df-sail", unit="u1", relation="side")  # it sails off the island
+    assert "Run Aground" not in game.unit("Heldenhammer")["trackers"]["status"]["active"]
+    next_turn(game)
+    game.ok(type="df-activate", unit="u1")
+    game.ok(type="df-deploy", unit=units["Grand Alliance Cog (Heldenhammer)"], capsize_dice="3")
+    assert game.log()[-1]["payload"]["result"]["needed"] is True
+    game.folds()

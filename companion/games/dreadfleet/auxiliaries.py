@@ -7,8 +7,8 @@ from companion.rules import RuleError
 from companion.trackers import deck as decks
 from companion.trackers import need_int
 from companion.games.dreadfleet.books import (
-    GAME, books, current, is_auxiliary, is_monster, is_warship, need_phase, reach_step, set_status, sides,
-    status_cards, status_on, turn, unit_at_sea,
+    GAME, aground_since_before, books, current, is_auxiliary, is_monster, is_warship, need_phase, reach_step,
+    set_status, sides, status_cards, turn, unit_at_sea,
 )
 from companion.games.dreadfleet.entries import dice_arg, flag
 from companion.games.dreadfleet.setup import _made, _new_unit
@@ -54,10 +54,15 @@ def decide_deploy(state: dict, args: dict, ctx) -> dict:
         # seed 002, Flying Auxiliaries: "They do not take capsize tests"
         result = {"needed": False, "roll": None, "capsized": False, "summary": "it flies: no capsize test"}
     else:
-        anchored = df.AT_ANCHOR in [c["name"] for c in status_cards(state, carrier["id"])]
-        result = df.capsize_test(aux["name"], at_anchor=anchored,
-                                 run_aground=status_on(carrier, "Run Aground"), dice=dice_arg(args, "capsize_dice"),
-                                 rng=ctx.rng)
+        # seed 002, Auxiliaries: a warship deploys "before it moves in the Movement sub-phase"; it drops
+        # or weighs anchor "at the end of its Movement sub-phase" (Dropping Anchor).  So a cog deployed in
+        # the sub-phase its ship drops anchor was launched before the anchor went down (it tests), and
+        # one deployed in the sub-phase its ship weighs anchor was launched at anchor (no test).
+        done = turn(state)["anchor"].get(carrier["id"])
+        anchored = (df.AT_ANCHOR in [c["name"] for c in status_cards(state, carrier["id"])] and done != "drop") \
+            or done == "weigh"
+        result = df.capsize_test(aux["name"], at_anchor=anchored, run_aground=aground_since_before(state, carrier),
+                                 dice=dice_arg(args, "capsize_dice"), rng=ctx.rng)
     treasure = need_int(args, "treasure", 0, 99, default=0)
     return {"unit": aux["id"], "result": result, "treasure": treasure,
             "dice": [result["roll"]] if result["roll"] else []}

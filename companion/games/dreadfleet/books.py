@@ -23,7 +23,7 @@ def books(state: dict) -> dict:
     """The game's books, created on first use."""
     game = state["game"]
     for key, empty in (("docked", {}), ("parent", {}), ("orders", {}), ("owed", {}),
-                       ("fired", []), ("scenario", {}), ("monsters", {})):
+                       ("fired", []), ("scenario", {}), ("monsters", {}), ("aground", {})):
         game.setdefault(key, empty)
     game.setdefault("wind_placed", False)
     game.setdefault("adrift", 0)
@@ -153,6 +153,15 @@ def status_cards(state: dict, uid: str) -> list[dict]:
 
 def at_anchor(state: dict, uid: str) -> bool:
     return any(card.get("name") == df.AT_ANCHOR for card in status_cards(state, uid))
+
+
+def aground_since_before(state: dict, unit: dict) -> bool:
+    """Run Aground from an earlier turn: it still touches the island or wreck (see sailing.moves_off).
+
+    A grounding this turn happened while the ship moved, after any deployment (seed 002, Auxiliaries:
+    "deploy its auxiliary before it moves"), so it does not count for that deployment.
+    """
+    return status_on(unit, df.RUN_AGROUND) and books(state)["aground"].get(unit["id"]) != state["round"]
 
 
 # --- the wind ---------------------------------------------------------------------------------

@@ -177,7 +177,8 @@ def damage(state: dict, p: dict) -> str:
     unit = unit_at_sea(state, p.get("unit"))
     notes = resolve_damage(state, p["steps"])
     if p["mode"] == "aground":
-        set_status(unit, "Run Aground", True)
+        set_status(unit, df.RUN_AGROUND, True)
+        books(state)["aground"][unit["id"]] = state["round"]  # when: see sailing.moves_off
     if p["mode"] == "record":
         owed = books(state)["owed"]
         if owed.get(unit["id"]):

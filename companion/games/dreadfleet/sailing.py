@@ -6,8 +6,8 @@ from companion.actions import action
 from companion.rules import RuleError
 from companion.trackers import need_int
 from companion.games.dreadfleet.books import (
-    GAME, at_anchor, current, first_mate, is_auxiliary, need_captain, now_stat, order_held, reach_step,
-    resolve_order, set_status, status_cards, turn, wind_strength,
+    GAME, aground_since_before, at_anchor, books, current, first_mate, is_auxiliary, need_captain, now_stat,
+    order_held, reach_step, resolve_order, set_status, status_cards, turn, wind_strength,
 )
 from companion.games.dreadfleet.entries import dice_arg, inches, luck
 from companion.games.dreadfleet import rules as df
@@ -37,6 +37,23 @@ def _free_to_move(state: dict, unit: dict) -> None:
                         "again from its next Movement sub-phase.", "unit")
 
 
+def moves_off(state: dict, unit: dict) -> str:
+    """The ship moves: a Run Aground from an earlier turn ends (returns a note for the log).
+
+    Decision - seed 002 does not say when "Run Aground" ends.  It says a warship "runs aground if any
+    part of it, or its base, contacts an island or wreck" and "may not move any further" (Running
+    Aground and Colliding), and a cog deployed from a warship "run aground" takes no capsize test
+    (Auxiliaries).  So the ship stays aground while it stays where it grounded - through later turns
+    - and stops being aground when it next moves: its wind move (with any distance allowed), Full
+    Speed Ahead, or a passed escape.  A grounding in this turn stays: it happened during this move.
+    """
+    if aground_since_before(state, unit):
+        set_status(unit, df.RUN_AGROUND, False)
+        books(state)["aground"].pop(unit["id"], None)
+        return "; it moves off: no longer run aground"
+    return ""
+
+
 @action("df-sail", systems=GAME, chance=True)
 def sail(state: dict, p: dict) -> str:
     """How far the activated ship may and must move with the wind (in irons: a Command check)."""
@@ -46,7 +63,8 @@ def sail(state: dict, p: dict) -> str:
     if unit["id"] in now["sail"]:
         raise RuleError(f"The wind for the {unit['name']} was already judged this Movement sub-phase.", "relation")
     now["sail"][unit["id"]] = {"relation": p["relation"], "min": p["min_inches"], "max": p["max_inches"]}
-    return f"{unit['name']}: {p['summary']}"
+    afloat = moves_off(state, unit) if p["max_inches"] else ""
+    return f"{unit['name']}: {p['summary']}{afloat}"
 
 
 @sail.decider
@@ -70,7 +88,7 @@ def full_speed(state: dict, p: dict) -> str:
     unit = _fsa_check(state, p)
     resolve_order(state, unit["id"], "Full Speed Ahead")
     turn(state)["moved"].append(unit["id"])
-    return f"{unit['name']}: {p['summary']}"
+    return f"{unit['name']}: {p['summary']}{moves_off(state, unit)}"
 
 
 def _fsa_check(state: dict, args: dict) -> dict:
@@ -120,7 +138,8 @@ def escape(state: dict, p: dict) -> str:
     now = turn(state)
     now["moved"].append(unit["id"])
     now.setdefault("escaped", {})[unit["id"]] = bool(p["escaped"])  # passed or failed: no other move
-    return f"{unit['name']}: {p['summary']}"
+    afloat = moves_off(state, unit) if p["escaped"] else ""
+    return f"{unit['name']}: {p['summary']}{afloat}"
 
 
 def _escape_check(state: dict, args: dict) -> dict:

@@ -37,6 +37,7 @@ DAMAGE_TYPES = ("Hull", "Crew", "Speed", "Special")  # seed 002, Damage Cards
 CARD_MULTIPLE = {1: "single", 2: "double", 3: "triple"}  # seed 002, Damage Cards: 'double'/'triple'
 FATE_KINDS = ("immediate", "Status", "Spell", "Upgrade", "Shot")  # seed 002, Fate; Status Cards
 AT_ANCHOR, SET_ABLAZE = "At Anchor", "Set Ablaze"  # seed 002, Dropping Anchor; Status Cards
+RUN_AGROUND = "Run Aground"  # seed 002, Running Aground and Colliding: a warship "runs aground"
 WOUND_RESULTS = (  # seed 002, Duelling and Wound Cards names only the first and the fourth
     "Unwounded", "Flesh Wound", "Wound 2 (see your Wound card)", "Wound 3 (see your Wound card)",
     "Mortal wound",
