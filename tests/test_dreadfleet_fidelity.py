@@ -117,3 +117,36 @@ def test_run_aground_spares_the_capsize_test_until_the_warship_next_moves(game):
     game.ok(type="df-deploy", unit=units["Grand Alliance Cog (Heldenhammer)"], capsize_dice="3")
     assert game.log()[-1]["payload"]["result"]["needed"] is True
     game.folds()
+
+
+# --- 4: any way of setting a warship ablaze ends At Anchor ---------------------------------------------
+
+def test_set_ablaze_from_the_status_chip_ends_at_anchor_and_forbids_dropping_anchor(game):
+    # seed 002, Dropping Anchor: "If a warship at anchor is set ablaze, it is no longer at anchor ...
+    # A warship set ablaze may not drop anchor."
+    game.action_phase()
+    game.ok(type="df-activate", unit="u1")
+    game.ok(type="df-anchor", unit="u1", op="drop", distance="1")
+    game.ok(type="tracker", unit="u1", tracker="status", op="add", name="Set Ablaze")
+    active = game.unit("Heldenhammer")["trackers"]["status"]["active"]
+    assert "Set Ablaze" in active and "At Anchor" not in active
+    assert "Set Ablaze on (At Anchor off)" in text(game.client.get(f"/t/{game.code}/log"))
+    game.refused("At Anchor cannot go on while Set Ablaze is on.", type="tracker", unit="u1", tracker="status",
+                 op="add", name="At Anchor")
+    next_turn(game)
+    game.ok(type="df-activate", unit="u1")
+    game.refused("A warship set ablaze may not drop anchor.", type="df-anchor", unit="u1", op="drop", distance="1")
+    game.ok(type="df-sail", unit="u1", relation="side")  # no longer at anchor: it sails
+    assert game.state()["game"]["turn"]["sail"]["u1"]["max"] > 0
+    game.folds()
+
+
+def test_a_warship_set_ablaze_by_any_card_is_not_at_anchor():
+    # seed 002, Dropping Anchor: a Set Ablaze card moved onto the ship by the generic deck actions, or
+    # an older table's chip without the content's rule, still counts: the ship is not at anchor.
+    from companion.games.dreadfleet.books import at_anchor
+    state = {"units": {"u1": {"trackers": {"status": {"active": {"At Anchor": {"count": None, "until": None}}}}}},
+             "decks": {"fate": {"cards": {"c1": {"name": "Set Ablaze", "kind": "Status"}}, "attached": {"u1": []}}}}
+    assert at_anchor(state, "u1")
+    state["decks"]["fate"]["attached"]["u1"] = ["c1"]
+    assert not at_anchor(state, "u1")

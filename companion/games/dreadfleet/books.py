@@ -152,7 +152,11 @@ def status_cards(state: dict, uid: str) -> list[dict]:
 
 
 def at_anchor(state: dict, uid: str) -> bool:
-    return any(card.get("name") == df.AT_ANCHOR for card in status_cards(state, uid))
+    """At Anchor, and not set ablaze by any card or chip (seed 002, Dropping Anchor: "If a warship at
+    anchor is set ablaze, it is no longer at anchor").  The Status chip ends At Anchor itself (content's
+    ``ends``); this also covers a Set Ablaze card moved on by the generic deck actions."""
+    names = {str(card.get("name", "")).strip().casefold() for card in status_cards(state, uid)}
+    return df.AT_ANCHOR.casefold() in names and df.SET_ABLAZE.casefold() not in names
 
 
 def aground_since_before(state: dict, unit: dict) -> bool:
