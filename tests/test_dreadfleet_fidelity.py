@@ -150,3 +150,45 @@ def test_a_warship_set_ablaze_by_any_card_is_not_at_anchor():
     assert at_anchor(state, "u1")
     state["decks"]["fate"]["attached"]["u1"] = ["c1"]
     assert not at_anchor(state, "u1")
+
+
+# --- 5: the damage is the sum of the cards in play; the characteristic is derived from it ------------
+
+def speed_two_warship_in_the_action_phase(game):
+    """The Heldenhammer with Speed 2 (not sail class, so it moves up to its current Speed) and a foe."""
+    game.warship("Heldenhammer", sail=0, speed=2)
+    game.warship("Bloody Reaver")
+    game.deck()
+    game.ok(type="df-wind-place", dice="3 4")
+    game.ok(type="df-initiative", dice="5 2")
+    game.ok(type="df-first", first="Grand Alliance")
+    game.to_phase("Action")
+    game.ok(type="deck-mode", deck="damage", mode="physical")
+
+
+def test_repairing_a_speed_card_restores_only_that_cards_value(game):
+    # seed 002, Damage Cards: "Crew, Speed, or Hull cards reduce the corresponding characteristic by one
+    # or more. A 'double' or 'triple' card still counts as a card of the same type."; Repair order:
+    # "discard one Hull, Speed, Special, Crew or Set Ablaze card"
+    speed_two_warship_in_the_action_phase(game)
+    game.ok(type="df-damage", unit="u1", **{"card.name": "Rigging", "card.type": "Speed", "card.value": "1"})
+    game.ok(type="df-damage", unit="u1", **{"card.name": "Mast down", "card.type": "Speed", "card.value": "2"})
+    assert game.counter("Heldenhammer", "speed_damage") == 3  # the sum of the cards, not capped at Speed 2
+    deck = game.state()["decks"]["damage"]
+    card = {deck["cards"][c]["name"]: c for c in deck["attached"]["u1"]}
+    game.ok(type="df-activate", unit="u1")
+    game.ok(type="df-order", unit="u1", order="Repair", order_dice="6")
+    game.ok(type="df-repair", unit="u1", card=f"damage:{card['Mast down']}")
+    game.ok(type="df-sail", unit="u1")
+    assert game.state()["game"]["turn"]["sail"]["u1"]["max"] == 1  # Speed 2 - the single card left
+    game.ok(type="df-activate", unit=ids(game)["Bloody Reaver"])
+    next_turn(game)
+    game.ok(type="df-damage", unit="u1", **{"card.name": "Mast down", "card.type": "Speed", "card.value": "2"})
+    deck = game.state()["decks"]["damage"]
+    card = {deck["cards"][c]["name"]: c for c in deck["attached"]["u1"]}
+    game.ok(type="df-activate", unit="u1")
+    game.ok(type="df-order", unit="u1", order="Repair", order_dice="6")
+    game.ok(type="df-repair", unit="u1", card=f"damage:{card['Rigging']}")
+    game.ok(type="df-sail", unit="u1")
+    assert game.state()["game"]["turn"]["sail"]["u1"]["max"] == 0  # 2 - the double card: Speed 0
+    game.folds()

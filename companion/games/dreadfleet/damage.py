@@ -37,14 +37,26 @@ def _value(card: dict) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 1
 
 
+def _add_damage(unit: dict, tracker_id: str, by: int) -> None:
+    """A damage counter is the sum of the ship's cards of its type: never capped at the characteristic.
+
+    Seed 002, Damage Cards: each Crew, Speed or Hull card reduces its characteristic "by one or more";
+    a capped copy would lose the overflow, and a repair would then restore too much (issue 9, item 5).
+    The characteristic now is derived from it (books.now_stat), never below 0.
+    """
+    tracker = unit["trackers"].get(tracker_id)
+    if tracker and tracker.get("kind") == "counter":
+        tracker["value"] = max(tracker["min"], tracker["value"] + by)
+
+
 def lay_damage(unit: dict, card: dict) -> None:
     if card_type(card) in COUNTERS:
-        _bump(unit, COUNTERS[card_type(card)], _value(card))
+        _add_damage(unit, COUNTERS[card_type(card)], _value(card))
 
 
 def lift_damage(unit: dict, card: dict) -> None:
     if card_type(card) in COUNTERS:
-        _bump(unit, COUNTERS[card_type(card)], -_value(card))
+        _add_damage(unit, COUNTERS[card_type(card)], -_value(card))
 
 
 def _hurt(unit: dict, damage: dict) -> bool:
