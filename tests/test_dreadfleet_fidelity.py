@@ -192,3 +192,52 @@ def test_repairing_a_speed_card_restores_only_that_cards_value(game):
     game.ok(type="df-sail", unit="u1")
     assert game.state()["game"]["turn"]["sail"]["u1"]["max"] == 0  # 2 - the double card: Speed 0
     game.folds()
+
+
+# --- 6: auxiliaries and sea monsters follow the warship rules for Damage cards -----------------------
+
+def test_a_speed_card_slows_a_sea_monster_like_a_warship(game):
+    # seed 002, Sea Monsters: "sea monsters, auxiliaries that only enter play through Fate cards";
+    # Auxiliaries: "Once in play, auxiliaries follow all normal rules for warships"; Damage Cards:
+    # "Crew, Speed, or Hull cards reduce the corresponding characteristic by one or more."
+    speed_two_warship_in_the_action_phase(game)
+    game.ok(type="df-sea-monster", name="Sea Giant", nearest="Dreadfleet", **{f"stats.{k}": v for k, v in AUX.items()})
+    giant = ids(game)["Sea Giant"]
+    game.ok(type="df-damage", unit=giant, **{"card.name": "Mast down", "card.type": "Speed", "card.value": "2"})
+    assert game.counter("Sea Giant", "speed_damage") == 2
+    game.ok(type="df-activate", unit="u1")
+    game.ok(type="df-activate", unit=ids(game)["Bloody Reaver"])
+    game.ok(type="df-monster-control", unit=giant, nearest="Dreadfleet")
+    game.ok(type="df-activate", unit=giant)
+    game.ok(type="df-sail", unit=giant)
+    assert game.state()["game"]["turn"]["sail"][giant]["max"] == AUX["speed"] - 2
+    game.folds()
+
+
+def test_a_damage_card_that_cannot_affect_a_ship_is_discarded():
+    # seed 002, Damage Cards: "If a warship takes a Damage card that cannot affect it, discard that card
+    # with no effect."  A unit without the characteristic (a Speed card on a ship with no Speed) keeps
+    # nothing on its card.
+    from companion.games.dreadfleet.damage import resolve_damage
+    unit = {"id": "u1", "name": "Hulk", "template": "warship", "removed": False,
+            "stats": {"hull": 4, "crew": 3}, "trackers": {}}
+    state = {"units": {"u1": unit}, "game": {},
+             "decks": {"damage": {"label": "Damage", "mode": "physical", "cards": {}, "draw": [], "discard": [], "next": 1,
+                                  "attached": {}}}}
+    notes = resolve_damage(state, [{"step": "record", "card": {"name": "Mast down", "type": "Speed", "value": 2},
+                                    "to": "unit:u1"}])
+    deck = state["decks"]["damage"]
+    assert deck["attached"].get("u1", []) == [] and len(deck["discard"]) == 1
+    assert any("cannot affect the Hulk" in note for note in notes)
+
+
+def test_a_sea_monster_from_before_its_speed_counter_still_takes_speed_damage():
+    # seed 002, Auxiliaries: "auxiliaries follow all normal rules for warships" - a monster put to sea
+    # on an older table (no Speed damage counter on it) gets one when its first Speed card lands
+    from companion.games.dreadfleet.books import now_stat
+    from companion.games.dreadfleet.damage import lay_damage, lift_damage
+    giant = {"stats": {"speed": 5, "hull": 4, "crew": 3}, "trackers": {}}
+    lay_damage(giant, {"name": "Mast down", "type": "Speed", "value": 2})
+    assert giant["trackers"]["speed_damage"]["value"] == 2 and now_stat(giant, "speed") == 3
+    lift_damage(giant, {"name": "Mast down", "type": "Speed", "value": 2})
+    assert now_stat(giant, "speed") == 5

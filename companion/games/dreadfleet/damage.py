@@ -45,8 +45,23 @@ def _add_damage(unit: dict, tracker_id: str, by: int) -> None:
     The characteristic now is derived from it (books.now_stat), never below 0.
     """
     tracker = unit["trackers"].get(tracker_id)
+    if tracker is None and by > 0:
+        # a sea monster put to sea before its card had a Speed damage counter: it gets one now, for
+        # auxiliaries "follow all normal rules for warships" (seed 002, Auxiliaries; Sea Monsters)
+        tracker = unit["trackers"][tracker_id] = {"kind": "counter", "label": tracker_id.replace("_", " ").capitalize(),
+                                                  "value": 0, "min": 0, "max": 100_000}
     if tracker and tracker.get("kind") == "counter":
         tracker["value"] = max(tracker["min"], tracker["value"] + by)
+
+
+def can_affect(unit: dict, card: dict) -> bool:
+    """Whether a Damage card can affect the unit: a Hull, Crew or Speed card needs that characteristic.
+
+    Seed 002, Damage Cards: "If a warship takes a Damage card that cannot affect it, discard that card
+    with no effect."  (An auxiliary's Special card is discarded and replaced as it is drawn.)
+    """
+    kind = card_type(card)
+    return kind not in COUNTERS or unit["stats"].get(kind.lower()) is not None
 
 
 def lay_damage(unit: dict, card: dict) -> None:
@@ -159,6 +174,10 @@ def resolve_damage(state: dict, steps: list[dict]) -> list[str]:
             notes.append(f"{card['name']} discarded")
             continue
         unit = state["units"][to[5:]]
+        if not can_affect(unit, card):
+            decks.apply_steps(deck, [{"step": "move", "card": ids[0], "to": "discard"}])
+            notes.append(f"{card['name']} cannot affect the {unit['name']}: discarded with no effect")
+            continue
         lay_damage(unit, card)
         notes.append(f"{card['name']} on the {unit['name']}")
         if sunk(unit):
