@@ -241,3 +241,36 @@ def test_a_sea_monster_from_before_its_speed_counter_still_takes_speed_damage():
     assert giant["trackers"]["speed_damage"]["value"] == 2 and now_stat(giant, "speed") == 3
     lift_damage(giant, {"name": "Mast down", "type": "Speed", "value": 2})
     assert now_stat(giant, "speed") == 5
+
+
+# --- 7: the real Damage deck -------------------------------------------------------------------------
+
+def test_an_auxiliary_that_draws_a_special_card_from_the_real_deck_draws_another(game):
+    # seed 002, Auxiliaries: "any Special Damage card they draw is discarded (draw another to replace it)"
+    speed_two_warship_in_the_action_phase(game)
+    cog = ids(game)["Grand Alliance Cog (Heldenhammer)"]
+    game.ok(type="df-activate", unit="u1")
+    game.ok(type="df-deploy", unit=cog, capsize_dice="6")
+    game.ok(type="df-activate", unit=ids(game)["Bloody Reaver"])
+    game.ok(type="df-broadside", firer=ids(game)["Bloody Reaver"], target=cog, distance="3", dice="6 6 1 1",
+            save_dice="1 1")
+    assert game.state()["game"]["owed"] == {cog: 2}
+    game.ok(type="df-damage", unit=cog, **{"card.name": "Powder keg", "card.type": "Special"})
+    assert game.state()["game"]["owed"] == {cog: 2}  # discarded, and another is drawn in its place
+    assert game.state()["decks"]["damage"]["attached"].get(cog, []) == []
+    assert "draws another in its place" in text(game.client.get(f"/t/{game.code}/log"))
+    game.ok(type="df-damage", unit=cog, **{"card.name": "Holed", "card.type": "Hull"})
+    assert game.state()["game"]["owed"] == {cog: 1}
+    game.folds()
+
+
+def test_running_aground_with_the_real_deck_records_the_hull_card_and_sets_run_aground(game):
+    # seed 002, Running Aground and Colliding: it "must draw Damage cards until it draws a Hull result
+    # (applying that result and discarding the rest)"
+    speed_two_warship_in_the_action_phase(game)
+    assert "Record: it ran aground" in text(game.client.get(f"/t/{game.code}"))
+    game.ok(type="df-damage", unit="u1", mode="aground", **{"card.name": "Holed", "card.type": "Hull"})
+    assert "Run Aground" in game.unit("Heldenhammer")["trackers"]["status"]["active"]
+    assert game.counter("Heldenhammer", "hull_damage") == 1
+    assert game.state()["game"]["owed"] == {}
+    game.folds()

@@ -207,10 +207,12 @@ def damage(state: dict, p: dict) -> str:
     """Draw Damage cards for a ship: one or more, until a Hull result (run aground), or of a type."""
     unit = unit_at_sea(state, p.get("unit"))
     notes = resolve_damage(state, p["steps"])
-    if p["mode"] == "aground":
+    if p["mode"] == "aground" or p.get("aground"):  # with the real deck too: it records the Hull card
         set_status(unit, df.RUN_AGROUND, True)
         books(state)["aground"][unit["id"]] = state["round"]  # when: see sailing.moves_off
-    if p["mode"] == "record":
+    # A card recorded for a grounding is not one the ship owed; nor is an auxiliary's Special card,
+    # which it discards and replaces (seed 002, Auxiliaries: "draw another to replace it").
+    if p["mode"] == "record" and not p.get("aground") and not p.get("replaced"):
         owed = books(state)["owed"]
         if owed.get(unit["id"]):
             owed[unit["id"]] -= 1
@@ -218,6 +220,10 @@ def damage(state: dict, p: dict) -> str:
                 del owed[unit["id"]]
     what = {"aground": "runs aground, draws until a Hull card", "type": f"draws for a {p.get('value')} card",
             "record": "draws from the real Damage deck"}.get(p["mode"], "draws Damage")
+    if p.get("aground"):
+        what = "runs aground: the Hull card drawn from the real Damage deck"
+    if p.get("replaced"):
+        notes.append("an auxiliary discards a Special card and draws another in its place")
     return f"{unit['name']} {what}" + _told(notes, 0, unit["name"])
 
 
@@ -230,8 +236,11 @@ def decide_damage(state: dict, args: dict, ctx) -> dict:
         raise RuleError("Auxiliaries do not run aground when they touch islands or wrecks.", "mode")
     if deck["mode"] == "physical":
         card = df.validate_card(physical_card(args), "damage")
-        to = "discard" if is_auxiliary(unit) and card["type"] == "Special" else f"unit:{unit['id']}"
-        return {"unit": unit["id"], "mode": "record", "steps": [{"step": "record", "card": card, "to": to}]}
+        # seed 002, Auxiliaries: "any Special Damage card they draw is discarded (draw another to replace it)"
+        replaced = is_auxiliary(unit) and card["type"] == "Special"
+        to = "discard" if replaced else f"unit:{unit['id']}"
+        return {"unit": unit["id"], "mode": "record", "aground": mode == "aground", "replaced": replaced,
+                "steps": [{"step": "record", "card": card, "to": to}]}
     damage_ready(state)
     if mode == "card":
         steps = plan_damage(state, ctx.rng, [(unit["id"], need_int(args, "count", 1, 10, default=1))])
