@@ -274,3 +274,23 @@ def test_running_aground_with_the_real_deck_records_the_hull_card_and_sets_run_a
     assert game.counter("Heldenhammer", "hull_damage") == 1
     assert game.state()["game"]["owed"] == {}
     game.folds()
+
+
+# --- 8: drawing until a type stops at the end of the deck -------------------------------------------
+
+def test_draw_until_a_type_applies_the_last_card_drawn_at_the_end_of_the_deck(game):
+    # seed 002, Damage Cards: "If you must draw a card of a specific type and no cards of that type have
+    # been drawn when you reach the end of the deck, instead apply the last card drawn"
+    game.ready()
+    game.deck("damage", "Crew loss; Crew; 1; x3\nHoled; Hull; 2", name="Mixed")
+    game.ok(type="df-damage", unit="u1", mode="aground")  # the only Hull card is now on the Heldenhammer
+    game.refused("No card with type Hull is left to draw", type="deck-draw-until", deck="damage", field="type",
+                 value="Hull", to="unit:u3", fallback_last="0")  # asked to keep going: none is left
+    game.ok(type="deck-draw-until", deck="damage", field="type", value="Hull", to="unit:u3")
+    steps = game.log()[-1]["payload"]["steps"]
+    kinds = [s["step"] for s in steps]
+    assert "reshuffle" not in kinds[kinds.index("draw"):]  # it stopped at the end of the deck
+    state = game.state()
+    kept = state["decks"]["damage"]["attached"]["u3"]
+    assert kept == [steps[-1]["card"]] and state["decks"]["damage"]["cards"][kept[0]]["type"] == "Crew"
+    game.folds()
