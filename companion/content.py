@@ -113,7 +113,7 @@ TRACKER_PARAMS = {
     "arcs": ({"arcs": "list[dict]"}, {}),
     "charge": ({"red": int}, {"yellow": int}),
     "cooldown": ({"every": int}, {"per": str}),
-    "conditions": ({}, {"options": "list[str]"}),
+    "conditions": ({}, {"options": "list[str]", "ends": dict, "blocked_by": dict}),
     "gauge": ({}, {"positions": "list[int]", "min": int, "max": int, "start": int, "ring": bool}),
 }
 
@@ -132,6 +132,10 @@ def check_tracker(path: Path, key: str, spec: dict) -> dict:
             _keys(path, f"{key}.arcs[{i}]", arc, {"name": str, "boxes": int}, {})
     if kind == "counter" and "min" in spec and "max" in spec and spec["min"] > spec["max"]:
         _fail(path, f"{key}.max", f"a number >= min ({spec['min']})", spec["max"])
+    if kind == "conditions":
+        for rule in ("ends", "blocked_by"):
+            for name, others in spec.get(rule, {}).items():
+                _check(path, f"{key}.{rule}.{name}", others, "list[str]")
     if kind == "boxes":
         for i, flagged in enumerate(spec.get("flagged", [])):
             if not 0 <= flagged < spec["count"]:

@@ -124,7 +124,7 @@ def decide_deck_draw(state: dict, args: dict, ctx) -> dict:
 
 @action("deck-draw-until", chance=True)
 def deck_draw_until(state: dict, p: dict) -> str:
-    """Draw until a card whose field has a value (e.g. type Hull); the others go to the discard."""
+    """Draw until a card whose field has a value (type Hull), the others discarded; at the deck's end, the last."""
     deck = deck_of(state, p.get("deck"))
     ids = _apply(state, p)
     kept = decks.card_name(deck, ids[-1])
@@ -142,7 +142,12 @@ def decide_deck_draw_until(state: dict, args: dict, ctx) -> dict:
     value = args.get("value")
     if not isinstance(field, str) or not isinstance(value, (str, int)) or value == "":
         raise RuleError("Say which card to draw until (field and value, e.g. type Hull).", "value")
-    steps = decks.plan_draw_until(deck, ctx.rng, field, value, to, bool(args.get("fallback_last")))
+    # The rule draw-until serves stops at the end of the deck: "if ... no cards of that type have been
+    # drawn when you reach the end of the deck, instead apply the last card drawn" (seed 002, Damage
+    # Cards).  So that is the default; fallback_last=false keeps drawing through reshuffles.
+    fallback = args.get("fallback_last")
+    fallback = fallback in (None, "") or str(fallback).strip().casefold() not in ("false", "0", "no", "off")
+    steps = decks.plan_draw_until(deck, ctx.rng, field, value, to, fallback)
     return {"deck": args["deck"], "to": to, "field": field, "value": value, "steps": steps}
 
 

@@ -1,4 +1,9 @@
-"""Conditions: named tags with an optional count and an optional last round."""
+"""Conditions: named tags with an optional count and an optional last round.
+
+A content spec may relate tags: ``ends = {"Set Ablaze" = ["At Anchor"]}`` takes At Anchor off when
+Set Ablaze goes on; ``blocked_by = {"At Anchor" = ["Set Ablaze"]}`` refuses At Anchor while Set
+Ablaze is on.
+"""
 from __future__ import annotations
 
 from companion.rules import RuleError
@@ -6,21 +11,31 @@ from companion.trackers import need_int, need_text
 
 
 def create(spec: dict, stats: dict) -> dict:
-    return {"options": list(spec.get("options", [])), "active": {}}
+    made = {"options": list(spec.get("options", [])), "active": {}}
+    for rule in ("ends", "blocked_by"):
+        if spec.get(rule):
+            made[rule] = {name: list(others) for name, others in spec[rule].items()}
+    return made
 
 
 def add(tracker: dict, args: dict, clock) -> str:
     name = need_text(args, "name", 40)
     if name in tracker["active"]:
         raise RuleError(f"{name} is already on; change its count instead.", "name")
+    blocker = next((b for b in tracker.get("blocked_by", {}).get(name, []) if b in tracker["active"]), None)
+    if blocker:
+        raise RuleError(f"{name} cannot go on while {blocker} is on.", "name")
     if len(tracker["active"]) >= 30:
         raise RuleError("At most 30 conditions at once.", "name")
     count = need_int(args, "count", 1, 999) if args.get("count") not in (None, "") else None
     rounds = need_int(args, "rounds", 1, 99) if args.get("rounds") not in (None, "") else None
     # "for 2 rounds" from round 3 means it is on in rounds 3 and 4 and drops when round 5 begins
     until = clock.round + rounds - 1 if rounds else None
+    ended = [e for e in tracker.get("ends", {}).get(name, []) if e in tracker["active"]]
+    for gone in ended:
+        del tracker["active"][gone]
     tracker["active"][name] = {"count": count, "until": until}
-    text = f"{name} on"
+    text = f"{name} on" + (f" ({', '.join(ended)} off)" if ended else "")
     if count is not None:
         text += f" ({count})"
     if until is not None:

@@ -1,0 +1,191 @@
+"""Auxiliaries, treasure and sea monsters (seed 002, Auxiliaries; Docking Auxiliaries; Flying
+Auxiliaries; Treasure Tokens; Sea Monsters)."""
+from __future__ import annotations
+
+from companion.actions import action
+from companion.rules import RuleError
+from companion.trackers import deck as decks
+from companion.trackers import need_int
+from companion.games.dreadfleet.books import (
+    GAME, aground_since_before, books, current, is_auxiliary, is_monster, is_warship, need_phase, reach_step,
+    set_status, sides, status_cards, turn, unit_at_sea,
+)
+from companion.games.dreadfleet.entries import dice_arg, flag
+from companion.games.dreadfleet.setup import _made, _new_unit
+from companion.games.dreadfleet.damage import _bump, lift_damage
+from companion.games.dreadfleet import rules as df
+
+
+def _deploy_check(state: dict, args: dict) -> tuple[dict, dict]:
+    uid = args.get("unit")
+    aux = state["units"].get(uid) if isinstance(uid, str) else None
+    carrier_id = books(state)["docked"].get(uid)
+    if aux is None or aux["removed"] or not carrier_id:
+        raise RuleError("Choose an auxiliary docked with a warship.", "unit")
+    carrier = current(state, carrier_id, "Deploying an auxiliary")
+    now = turn(state)
+    if carrier_id in now["moved"] or carrier_id in now["sail"]:
+        raise RuleError("A warship deploys its auxiliary before it moves.", "unit")
+    reach_step(state, carrier_id, 1, "Deploying an auxiliary")
+    return aux, carrier
+
+
+@action("df-deploy", systems=GAME, chance=True)
+def deploy(state: dict, p: dict) -> str:
+    """Deploy a docked auxiliary within 1" of its warship; a cog not at anchor or aground tests capsize."""
+    aux, carrier = _deploy_check(state, p)
+    del books(state)["docked"][aux["id"]]
+    if p["result"]["capsized"]:
+        aux["removed"] = True
+    elif p.get("treasure"):
+        tokens = carrier["trackers"].get("treasure", {}).get("value", 0)
+        if p["treasure"] > tokens:
+            raise RuleError(f"The {carrier['name']} carries only {tokens} treasure tokens.", "treasure")
+        _bump(carrier, "treasure", -p["treasure"])
+        _bump(aux, "treasure", p["treasure"])
+    handed = f"; {p['treasure']} treasure handed over" if p.get("treasure") and not p["result"]["capsized"] else ""
+    return f"The {carrier['name']} deploys {aux['name']}: {p['result']['summary']}{handed}"
+
+
+@deploy.decider
+def decide_deploy(state: dict, args: dict, ctx) -> dict:
+    aux, carrier = _deploy_check(state, args)
+    if aux["stats"].get("flying"):
+        # seed 002, Flying Auxiliaries: "They do not take capsize tests"
+        result = {"needed": False, "roll": None, "capsized": False, "summary": "it flies: no capsize test"}
+    else:
+        # seed 002, Auxiliaries: a warship deploys "before it moves in the Movement sub-phase"; it drops
+        # or weighs anchor "at the end of its Movement sub-phase" (Dropping Anchor).  So a cog deployed in
+        # the sub-phase its ship drops anchor was launched before the anchor went down (it tests), and
+        # one deployed in the sub-phase its ship weighs anchor was launched at anchor (no test).
+        done = turn(state)["anchor"].get(carrier["id"])
+        anchored = (df.AT_ANCHOR in [c["name"] for c in status_cards(state, carrier["id"])] and done != "drop") \
+            or done == "weigh"
+        result = df.capsize_test(aux["name"], at_anchor=anchored, run_aground=aground_since_before(state, carrier),
+                                 dice=dice_arg(args, "capsize_dice"), rng=ctx.rng)
+    treasure = need_int(args, "treasure", 0, 99, default=0)
+    return {"unit": aux["id"], "result": result, "treasure": treasure,
+            "dice": [result["roll"]] if result["roll"] else []}
+
+
+@action("df-dock", systems=GAME)
+def dock(state: dict, p: dict) -> str:
+    """Dock an auxiliary with a warship of its fleet in base contact: it is repaired, hands over treasure."""
+    need_phase(state, "Action", "Docking")
+    aux = unit_at_sea(state, p.get("unit"))
+    if is_monster(aux):
+        raise RuleError("Sea monsters cannot dock.", "unit")
+    if not is_auxiliary(aux):
+        raise RuleError(f"The {aux['name']} is a warship: only auxiliaries dock.", "unit")
+    ship = unit_at_sea(state, p.get("to"), "to")
+    if not is_warship(ship) or ship["side"] != aux["side"]:
+        raise RuleError(f"{aux['name']} docks only with a warship of its own fleet.", "to")
+    game = books(state)
+    if aux["stats"].get("flying") and game["parent"].get(aux["id"]) != ship["id"]:
+        raise RuleError("Dwarf Dirigibles and Dragons may only dock with their parent warships.", "to")
+    if turn(state)["current"] not in (aux["id"], ship["id"]):
+        raise RuleError("An auxiliary docks as it comes into base contact: activate it or the warship first.", "unit")
+    repaired = []
+    deck = state["decks"]["damage"]
+    for cid in list(deck["attached"].get(aux["id"], [])):
+        card = deck["cards"][cid]
+        if not card.get("irreparable"):  # seed 002, Repair: Irreparable cards "cannot be ... removed by any means"
+            lift_damage(aux, card)
+            decks.apply_steps(deck, [{"step": "move", "card": cid, "to": "discard"}])
+            repaired.append(card["name"])
+    tokens = aux["trackers"].get("treasure", {}).get("value", 0)
+    if tokens:
+        _bump(aux, "treasure", -tokens)
+        _bump(ship, "treasure", tokens)
+    game["docked"][aux["id"]] = ship["id"]
+    return (f"{aux['name']} docks with the {ship['name']}"
+            + (f", repaired ({', '.join(repaired)} discarded)" if repaired else "")
+            + (f", hands over {tokens} treasure" if tokens else ""))
+
+
+@action("df-treasure", systems=GAME)
+def treasure(state: dict, p: dict) -> str:
+    """Treasure tokens: an auxiliary collects one a turn, or hands tokens to another auxiliary."""
+    need_phase(state, "Action", "Collecting or handing over treasure")
+    unit = unit_at_sea(state, p.get("unit"))
+    if is_warship(unit):
+        raise RuleError("Unlike auxiliaries, warships cannot collect treasure tokens.", "unit")
+    if "treasure" not in unit["trackers"]:
+        raise RuleError(f"The {unit['name']} has no treasure tracker.", "unit")
+    if p.get("op") == "collect":
+        now = turn(state)
+        if unit["id"] in now["collected"]:
+            raise RuleError(f"The {unit['name']} has already collected a treasure token this turn.", "unit")
+        now["collected"].append(unit["id"])
+        _bump(unit, "treasure", 1)
+        return f"{unit['name']} collects a treasure token ({unit['trackers']['treasure']['value']} carried)"
+    if p.get("op") == "hand":
+        if is_monster(unit):
+            raise RuleError("Sea monsters may claim treasure tokens but not hand them over.", "unit")
+        other = unit_at_sea(state, p.get("to"), "to")
+        if not is_auxiliary(other) or is_monster(other) or other is unit:
+            raise RuleError("Tokens are handed between auxiliaries in base contact.", "to")
+        count = need_int(p, "count", 1, 99, default=1)
+        if count > unit["trackers"]["treasure"]["value"]:
+            raise RuleError(f"The {unit['name']} carries only {unit['trackers']['treasure']['value']} tokens.", "count")
+        _bump(unit, "treasure", -count)
+        _bump(other, "treasure", count)
+        return f"{unit['name']} hands {count} treasure to {other['name']}"
+    raise RuleError("op must be collect or hand.", "op")
+
+
+# --- sea monsters (seed 002, Sea Monsters) -----------------------------------------------------------
+
+def _controller(state: dict, args: dict) -> tuple[str, bool]:
+    if flag(args, "noctilus"):
+        if df.SIDES[1] not in state["sides"]:
+            raise RuleError("Count Noctilus commands the Dreadfleet, which is not a side at this table.", "noctilus")
+        return df.SIDES[1], True
+    nearest = args.get("nearest")
+    if nearest not in sides(state):
+        raise RuleError(f"Say whose warship is nearest: {' or '.join(sides(state))}.", "nearest")
+    first, second = sides(state)
+    return second if nearest == first else first, False
+
+
+@action("df-sea-monster", systems=GAME)
+def sea_monster(state: dict, p: dict) -> str:
+    """A sea monster enters play (from a Fate card); the nearest warship's opponent controls it."""
+    if any(u["name"] == p["name"] and not u["removed"] for u in state["units"].values()):
+        raise RuleError(f"The {p['name']} is already in play.", "name")
+    if p["unit"] != f"u{state['next_unit']}":
+        raise RuleError("The table changed while the sea monster was being added; try again.", "unit")
+    _new_unit(state, p["unit"], p["name"], p["side"], "sea-monster", p["stats"], p["trackers"])
+    unit = state["units"][p["unit"]]
+    set_status(unit, "Controlled by Count Noctilus", p["noctilus"])
+    return f"The {p['name']} enters play, controlled by {'Count Noctilus' if p['noctilus'] else p['side']}"
+
+
+@sea_monster.decider
+def decide_sea_monster(state: dict, args: dict, ctx) -> dict:
+    name = df.canonical_name(args.get("name") or "")
+    if name not in df.SEA_MONSTERS:
+        raise RuleError(f"Choose one of the sea monsters: {', '.join(df.SEA_MONSTERS)}.", "name")
+    card = df.validate_warship(args.get("stats") or {}, auxiliary=True)
+    side, noctilus = _controller(state, args)
+    stats = {**{k: card[k] for k in df.AUXILIARY_STATS}, "auxiliary": True, "sea_monster": True}
+    return {"unit": f"u{state['next_unit']}", "name": name, "side": side, "noctilus": noctilus,
+            "stats": stats, "trackers": _made(ctx.system, "sea-monster", stats)}
+
+
+@action("df-monster-control", systems=GAME)
+def monster_control(state: dict, p: dict) -> str:
+    """At the start of a sea monster's Action phase: the nearest warship's opponent controls it."""
+    need_phase(state, "Action", "Deciding who controls a sea monster")
+    unit = unit_at_sea(state, p.get("unit"))
+    if not is_monster(unit):
+        raise RuleError(f"The {unit['name']} is not a sea monster.", "unit")
+    if unit["activated"]:
+        raise RuleError(f"The {unit['name']} has already acted this turn.", "unit")
+    side, noctilus = _controller(state, p)
+    unit["side"] = side
+    set_status(unit, "Controlled by Count Noctilus", noctilus)
+    now = turn(state)
+    if unit["id"] not in now["control"]:
+        now["control"].append(unit["id"])
+    return f"The {unit['name']} is controlled by {'Count Noctilus' if noctilus else side} this turn"

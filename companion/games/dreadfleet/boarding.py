@@ -1,0 +1,112 @@
+"""Captains' duels and boarding actions (seed 002, Boarding Actions; Duelling and Wound Cards): the
+Boarding Actions sub-phase of an activated ship."""
+from __future__ import annotations
+
+from companion.actions import action
+from companion.rules import RuleError
+from companion.games.dreadfleet.books import (
+    GAME, is_warship, need_phase, now_stat, reach_step, sides, turn, unit_at_sea, wounds,
+)
+from companion.games.dreadfleet.entries import groups_arg, luck
+from companion.games.dreadfleet.damage import damage_ready, owe, plan_damage, resolve_damage, _told
+from companion.games.dreadfleet import rules as df
+
+
+def _boarders(state: dict, args: dict, what: str) -> tuple[list[dict], list[dict], str]:
+    need_phase(state, "Action", what)
+    picked = args.get("ships")
+    if isinstance(picked, dict):
+        picked = [uid for uid, on in picked.items() if on not in (None, "", 0, "0")]
+    elif isinstance(picked, str):
+        picked = picked.replace(",", " ").split()
+    if not isinstance(picked, list):
+        picked = []
+    ships = [unit_at_sea(state, uid, "ships") for uid in dict.fromkeys(picked)]
+    first, second = sides(state)
+    groups = [[u for u in ships if u["side"] == first], [u for u in ships if u["side"] == second]]
+    if not groups[0] or not groups[1] or len(groups[0]) + len(groups[1]) != len(ships):
+        raise RuleError("Tick the ships in base contact, at least one of each side.", "ships")
+    now = turn(state)
+    if now["current"] not in {u["id"] for u in ships}:
+        raise RuleError(f"{what} is fought in an activated ship's Boarding Actions sub-phase: activate one of "
+                        "these ships first.", "ships")
+    reach_step(state, now["current"], 3, what)
+    key = f"{now['current']}:{','.join(sorted(u['id'] for u in ships))}"
+    return groups[0], groups[1], key
+
+
+def _captains(group: list[dict]) -> list[dict]:
+    return [{"name": u["name"], "swashbuckling": u["stats"].get("swashbuckling", 0), "wounds": wounds(u)}
+            for u in group if is_warship(u)]
+
+
+def _duel_check(state: dict, args: dict) -> tuple[list, list, str]:
+    a, b, key = _boarders(state, args, "The captains' duel")
+    if key in turn(state)["duels"]:
+        raise RuleError("These captains have already duelled in this Boarding Actions sub-phase.", "ships")
+    return a, b, key
+
+
+@action("df-duel", systems=GAME, chance=True)
+def duel(state: dict, p: dict) -> str:
+    """The captains' duel that opens each Boarding Actions sub-phase: Swashbuckling dice, 5-6 a victory."""
+    a, b, key = _duel_check(state, p)
+    turn(state)["duels"].append(key)
+    for unit, captain in zip([u for u in a + b if is_warship(u)], p["result"]["side_a"] + p["result"]["side_b"]):
+        gauge = unit["trackers"].get("wounds")
+        if gauge:
+            gauge["index"] = gauge["positions"].index(min(captain["wounds"], gauge["positions"][-1]))
+    return p["result"]["summary"]
+
+
+@duel.decider
+def decide_duel(state: dict, args: dict, ctx) -> dict:
+    a, b, _ = _duel_check(state, args)
+    result = df.captains_duel(_captains(a), _captains(b), groups_arg(args, "dice"), ctx.rng, tuple(sides(state)))
+    rolled = [die for c in result["side_a"] + result["side_b"] for die in c["dice"]]
+    mine = result["side_a"] if any(u["id"] == turn(state)["current"] for u in a) else result["side_b"]
+    return {"ships": [u["id"] for u in a + b], "result": result, "dice": rolled,
+            "luck": luck(sum(len(c["dice"]) for c in mine) / 3, sum(c["victories"] for c in mine),
+                         "duel victories")}
+
+
+def _boarding_check(state: dict, args: dict) -> tuple[list, list, str]:
+    a, b, key = _boarders(state, args, "A boarding action")
+    now = turn(state)
+    if key in now["boardings"]:
+        raise RuleError("This boarding action has already been fought in this Boarding Actions sub-phase.", "ships")
+    able = [any(c["wounds"] < df.MORTAL_WOUNDS for c in _captains(group)) for group in (a, b)]
+    if all(able) and key not in now["duels"]:
+        raise RuleError("Fight the captains' duel first: it opens each Boarding Actions sub-phase.", "ships")
+    return a, b, key
+
+
+@action("df-boarding", systems=GAME, chance=True)
+def boarding(state: dict, p: dict) -> str:
+    """A (multiple) boarding action: Crew dice, 5-6 a victory; the side with fewer draws the difference."""
+    _, _, key = _boarding_check(state, p)
+    turn(state)["boardings"].append(key)
+    notes = resolve_damage(state, p["steps"])
+    for uid, count in p["owed"]:
+        owe(state, uid, count)
+    owed = sum(count for _, count in p["owed"])
+    return p["result"]["summary"] + _told(notes, owed, "losers")
+
+
+@boarding.decider
+def decide_boarding(state: dict, args: dict, ctx) -> dict:
+    a, b, _ = _boarding_check(state, args)
+
+    def crews(group):
+        return [{"name": u["name"], "crew": now_stat(u, "crew")} for u in group]
+    damage_ready(state)
+    result = df.boarding_action(crews(a), crews(b), groups_arg(args, "dice"), ctx.rng, tuple(sides(state)))
+    draws = [(u["id"], ship["damage_cards"]) for u, ship in zip(a + b, result["side_a"] + result["side_b"])
+             if ship["damage_cards"]]
+    physical = state["decks"]["damage"]["mode"] != "virtual"
+    mine = "side_a" if any(u["id"] == turn(state)["current"] for u in a) else "side_b"
+    return {"ships": [u["id"] for u in a + b], "result": result,
+            "dice": [die for ship in result["side_a"] + result["side_b"] for die in ship["dice"]],
+            "steps": [] if physical else plan_damage(state, ctx.rng, draws), "owed": draws if physical else [],
+            "luck": luck(sum(len(s["dice"]) for s in result[mine]) / 3, result["victories"][mine],
+                         "boarding victories")}

@@ -1,0 +1,101 @@
+"""Broadsides (seed 002, Broadsides 1-7; Fire As She Bears): the activated warship's shot, or one
+fired as she bears, with the Damage cards its unsaved hits draw."""
+from __future__ import annotations
+
+from companion.actions import action
+from companion.rules import RuleError
+from companion.games.dreadfleet.books import (
+    GAME, books, is_auxiliary, need_phase, order_held, reach_step, resolve_order, turn, unit_at_sea,
+)
+from companion.games.dreadfleet.entries import dice_arg, flag, inches, luck, modifier_arg
+from companion.games.dreadfleet.damage import damage_ready, owe, plan_damage, resolve_damage, _told
+from companion.games.dreadfleet import rules as df
+
+
+def fired_before(state: dict, unit: dict) -> bool:
+    """Whether the ship has fired this scenario (its First Broadside box, or the game's books)."""
+    box = unit["trackers"].get("first_broadside")
+    if box and box.get("kind") == "boxes":
+        return bool(box["marked"][0])
+    return unit["id"] in books(state)["fired"]
+
+
+def _shot_check(state: dict, args: dict) -> tuple[dict, dict, bool]:
+    need_phase(state, "Action", "A broadside")
+    firer = unit_at_sea(state, args.get("firer"), "firer")
+    target = unit_at_sea(state, args.get("target"), "target")
+    if firer is target:
+        raise RuleError("A ship cannot fire at itself: choose another target.", "target")
+    now = turn(state)
+    fasb = flag(args, "fasb")
+    if fasb:
+        if not order_held(state, firer["id"], "Fire As She Bears"):
+            raise RuleError(f"The {firer['name']} has no Fire As She Bears order in play.", "fasb")
+    else:
+        if now["current"] != firer["id"]:
+            raise RuleError(f"The {firer['name']} fires in its own activation (activate it first) or with "
+                            "Fire As She Bears.", "firer")
+        if firer["id"] in now["fired"]:
+            raise RuleError(f"The {firer['name']} has already fired its broadside this activation.", "firer")
+        reach_step(state, firer["id"], 2, "A broadside")
+    return firer, target, fasb
+
+
+def shot_options(state: dict, args: dict, firer: dict, target: dict) -> dict:
+    """The keyword options of a shot; a first broadside is found from the books, not asked."""
+    return {"partial": flag(args, "partial"), "raking": flag(args, "raking"),
+            "first_broadside": not fired_before(state, firer), "modifier": modifier_arg(args),
+            "target_is_auxiliary": is_auxiliary(target)}
+
+
+@action("df-broadside", systems=GAME, chance=True)
+def broadside(state: dict, p: dict) -> str:
+    """Fire a broadside: to hit by range, armour saves, a Damage card per unsaved hit drawn at once."""
+    firer, target, fasb = _shot_check(state, p)
+    if p["first"] == fired_before(state, firer):
+        raise RuleError("The table changed since the shot was rolled; fire again.", "firer")
+    box = firer["trackers"].get("first_broadside")
+    if box and box.get("kind") == "boxes":
+        box["marked"][0] = True
+    books(state)["fired"].append(firer["id"])
+    if fasb:
+        resolve_order(state, firer["id"], "Fire As She Bears")
+    else:
+        turn(state)["fired"].append(firer["id"])
+    notes = resolve_damage(state, p["steps"])
+    owe(state, target["id"], p["owed"])
+    shot = p["shot"]
+    bonus = []
+    if p["first"]:
+        bonus.append("first broadside +1")
+    if p.get("raking"):
+        bonus.append("raking +1")
+    extra = f" ({', '.join(bonus)})" if bonus else ""
+    return (f"{firer['name']} fires{' as she bears' if fasb else ''} at the {target['name']}, "
+            f"{shot['band']} range{extra}: {shot['dice']} dice at {shot['hits_on']}+, {shot['hits']} hits, "
+            f"{shot['saved']} saved → {shot['unsaved']} Damage card{'s' if shot['unsaved'] != 1 else ''}"
+            + _told(notes, p["owed"], target["name"]))
+
+
+@broadside.decider
+def decide_broadside(state: dict, args: dict, ctx) -> dict:
+    firer, target, fasb = _shot_check(state, args)
+    distance = inches(args, "distance", "The range")
+    options = shot_options(state, args, firer, target)
+    odds = df.broadside_odds(firer["stats"].get("broadside", 0), distance, target["stats"]["armour"], **options)
+    damage_ready(state)
+    hits = dice_arg(args, "dice")
+    shot = df.broadside(firer["stats"].get("broadside", 0), distance, target["stats"]["armour"], **options,
+                        dice=hits, save_dice=dice_arg(args, "save_dice"), rng=None if hits else ctx.rng,
+                        firer=firer["name"], target=target["name"])
+    if shot["awaiting"]:
+        raise RuleError(f"{shot['hits']} hit{'s' if shot['hits'] != 1 else ''}: now enter the "
+                        f"{shot['hits']} armour save{'s' if shot['hits'] != 1 else ''} rolled for the "
+                        f"{target['name']} (Armour {shot['armour']}+).", "save_dice")
+    steps = plan_damage(state, ctx.rng, [(target["id"], shot["unsaved"])])
+    physical = state["decks"]["damage"]["mode"] != "virtual"
+    return {"firer": firer["id"], "target": target["id"], "fasb": fasb, "first": options["first_broadside"],
+            "raking": options["raking"], "shot": {k: v for k, v in shot.items() if k != "summary"},
+            "dice": shot["hit_dice"], "real": hits is not None, "steps": steps,
+            "owed": shot["unsaved"] if physical else 0,
+            "luck": luck(odds["mean"], shot["unsaved"], "Damage cards")}

@@ -1,0 +1,75 @@
+"""What players type at the table, checked: real dice, inches, yes/no flags, modifiers, a card drawn
+from the real deck; and the luck line a roll leaves in the log."""
+from __future__ import annotations
+
+from companion.dice import parse_values
+from companion.rules import RuleError
+from companion.trackers import need_int
+
+
+def dice_arg(args: dict, key: str, sides: int = 6) -> list[int] | None:
+    """Real dice typed by a player ("5 3 6", "5,3" or one number), checked; None when left empty."""
+    raw = args.get(key)
+    if raw in (None, "", []):
+        return None
+    if isinstance(raw, bool):
+        raise RuleError(f"Enter the dice as numbers from 1 to {sides}.", key)
+    values = [raw] if isinstance(raw, int) else parse_values(raw) if isinstance(raw, str) else raw
+    if not isinstance(values, list) or len(values) > 60:
+        raise RuleError("Enter at most 60 dice, separated by spaces.", key)
+    out = []
+    for value in values:
+        if isinstance(value, str) and value.strip().isdigit():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:
+            raise RuleError(f"Each die must be a whole number from 1 to {sides}; got {value!r}.", key)
+        out.append(value)
+    return out
+
+
+def groups_arg(args: dict, key: str) -> list | None:
+    """Dice for several rollers: "5 6 / 2 1" (one group per ship, in the order listed) or one flat list."""
+    raw = args.get(key)
+    if isinstance(raw, str) and "/" in raw:
+        return [dice_arg({key: part}, key) or [] for part in raw.split("/")]
+    return dice_arg(args, key)
+
+
+def flag(args: dict, key: str) -> bool:
+    return args.get(key) not in (None, "", 0, "0", False, "false", "no", "off")
+
+
+def modifier_arg(args: dict, key: str = "modifier") -> int:
+    return need_int(args, key, -6, 6, default=0) if args.get(key) not in (None, "") else 0
+
+
+def inches(args: dict, key: str, label: str) -> float | int:
+    raw = args.get(key)
+    if isinstance(raw, str):
+        try:
+            raw = float(raw.strip().rstrip('"'))
+        except ValueError:
+            raise RuleError(f"{label} must be a distance in inches, e.g. 7 or 7.5.", key) from None
+    if isinstance(raw, bool) or not isinstance(raw, (int, float)) or raw != raw:
+        raise RuleError(f"{label} must be a distance in inches, e.g. 7 or 7.5.", key)
+    if raw < 0 or raw > 1000:
+        raise RuleError(f"{label} must be from 0 to 1000 inches.", key)
+    return int(raw) if float(raw).is_integer() else raw
+
+
+def luck(expected: float, actual: float, what: str) -> dict:
+    return {"expected": round(float(expected), 4), "actual": float(actual), "what": what}
+
+
+def physical_card(args: dict) -> dict:
+    """A card typed from the real deck: form fields card.name, card.wind ... with yes/no flags."""
+    raw = dict(args.get("card") or {})
+    for key in ("br", "irreparable"):
+        if key in raw:
+            raw[key] = flag(raw, key)
+    for key in ("wind", "value"):
+        if isinstance(raw.get(key), str) and raw[key].strip().isdigit():
+            raw[key] = int(raw[key])
+    if isinstance(raw.get("markers"), str) and raw["markers"].strip().isdigit():
+        raw["markers"] = int(raw["markers"])
+    return {k: v for k, v in raw.items() if v not in (None, "")}

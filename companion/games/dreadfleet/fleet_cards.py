@@ -1,0 +1,56 @@
+"""The fleet editor's Warship cards (library kind "warship"): a card typed by a player, checked by the
+rules module, and an exported card read back as form fields.  Pure: the pages are in ``views``."""
+from __future__ import annotations
+
+import re
+
+from companion.rules import RuleError
+from companion.games.dreadfleet import rules as df
+
+
+EXPORT_FORMAT = "dreadfleet-warship-cards"
+
+
+def _number(raw, key: str, label: str):
+    """A typed number; "4+" is read as 4 (Armour and Command are D6 targets)."""
+    if raw in (None, ""):
+        return None
+    text = str(raw).strip().rstrip("+")
+    if not re.fullmatch(r"\d{1,3}", text):
+        raise RuleError(f"{label} must be a whole number; got {raw!r}.", key)
+    return int(text)
+
+
+def warship_card(form) -> dict:
+    """A Warship card (and its auxiliaries' card) typed by a player, checked by the rules module."""
+    name = df.canonical_name(form.get("name") or "")
+    if name not in df.WARSHIPS:
+        raise RuleError(f"Choose one of the ten warships ({', '.join(df.WARSHIPS)}).", "name")
+    stats = {k: _number(form.get(f"stats.{k}"), k, k.capitalize()) for k in df.WARSHIP_STATS}
+    sail = form.get("sail") not in (None, "", "0", 0, False)
+    card = df.validate_warship({**stats, "sail": sail})
+    side, auxiliaries = df.WARSHIPS[name]
+    data = {"name": name, "side": side, **card}
+    aux = {k: _number(form.get(f"aux.{k}"), f"aux.{k}", f"{(auxiliaries or ('Auxiliary',))[0]} {k}")
+           for k in df.AUXILIARY_STATS}
+    if any(v is not None for v in aux.values()):
+        if not auxiliaries:
+            raise RuleError(f"The {name} carries no auxiliary: leave its auxiliary card empty.", "aux")
+        try:
+            data["aux"] = df.validate_warship(aux, auxiliary=True)
+        except RuleError as exc:
+            raise RuleError(f"{auxiliaries[0]} card: {exc.message}", exc.field) from None
+        data["aux"]["name"] = auxiliaries[0]
+        data["aux"]["count"] = len(auxiliaries)
+    return data
+
+
+def _flat(card: dict) -> dict:
+    """An exported card as the editor's form fields."""
+    if not isinstance(card, dict):
+        raise RuleError("Each card in the file must be a set of characteristics.", "file")
+    out = {"name": card.get("name"), "sail": "1" if card.get("sail") else ""}
+    out.update({f"stats.{k}": card.get(k) for k in df.WARSHIP_STATS})
+    aux = card.get("aux") or {}
+    out.update({f"aux.{k}": aux.get(k) for k in df.AUXILIARY_STATS})
+    return out

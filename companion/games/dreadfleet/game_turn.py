@@ -1,0 +1,227 @@
+"""The Dreadfleet game turn (seed 002, The Game Turn 1-5): the initiative roll-off, the Fate cards and
+the wind they move, activating ships in turn, and what to remember as each phase starts (the phase hook)."""
+from __future__ import annotations
+
+from companion.actions import action
+from companion.rules import RuleError
+from companion.trackers import deck as decks
+from companion.games.dreadfleet.books import (
+    GAME, acts_last, books, cards_on, in_play, is_monster, need_phase, opponent, phase, set_status, set_wind,
+    side_to_go, sides, status_cards, status_on, turn, unit_at_sea, waiting, wind_gauge, wind_position,
+    wind_strength,
+)
+from companion.games.dreadfleet.entries import dice_arg, physical_card
+from companion.games.dreadfleet import rules as df
+
+
+# --- 1: Initiative (seed 002, The Game Turn 1) -------------------------------------------------
+
+@action("df-initiative", systems=GAME, chance=True)
+def initiative(state: dict, p: dict) -> str:
+    """Roll off for the initiative: the higher die wins (a tie rolls again)."""
+    need_phase(state, "Initiative", "The initiative roll-off")
+    now = turn(state)
+    if now["initiative"] and now["initiative"]["winner"]:
+        raise RuleError(f"{now['initiative']['winner']} already has the initiative this turn.", "initiative")
+    now["initiative"] = {"rolls": p["rolls"], "winner": p["winner"]}
+    return p["summary"]
+
+
+@initiative.decider
+def decide_initiative(state: dict, args: dict, ctx) -> dict:
+    need_phase(state, "Initiative", "The initiative roll-off")
+    now = turn(state)
+    if now["initiative"] and now["initiative"]["winner"]:
+        raise RuleError(f"{now['initiative']['winner']} already has the initiative this turn.", "initiative")
+    result = df.initiative_roll_off(dice_arg(args, "dice"), ctx.rng, tuple(sides(state)))
+    return {**result, "dice": list(result["rolls"].values())}
+
+
+@action("df-first", systems=GAME)
+def choose_first(state: dict, p: dict) -> str:
+    """The initiative winner chooses who is first player: {"first": side}."""
+    need_phase(state, "Initiative", "Choosing the first player")
+    now = turn(state)
+    winner = (now["initiative"] or {}).get("winner")
+    if not winner:
+        raise RuleError("Roll off for the initiative first.", "initiative")
+    if now["first"]:
+        raise RuleError(f"{now['first']} is already first player this turn.", "first")
+    first = p.get("first")
+    if first not in sides(state):
+        raise RuleError(f"first must be {' or '.join(sides(state))}.", "first")
+    now["first"] = first
+    state["active_side"] = first
+    how = "first" if first == winner else "second"
+    return f"{winner} has the initiative and goes {how}: {first} is first player"
+
+
+# --- 3: Fate (seed 002, The Game Turn 3; Fate; Wind Strength) ----------------------------------
+
+def next_to_draw(state: dict) -> str:
+    now = turn(state)
+    if not now["first"]:
+        raise RuleError("Settle the initiative first: the first player draws the first Fate card.", "initiative")
+    for side in (now["first"], opponent(state, now["first"])):
+        if side not in now["fate"]:
+            return side
+    raise RuleError("Both players have drawn their Fate card this turn.", "side")
+
+
+@action("df-fate", systems=GAME, chance=True)
+def fate(state: dict, p: dict) -> str:
+    """Draw and resolve a Fate card; the wind gauge moves by its markers (or is re-placed on 2D6)."""
+    need_phase(state, "Fate", "Drawing a Fate card")
+    if not books(state)["wind_placed"]:
+        raise RuleError("Place the wind gauge first (2D6 at set-up).", "wind")
+    side = next_to_draw(state)
+    if p["side"] != side:
+        raise RuleError(f"{side} draws the next Fate card.", "side")
+    deck = state["decks"]["fate"]
+    cid = decks.apply_steps(deck, p["steps"])[-1]
+    card = deck["cards"][cid]
+    moved = df.apply_fate_wind(wind_position(state), card, p.get("wind_dice"), None,
+                               wind_gauge(state)["positions"])
+    set_wind(state, moved["position"])
+    now = turn(state)
+    now["fate"].append(side)
+    now["drawn"][side] = cid
+    second = opponent(state, now["first"])
+    state["active_side"] = second if second not in now["fate"] else now["first"]
+    tags = [card.get("kind") or "", "BR" if card.get("br") else ""]
+    return (f"{side} draws {card['name']} ({', '.join(t for t in tags if t)}, wind {card.get('wind')}): "
+            f"{moved['summary'].split(': ', 1)[-1]}; wind strength {wind_strength(state)}")
+
+
+@fate.decider
+def decide_fate(state: dict, args: dict, ctx) -> dict:
+    need_phase(state, "Fate", "Drawing a Fate card")
+    if not books(state)["wind_placed"]:
+        raise RuleError("Place the wind gauge first (2D6 at set-up).", "wind")
+    side = args.get("side") or next_to_draw(state)
+    if side != next_to_draw(state):
+        raise RuleError(f"{next_to_draw(state)} draws the next Fate card.", "side")
+    deck = state["decks"]["fate"]
+    if deck["mode"] == "physical":
+        card = df.validate_card(physical_card(args), "fate")
+        steps = [{"step": "record", "card": card, "to": "discard"}]
+    else:
+        if not deck["draw"] and not deck["discard"]:
+            raise RuleError("The Fate deck is empty: load your Fate cards (or the example) first.", "deck")
+        steps = decks.plan_draw(deck, ctx.rng, "discard", 1)
+        card = next(s for s in reversed(steps) if s["step"] == "draw")
+        card = deck["cards"][card["card"]]
+        df.validate_card(card, "fate")
+    wind_dice = None
+    if card.get("markers") == "2D6":
+        wind_dice = dice_arg(args, "wind_dice") or [ctx.rng.randint(1, 6), ctx.rng.randint(1, 6)]
+        df.place_wind(wind_dice)
+    return {"side": side, "deck": "fate", "steps": steps, "wind_dice": wind_dice,
+            "dice": wind_dice or []}
+
+
+@action("df-place-card", systems=GAME)
+def place_card(state: dict, p: dict) -> str:
+    """Put this turn's Fate card that stays in play (Status, Spell, Upgrade, Shot) on a ship."""
+    need_phase(state, "Fate", "Placing a Fate card")
+    now = turn(state)
+    deck = state["decks"]["fate"]
+    cid = p.get("card")
+    drawer = next((side for side, drawn in now["drawn"].items() if drawn == cid), None)
+    if drawer is None or cid not in deck["discard"]:
+        raise RuleError("Only a Fate card drawn this turn, still on the discard pile, can be placed.", "card")
+    card = deck["cards"][cid]
+    kind = card.get("kind")
+    if kind not in ("Status", "Spell", "Upgrade", "Shot"):
+        raise RuleError(f"{card['name']} is an immediate card: it is resolved and discarded.", "card")
+    unit = unit_at_sea(state, p.get("unit"))
+    if kind == "Upgrade" and (unit["side"] != drawer or is_monster(unit)):
+        # seed 002, Status Cards: "one of your Warship or Cog Auxiliary cards"
+        raise RuleError(f"An Upgrade goes on one of {drawer}'s own Warship or Cog cards.", "unit")
+    problem = df.attach_problem(card, status_cards(state, unit["id"]), unit["name"])
+    if problem:
+        raise RuleError(problem, "unit")
+    decks.apply_steps(deck, [{"step": "move", "card": cid, "to": f"unit:{unit['id']}"}])
+    flipped = ""
+    if card["name"].strip().casefold() == df.SET_ABLAZE.casefold() and status_on(unit, df.AT_ANCHOR):
+        set_status(unit, df.AT_ANCHOR, False)  # seed 002, Dropping Anchor: "flip the card over"
+        flipped = ", no longer at anchor"
+    return f"{card['name']} ({kind}) placed on the {unit['name']}{flipped}; wind strength {wind_strength(state)}"
+
+
+# --- 4: Action - activations (seed 002, The Game Turn 4) ---------------------------------------
+
+@action("df-activate", systems=GAME)
+def activate(state: dict, p: dict) -> str:
+    """Activate a ship: players alternate; sea monsters act after every other ship."""
+    need_phase(state, "Action", "Activating a warship")
+    now = turn(state)
+    if not now["first"]:
+        raise RuleError("Settle the initiative first: the first player activates first.", "initiative")
+    unit = unit_at_sea(state, p.get("unit"))
+    if unit["activated"]:
+        raise RuleError(f"The {unit['name']} has already been activated this turn.", "unit")
+    if acts_last(state, unit):
+        if waiting(state):
+            raise RuleError("Sea monsters act after every warship has been activated.", "unit")
+        if unit["id"] not in now["control"]:
+            raise RuleError(f"First say who controls the {unit['name']} (the nearest warship's opponent).", "unit")
+    else:
+        last = next((state["units"][uid]["side"] for uid in reversed(now["activated"])
+                     if not acts_last(state, state["units"][uid])), None)
+        to_go = side_to_go(state, last)  # afresh: a ship deployed or sunk since changes who is waiting
+        if unit["side"] != to_go:
+            raise RuleError(f"It is {to_go}'s turn to activate a ship.", "unit")
+    unit["activated"] = True
+    now["current"] = unit["id"]
+    now["activated"].append(unit["id"])
+    if not acts_last(state, unit):
+        now["to_go"] = side_to_go(state, unit["side"])
+    state["active_side"] = now["to_go"]
+    after = f"; {now['to_go']} to go" if now["to_go"] else (
+        "; every warship has been activated" + ("" if not any(acts_last(state, u) and not u["activated"]
+                                                            for u in in_play(state)) else ": sea monsters next"))
+    return f"{unit['name']} activated{after}"
+
+
+# --- reminders at each phase's start ------------------------------------------------------------
+
+def reminders(state: dict) -> list[str]:
+    """Seed 002, The Game Turn: what the players must not forget as each phase starts."""
+    if not state.get("units") and not state.get("game"):
+        return []
+    game = books(state)
+    now = phase(state)
+    out = []
+    first = (game.get("turn") or {}).get("first") if (game.get("turn") or {}).get("round") == state["round"] else None
+    if now == "Initiative" and not game["wind_placed"]:
+        out.append("Place the wind gauge: roll a red and a white die (set-up).")
+    if now == "Status":
+        order = [first, opponent(state, first)] if first else sides(state)
+        for side in order:
+            for unit in in_play(state):
+                if unit["side"] != side:
+                    continue
+                red = [card["name"] for _, _, card in cards_on(state, unit["id"]) if card.get("kind") == "Status"]
+                active = unit["trackers"].get("status", {}).get("active", {})
+                red += [f"{name} ×{entry['count']}" if entry.get("count") else name
+                        for name, entry in active.items() if name == df.SET_ABLAZE]
+                if red:
+                    out.append(f"{unit['name']} ({side}): {', '.join(red)}")
+        if len(out) == 0:
+            out.append("No red Status cards in play.")
+    if now == "Fate":
+        out.append(f"{first} draws the first Fate card." if first else
+                   "Nobody has the initiative yet: roll off in the Initiative phase.")
+    if now == "Action":
+        out += [f"{state['units'][uid]['name']} still owes {n} Damage card{'s' if n != 1 else ''} from the real deck."
+                for uid, n in game["owed"].items() if n and not state["units"][uid]["removed"]]
+    if now == "End":
+        limit = game["scenario"].get("turns")
+        if limit and state["round"] >= limit:
+            out.append(f"Turn {state['round']} of {limit}: the scenario's turns have run out - the game ends.")
+        elif limit:
+            out.append(f"Turn {state['round']} of {limit}: check the victory conditions.")
+        else:
+            out.append("No turn limit set: check the victory conditions.")
+    return out

@@ -1,0 +1,40 @@
+"""Auxiliaries and sea monsters (seed 002, Auxiliaries; Flying Auxiliaries; Sea Monsters)."""
+from __future__ import annotations
+
+from companion.rules import RuleError
+from companion.games.dreadfleet.rules.basics import (
+    CAPSIZE_ON_OR_UNDER, FLYING_AUXILIARIES, SEA_MONSTERS, SIDES, _take, canonical_name,
+)
+
+
+def is_flying(auxiliary: str) -> bool:
+    """Seed 002, Flying Auxiliaries: Dwarf Dirigibles and Dragons."""
+    name = str(auxiliary).strip().casefold()
+    return any(name.startswith(kind.casefold()) for kind in FLYING_AUXILIARIES)
+
+
+def capsize_test(auxiliary: str = "Cog", *, at_anchor: bool = False, run_aground: bool = False,
+                 dice=None, rng=None) -> dict:
+    """Seed 002, Auxiliaries: deploying a cog while not at anchor or aground, a D6 of 1-3 loses it."""
+    if canonical_name(auxiliary) in SEA_MONSTERS:
+        raise RuleError("Sea monsters cannot be deployed.", "auxiliary")
+    if is_flying(auxiliary):
+        return {"needed": False, "roll": None, "capsized": False,
+                "summary": f"{auxiliary} flies: no capsize test"}
+    if at_anchor or run_aground:
+        return {"needed": False, "roll": None, "capsized": False,
+                "summary": f"{auxiliary} deployed from a warship {'at anchor' if at_anchor else 'run aground'}: "
+                           "no capsize test"}
+    roll = _take(1, 6, dice, rng, "capsize die")[0]
+    capsized = roll <= CAPSIZE_ON_OR_UNDER
+    return {"needed": True, "roll": roll, "capsized": capsized,
+            "summary": f"Capsize test for {auxiliary}: rolled {roll} -> "
+                       f"{'capsized: it and its card are removed from play' if capsized else 'deployed'}"}
+
+
+def sea_monster_controller(nearest_warship_side: str, sides=SIDES) -> str:
+    """Seed 002, Sea Monsters: the opponent of the player with the nearest warship controls it."""
+    if nearest_warship_side not in sides:
+        raise RuleError(f"The nearest warship's side must be one of {', '.join(sides)}.", "side")
+    return sides[1] if nearest_warship_side == sides[0] else sides[0]
+

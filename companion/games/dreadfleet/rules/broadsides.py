@@ -1,0 +1,103 @@
+"""Broadsides (seed 002, Broadsides 1-7): range bands, to-hit, armour saves and the odds before rolling."""
+from __future__ import annotations
+
+import math
+
+import icepool
+
+from companion.rules import RuleError
+from companion.games.dreadfleet.rules.basics import (
+    FIRST_BROADSIDE_BONUS, MAX_RANGE, RAKING_BONUS, RANGE_BANDS, STAT_INPUT_LIMITS, _inches, _passes, _plural,
+    _take, _whole, lowest_success,
+)
+
+
+def range_band(distance_inches) -> dict:
+    """Seed 002, Broadsides step 4: the range band and D6 needed; a band includes its maximum."""
+    if isinstance(distance_inches, bool) or not isinstance(distance_inches, (int, float)) \
+            or math.isnan(distance_inches):
+        raise RuleError(f"The range must be a distance in inches; got {distance_inches!r}.", "distance")
+    if distance_inches < 0:
+        raise RuleError(f"The range cannot be negative; got {distance_inches}.", "distance")
+    for band, reach, needed in RANGE_BANDS:
+        if distance_inches <= reach:
+            return {"band": band, "distance": distance_inches, "max_inches": reach, "needed": needed,
+                    "summary": f"{_inches(distance_inches)} is {band} range: {needed}+ to hit"}
+    raise RuleError(f"{_inches(distance_inches)} is beyond the maximum range of {MAX_RANGE}\": "
+                    "no broadside.", "distance")
+
+
+def broadside_dice(broadside: int, partial: bool = False) -> int:
+    """Seed 002, Broadsides step 3: dice = Broadside, halved for a partial shot (Basics: round up)."""
+    broadside = _whole(broadside, "broadside", "Broadside", 0)
+    return -(-broadside // 2) if partial else broadside
+
+
+def to_hit_modifier(*, first_broadside: bool = False, raking: bool = False, modifier: int = 0,
+                    target_is_auxiliary: bool = False) -> int:
+    """Seed 002, Broadsides step 4: +1 first broadside, +1 raking fire, plus any card's modifier."""
+    if raking and target_is_auxiliary:
+        # Seed 002, Auxiliaries: "Warships cannot claim the raking bonus against them."
+        raise RuleError("Warships cannot claim the raking bonus against an auxiliary.", "raking")
+    modifier = _whole(modifier, "modifier", "The to-hit modifier")
+    return FIRST_BROADSIDE_BONUS * bool(first_broadside) + RAKING_BONUS * bool(raking) + modifier
+
+
+def _shot(broadside, distance, armour, partial, raking, first_broadside, modifier,
+          target_is_auxiliary) -> dict:
+    band = range_band(distance)
+    modifier = to_hit_modifier(first_broadside=first_broadside, raking=raking, modifier=modifier,
+                               target_is_auxiliary=target_is_auxiliary)
+    armour = _whole(armour, "armour", "Armour", *STAT_INPUT_LIMITS["armour"])
+    return {"broadside": broadside, "partial": bool(partial), "dice": broadside_dice(broadside, partial),
+            "band": band["band"], "distance": distance, "needed": band["needed"], "modifier": modifier,
+            "hits_on": lowest_success(band["needed"], modifier), "armour": armour}
+
+
+def _at(shot: dict) -> str:
+    bonus = f" ({shot['modifier']:+d} to hit)" if shot["modifier"] else ""
+    return f"{_plural(shot['dice'], 'die')} at {shot['needed']}+{bonus}"
+
+
+def broadside(broadside: int, distance, armour: int, *, partial: bool = False, raking: bool = False,
+              first_broadside: bool = False, modifier: int = 0, target_is_auxiliary: bool = False,
+              dice=None, save_dice=None, rng=None, firer: str = "", target: str = "") -> dict:
+    """Seed 002, Broadsides steps 3-7: roll to hit; each hit saved on D6 >= Armour; unsaved hits draw Damage cards."""
+    shot = _shot(broadside, distance, armour, partial, raking, first_broadside, modifier,
+                 target_is_auxiliary)
+    hit_dice = _take(shot["dice"], 6, dice, rng, "broadside dice")
+    hits = sum(_passes(die, shot["needed"], shot["modifier"]) for die in hit_dice)
+    result = {**shot, "firer": firer, "target": target, "hit_dice": hit_dice, "hits": hits,
+              "save_dice": None, "saved": None, "unsaved": None, "damage_cards": None, "awaiting": None}
+    if hits and save_dice is None and rng is None:
+        result["awaiting"] = {"field": "save_dice", "count": hits, "sides": 6,
+                              "prompt": f"{target or 'Target'}: roll {_plural(hits, 'armour save')} "
+                                        f"(D6 >= {shot['armour']} cancels a hit)."}
+        result["summary"] = f"{firer or 'Warship'} fires {_at(shot)}: {_plural(hits, 'hit')} -> roll armour saves"
+        return result
+    saves = [] if hits == 0 and not save_dice else _take(hits, 6, save_dice, rng, "armour saves", "save_dice")
+    saved = sum(1 for die in saves if die >= shot["armour"])  # seed 002, step 6: equals or exceeds
+    unsaved = hits - saved
+    result.update(save_dice=saves, saved=saved, unsaved=unsaved, damage_cards=unsaved,
+                  summary=f"{firer or 'Warship'} fires {_at(shot)}: {_plural(hits, 'hit')}, {saved} saved -> "
+                          f"draw {_plural(unsaved, 'Damage card')}")
+    return result
+
+
+def broadside_odds(broadside: int, distance, armour: int, *, partial: bool = False,
+                   raking: bool = False, first_broadside: bool = False, modifier: int = 0,
+                   target_is_auxiliary: bool = False) -> dict:
+    """Exact chances of 0, 1, 2 ... unsaved hits (Damage cards) before rolling, with icepool."""
+    shot = _shot(broadside, distance, armour, partial, raking, first_broadside, modifier,
+                 target_is_auxiliary)
+    hit = icepool.d6.map(lambda n: int(_passes(n, shot["needed"], shot["modifier"])))
+    fails_save = icepool.d6.map(lambda n: int(n < shot["armour"]))
+    cards = shot["dice"] @ (hit * fails_save)
+    distribution = [[k, float(cards.probability(k))] for k in range(shot["dice"] + 1)]
+    mean = float(cards.mean())
+    return {**shot, "distribution": distribution, "mean": mean,
+            "p_hit": float(hit.probability(1)), "p_save": 1 - float(fails_save.probability(1)),
+            "p_at_least_one": 1 - distribution[0][1],
+            "summary": f"{_at(shot)} against "
+                       f"Armour {shot['armour']}: expect {mean:.2f} Damage cards, "
+                       f"{1 - distribution[0][1]:.0%} chance of at least one"}

@@ -1,0 +1,119 @@
+"""Cards the players type in from their own game (seed 002, Characteristics; Damage Cards; Fate): Warship
+and Auxiliary cards, Fate and Damage cards, and the warship roster of the content pack."""
+from __future__ import annotations
+
+from companion.rules import RuleError
+from companion.games.dreadfleet.rules.basics import (
+    AUXILIARY_STATS, CARD_MULTIPLE, DAMAGE_TYPES, DIRECTIONS, FATE_KINDS, MARKER_INPUT_LIMITS, SIDES,
+    STAT_INPUT_LIMITS, WARSHIPS, WARSHIP_STATS, WIND_INPUT_LIMITS, _fate_kind, _whole,
+)
+from companion.games.dreadfleet.rules.decks import _damage_type
+
+
+def validate_warship(stats: dict, *, auxiliary: bool = False) -> dict:
+    """Check a Warship (or Auxiliary) card typed in by a player; returns it with lower-case keys."""
+    if not isinstance(stats, dict):
+        raise RuleError("A warship card is a set of characteristics.", "stats")
+    given = {str(key).strip().casefold(): value for key, value in stats.items()}
+    needed = AUXILIARY_STATS if auxiliary else WARSHIP_STATS
+    known = set(WARSHIP_STATS) | {"name", "side", "sail", "flying"}
+    for key in given:
+        if key not in known:
+            raise RuleError(f"Unknown characteristic {key!r}; a warship has "
+                            f"{', '.join(WARSHIP_STATS)} and sail.", key)
+    card = {key: given[key] for key in ("name", "side") if key in given}
+    for key in needed:
+        if key not in given or given[key] is None or given[key] == "":
+            raise RuleError(f"{key.capitalize()} is missing: enter it from your card.", key)
+        card[key] = _whole(given[key], key, key.capitalize(), *STAT_INPUT_LIMITS[key])
+    for key in set(WARSHIP_STATS) - set(needed):
+        if given.get(key) not in (None, ""):
+            card[key] = _whole(given[key], key, key.capitalize(), *STAT_INPUT_LIMITS[key])
+    for flag in ("sail", "flying"):
+        if flag not in given:
+            if flag == "sail" and not auxiliary:
+                raise RuleError("Sail is missing: say whether the card is sail class.", "sail")
+            continue
+        if given[flag] not in (True, False, 0, 1):
+            raise RuleError(f"{flag.capitalize()} must be yes or no; got {given[flag]!r}.", flag)
+        card[flag] = bool(given[flag])
+    if "side" in card and card["side"] not in SIDES:
+        raise RuleError(f"Side must be {SIDES[0]} or {SIDES[1]}; got {card['side']!r}.", "side")
+    return card
+
+
+def _card_text(card: dict, key: str, label: str) -> str:
+    value = card.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise RuleError(f"{label} is missing: give the card a {key}.", key)
+    return value.strip()
+
+
+def _flag(card: dict, key: str, label: str) -> bool:
+    value = card.get(key, False)
+    if not isinstance(value, bool):
+        raise RuleError(f"{label} must be true or false; got {value!r}.", key)
+    return value
+
+
+def validate_card(card: dict, deck: str) -> dict:
+    """Check a player-defined Fate or Damage card; returns it normalised (canonical spellings, defaults)."""
+    if not isinstance(card, dict):
+        raise RuleError("A card is a set of fields (name, type ...).", "card")
+    deck = str(deck).strip().casefold()
+    out = {**card, "name": _card_text(card, "name", "The card's name")}
+    if "count" in card:
+        out["count"] = _whole(card["count"], "count", "Count", 1, 100)
+    if deck == "damage":
+        if "type" not in card:
+            raise RuleError(f"Type is missing: a Damage card is {', '.join(DAMAGE_TYPES)}.", "type")
+        out["type"] = _damage_type(card["type"])
+        # seed 002, Damage Cards: single, 'double' or 'triple'
+        out["value"] = _whole(card.get("value", 1), "value", "Value (1 single, 2 double, 3 triple)",
+                              min(CARD_MULTIPLE), max(CARD_MULTIPLE))
+        out["irreparable"] = _flag(card, "irreparable", "Irreparable")
+        return out
+    if deck != "fate":
+        raise RuleError(f"The deck must be fate or damage; got {deck!r}.", "deck")
+    if "wind" not in card:
+        raise RuleError("Wind is missing: enter the wind strength (bottom left of the card).", "wind")
+    out["wind"] = _whole(card["wind"], "wind", "Wind strength", *WIND_INPUT_LIMITS)
+    markers = card.get("markers")
+    if isinstance(markers, str) and markers.strip().upper() == "2D6":
+        out["markers"] = "2D6"  # seed 002, Fate: "on a 2D6 symbol, to a new location"
+        out.pop("direction", None)
+    else:
+        if markers is None:
+            raise RuleError("Markers is missing: how many markers the wind gauge moves, or 2D6.", "markers")
+        out["markers"] = _whole(markers, "markers", "Markers", *MARKER_INPUT_LIMITS)
+        direction = str(card.get("direction") or "").strip().casefold()
+        if (out["markers"] or direction) and direction not in DIRECTIONS:
+            raise RuleError("Direction must be clockwise or anticlockwise (the arrows on the card).", "direction")
+        if direction:
+            out["direction"] = "clockwise" if DIRECTIONS[direction] > 0 else "anticlockwise"
+    kind = _fate_kind(card)
+    if kind is None:
+        raise RuleError(f"Kind must be one of {', '.join(FATE_KINDS)}; got {card.get('kind')!r}.", "kind")
+    out["kind"] = kind
+    out["br"] = _flag(card, "br", "BR (brief respite)")
+    return out
+
+
+def check_warship_roster(raw: dict) -> list[dict]:
+    """Check content/dreadfleet/data/warships.toml against the seed's names; returns its warships."""
+    ships = raw.get("warships") if isinstance(raw, dict) else None
+    if not isinstance(ships, list):
+        raise RuleError("warships.toml needs a [[warships]] list.", "warships")
+    for i, ship in enumerate(ships):
+        name = ship.get("name")
+        if name not in WARSHIPS:
+            raise RuleError(f"warships[{i}].name {name!r} is not one of the seed's ten warships.", "name")
+        side, auxiliaries = WARSHIPS[name]
+        if ship.get("side") != side:
+            raise RuleError(f"warships[{i}].side of {name} must be {side}.", "side")
+        listed = [a["name"] for a in ship.get("auxiliaries", []) for _ in range(a.get("count", 1))]
+        if tuple(listed) != auxiliaries:
+            raise RuleError(f"warships[{i}].auxiliaries of {name} must be {list(auxiliaries)}.", "auxiliaries")
+    if sorted(s["name"] for s in ships) != sorted(WARSHIPS):
+        raise RuleError("warships.toml must list each of the ten warships once.", "warships")
+    return ships

@@ -1,0 +1,74 @@
+"""Damage, repairs and destruction (seed 002, Characteristics; Damage Cards; Repair order)."""
+from __future__ import annotations
+
+from companion.rules import RuleError
+from companion.games.dreadfleet.rules.basics import (
+    DAMAGE_TYPES, SET_ABLAZE, STAT_INPUT_LIMITS, _card_name, _card_type, _card_value, _is_named, _whole,
+)
+
+
+def damage_totals(damage_cards: list) -> dict:
+    """Hull, Crew and Speed damage (card values summed) and the number of Special cards."""
+    totals = dict.fromkeys(DAMAGE_TYPES, 0)
+    for card in damage_cards:
+        kind = _card_type(card)
+        if kind == "Special":
+            totals["Special"] += 1
+        elif kind:
+            totals[kind] += _card_value(card)
+    return totals
+
+
+def current_stats(stats: dict, damage_cards: list) -> dict:
+    """A warship's characteristics after its Hull, Crew and Speed cards (never below 0)."""
+    totals = damage_totals(damage_cards)
+    now = dict(stats)
+    for kind in ("Hull", "Crew", "Speed"):
+        key = kind.lower()
+        if key in now:
+            now[key] = max(0, now[key] - totals[kind])
+    return now
+
+
+def warship_destroyed(hull: int, crew: int, damage_cards: list) -> dict:
+    """Seed 002, Damage Cards: total Hull or Crew damage >= that characteristic removes the warship."""
+    hull = _whole(hull, "hull", "Hull", *STAT_INPUT_LIMITS["hull"])
+    crew = _whole(crew, "crew", "Crew", *STAT_INPUT_LIMITS["crew"])
+    totals = damage_totals(damage_cards)
+    reasons = [f"{kind} damage {totals[kind]} >= {value}"
+               for kind, value in (("Hull", hull), ("Crew", crew)) if totals[kind] >= value]
+    destroyed = bool(reasons)
+    return {"destroyed": destroyed, "hull_damage": totals["Hull"], "crew_damage": totals["Crew"],
+            "summary": ("Destroyed (" + "; ".join(reasons) + "): remove it and discard its cards")
+                       if destroyed else f"Afloat: Hull damage {totals['Hull']}/{hull}, "
+                                         f"Crew damage {totals['Crew']}/{crew}"}
+
+
+def is_repairable(card) -> bool:
+    """Seed 002, Repair order: a Hull, Speed, Special or Crew card, or Set Ablaze - never an Irreparable one."""
+    if isinstance(card, dict) and card.get("irreparable"):
+        return False
+    return _card_type(card) is not None or _is_named(card, SET_ABLAZE)
+
+
+def repair(attached: list, card) -> dict:
+    """Seed 002, Repair order: discard one repairable card from the warship (``card`` = index or name)."""
+    attached = list(attached)
+    if isinstance(card, int) and not isinstance(card, bool):
+        if not 0 <= card < len(attached):
+            raise RuleError("Choose one of the cards on this warship to repair.", "card")
+        index = card
+    else:
+        index = next((i for i, c in enumerate(attached) if _is_named(c, str(card))), None)
+        if index is None:
+            raise RuleError(f"This warship has no card named {card!r}.", "card")
+    chosen = attached[index]
+    if isinstance(chosen, dict) and chosen.get("irreparable"):
+        raise RuleError(f"{_card_name(chosen)} is Irreparable: it cannot be repaired or removed by any means.",
+                        "card")
+    if not is_repairable(chosen):
+        raise RuleError("Repair discards a Hull, Speed, Special, Crew or Set Ablaze card; "
+                        f"{_card_name(chosen)} is none of these.", "card")
+    del attached[index]
+    return {"repaired": chosen, "attached": attached,
+            "summary": f"Repair: {_card_name(chosen)} discarded"}
