@@ -6,7 +6,7 @@ is imported), its views (a Flask blueprint, if it has pages of its own) and its 
 ``__init__.py`` declares it in one object and nothing else::
 
     from companion.games import Game
-    GAME = Game(slug="dreadfleet", name="Dreadfleet", blueprint="views:bp", phase_hook="actions:reminders")
+    GAME = Game(slug="dreadfleet", name="Dreadfleet", blueprint="views:bp", phase_hook="game_turn:reminders")
 
 ``blueprint`` and ``phase_hook`` name ``module:attribute`` inside the package, so declaring a game
 imports nothing.  The core imports every module of every game package (that is how action types
