@@ -39,11 +39,11 @@ def aa_order(state: dict, p: dict) -> str:
 def decide_aa_order(state: dict, args: dict, ctx) -> dict:
     unit, _ = ship_of(state, args.get("unit"))
     name = args.get("order")
+    if args.get("hidden") and ctx.side not in (None, unit["side"]):
+        raise RuleError(f"Only {unit['side']} can seal orders for {unit['name']}.", "order")
     _check_order(state, unit["id"], name)
     if not args.get("hidden"):
         return {"unit": unit["id"], "order": name}
-    if ctx.side not in (None, unit["side"]):
-        raise RuleError(f"Only {unit['side']} can seal orders for {unit['name']}.", "order")
     # the Order's name is the secret: its type would give it away, so it is sealed too
     return {"unit": unit["id"], "id": next_id(state), "seat": ctx.seat,
             KEY: {"side": unit["side"], "secret": {"order": name, "text": name}}}

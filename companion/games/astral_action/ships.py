@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from companion.actions import Stale, action
 from companion.games.astral_action import design
-from companion.games.astral_action.books import (SYSTEMS, destroy_if_done, game, setting, ship_of, turn)
+from companion.games.astral_action.books import (SYSTEMS, destroy_if_done, game, in_effect, setting, ship_of,
+                                                  turn)
 from companion.games.astral_action.damage import new_track, take_damage
 from companion.games.astral_action.equipment import FIGHTER_MOVE, INTERCEPTOR_MOVE
 from companion.rules import RuleError
@@ -85,7 +86,8 @@ def aa_damage(state: dict, p: dict) -> str:
         why += f" ({x} per Size)"
     else:
         amount = need_int(p, "amount", 1, 99)
-    result = take_damage(ship, amount, order=setting(state, "damage_order"))
+    result = take_damage(ship, amount, order=setting(state, "damage_order"),
+                         brace=in_effect(state, unit["id"], "Brace for Impact"))
     gone = destroy_if_done(state, unit["id"], ship)
     rows = f"; {result['rows_filled']} health row(s) filled: roll a Condition" if result["rows_filled"] and not gone else ""
     return f"{unit['name']} takes {amount} {why}: {', '.join(result['steps']) or 'no effect'}{rows}{gone}"
