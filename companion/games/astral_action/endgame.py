@@ -5,7 +5,7 @@ from __future__ import annotations
 from companion.actions import action
 from companion.games.astral_action import turn as tn
 from companion.games.astral_action import victory as vc
-from companion.games.astral_action.books import (SYSTEMS, activation_status, dice_list, game, in_effect, need_phase,
+from companion.games.astral_action.books import (SYSTEMS, dice_list, game, in_effect, need_phase,
                                                   roll, turn)
 from companion.games.astral_action.damage import has_active, reinforce
 from companion.rules import RuleError
@@ -19,10 +19,6 @@ def reminders(state: dict) -> list[str]:
     g = game(state)
     phase = state["phases"][state["phase"]]
     out = []
-    if phase == "Activation":
-        status = activation_status(state)
-        if status["stage"] != "done":
-            out.append(f"{status['next']} activates first: Size {status['size']}.")
     if phase == "Resolution":
         for uid, ship in g["ships"].items():
             unit = state["units"][uid]
