@@ -481,3 +481,76 @@ def test_aa_ship_through_the_api_checks_the_card_and_stores_nothing_on_bad_input
     assert resp.get_json()["label"] == "Lancer (Size 1, 60 points) joins Player 2"  # 30 + 20 + 10 (L399)
     assert aa.state()["units"]["u1"]["side"] == "Player 2"
     aa.folds()
+
+
+def test_missile_token_resolves_in_the_resolution_phase(aa):
+    launcher = aa.ship("Lancer", 2, equipment=[{"slot": "primary", "item": "missiles", "arcs": ["F"]}])
+    raven = aa.ship("Raven", 2, side="Player 2", equipment=[KINETIC, {"slot": "secondary", "item": "pws"}])
+    aa.refused("Only Missiles place a Missile token (L182).", phone=aa.ben, type="aa-missile-token",
+               shot=f"{raven}:0", target=launcher)
+    aa.ok(type="aa-missile-token", shot=f"{launcher}:0", target=raven, control="aa-attack")
+    assert aa.state()["game"]["missiles"] == [{"id": "m1", "attacker": launcher, "weapon": 0, "target": raven}]
+    aa.refused("Missile tokens resolve at the beginning of the Resolution phase (L182).", type="aa-attack", token="m1",
+               dice="6 6")
+    aa.to_phase("Resolution")
+    assert any("1 missile token(s) resolve now" in r for r in aa.state()["reminders"])
+    aa.ok(type="aa-attack", token="m1", dice="6 6")
+    pending = aa.state()["game"]["attack"]
+    assert pending["result"]["damage"] == 6 - 1 and aa.state()["game"]["missiles"] == []  # -1 PWS (L153)
+    aa.ok(type="aa-apply-attack")
+    assert aa.ship_state(raven)["rows"][0]["filled"] == 5
+    aa.folds()
+
+
+def test_aws_removes_a_missile_token(aa):
+    launcher = aa.ship("Lancer", 2, equipment=[{"slot": "primary", "item": "missiles", "arcs": ["F"]}])
+    raven = aa.ship("Raven", 2, side="Player 2")
+    aa.ok(type="aa-missile-token", shot=f"{launcher}:0", target=raven)
+    aa.refused("Primary Missiles F has already attacked this turn (L77).", type="aa-missile-token",
+               shot=f"{launcher}:0", target=raven)
+    aa.ok(phone=aa.ben, type="aa-missile-token", remove="m1")
+    assert aa.state()["game"]["missiles"] == []
+    aa.refused("No such Missile token on the table.", type="aa-missile-token", remove="m1")
+    aa.folds()
+
+
+def test_a_hit_goes_to_an_escort_recalculated_with_its_size(aa):
+    falcon = aa.ship("Falcon", 2)
+    raven = aa.ship("Raven", 3, side="Player 2")
+    guard = aa.ship("Guard", 1, side="Player 2")
+    aa.ok(type="aa-attack", shot=f"{falcon}:0", target=raven, dice="3 4")  # 3 + (3 - 2) = 4 glance vs Raven
+    aa.refused("A Defensive Formation moves an attack that would Hit (L384).", phone=aa.ben, type="aa-redirect",
+               to=guard, why="formation")
+    aa.refused("Choose another ship of Player 2.", phone=aa.ben, type="aa-redirect", to=falcon, why="escort")
+    aa.ok(phone=aa.ben, type="aa-redirect", to=guard, why="escort")
+    result = aa.state()["game"]["attack"]["result"]
+    assert result["accuracy"] == 3 + (1 - 2) and result["result"] == "miss"  # Guard's Size 1 (L395)
+    aa.refused("This attack was already moved once.", phone=aa.ben, type="aa-redirect", to=raven, why="escort")
+    aa.ok(type="aa-apply-attack")
+    aa.folds()
+
+
+def test_an_export_by_the_other_side_reimports_the_sealed_orders_exactly(aa):
+    raven = aa.ship("Raven", 2, side="Player 2")
+    aa.ok(phone=aa.ben, type="aa-order", unit=raven, order="Brace for Impact", hidden="1")
+    doc = json.loads(aa.client.get(f"/t/{aa.code}/export").data)  # Anna's export: Ben's order boxed
+    assert "Brace for Impact" not in json.dumps(doc)
+    resp = aa.client.post("/api/tables/import", json=doc)
+    assert resp.status_code == 201
+    assert store.table(aa.db(), resp.get_json()["code"])["state"] == aa.state()
+
+
+def test_terrain_pieces_with_their_attributes(aa):
+    aa.ok(type="aa-terrain", name="Minefield", control="aa-terrain")
+    piece = aa.state()["game"]["terrain"][0]
+    assert piece["attributes"] == [{"name": "Dangerous", "x": 2, "random": False},
+                                   {"name": "Hazardous", "x": 1, "random": False}]  # L327
+    aa.ok(type="aa-terrain", name="Our cloud", attributes="Obscuring 2, Movement 1", control="aa-terrain")
+    assert [a["name"] for a in aa.state()["game"]["terrain"][1]["attributes"]] == ["Obscuring", "Mobile"]
+    aa.refused("'Sticky 2' is not a terrain attribute", control="aa-terrain", type="aa-terrain", name="Goo",
+               attributes="Sticky 2")
+    aa.to_phase("Resolution")
+    assert "Minefield: ships inside take 2 damage per Size." in aa.state()["reminders"]
+    aa.ok(type="aa-terrain", remove="t1")
+    assert [t["name"] for t in aa.state()["game"]["terrain"]] == ["Our cloud"]
+    aa.folds()

@@ -56,7 +56,13 @@ def aa_attack(state: dict, p: dict) -> str:
     plan, attacker, target, item = _plan(state, p)
     a_unit, a_ship = attacker["unit"], attacker["ship"]
     fired = turn(state)["fired"].setdefault(a_unit["id"], [])
-    if p["weapon"] in fired:
+    if p.get("token"):  # a Missile token resolves "as though from the position of the missile token" (L182)
+        token = next((t for t in g["missiles"] if t["id"] == p["token"]), None)
+        if token is None or (token["attacker"], token["weapon"], token["target"]) != (p["attacker"], p["weapon"], p["target"]):
+            raise RuleError("No such Missile token on the table.", "token")
+        g["missiles"].remove(token)
+        fired = []  # the weapon fired when the token was placed
+    elif p["weapon"] in fired:
         raise RuleError(f"{item['label']} has already attacked this turn (L77).", "weapon")
     if a_unit["template"] == "fighter":
         allowed = 2 if any(e["item"] == "payload" for e in attacker["card"]["equipment"]) else 1  # L227, L239
@@ -79,7 +85,14 @@ def decide_aa_attack(state: dict, args: dict, ctx) -> dict:
     if args.get("shot"):  # the attack form's one select: "u1:0" = ship u1, its equipment 0
         attacker, _, weapon = str(args["shot"]).partition(":")
         args["attacker"], args["weapon"] = attacker, int(weapon) if weapon.isdigit() else None
-    p = {k: args[k] for k in ("attacker", "target", "weapon", "band", *MODS) if k in args}
+    if args.get("token"):
+        token = next((t for t in game(state)["missiles"] if t["id"] == args["token"]), None)
+        if token is None:
+            raise RuleError("No such Missile token on the table.", "token")
+        if state["phases"][state["phase"]] != "Resolution":
+            raise RuleError("Missile tokens resolve at the beginning of the Resolution phase (L182).", "token")
+        args.update(attacker=token["attacker"], weapon=token["weapon"], target=token["target"], band=0)
+    p = {k: args[k] for k in ("attacker", "target", "weapon", "band", "token", *MODS) if k in args}
     plan, *_ = _plan(state, p)
     count = 1 + atk.dice_needed(plan["dice"])
     dice = dice_list(args.get("dice"), count) or roll(ctx, count)

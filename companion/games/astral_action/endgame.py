@@ -14,7 +14,7 @@ from companion.trackers import need_int
 
 def reminders(state: dict) -> list[str]:
     """Runs inside next-phase: the Resolution phase's upkeep the app can do, and what to remember."""
-    if state.get("system") != "astral-action" or not state.get("game", {}).get("ships"):
+    if state.get("system") != "astral-action" or not (state.get("game", {}).get("ships") or state["game"].get("terrain")):
         return []
     g = game(state)
     phase = state["phases"][state["phase"]]
@@ -28,6 +28,11 @@ def reminders(state: dict) -> list[str]:
                 shields = has_active(ship, ship["card"], "shields")
                 removed = reinforce(ship, ship["card"]["size"], shields)  # L259
                 out.append(f"{unit['name']}: Reinforce Shields removes {removed} shield damage (Size + {shields} Shields).")
+        for piece in g.get("terrain", []):
+            for attr in piece["attributes"]:
+                if attr["name"] in ("Dangerous", "Mobile"):  # L296, L299: at the beginning of the Resolution phase
+                    out.append(f"{piece['name']}: " + (f"ships inside take {attr['x']} damage per Size." if attr["name"] == "Dangerous"
+                                                       else f"moves {attr['x']} along its direction."))
         if g["missiles"]:
             out.append(f"{len(g['missiles'])} missile token(s) resolve now, from the token's position (L182).")
         if state["round"] >= tn.MIN_TURNS and not g["end"]:

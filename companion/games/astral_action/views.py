@@ -14,6 +14,7 @@ from companion.games.astral_action import attack as atk
 from companion.games.astral_action import design
 from companion.games.astral_action import turn as tn
 from companion.games.astral_action.equipment import ARCS, COMPONENTS, VARIANTS, WEAPONS
+from companion.games.astral_action.terrain import EXAMPLES
 from companion.games.astral_action.books import target_view
 from companion.games.astral_action.combat import MODS, _weapon
 from companion.play import board_context
@@ -35,7 +36,7 @@ def _flag(setup) -> None:
 @bp.app_context_processor
 def _library() -> dict:
     return {"astral_cards": lambda: store.library_items(get_db(), SLUG, KIND), "aa_rows": MAX_ROWS,
-            "aa_orders": tn.ORDERS, "aa_commands": tn.COMMANDS, "aa_activation": activation_view,
+            "aa_orders": tn.ORDERS, "aa_terrain": EXAMPLES, "aa_commands": tn.COMMANDS, "aa_activation": activation_view,
             "aa_equipment": {"weapons": WEAPONS, "components": COMPONENTS, "variants": VARIANTS, "arcs": ARCS}}
 
 

@@ -1,0 +1,80 @@
+"""Astral Action actions: Missile tokens (L182, L189) and hits moved to an Escort or to another ship
+of a Defensive Formation (L384, L395)."""
+from __future__ import annotations
+
+from companion.actions import action
+from companion.games.astral_action.books import SYSTEMS, game, ship_of, turn
+from companion.games.astral_action.equipment import MISSILE_DIRECT
+from companion.rules import RuleError
+
+
+@action("aa-missile-token", systems=SYSTEMS)
+def aa_missile_token(state: dict, p: dict) -> str:
+    """Place a Missile token for a missile attack beyond 10, or remove one (an AWS, L189)."""
+    g = game(state)
+    if p.get("remove"):
+        token = next((t for t in g["missiles"] if t["id"] == p["remove"]), None)
+        if token is None:
+            raise RuleError("No such Missile token on the table.", "remove")
+        g["missiles"].remove(token)
+        return f"Missile token {token['id']} removed"
+    a_unit, a_ship = ship_of(state, p.get("attacker"), "attacker")
+    t_unit, _ = ship_of(state, p.get("target"), "target")
+    weapon = p.get("weapon")
+    equipment = a_ship["card"]["equipment"]
+    if not isinstance(weapon, int) or not 0 <= weapon < len(equipment) or equipment[weapon]["item"] != "missiles":
+        raise RuleError("Only Missiles place a Missile token (L182).", "weapon")
+    if weapon in a_ship["inactive"]:
+        raise RuleError(f"{equipment[weapon]['label']} is deactivated (a Condition).", "weapon")
+    fired = turn(state)["fired"].setdefault(a_unit["id"], [])
+    if weapon in fired:
+        raise RuleError(f"{equipment[weapon]['label']} has already attacked this turn (L77).", "weapon")
+    fired.append(weapon)
+    g.setdefault("next_token", 1)
+    token = {"id": f"m{g['next_token']}", "attacker": a_unit["id"], "weapon": weapon, "target": t_unit["id"]}
+    g["next_token"] += 1
+    g["missiles"].append(token)
+    return (f"{a_unit['name']} launches Missiles at {t_unit['name']} (farther than {MISSILE_DIRECT}): token "
+            f"{token['id']} within {MISSILE_DIRECT}, resolved at the start of the Resolution phase (L182)")
+
+
+@aa_missile_token.decider
+def decide_aa_missile_token(state: dict, args: dict, ctx) -> dict:
+    if args.get("remove"):
+        return {"remove": args["remove"]}
+    attacker, _, weapon = str(args.get("shot") or "").partition(":")
+    return {"attacker": args.get("attacker") or attacker, "target": args.get("target"),
+            "weapon": args["weapon"] if isinstance(args.get("weapon"), int) else (int(weapon) if weapon.isdigit() else None)}
+
+
+@action("aa-redirect", systems=SYSTEMS)
+def aa_redirect(state: dict, p: dict) -> str:
+    """Move the attack being resolved to an Escort (L395) or a Defensive Formation ship (L384)."""
+    pending = game(state)["attack"]
+    if not pending:
+        raise RuleError("No attack is being resolved.", "to")
+    why = p.get("why")
+    if why not in ("escort", "formation"):
+        raise RuleError("why must be escort or formation.", "why")
+    old_unit, old_ship = ship_of(state, pending["target"], "target")
+    new_unit, new_ship = ship_of(state, p.get("to"), "to")
+    if new_unit["side"] != old_unit["side"] or new_unit["id"] == old_unit["id"]:
+        raise RuleError(f"Choose another ship of {old_unit['side']}.", "to")
+    if pending.get("redirected"):
+        raise RuleError("This attack was already moved once.", "to")
+    if why == "formation":
+        if pending["result"]["result"] != "hit":
+            raise RuleError("A Defensive Formation moves an attack that would Hit (L384).", "why")
+        if new_ship["card"]["size"] > old_ship["card"]["size"]:
+            raise RuleError("A Defensive Formation moves a hit to a ship of the same Size or smaller (L384).", "to")
+    elif new_ship["card"]["size"] > old_ship["card"]["size"]:
+        raise RuleError("An Escort is the same Size or smaller than the ship it escorts (L386).", "to")
+    from companion.games.astral_action.combat import _pending
+    from companion.games.astral_action import attack as atk
+    pending["target"] = new_unit["id"]
+    pending["redirected"] = why
+    _, plan = _pending(state)  # recalculated with the new target's Size and chart (L395)
+    pending["result"] = atk.resolve(plan, pending["dice"][0], pending["dice"][1:])
+    r = pending["result"]
+    return (f"The attack on {old_unit['name']} goes to {new_unit['name']} ({'Escort' if why == 'escort' else 'Defensive Formation'}): "
+            f"Accuracy {r['accuracy']} {r['result']}, damage {r['damage']} → {r['applied']}")
