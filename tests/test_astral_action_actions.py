@@ -323,7 +323,6 @@ def test_structural_adds_one_and_a_result_with_no_effect_is_refused(aa):
 
 
 def test_brace_for_impact_disregards_overflow_and_offers_two_conditions(aa):
-    falcon = aa.ship("Falcon", 2)
     raven = aa.ship("Raven", 2, side="Player 2")
     aa.ok(phone=aa.ben, type="aa-order", unit=raven, order="Brace for Impact")
     aa.ok(type="aa-damage", unit=raven, amount=14)  # fills row 1; the 4 past it are disregarded (L258)
@@ -338,7 +337,6 @@ def test_brace_for_impact_disregards_overflow_and_offers_two_conditions(aa):
     aa.ok(type="aa-apply-condition", unit=raven, pick=1, option="b")
     aa.refused("Raven may not change its Velocity (Propulsion Damage, L110).", phone=aa.ben, type="aa-velocity",
                unit=raven, by=1)
-    assert falcon
     aa.folds()
 
 
@@ -553,4 +551,44 @@ def test_terrain_pieces_with_their_attributes(aa):
     assert "Minefield: ships inside take 2 damage per Size." in aa.state()["reminders"]
     aa.ok(type="aa-terrain", remove="t1")
     assert [t["name"] for t in aa.state()["game"]["terrain"]] == ["Our cloud"]
+    aa.folds()
+
+
+def test_patrol_tokens_need_a_scanning_order_and_count_at_the_end(aa):
+    falcon = aa.ship("Falcon", 2)
+    aa.ship("Raven", 2, side="Player 2")  # a ship without a token: its side scores 0
+    aa.ok(type="aa-order", unit=falcon, order="Mark Target", hidden="1")
+    aa.refused("Taking a Patrol objective token happens in the Resolution phase; this is the Command phase.",
+               type="aa-patrol", unit=falcon)
+    aa.to_phase("Resolution")
+    aa.refused("Falcon needs a [Scanning] Order in effect (revealed, if it was sealed) (L352).", type="aa-patrol",
+               unit=falcon)
+    aa.ok(type="reveal", id="s1")
+    aa.ok(type="aa-patrol", unit=falcon)
+    aa.refused("Falcon already has its objective token: a Ship may only have one (L352).", type="aa-patrol",
+               unit=falcon)
+    aa.ok(type="aa-victory", count=1, drawn="4")
+    patrol = aa.state()["game"]["victory"]["results"][0]
+    assert patrol["scores"] == {"Player 1": 1, "Player 2": 0} and patrol["winner"] == "Player 1"
+    aa.folds()
+
+
+def test_jump_to_hyperspace_is_revealed_then_the_ship_leaves_when_activated(aa):
+    falcon = aa.ship("Falcon", 2)
+    aa.ship("Raven", 2, side="Player 2")  # the other side keeps playing
+    aa.ok(type="aa-order", unit=falcon, order="Jump to Hyperspace", hidden="1")
+    aa.to_phase("Resolution")
+    aa.ok(type="next-phase")  # the end of the Resolution phase: the order is revealed (L286)
+    state = aa.state()
+    assert state["sealed"]["s1"]["revealed"] and state["game"]["ships"][falcon]["jumping"] == 2
+    assert any("Falcon jumps to Hyperspace" in r for r in state["reminders"])
+    aa.refused("Falcon is jumping to Hyperspace: no Orders or Command Tokens this turn (L286).", type="aa-token",
+               unit=falcon)
+    aa.to_phase("Activation")
+    aa.ok(type="aa-activate", unit=falcon)
+    assert aa.state()["units"][falcon]["removed"] and aa.ship_state(falcon)["fled"]
+    aa.ok(type="aa-victory", count=1, drawn="3")
+    lost = aa.state()["game"]["victory"]["results"][0]["scores"]
+    card = aa.ship_state(falcon)["card"]
+    assert lost["Player 1"] in (card["size"] / 2, card["points"]["total"] / 2)  # fled: half (L347)
     aa.folds()

@@ -19,6 +19,8 @@ def reminders(state: dict) -> list[str]:
     g = game(state)
     phase = state["phases"][state["phase"]]
     out = []
+    if phase == "Command" and state["round"] > 1:
+        out += hyperspace_jumps(state)
     if phase == "Resolution":
         for uid, ship in g["ships"].items():
             unit = state["units"][uid]
@@ -40,6 +42,31 @@ def reminders(state: dict) -> list[str]:
         sides = {state["units"][u]["side"] for u in g["ships"] if not state["units"][u]["removed"]}
         if len(sides) == 1:
             out.append(f"Only {sides.pop()} controls ships: the game ends (L342).")
+    return out
+
+
+def hyperspace_jumps(state: dict) -> list[str]:
+    """Jump to Hyperspace (L286): "Reveal this at the end of the resolution phase. During the next turn,
+    this Ship may not be given any Orders or Command tokens, and when this Ship is activated, remove it
+    from play."  Runs as the new turn starts (right after the Resolution phase ended)."""
+    g = game(state)
+    last = state["round"] - 1
+    books = g.get("turn") or {}
+    out = []
+    for uid, ship in g["ships"].items():
+        unit = state["units"][uid]
+        if unit["removed"]:
+            continue
+        sealed = [part for part in state.get("sealed", {}).values() if part.get("unit") == uid
+                  and part.get("kind") == "order" and part.get("round") == last and not part.get("discarded")
+                  and part["secret"].get("order") == "Jump to Hyperspace"]
+        open_order = books.get("round") == last and "Jump to Hyperspace" in books.get("orders", {}).get(uid, [])
+        if sealed or open_order:
+            for part in sealed:
+                part["revealed"] = True
+            ship["jumping"] = state["round"]
+            out.append(f"{unit['name']} jumps to Hyperspace: no Orders or Command Tokens this turn; it leaves "
+                       f"play when it activates (L286).")
     return out
 
 
@@ -101,6 +128,14 @@ def aa_victory(state: dict, p: dict) -> str:
             entry["scores"], entry["winner"] = scores, vc.winner(scores, highest=False)
             entry["text"] = ", ".join(f"{s} {v}" for s, v in scores.items())
         results.append(entry)
+    patrol = {s: 0 for s in state["sides"]}
+    for uid, ship in game(state)["ships"].items():
+        if ship.get("patrol") and not ship["destroyed"]:
+            patrol[state["units"][uid]["side"]] += 1  # L353: tokens on ships that were not destroyed
+    if any(patrol.values()):
+        results.insert(0, {"number": 0, "name": "Patrol (scenario)", "scores": patrol,
+                           "winner": vc.winner(patrol, highest=True),
+                           "text": ", ".join(f"{s} {v}" for s, v in patrol.items())})
     game(state)["victory"] = {"drawn": drawn, "results": results}
     return "Victory conditions: " + "; ".join(
         f"{r['name']}: {r['text']}" + (f" → {r['winner']}" if r.get("winner") else (" → tie" if "scores" in r else ""))

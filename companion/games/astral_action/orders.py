@@ -16,6 +16,8 @@ def _check_order(state: dict, uid: str, name: str) -> tuple[dict, str]:
     need_phase(state, "Command", "Writing Orders")
     unit, ship = ship_of(state, uid)
     books = turn(state)
+    if ship.get("jumping") == state["round"]:
+        raise RuleError(f"{unit['name']} is jumping to Hyperspace: no Orders or Command Tokens this turn (L286).", "order")
     if books["tokens"].get(uid):
         raise RuleError(f"{unit['name']} has a Command Token this turn: Orders or a Token, not both (L125-L130).", "order")
     slots = tn.order_slots(has_active(ship, ship["card"], "boosters"), has_active(ship, ship["card"], "sensors"))
@@ -53,9 +55,11 @@ def decide_aa_order(state: dict, args: dict, ctx) -> dict:
 def aa_token(state: dict, p: dict) -> str:
     """Place a Command Token on a ship's card instead of Orders (L129)."""
     need_phase(state, "Command", "Placing Command Tokens")
-    unit, _ = ship_of(state, p.get("unit"))
+    unit, ship = ship_of(state, p.get("unit"))
     if unit["template"] == "fighter":
         raise RuleError("Fighters cannot be issued Commands or Orders (L232).", "unit")
+    if ship.get("jumping") == state["round"]:
+        raise RuleError(f"{unit['name']} is jumping to Hyperspace: no Orders or Command Tokens this turn (L286).", "unit")
     books = turn(state)
     if books["tokens"].get(unit["id"]):
         raise RuleError(f"{unit['name']} already has its Command Token this turn.", "unit")
@@ -80,9 +84,14 @@ def aa_activate(state: dict, p: dict) -> str:
     tn.check_activation(status, {"size": ship["card"]["size"], "side": unit["side"], "activated": unit["activated"]})
     unit["activated"] = True
     turn(state)["last"] = unit["side"]
+    if ship.get("jumping") == state["round"]:
+        unit["removed"] = True  # L286 "when this Ship is activated, remove it from play"
+        ship["fled"] = True
     after = activation_status(state)
     nxt = (f"; next: {after['next']}, Size {after['size']}" if after["stage"] != "done"
            else "; every ship has activated")
+    if ship.get("fled"):
+        return f"{unit['name']} jumps to Hyperspace and leaves play (L286){nxt}"
     return f"{unit['name']} activates (Size {ship['card']['size']}): attack first, then move (L140-L142){nxt}"
 
 

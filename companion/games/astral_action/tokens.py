@@ -78,3 +78,19 @@ def aa_redirect(state: dict, p: dict) -> str:
     r = pending["result"]
     return (f"The attack on {old_unit['name']} goes to {new_unit['name']} ({'Escort' if why == 'escort' else 'Defensive Formation'}): "
             f"Accuracy {r['accuracy']} {r['result']}, damage {r['damage']} → {r['applied']}")
+
+
+@action("aa-patrol", systems=SYSTEMS)
+def aa_patrol(state: dict, p: dict) -> str:
+    """Patrol scenario: a ship in the opponent's half uses a [Scanning] Order to take an objective token (L352)."""
+    from companion.games.astral_action.books import in_effect, need_phase
+    from companion.games.astral_action.turn import ORDERS
+    need_phase(state, "Resolution", "Taking a Patrol objective token")
+    unit, ship = ship_of(state, p.get("unit"))
+    if ship.get("patrol"):
+        raise RuleError(f"{unit['name']} already has its objective token: a Ship may only have one (L352).", "unit")
+    scanning = [o for o, kind in ORDERS.items() if kind == "Scanning" and in_effect(state, unit["id"], o)]
+    if not scanning:
+        raise RuleError(f"{unit['name']} needs a [Scanning] Order in effect (revealed, if it was sealed) (L352).", "unit")
+    ship["patrol"] = True
+    return f"{unit['name']} takes a Patrol objective token ({scanning[0]})"
