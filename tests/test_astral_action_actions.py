@@ -592,3 +592,16 @@ def test_jump_to_hyperspace_is_revealed_then_the_ship_leaves_when_activated(aa):
     card = aa.ship_state(falcon)["card"]
     assert lost["Player 1"] in (card["size"] / 2, card["points"]["total"] / 2)  # fled: half (L347)
     aa.folds()
+
+
+def test_table_readings_change_points_and_track_sizes_of_ships_put_on_the_table_afterwards(aa):
+    kit = [KINETIC, {"slot": "primary", "item": "armor"}, {"slot": "primary", "item": "aws"},
+           {"slot": "secondary", "item": "shields"}]
+    aa.ok(type="aa-setting", setting="surcharge_per_item", value=1)
+    aa.ok(type="aa-setting", setting="whole_track", value=1)
+    kit.append({"slot": "primary", "item": "pws"})
+    uid = aa.ship("Heavy", 2, equipment=kit)
+    # 60 + 4 x 20 + 10 = 150; four Primary for Size 2: +10% for each of the two over (per-item reading) = 180
+    assert aa.state()["units"][uid]["stats"]["points"] == 180
+    assert [t["size"] for t in aa.ship_state(uid)["tracks"]] == [20, 10]  # the whole track: both rows of 10
+    aa.folds()

@@ -17,6 +17,8 @@ SETTINGS = ("size_reading", "damage_order", "whole_track", "bypass_total", "surc
 def aa_ship(state: dict, p: dict) -> str:
     """Put a ship (or fighter) on the table from its Ship Information Card (checked, points counted)."""
     card = design.validate(p["card"])
+    if setting(state, "surcharge_per_item"):  # the table reads L400-L401 as "for each item over the Size"
+        card["points"] = design.points(card, per_item=True)
     uid = p["unit"]
     if uid in state["units"] or uid != f"u{state['next_unit']}":
         raise Stale("The table changed while the ship was being added; try again.", "unit")
