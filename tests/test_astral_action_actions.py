@@ -605,3 +605,21 @@ def test_table_readings_change_points_and_track_sizes_of_ships_put_on_the_table_
     assert aa.state()["units"][uid]["stats"]["points"] == 180
     assert [t["size"] for t in aa.ship_state(uid)["tracks"]] == [20, 10]  # the whole track: both rows of 10
     aa.folds()
+
+
+def test_area_control_and_contested_objective_are_entered_and_the_verdict_follows(aa):
+    aa.ship("Falcon", 2)
+    aa.ship("Raven", 2, side="Player 2")
+    aa.refused("Draw the victory conditions first.", type="aa-victory-result", name="Area control", winner="Player 1")
+    aa.ok(type="aa-victory", count=2, drawn="1 4")
+    v = aa.state()["game"]["victory"]
+    assert v["results"][0]["areas"] in range(1, 7) and v["results"][0]["axis"] in ("X", "Y")  # L345
+    assert v["verdict"] == "Enter the conditions the app cannot count (positions on the table)."
+    aa.refused("winner must be one of Player 1, Player 2 or tie.", type="aa-victory-result", name="Area control",
+               winner="Nobody")
+    aa.ok(type="aa-victory-result", name="Area control", winner="Player 1")
+    # Conditions Inflicted is a tie (0 and 0); one condition more than the opponent wins (L349)
+    assert aa.state()["game"]["victory"]["verdict"] == "Player 1 wins."
+    aa.ok(type="aa-victory-result", name="Contested Objective (scenario)", winner="Player 1")
+    assert aa.state()["game"]["victory"]["verdict"] == "Player 1 wins decisively."  # two more (L349)
+    aa.folds()

@@ -136,10 +136,42 @@ def aa_victory(state: dict, p: dict) -> str:
         results.insert(0, {"number": 0, "name": "Patrol (scenario)", "scores": patrol,
                            "winner": vc.winner(patrol, highest=True),
                            "text": ", ".join(f"{s} {v}" for s, v in patrol.items())})
-    game(state)["victory"] = {"drawn": drawn, "results": results}
+    game(state)["victory"] = {"drawn": drawn, "results": results, "verdict": _verdict(state, results)}
     return "Victory conditions: " + "; ".join(
         f"{r['name']}: {r['text']}" + (f" → {r['winner']}" if r.get("winner") else (" → tie" if "scores" in r else ""))
         for r in results)
+
+
+def _verdict(state: dict, results: list[dict]) -> str:
+    """L349 over the conditions decided so far (an entered one counts once entered)."""
+    if any("winner" in r and r["winner"] is None and "scores" not in r and not r.get("tie") for r in results):
+        return "Enter the conditions the app cannot count (positions on the table)."
+    wins = {s: 0 for s in state["sides"]}
+    for r in results:
+        if r.get("winner"):
+            wins[r["winner"]] += 1
+    return vc.verdict(wins)
+
+
+@action("aa-victory-result", systems=SYSTEMS)
+def aa_victory_result(state: dict, p: dict) -> str:
+    """Enter who won a condition the app cannot count (Area control, Contested Objective, L345, L356)."""
+    v = game(state)["victory"]
+    if not v:
+        raise RuleError("Draw the victory conditions first.", "name")
+    winner = p.get("winner")
+    if winner not in state["sides"] and winner != "tie":
+        raise RuleError(f"winner must be one of {', '.join(state['sides'])} or tie.", "winner")
+    name = p.get("name")
+    entry = next((r for r in v["results"] if r["name"] == name and "scores" not in r), None)
+    if entry is None:
+        if name != "Contested Objective (scenario)":
+            raise RuleError("Enter a result only for Area control or the Contested Objective.", "name")
+        entry = {"number": 0, "name": name, "text": "ships within Ship Size x 2 of each objective (L356)"}
+        v["results"].insert(0, entry)
+    entry["winner"], entry["tie"] = (None, True) if winner == "tie" else (winner, False)
+    v["verdict"] = _verdict(state, v["results"])
+    return f"{name}: {'a tie' if winner == 'tie' else winner}. {v['verdict']}"
 
 
 @aa_victory.decider
