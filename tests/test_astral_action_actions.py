@@ -299,7 +299,7 @@ def test_filling_a_row_rolls_a_condition_and_weapons_damage_deactivates(aa):
     assert aa.ship_state(raven)["determined"] == {"options": [{"roll": 8, "name": "Weapons Damage"}]}
     aa.refused("Choose one Primary weapon or two Secondary weapons to deactivate (L101-L103).",
                type="aa-apply-condition", unit=raven, pick=0)
-    aa.ok(type="aa-apply-condition", unit=raven, pick=0, items="0")
+    aa.ok(type="aa-apply-condition", unit=raven, pick=0, **{"items.0": "1"})  # the card's checkbox
     ship = aa.ship_state(raven)
     assert ship["conditions"] == ["Weapons Damage"] and ship["inactive"] == [0] and ship["pending"] == 0
     aa.refused("Raven may no longer use [Offensive] Commands", phone=aa.ben, type="aa-command", unit=raven,
@@ -517,8 +517,8 @@ def test_a_hit_goes_to_an_escort_recalculated_with_its_size(aa):
     raven = aa.ship("Raven", 3, side="Player 2")
     guard = aa.ship("Guard", 1, side="Player 2")
     aa.ok(type="aa-attack", shot=f"{falcon}:0", target=raven, dice="3 4")  # 3 + (3 - 2) = 4 glance vs Raven
-    aa.refused("A Defensive Formation moves an attack that would Hit (L384).", phone=aa.ben, type="aa-redirect",
-               to=guard, why="formation")
+    aa.refused("Raven and Guard are not in one Formation.", phone=aa.ben, type="aa-redirect", to=guard,
+               why="formation")
     aa.refused("Choose another ship of Player 2.", phone=aa.ben, type="aa-redirect", to=falcon, why="escort")
     aa.ok(phone=aa.ben, type="aa-redirect", to=guard, why="escort")
     result = aa.state()["game"]["attack"]["result"]
@@ -622,4 +622,30 @@ def test_area_control_and_contested_objective_are_entered_and_the_verdict_follow
     assert aa.state()["game"]["victory"]["verdict"] == "Player 1 wins."
     aa.ok(type="aa-victory-result", name="Contested Objective (scenario)", winner="Player 1")
     assert aa.state()["game"]["victory"]["verdict"] == "Player 1 wins decisively."  # two more (L349)
+    aa.folds()
+
+
+def test_a_formation_activates_at_its_largest_size_and_moves_with_the_lowest_profile(aa):
+    falcon = aa.ship("Falcon", 2)
+    raven = aa.ship("Raven", 3, side="Player 2", movement="2:3/1 3:2/1")
+    guard = aa.ship("Guard", 1, side="Player 2", movement="2:1/3")
+    aa.refused("A Formation is two or more Ships (L374): add a member.", phone=aa.ben, type="aa-formation",
+               lead=raven, members="", kind="defensive")
+    aa.refused("Falcon is not one of Player 2's ships.", phone=aa.ben, type="aa-formation", lead=raven,
+               members=f"{guard} {falcon}", kind="defensive")
+    aa.ok(phone=aa.ben, type="aa-formation", lead=raven, kind="defensive", **{f"members.{guard}": "1"})
+    board = aa.ben.client.get(f"/t/{aa.code}").data.decode()
+    assert "Defensive Formation led by Raven: Maneuver <b>1</b> · Heading <b>1</b>" in board  # lowest (L381)
+    aa.to_phase("Activation")
+    aa.ok(type="aa-activate", unit=falcon)  # Size 1 step: only Guard, in a Size 3 formation: Falcon's Size 2 first
+    aa.ok(phone=aa.ben, type="aa-activate", unit=guard)
+    units = aa.state()["units"]
+    assert units[raven]["activated"] and units[guard]["activated"]  # one activation for the Formation (L380)
+    aa.to_phase("Resolution")
+    aa.to_phase("Activation")
+    aa.ok(type="aa-attack", shot=f"{falcon}:0", target=raven, dice="6 4")  # 6 + 1 = 7: hit
+    aa.ok(phone=aa.ben, type="aa-redirect", to=guard, why="formation")
+    assert aa.state()["game"]["attack"]["target"] == guard
+    aa.ok(phone=aa.ben, type="aa-formation", dissolve=raven)
+    assert aa.state()["game"]["formations"] == {}
     aa.folds()

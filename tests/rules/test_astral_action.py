@@ -276,3 +276,12 @@ def test_content_tables_carry_the_same_numbers():
     conditions = {str(r[0]): r[1] for r in tables["conditions"]["rows"]}
     assert conditions["2"] == dmg.CONDITIONS[2] and conditions["4-5"] == dmg.CONDITIONS[4]
     assert conditions["12"] == dmg.CONDITIONS[12]
+
+
+def test_weapons_damage_takes_one_primary_or_two_secondaries():
+    c = card(3, [K, {"slot": "secondary", "item": "beam", "arcs": ["F"]}, {"slot": "secondary", "item": "rockets", "arcs": ["A"]}])
+    ship = dmg.new_track(c, 10)
+    with pytest.raises(RuleError, match="one Primary weapon or two Secondary weapons"):
+        dmg.apply_condition(ship, c, "Weapons Damage", [1])
+    dmg.apply_condition(ship, c, "Weapons Damage", [1, 2])  # L103
+    assert ship["inactive"] == [1, 2] and dmg.choices(ship, c, "weapon") == {"primary": [0], "secondary": []}

@@ -110,12 +110,25 @@ def spend_command(state: dict, uid: str, command: str, via) -> str:
 
 
 def ships_for_activation(state: dict) -> list[dict]:
-    out = []
+    """The ships in the activation order; a Formation is one entry at the Size of its largest ship
+    (L380).  Reads the state without changing it (the board calls it on its copy)."""
+    g = state.get("game") or {}
+    formations = g.get("formations") or {}
+    member_of = {m: lead for lead, f in formations.items() for m in f["members"]}
+    out, seen = [], set()
     for uid in state["unit_order"]:
         unit = state["units"][uid]
-        ship = game(state)["ships"].get(uid)
-        if ship and not unit["removed"]:
+        ship = (g.get("ships") or {}).get(uid)
+        if not ship or unit["removed"]:
+            continue
+        lead = member_of.get(uid)
+        if lead is None:
             out.append({"id": uid, "side": unit["side"], "size": ship["card"]["size"], "activated": unit["activated"]})
+        elif lead not in seen:
+            seen.add(lead)
+            alive = [m for m in formations[lead]["members"] if not state["units"][m]["removed"]]
+            out.append({"id": lead, "side": unit["side"], "activated": all(state["units"][m]["activated"] for m in alive),
+                        "size": max(g["ships"][m]["card"]["size"] for m in alive)})
     return out
 
 

@@ -261,7 +261,9 @@ def aa_apply_condition(state: dict, p: dict) -> str:
     pick = need_int(p, "pick", 0, len(determined["options"]) - 1, 0)
     name = determined["options"][pick]["name"]
     items = p.get("items")
-    if isinstance(items, str):
+    if isinstance(items, dict):  # the card's checkboxes: items.0, items.3 ...
+        items = [int(k) for k, v in items.items() if v and str(k).isdigit()]
+    elif isinstance(items, str):
         items = [int(x) for x in items.replace(",", " ").split() if x.lstrip("-").isdigit()]
     elif isinstance(items, int):
         items = [items]

@@ -81,8 +81,13 @@ def aa_activate(state: dict, p: dict) -> str:
     need_phase(state, "Activation", "Activating a ship")
     unit, ship = ship_of(state, p.get("unit"))
     status = activation_status(state)
-    tn.check_activation(status, {"size": ship["card"]["size"], "side": unit["side"], "activated": unit["activated"]})
-    unit["activated"] = True
+    from companion.games.astral_action.formations import formation_of
+    f = formation_of(state, unit["id"])
+    members = [m for m in f["members"] if not state["units"][m]["removed"]] if f else [unit["id"]]
+    size = max(state["game"]["ships"][m]["card"]["size"] for m in members)  # L380: the largest Size
+    tn.check_activation(status, {"size": size, "side": unit["side"], "activated": unit["activated"]})
+    for m in members:
+        state["units"][m]["activated"] = True
     turn(state)["last"] = unit["side"]
     if ship.get("jumping") == state["round"]:
         unit["removed"] = True  # L286 "when this Ship is activated, remove it from play"
@@ -92,6 +97,9 @@ def aa_activate(state: dict, p: dict) -> str:
            else "; every ship has activated")
     if ship.get("fled"):
         return f"{unit['name']} jumps to Hyperspace and leaves play (L286){nxt}"
+    if f:
+        return (f"Formation of {state['units'][f['lead']]['name']} activates at Size {size} (L380): "
+                f"attack first, then move (L140-L142){nxt}")
     return f"{unit['name']} activates (Size {ship['card']['size']}): attack first, then move (L140-L142){nxt}"
 
 

@@ -1,5 +1,4 @@
-"""Astral Action actions: Missile tokens (L182, L189) and hits moved to an Escort or to another ship
-of a Defensive Formation (L384, L395)."""
+"""Astral Action actions: Missile tokens (L182, L189) and Patrol objective tokens (L352)."""
 from __future__ import annotations
 
 from companion.actions import action
@@ -45,39 +44,6 @@ def decide_aa_missile_token(state: dict, args: dict, ctx) -> dict:
     attacker, _, weapon = str(args.get("shot") or "").partition(":")
     return {"attacker": args.get("attacker") or attacker, "target": args.get("target"),
             "weapon": args["weapon"] if isinstance(args.get("weapon"), int) else (int(weapon) if weapon.isdigit() else None)}
-
-
-@action("aa-redirect", systems=SYSTEMS)
-def aa_redirect(state: dict, p: dict) -> str:
-    """Move the attack being resolved to an Escort (L395) or a Defensive Formation ship (L384)."""
-    pending = game(state)["attack"]
-    if not pending:
-        raise RuleError("No attack is being resolved.", "to")
-    why = p.get("why")
-    if why not in ("escort", "formation"):
-        raise RuleError("why must be escort or formation.", "why")
-    old_unit, old_ship = ship_of(state, pending["target"], "target")
-    new_unit, new_ship = ship_of(state, p.get("to"), "to")
-    if new_unit["side"] != old_unit["side"] or new_unit["id"] == old_unit["id"]:
-        raise RuleError(f"Choose another ship of {old_unit['side']}.", "to")
-    if pending.get("redirected"):
-        raise RuleError("This attack was already moved once.", "to")
-    if why == "formation":
-        if pending["result"]["result"] != "hit":
-            raise RuleError("A Defensive Formation moves an attack that would Hit (L384).", "why")
-        if new_ship["card"]["size"] > old_ship["card"]["size"]:
-            raise RuleError("A Defensive Formation moves a hit to a ship of the same Size or smaller (L384).", "to")
-    elif new_ship["card"]["size"] > old_ship["card"]["size"]:
-        raise RuleError("An Escort is the same Size or smaller than the ship it escorts (L386).", "to")
-    from companion.games.astral_action.combat import _pending
-    from companion.games.astral_action import attack as atk
-    pending["target"] = new_unit["id"]
-    pending["redirected"] = why
-    _, plan = _pending(state)  # recalculated with the new target's Size and chart (L395)
-    pending["result"] = atk.resolve(plan, pending["dice"][0], pending["dice"][1:])
-    r = pending["result"]
-    return (f"The attack on {old_unit['name']} goes to {new_unit['name']} ({'Escort' if why == 'escort' else 'Defensive Formation'}): "
-            f"Accuracy {r['accuracy']} {r['result']}, damage {r['damage']} → {r['applied']}")
 
 
 @action("aa-patrol", systems=SYSTEMS)

@@ -14,8 +14,9 @@ from companion.games.astral_action import attack as atk
 from companion.games.astral_action import design
 from companion.games.astral_action import turn as tn
 from companion.games.astral_action.equipment import ARCS, COMPONENTS, VARIANTS, WEAPONS
+from companion.games.astral_action.formations import formation_of, movement_of
 from companion.games.astral_action.terrain import EXAMPLES
-from companion.games.astral_action.books import target_view
+from companion.games.astral_action.books import ships_for_activation, target_view
 from companion.games.astral_action.combat import MODS, _weapon
 from companion.play import board_context
 from companion.rules import RuleError
@@ -36,7 +37,8 @@ def _flag(setup) -> None:
 @bp.app_context_processor
 def _library() -> dict:
     return {"astral_cards": lambda: store.library_items(get_db(), SLUG, KIND), "aa_rows": MAX_ROWS,
-            "aa_orders": tn.ORDERS, "aa_terrain": EXAMPLES, "aa_commands": tn.COMMANDS, "aa_activation": activation_view,
+            "aa_orders": tn.ORDERS, "aa_terrain": EXAMPLES, "aa_formation": formation_of,
+            "aa_formation_move": movement_of, "aa_commands": tn.COMMANDS, "aa_activation": activation_view,
             "aa_equipment": {"weapons": WEAPONS, "components": COMPONENTS, "variants": VARIANTS, "arcs": ARCS}}
 
 
@@ -46,10 +48,8 @@ def activation_view(state: dict) -> dict | None:
     if state.get("system") != SLUG or not g.get("ships"):
         return None
     now = g.get("turn") if (g.get("turn") or {}).get("round") == state["round"] else {}
-    ships = [{"id": uid, "side": state["units"][uid]["side"], "size": ship["card"]["size"],
-              "activated": state["units"][uid]["activated"]}
-             for uid, ship in g["ships"].items() if not state["units"][uid]["removed"]]
-    return tn.activation(ships, state["sides"], (now or {}).get("passed", {}), (now or {}).get("last"))
+    return tn.activation(ships_for_activation(state), state["sides"], (now or {}).get("passed", {}),
+                         (now or {}).get("last"))
 
 
 def _table(code: str, write: bool = False) -> tuple[dict, dict]:
