@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import secrets
 
-from flask import Blueprint, g, abort, jsonify, request, url_for
+from flask import Blueprint, current_app, g, abort, jsonify, request, url_for
 
-from companion import actions, dice, store
+from companion import actions, dice, hidden, store
 from companion.actions import Ctx
 from companion.db import get_db, systems
 from companion.lookup import system_or_404
@@ -115,7 +115,7 @@ def create_table():
 def import_table():
     """Import an export document as a new table."""
     try:
-        row = store.import_table(get_db(), body(), systems())
+        row = store.import_table(get_db(), body(), systems(), current_app.config["SECRET_KEY"])
     except RuleError as exc:
         return error(exc)
     return _created(row)
@@ -123,8 +123,8 @@ def import_table():
 
 @bp.get("/tables/<code>")
 def get_state(code: str):
-    seat_for(code)
-    row = store.table(get_db(), code)
+    seat = seat_for(code)
+    row = store.state_for(store.table(get_db(), code), hidden.viewer_side(seat))
     return jsonify({"code": code, "system": row["system"], "seq": row["seq"], "finished": bool(row["finished"]),
                     "state": row["state"]})
 
@@ -173,14 +173,14 @@ def _undo(code: str, redo: bool):
 
 @bp.get("/tables/<code>/events")
 def get_events(code: str):
-    seat_for(code)
-    return jsonify(store.events(get_db(), code))
+    seat = seat_for(code)
+    return jsonify(store.events_for(get_db(), code, hidden.viewer_side(seat)))
 
 
 @bp.get("/tables/<code>/export")
 def export(code: str):
-    seat_for(code)
-    return jsonify(store.export(get_db(), code))
+    seat = seat_for(code)
+    return jsonify(store.export_for(get_db(), code, hidden.viewer_side(seat), current_app.config["SECRET_KEY"]))
 
 
 @bp.get("/openapi.json")

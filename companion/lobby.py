@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 
 from companion import qr, store
 from companion.db import get_db, systems
@@ -76,7 +76,7 @@ def import_table():
             doc = json.load(upload.stream)
         except (ValueError, UnicodeDecodeError):
             raise RuleError("That file is not JSON (export a table to get one).", "file") from None
-        row = store.import_table(get_db(), doc, systems())
+        row = store.import_table(get_db(), doc, systems(), current_app.config["SECRET_KEY"])
     except RuleError as exc:
         return render_template("home.html", tables=my_tables(), systems=systems(),
                                errors={exc.field or "file": exc.message}, form=request.form), 400

@@ -8,7 +8,7 @@ from urllib.parse import unquote
 from flask import Blueprint, g, Response, current_app, redirect, render_template, request, url_for
 from jinja2 import TemplateNotFound
 
-from companion import dice, report, store
+from companion import dice, hidden, report, store
 from companion.actions import Stale
 from companion.db import get_db, systems
 from companion.rules import RuleError
@@ -86,9 +86,12 @@ def has_template(name: str) -> bool:
 def board_context(code: str, seat: dict, errors=None, flash=None, row=None) -> dict:
     """What the board templates need; ``row`` when the caller has just read it (and nothing changed)."""
     db = get_db()
-    row = row or store.table(db, code)
+    # Everything the board shows passes through hidden.for_viewer: another side's sealed orders
+    # are there only as "sealed", never as text (the poll and the tools reuse this context).
+    viewer = hidden.viewer_side(seat)
+    row = store.state_for(row or store.table(db, code), viewer)
     system = systems()[row["system"]]
-    log = store.board_log(db, row["id"])
+    log = store.board_log(db, row["id"], viewer)
     return {"row": row, "state": row["state"], "seat": seat, "system": system,
             "has_game_tools": has_template(f"games/{system.slug}/_tools.html"),
             "readonly": seat["role"] == "spectator" or row["finished"],
@@ -219,26 +222,31 @@ def odds(code: str):
 def log(code: str):
     """The whole history: every event, who made it, undone ones marked withdrawn."""
     seat = seat_for(code)
-    row = store.table(get_db(), code)
+    viewer = hidden.viewer_side(seat)
+    row = store.state_for(store.table(get_db(), code), viewer)
     return render_template("log.html", row=row, seat=seat,
-                           events=store.events(get_db(), code, newest_first=True))
+                           events=store.events_for(get_db(), code, viewer, newest_first=True))
 
 
 @bp.get("/t/<code>/report")
 def battle_report(code: str):
     """The battle report: what happened, who rolled what, how lucky each seat was."""
     seat = seat_for(code)
-    row = store.table(get_db(), code)
-    evs = store.events(get_db(), code)
-    return render_template("report.html", row=row, seat=seat, report=report.build(row["state"], evs),
-                           events=evs)
+    viewer = hidden.viewer_side(seat)
+    row = store.state_for(store.table(get_db(), code), viewer)
+    evs = store.events_for(get_db(), code, viewer)
+    # The charts replay the whole log (a sealed order's text must be there to replay it); what the
+    # report shows of it is numbers only, and its timeline lists the redacted events.
+    built = report.build(row["state"], store.events(get_db(), code))
+    return render_template("report.html", row=row, seat=seat, report=built, events=evs)
 
 
 @bp.get("/t/<code>/export")
 def export(code: str):
-    """The table as a JSON document (system, content version, the full event log)."""
-    seat_for(code)
-    doc = store.export(get_db(), code)
+    """The table as a JSON document (system, content version, the event log; other sides' sealed
+    parts boxed so only this server can re-import them, see companion/hidden.py)."""
+    seat = seat_for(code)
+    doc = store.export_for(get_db(), code, hidden.viewer_side(seat), current_app.config["SECRET_KEY"])
     resp = Response(json.dumps(doc, indent=1), mimetype="application/json")
     resp.headers["Content-Disposition"] = f'attachment; filename="companion-{code}.json"'
     return resp

@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from companion import actions
+from companion import actions, hidden
 from companion.actions import Ctx, Stale
 from companion.rules import RuleError
 
@@ -347,13 +347,25 @@ def _event_rows(db: Database, table_id: int, chance_only=False, limit=None, newe
 
 def events(db: Database, code: str, chance_only: bool = False, limit: int | None = None,
            newest_first: bool = False) -> list[dict]:
-    """The log with each event marked withdrawn if it is (now) undone."""
+    """The whole log, sealed parts included (replay, tests), each event marked withdrawn if it is
+    (now) undone.  What a seat is shown comes from ``events_for``."""
     return _event_rows(db, _row(db, code)["id"], chance_only, limit, newest_first)
 
 
-def board_log(db: Database, table_id: int, rolls: int = 8) -> dict:
+def events_for(db: Database, code: str, viewer: str | None, newest_first: bool = False) -> list[dict]:
+    """The log as a seat of side ``viewer`` may see it (None: a spectator): other sides' secrets out."""
+    return hidden.for_viewer(events(db, code, newest_first=newest_first), viewer)
+
+
+def state_for(row: dict, viewer: str | None) -> dict:
+    """A table row whose state shows only what a seat of side ``viewer`` may read."""
+    return {**row, "state": hidden.for_viewer(row["state"], viewer)}
+
+
+def board_log(db: Database, table_id: int, viewer: str | None, rolls: int = 8) -> dict:
     """What the board shows of the log: the labels undo and redo would act on ("Anna: Victory HP -3")
-    and the latest rolls and draws (withdrawn ones marked); a few indexed reads, whatever the length."""
+    and the latest rolls and draws (withdrawn ones marked), as a seat of side ``viewer`` may see them
+    (labels never hold a secret; payloads may); a few indexed reads, whatever the log's length."""
     top, undone_event = db.execute("select done_top, undone_event from tables where id = ?", [table_id]).fetchone()
 
     def label(seq):
@@ -363,16 +375,24 @@ def board_log(db: Database, table_id: int, rolls: int = 8) -> dict:
     redo_target = _link(db, table_id, undone_event)[1] if undone_event is not None else None
     return {"undo": label(top) if can_undo else None,
             "redo": label(redo_target) if redo_target is not None else None,
-            "rolls": _event_rows(db, table_id, True, rolls, True)}
+            "rolls": hidden.for_viewer(_event_rows(db, table_id, True, rolls, True), viewer)}
 
 
 def history(db: Database, code: str) -> dict:
     """What undo and redo would do next, as labels."""
-    log = board_log(db, _row(db, code)["id"], rolls=0)
+    log = board_log(db, _row(db, code)["id"], None, rolls=0)
     return {"undo": log["undo"], "redo": log["redo"]}
 
 
+def export_for(db: Database, code: str, viewer: str | None, server_key: str) -> dict:
+    """An export made by a seat of side ``viewer``: its own side's sealed parts in clear, every
+    other side's boxed with the server's key (re-importable here, exactly; unreadable elsewhere).
+    See companion/hidden.py and docs/hidden-information.md."""
+    return hidden.for_export(export(db, code), viewer, server_key)
+
+
 def export(db: Database, code: str) -> dict:
+    """The full export, sealed parts in clear: only for the host's own use and tests."""
     row = _row(db, code)
     return {"format": EXPORT_FORMAT, "version": 1, "system": row["system"], "name": row["name"],
             "content_version": row["content_version"], "created": row["created"],
@@ -381,8 +401,9 @@ def export(db: Database, code: str) -> dict:
                        for e in events(db, code)]}
 
 
-def import_table(db: Database, doc: dict, systems: dict) -> dict:
-    """Rebuild a table from an export: every event is replayed and checked before anything is stored."""
+def import_table(db: Database, doc: dict, systems: dict, server_key: str | None = None) -> dict:
+    """Rebuild a table from an export: every event is replayed and checked before anything is stored.
+    Boxed sealed parts (an export made by one side's seat) are opened with ``server_key`` first."""
     if not isinstance(doc, dict) or doc.get("format") != EXPORT_FORMAT:
         raise RuleError(f"This is not a companion table export (format must be {EXPORT_FORMAT!r}).", "file")
     system = systems.get(doc.get("system"))
@@ -391,6 +412,7 @@ def import_table(db: Database, doc: dict, systems: dict) -> dict:
     log = doc.get("events")
     if not isinstance(log, list) or not log or len(log) > MAX_EVENTS_IMPORT:
         raise RuleError(f"The export needs 1 to {MAX_EVENTS_IMPORT} events.", "file")
+    log = hidden.open_export(log, server_key)
     clean = []
     for i, ev in enumerate(log, start=1):
         if not isinstance(ev, dict) or ev.get("seq") != i or not isinstance(ev.get("payload"), dict) \

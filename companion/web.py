@@ -170,7 +170,10 @@ def seat_for(code: str) -> dict:
     token = bearer()
     if token is not None:
         if hmac.compare_digest(token, row["player_secret"]):
-            seat = {"name": request.headers.get("X-Seat", "API")[:MAX_SEAT_NAME], "side": None, "role": "player"}
+            # X-Side names the side an API player plays (whose sealed orders it may read)
+            side = request.headers.get("X-Side")
+            seat = {"name": request.headers.get("X-Seat", "API")[:MAX_SEAT_NAME],
+                    "side": side if side in row["state"]["sides"] else None, "role": "player"}
         elif hmac.compare_digest(token, row["spectator_secret"]):
             seat = {"name": "spectator", "side": None, "role": "spectator"}
         else:

@@ -46,6 +46,20 @@
     document.querySelectorAll("input[id^='rec-'][hx-preserve]").forEach(function (i) { i.value = ""; });
   });
 
+  // A typed secret (a sealed order) survives polls (hx-preserve) and is emptied once accepted.
+  var sealing = null;
+  document.addEventListener("submit", function (e) {
+    sealing = e.submitter && /^seal /.test(e.submitter.value || "") ? e.target : null;
+  }, true);
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (!sealing || !e.detail.successful) return;
+    var form = sealing;
+    sealing = null;
+    document.querySelectorAll("input[data-clear-on-success]").forEach(function (i) {
+      if (i.id && form.id && i.id.indexOf(form.id) === 0) i.value = "";
+    });
+  });
+
   var lock = null;
   function wake() {
     if (!document.body || !document.body.hasAttribute("data-wakelock")) return;

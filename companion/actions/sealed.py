@@ -1,0 +1,120 @@
+"""Core actions for hidden information, usable in every game: seal a text for a unit, reveal it,
+discard it unread.  What may be read by whom is decided only by ``companion.hidden.for_viewer``;
+these actions keep the secret under ``payload["sealed"]`` / ``state["sealed"]`` and never put it
+in a label until it is revealed.
+"""
+from __future__ import annotations
+
+from companion.actions import action
+from companion.actions.core import unit_of
+from companion.hidden import KEY
+from companion.rules import RuleError
+from companion.trackers import need_text
+
+MAX_SEALED = 400
+
+
+def sealed_parts(state: dict) -> dict:
+    """The table's sealed parts (id -> part); tables from before hidden information have none."""
+    return state.setdefault(KEY, {})
+
+
+def next_id(state: dict) -> str:
+    return f"s{len(sealed_parts(state)) + 1}"
+
+
+def owner_side(state: dict, unit: dict, ctx) -> str:
+    """The side a sealed part belongs to: the unit's; a seat of another side may not seal for it."""
+    if ctx.side not in (None, unit["side"]):
+        raise RuleError(f"Only {unit['side']} can seal orders for {unit['name']}.", "text")
+    return unit["side"]
+
+
+def store_part(state: dict, p: dict, kind: str) -> dict:
+    """Put the payload's sealed part into the state (shared by every action that seals)."""
+    parts = sealed_parts(state)
+    part = p.get(KEY)
+    if not isinstance(part, dict) or not isinstance(part.get("secret"), dict):
+        raise RuleError("Nothing to seal.", "text")
+    if p.get("id") != next_id(state):
+        raise RuleError("The table changed while sealing; try again.", "text")
+    if len(parts) >= MAX_SEALED:
+        raise RuleError(f"A table holds at most {MAX_SEALED} sealed parts.", "text")
+    entry = {"id": p["id"], "side": part["side"], "unit": p.get("unit"), "seat": p.get("seat", ""),
+             "kind": kind, "round": state["round"], "revealed": False, "discarded": False,
+             "secret": dict(part["secret"])}
+    parts[p["id"]] = entry
+    return entry
+
+
+def part_of(state: dict, part_id) -> dict:
+    part = sealed_parts(state).get(part_id) if isinstance(part_id, str) else None
+    if part is None:
+        raise RuleError(f"No sealed part {part_id!r} at this table.", "id")
+    return part
+
+
+def check_owner(part: dict, ctx) -> None:
+    if ctx.side not in (None, part["side"]):
+        raise RuleError(f"Only {part['side']} can open what {part['side']} sealed.", "id")
+
+
+def whose(state: dict, part: dict) -> str:
+    unit = state["units"].get(part.get("unit") or "")
+    return unit["name"] if unit else part["side"]
+
+
+@action("seal")
+def seal(state: dict, p: dict) -> str:
+    """Seal a written order for a unit: its side reads it, everyone else sees only that it exists."""
+    unit = unit_of(state, p.get("unit"))
+    if unit["removed"]:
+        raise RuleError(f"{unit['name']} is off the table.", "unit")
+    store_part(state, p, "order")
+    return f"{p.get('seat') or unit['side']} sealed an order for {unit['name']}"
+
+
+@seal.decider
+def decide_seal(state: dict, args: dict, ctx) -> dict:
+    unit = unit_of(state, args.get("unit"))
+    text = need_text(args, "text", 200)
+    side = owner_side(state, unit, ctx)
+    return {"unit": unit["id"], "id": next_id(state), "seat": ctx.seat,
+            KEY: {"side": side, "secret": {"text": text}}}
+
+
+@action("reveal")
+def reveal(state: dict, p: dict) -> str:
+    """Reveal a sealed part to everybody (the text shows in this event's label)."""
+    part = part_of(state, p.get("id"))
+    if part["revealed"]:
+        raise RuleError(f"That order for {whose(state, part)} is already revealed.", "id")
+    if part["discarded"]:
+        raise RuleError(f"That order for {whose(state, part)} was discarded unread.", "id")
+    part["revealed"] = True
+    text = part["secret"].get("text") or ", ".join(str(v) for v in part["secret"].values())
+    return f"{whose(state, part)}: sealed {part['kind']} revealed: {text}"
+
+
+@reveal.decider
+def decide_reveal(state: dict, args: dict, ctx) -> dict:
+    part = part_of(state, args.get("id"))
+    check_owner(part, ctx)
+    return {"id": part["id"]}
+
+
+@action("discard-sealed")
+def discard_sealed(state: dict, p: dict) -> str:
+    """Discard a sealed part unread (e.g. an unrevealed order traded for a command); it stays secret."""
+    part = part_of(state, p.get("id"))
+    if part["revealed"] or part["discarded"]:
+        raise RuleError(f"That {part['kind']} for {whose(state, part)} is no longer sealed.", "id")
+    part["discarded"] = True
+    return f"{whose(state, part)}: sealed {part['kind']} discarded unread"
+
+
+@discard_sealed.decider
+def decide_discard_sealed(state: dict, args: dict, ctx) -> dict:
+    part = part_of(state, args.get("id"))
+    check_owner(part, ctx)
+    return {"id": part["id"]}

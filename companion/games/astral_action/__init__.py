@@ -1,0 +1,5 @@
+"""Astral Action (seed 004): Ship Information Cards, damage tracks, attacks with odds, Conditions,
+sealed Orders (the core's hidden information), activation by Size."""
+from companion.games import Game
+
+GAME = Game(slug="astral-action", name="Astral Action", blueprint="views:bp", phase_hook="endgame:reminders")

@@ -1,0 +1,170 @@
+"""Astral Action's books in the table state: ships in play, this turn's orders and activations.
+
+Everything lives in ``state["game"]``: ``ships`` (unit id -> card and damage track), ``attack``
+(the attack being resolved), ``missiles``, ``end`` and ``victory``; ``turn`` holds this turn's
+Orders, Command Tokens, Commands, passes and fired weapons, started afresh each turn.  Hidden
+Orders are the core's sealed parts (``state["sealed"]``, kind "order"): they are not in effect
+until revealed (seed 004 L128).
+"""
+from __future__ import annotations
+
+from companion.actions.core import unit_of
+from companion.dice import parse_values
+from companion.games.astral_action.rules import turn as tn
+from companion.games.astral_action.rules.damage import has_active
+from companion.rules import RuleError
+
+SYSTEMS = {"astral-action"}
+
+
+def game(state: dict) -> dict:
+    g = state["game"]
+    for key, empty in (("ships", {}), ("missiles", []), ("attack", None), ("end", None), ("victory", None)):
+        g.setdefault(key, empty)
+    return g
+
+
+def turn(state: dict) -> dict:
+    g = game(state)
+    now = g.get("turn")
+    if not now or now.get("round") != state["round"]:
+        now = g["turn"] = {"round": state["round"], "orders": {}, "tokens": {}, "commands": {}, "passed": {},
+                           "last": None, "fired": {}, "rerolls": {}}
+    return now
+
+
+def setting(state: dict, key: str) -> int:
+    return int(state.get("settings", {}).get(key, 0) or 0)
+
+
+def phase(state: dict) -> str:
+    return state["phases"][state["phase"]]
+
+
+def need_phase(state: dict, wanted: str, what: str) -> None:
+    if phase(state) != wanted:
+        raise RuleError(f"{what} happens in the {wanted} phase; this is the {phase(state)} phase.", "phase")
+
+
+def ship_of(state: dict, uid, field: str = "unit") -> tuple[dict, dict]:
+    """A ship in play: its unit and its Astral Action books."""
+    try:
+        unit = unit_of(state, uid)
+    except RuleError:
+        raise RuleError(f"Choose a ship ({uid!r} is not at this table).", field) from None
+    ship = game(state)["ships"].get(unit["id"])
+    if ship is None:
+        raise RuleError(f"{unit['name']} has no Ship Information Card.", field)
+    if unit["removed"]:
+        raise RuleError(f"{unit['name']} is no longer in play.", field)
+    return unit, ship
+
+
+def sealed_orders(state: dict, uid: str, include_hidden: bool = True) -> list[dict]:
+    """This turn's sealed Orders of a ship (the core's sealed parts, kind "order")."""
+    return [p for p in state.get("sealed", {}).values()
+            if p.get("unit") == uid and p.get("kind") == "order" and p.get("round") == state["round"]
+            and not p.get("discarded") and (include_hidden or p.get("revealed"))]
+
+
+def orders_given(state: dict, uid: str) -> list[str]:
+    """Every Order given to a ship this turn, open and sealed (the rules check duplicates on all)."""
+    return list(turn(state)["orders"].get(uid, [])) + [p["secret"]["order"] for p in sealed_orders(state, uid)]
+
+
+def in_effect(state: dict, uid: str, name: str) -> bool:
+    """Whether an Order is in effect: given openly, or sealed and revealed (L128)."""
+    revealed = [p["secret"]["order"] for p in sealed_orders(state, uid, include_hidden=False)]
+    return name in turn(state)["orders"].get(uid, []) or name in revealed
+
+
+def spend_command(state: dict, uid: str, command: str, via) -> str:
+    """Enact a Command: spend the ship's Command Token, or discard one of its unrevealed Orders
+    ("as though they had used a Command Token", L127).  Checks the Condition locks and L248."""
+    from companion.games.astral_action.rules.damage import locked_types
+    unit, ship = ship_of(state, uid)
+    kind = tn.COMMANDS.get(command)
+    if kind is None:
+        raise RuleError(f"Choose one of the Commands: {', '.join(tn.COMMANDS)}.", "command")
+    if unit["template"] == "fighter":
+        raise RuleError("Fighters cannot be issued Commands or Orders (L232).", "command")
+    if kind in locked_types(ship):
+        raise RuleError(f"{unit['name']} may no longer use [{kind}] Commands (its Conditions, L101-L110).", "command")
+    books = turn(state)
+    if command in books["commands"].get(uid, []):
+        raise RuleError(f"{unit['name']} already used {command} this turn (L248).", "command")
+    if via in (None, "", "token"):
+        if books["tokens"].get(uid) != "ready":
+            raise RuleError(f"{unit['name']} has no unspent Command Token this turn.", "via")
+        books["tokens"][uid] = "spent"
+        how = "spends its Command Token"
+    else:
+        part = state.get("sealed", {}).get(via)
+        if not part or part.get("unit") != uid or part.get("kind") != "order" or part.get("round") != state["round"] \
+                or part.get("revealed") or part.get("discarded"):
+            raise RuleError(f"Only an unrevealed Order of {unit['name']} from this turn can be discarded for a Command (L127).", "via")
+        part["discarded"] = True
+        how = "discards an unrevealed Order"
+    books["commands"].setdefault(uid, []).append(command)
+    return f"{unit['name']} {how}: [{kind}] {command}"
+
+
+def ships_for_activation(state: dict) -> list[dict]:
+    """The ships in the activation order; a Formation is one entry at the Size of its largest ship
+    (L380).  Reads the state without changing it (the board calls it on its copy)."""
+    g = state.get("game") or {}
+    formations = g.get("formations") or {}
+    member_of = {m: lead for lead, f in formations.items() for m in f["members"]}
+    out, seen = [], set()
+    for uid in state["unit_order"]:
+        unit = state["units"][uid]
+        ship = (g.get("ships") or {}).get(uid)
+        if not ship or unit["removed"]:
+            continue
+        lead = member_of.get(uid)
+        if lead is None:
+            out.append({"id": uid, "side": unit["side"], "size": ship["card"]["size"], "activated": unit["activated"]})
+        elif lead not in seen:
+            seen.add(lead)
+            alive = [m for m in formations[lead]["members"] if not state["units"][m]["removed"]]
+            out.append({"id": lead, "side": unit["side"], "activated": all(state["units"][m]["activated"] for m in alive),
+                        "size": max(g["ships"][m]["card"]["size"] for m in alive)})
+    return out
+
+
+def activation_status(state: dict) -> dict:
+    books = turn(state)
+    return tn.activation(ships_for_activation(state), state["sides"], books["passed"], books["last"])
+
+
+def target_view(state: dict, uid: str, field: str = "target") -> dict:
+    """What an attack needs to know about a ship: its Size, card and defences in play."""
+    unit, ship = ship_of(state, uid, field)
+    card = ship["card"]
+    return {"size": card["size"], "card": card, "unit": unit, "ship": ship,
+            "avoidance": has_active(ship, card, "avoidance", "primary") > 0,
+            "glance_bonus": 1 if has_active(ship, card, "avoidance", "secondary") else 0,
+            "pws": has_active(ship, card, "pws")}
+
+
+def dice_list(raw, count: int, field: str = "dice", sides: int = 6) -> list[int] | None:
+    """Real dice typed by a player ("4 2"), or None to let the app roll."""
+    if raw in (None, ""):
+        return None
+    values = parse_values(raw) if isinstance(raw, str) else [str(v) for v in (raw if isinstance(raw, list) else [raw])]
+    if len(values) != count or not all(v.isdigit() and 1 <= int(v) <= sides for v in values):
+        raise RuleError(f"Enter {count} d{sides} result{'s' if count > 1 else ''} from 1 to {sides}.", field)
+    return [int(v) for v in values]
+
+
+def roll(ctx, count: int, sides: int = 6) -> list[int]:
+    return [ctx.rng.randint(1, sides) for _ in range(count)]
+
+
+def destroy_if_done(state: dict, uid: str, ship: dict) -> str:
+    from companion.games.astral_action.rules.damage import destroyed
+    if destroyed(ship) and not state["units"][uid]["removed"]:
+        state["units"][uid]["removed"] = True
+        ship["destroyed"] = True
+        return f"; {state['units'][uid]['name']} is destroyed (L94)"
+    return ""

@@ -1,0 +1,273 @@
+"""Astral Action actions: attacks (dice rolled by the app or entered), rerolls, Dodge, applying the
+damage, and Conditions.  The attack sequence is L77-L83: the result is worked out first and can be
+rerolled or dodged "before applying Damage" (L252, L268, L298); a second tap applies it.
+"""
+from __future__ import annotations
+
+from companion.actions import action
+from companion.games.astral_action.rules import attack as atk
+from companion.games.astral_action.books import (SYSTEMS, destroy_if_done, dice_list, game, in_effect, roll, setting,
+                                                  ship_of, spend_command, target_view, turn)
+from companion.games.astral_action.rules.damage import apply_condition, condition_of, has_effect, take_damage
+from companion.games.astral_action.rules.equipment import is_weapon
+from companion.rules import RuleError
+from companion.trackers import need_int
+
+MODS = ("marked", "obscuring", "accuracy", "damage", "formation", "extra_pws")
+REROLLS = {"focus": "Offensive Focus (L252)", "command": "[Offensive] Command (L255)",
+           "blocking": "Blocking terrain, the defender's choice (L298)", "veteran": "Veteran crew (optional, L369)"}
+
+
+def _weapon(state: dict, attacker: dict, index) -> dict:
+    card = attacker["card"]
+    if not isinstance(index, int) or not 0 <= index < len(card["equipment"]) or not is_weapon(card["equipment"][index]["item"]):
+        raise RuleError(f"Choose one of {attacker['unit']['name']}'s weapons.", "weapon")
+    if index in attacker["ship"]["inactive"]:
+        raise RuleError(f"{card['equipment'][index]['label']} is deactivated (a Condition).", "weapon")
+    return card["equipment"][index]
+
+
+def _plan(state: dict, p: dict) -> tuple[dict, dict, dict, dict]:
+    attacker = target_view(state, p.get("attacker"), "attacker")
+    target = target_view(state, p.get("target"))
+    if attacker["unit"]["id"] == target["unit"]["id"]:
+        raise RuleError("A ship does not attack itself.", "target")
+    item = _weapon(state, attacker, p.get("weapon"))
+    mods = {k: p[k] for k in MODS if p.get(k) not in (None, "", 0)}
+    for key in ("obscuring", "accuracy", "damage", "formation", "extra_pws"):
+        if key in mods:
+            mods[key] = need_int(mods, key, -9, 9)
+    mods["evasive"] = in_effect(state, target["unit"]["id"], "Evasive Actions")
+    plan = atk.plan(attacker, item, target, need_int(p, "band", 0, 2, 0), mods, setting(state, "size_reading"))
+    return plan, attacker, target, item
+
+
+def _result_text(plan: dict, r: dict) -> str:
+    return (f"Accuracy {r['accuracy_die']}{plan['accuracy_mod']:+d} = {r['accuracy']} {r['result']}, "
+            f"damage {'+'.join(str(d) for d in r['damage_dice'])}{plan['damage_mod']:+d} = {r['damage']} → {r['applied']}")
+
+
+@action("aa-attack", systems=SYSTEMS, chance=True)
+def aa_attack(state: dict, p: dict) -> str:
+    """Attack with one weapon: Accuracy and Damage d6 (rolled or entered); applied on the next tap."""
+    g = game(state)
+    if g["attack"]:
+        raise RuleError("Apply the attack being resolved first.", "attacker")
+    plan, attacker, target, item = _plan(state, p)
+    a_unit, a_ship = attacker["unit"], attacker["ship"]
+    fired = turn(state)["fired"].setdefault(a_unit["id"], [])
+    if p.get("token"):  # a Missile token resolves "as though from the position of the missile token" (L182)
+        token = next((t for t in g["missiles"] if t["id"] == p["token"]), None)
+        if token is None or (token["attacker"], token["weapon"], token["target"]) != (p["attacker"], p["weapon"], p["target"]):
+            raise RuleError("No such Missile token on the table.", "token")
+        g["missiles"].remove(token)
+        fired = []  # the weapon fired when the token was placed
+    elif p["weapon"] in fired:
+        raise RuleError(f"{item['label']} has already attacked this turn (L77).", "weapon")
+    if a_unit["template"] == "fighter":
+        allowed = 2 if any(e["item"] == "payload" for e in attacker["card"]["equipment"]) else 1  # L227, L239
+        if a_ship["shots"] >= allowed:
+            raise RuleError(f"{a_unit['name']} must resupply on its carrier before attacking again (L227-L230).", "weapon")
+    dice = p["dice"]
+    result = atk.resolve(plan, dice[0], dice[1:])
+    g["attack"] = {"attacker": a_unit["id"], "target": target["unit"]["id"], "weapon": p["weapon"],
+                   "band": p.get("band", 0), "mods": {k: p[k] for k in MODS if k in p}, "dice": dice,
+                   "dodged": False, "rerolls": [], "result": result}
+    fired.append(p["weapon"])
+    if a_unit["template"] == "fighter":
+        a_ship["shots"] += 1
+    return f"{a_unit['name']} {item['label']} → {target['unit']['name']}: {_result_text(plan, result)} (not yet applied)"
+
+
+@aa_attack.decider
+def decide_aa_attack(state: dict, args: dict, ctx) -> dict:
+    args = dict(args)
+    if args.get("shot"):  # the attack form's one select: "u1:0" = ship u1, its equipment 0
+        attacker, _, weapon = str(args["shot"]).partition(":")
+        args["attacker"], args["weapon"] = attacker, int(weapon) if weapon.isdigit() else None
+    if args.get("token"):
+        token = next((t for t in game(state)["missiles"] if t["id"] == args["token"]), None)
+        if token is None:
+            raise RuleError("No such Missile token on the table.", "token")
+        if state["phases"][state["phase"]] != "Resolution":
+            raise RuleError("Missile tokens resolve at the beginning of the Resolution phase (L182).", "token")
+        args.update(attacker=token["attacker"], weapon=token["weapon"], target=token["target"], band=0)
+    p = {k: args[k] for k in ("attacker", "target", "weapon", "band", "token", *MODS) if k in args}
+    plan, *_ = _plan(state, p)
+    count = 1 + atk.dice_needed(plan["dice"])
+    dice = dice_list(args.get("dice"), count) or roll(ctx, count)
+    odds = atk.odds(plan)
+    result = atk.resolve(plan, dice[0], dice[1:])
+    return {**p, "dice": dice, "odds": odds,
+            "luck": {"expected": round(odds["expected"], 4), "actual": result["applied"], "what": "damage"}}
+
+
+def _pending(state: dict) -> tuple[dict, dict]:
+    pending = game(state)["attack"]
+    if not pending:
+        raise RuleError("No attack is being resolved.", "attack")
+    plan, *_ = _plan(state, {"attacker": pending["attacker"], "target": pending["target"],
+                             "weapon": pending["weapon"], "band": pending["band"], **pending["mods"]})
+    if pending["dodged"]:
+        plan["accuracy_mod"] -= 1
+        plan["accuracy_mods"].append((-1, "Dodge (L268)"))
+    return pending, plan
+
+
+@action("aa-reroll", systems=SYSTEMS, chance=True)
+def aa_reroll(state: dict, p: dict) -> str:
+    """Discard the Accuracy or a Damage d6 of the attack being resolved and roll it again."""
+    pending, plan = _pending(state)
+    why = p.get("why")
+    if why not in REROLLS:
+        raise RuleError(f"why must be one of {', '.join(REROLLS)}.", "why")
+    if why in pending["rerolls"]:
+        raise RuleError(f"This attack was already rerolled for {REROLLS[why]}.", "why")
+    attacker = pending["attacker"]
+    if why == "focus" and not in_effect(state, attacker, "Offensive Focus"):
+        raise RuleError("The attacker has no Offensive Focus Order in effect (a sealed one must be revealed, L128).", "why")
+    books = turn(state)
+    if why == "veteran":
+        if attacker in books["rerolls"]:
+            raise RuleError("A veteran crew has one re-roll per turn (L369).", "why")
+        books["rerolls"][attacker] = 1
+    spent = spend_command(state, attacker, "Reroll a die", p.get("via")) if why == "command" else ""
+    index = need_int(p, "die", 0, len(pending["dice"]) - 1)
+    old = pending["dice"][index]
+    pending["dice"][index] = p["value"]
+    pending["rerolls"].append(why)
+    pending["result"] = atk.resolve(plan, pending["dice"][0], pending["dice"][1:])
+    which = "Accuracy" if index == 0 else "Damage"
+    return (f"{spent + '; ' if spent else ''}{which} d6 {old} rerolled: {p['value']} ({REROLLS[why]}): "
+            f"{_result_text(plan, pending['result'])}")
+
+
+@aa_reroll.decider
+def decide_aa_reroll(state: dict, args: dict, ctx) -> dict:
+    pending, _ = _pending(state)
+    index = need_int(args, "die", 0, len(pending["dice"]) - 1, 0)
+    value = dice_list(args.get("value"), 1, "value")
+    return {"why": args.get("why"), "die": index, "via": args.get("via"),
+            "value": value[0] if value else roll(ctx, 1)[0]}
+
+
+@action("aa-dodge", systems=SYSTEMS)
+def aa_dodge(state: dict, p: dict) -> str:
+    """The target's [Navigate] Dodge Command: -1 Accuracy and recalculate the result (L268)."""
+    pending, plan = _pending(state)
+    if pending["dodged"]:
+        raise RuleError("This attack was already dodged.", "via")
+    spent = spend_command(state, pending["target"], "Dodge", p.get("via"))
+    pending["dodged"] = True
+    plan["accuracy_mod"] -= 1
+    pending["result"] = atk.resolve(plan, pending["dice"][0], pending["dice"][1:])
+    return f"{spent}: {_result_text(plan, pending['result'])}"
+
+
+@action("aa-apply-attack", systems=SYSTEMS)
+def aa_apply_attack(state: dict, p: dict) -> str:
+    """Apply the attack's damage to the target's Shields, Armor and Health (L81-L82, L92-L94)."""
+    pending, plan = _pending(state)
+    unit, ship = ship_of(state, pending["target"], "target")
+    r = pending["result"]
+    game(state)["attack"] = None
+    if not r["applied"]:
+        return f"{unit['name']}: {r['result']}, no damage"
+    bypass = r["accuracy"] if setting(state, "bypass_total") else r["accuracy_die"]
+    out = take_damage(ship, r["applied"], roll=bypass, kinetic=plan["kinetic"], beam=plan["beam"],
+                      order=setting(state, "damage_order"), brace=in_effect(state, unit["id"], "Brace for Impact"))
+    gone = destroy_if_done(state, unit["id"], ship)
+    rows = (f"; {out['rows_filled']} health row{'s' if out['rows_filled'] > 1 else ''} filled: roll "
+            f"{'a Condition' if out['rows_filled'] == 1 else 'Conditions'} (L82)") if out["rows_filled"] and not gone else ""
+    return f"{unit['name']} takes {r['applied']} ({r['result']}): {', '.join(out['steps'])}{rows}{gone}"
+
+
+# --- Conditions -----------------------------------------------------------------------------------
+
+def _determine(state: dict, ship: dict, dice: list[int], count: int) -> list[dict]:
+    """Condition results from pairs of dice; an entered result with no functional effect is refused."""
+    out = []
+    for i in range(count):
+        total = dice[2 * i] + dice[2 * i + 1]
+        name = condition_of(total)
+        if not has_effect(ship, ship["card"], name):
+            raise RuleError(f"{total}: {name} can have no functional effect on this ship: reroll it (L96).", "dice")
+        out.append({"roll": total, "name": name})
+    return out
+
+
+def _roll_conditions(state: dict, ship: dict, ctx, count: int) -> list[int]:
+    """Roll pairs of d6, rerolling any result with no functional effect on this ship (L96)."""
+    dice = []
+    for _ in range(count):
+        for _attempt in range(100):
+            pair = roll(ctx, 2)
+            if has_effect(ship, ship["card"], condition_of(sum(pair))):
+                dice += pair
+                break
+    return dice
+
+
+@action("aa-condition", systems=SYSTEMS, chance=True)
+def aa_condition(state: dict, p: dict) -> str:
+    """Generate a Condition for a filled health row: 2d6 (twice under Brace for Impact, L258)."""
+    unit, ship = ship_of(state, p.get("unit"))
+    if ship["determined"]:
+        raise RuleError(f"Apply {unit['name']}'s Condition first.", "unit")
+    if ship["pending"] <= 0:
+        raise RuleError(f"{unit['name']} has no Condition to generate (a health row fills first, L93).", "unit")
+    count = 2 if in_effect(state, unit["id"], "Brace for Impact") else 1
+    options = _determine(state, ship, p["dice"], count)
+    ship["pending"] -= 1
+    ship["determined"] = {"options": options}
+    names = " or ".join(f"{o['roll']} {o['name']}" for o in options)
+    return f"{unit['name']} Condition: {names}" + (" (Brace for Impact: choose one)" if count == 2 else "")
+
+
+@aa_condition.decider
+def decide_aa_condition(state: dict, args: dict, ctx) -> dict:
+    unit, ship = ship_of(state, args.get("unit"))
+    count = 2 if in_effect(state, unit["id"], "Brace for Impact") else 1
+    dice = dice_list(args.get("dice"), 2 * count) or _roll_conditions(state, ship, ctx, count)
+    return {"unit": unit["id"], "dice": dice}
+
+
+@action("aa-replace-condition", systems=SYSTEMS, chance=True)
+def aa_replace_condition(state: dict, p: dict) -> str:
+    """[Defensive] Command: replace the just-determined Condition with another random one (L262)."""
+    unit, ship = ship_of(state, p.get("unit"))
+    if not ship["determined"]:
+        raise RuleError(f"{unit['name']} has no Condition waiting to be applied.", "unit")
+    spent = spend_command(state, unit["id"], "Replace a Condition", p.get("via"))
+    ship["determined"] = {"options": _determine(state, ship, p["dice"], 1)}
+    new = ship["determined"]["options"][0]
+    return f"{spent}: new Condition {new['roll']} {new['name']}"
+
+
+@aa_replace_condition.decider
+def decide_aa_replace_condition(state: dict, args: dict, ctx) -> dict:
+    unit, ship = ship_of(state, args.get("unit"))
+    dice = dice_list(args.get("dice"), 2) or _roll_conditions(state, ship, ctx, 1)
+    return {"unit": unit["id"], "via": args.get("via"), "dice": dice}
+
+
+@action("aa-apply-condition", systems=SYSTEMS)
+def aa_apply_condition(state: dict, p: dict) -> str:
+    """Apply the determined Condition (choosing under Brace, and what a Condition deactivates)."""
+    unit, ship = ship_of(state, p.get("unit"))
+    determined = ship["determined"]
+    if not determined:
+        raise RuleError(f"{unit['name']} has no Condition waiting to be applied.", "unit")
+    pick = need_int(p, "pick", 0, len(determined["options"]) - 1, 0)
+    name = determined["options"][pick]["name"]
+    items = p.get("items")
+    if isinstance(items, dict):  # the card's checkboxes: items.0, items.3 ...
+        items = [int(k) for k, v in items.items() if v and str(k).isdigit()]
+    elif isinstance(items, str):
+        items = [int(x) for x in items.replace(",", " ").split() if x.lstrip("-").isdigit()]
+    elif isinstance(items, int):
+        items = [items]
+    effects = apply_condition(ship, ship["card"], name, items or [], p.get("option"))
+    ship["determined"] = None
+    gone = destroy_if_done(state, unit["id"], ship)
+    return f"{unit['name']}: {name}: {'; '.join(effects)}{gone}"

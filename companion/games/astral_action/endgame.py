@@ -1,0 +1,186 @@
+"""Astral Action: the Resolution phase (phase hook), game length and victory conditions
+(seed 004 L137-L138, L259, L341-L349)."""
+from __future__ import annotations
+
+from companion.actions import action
+from companion.games.astral_action.rules import turn as tn
+from companion.games.astral_action.rules import victory as vc
+from companion.games.astral_action.books import (SYSTEMS, dice_list, game, in_effect, need_phase,
+                                                  roll, turn)
+from companion.games.astral_action.rules.damage import has_active, reinforce
+from companion.rules import RuleError
+from companion.trackers import need_int
+
+
+def reminders(state: dict) -> list[str]:
+    """Runs inside next-phase: the Resolution phase's upkeep the app can do, and what to remember."""
+    if state.get("system") != "astral-action" or not (state.get("game", {}).get("ships") or state["game"].get("terrain")):
+        return []
+    g = game(state)
+    phase = state["phases"][state["phase"]]
+    out = []
+    if phase == "Command" and state["round"] > 1:
+        out += hyperspace_jumps(state)
+    if phase == "Resolution":
+        for uid, ship in g["ships"].items():
+            unit = state["units"][uid]
+            if unit["removed"]:
+                continue
+            if in_effect(state, uid, "Reinforce Shields"):
+                shields = has_active(ship, ship["card"], "shields")
+                removed = reinforce(ship, ship["card"]["size"], shields)  # L259
+                out.append(f"{unit['name']}: Reinforce Shields removes {removed} shield damage (Size + {shields} Shields).")
+        for piece in g.get("terrain", []):
+            for attr in piece["attributes"]:
+                if attr["name"] in ("Dangerous", "Mobile"):  # L296, L299: at the beginning of the Resolution phase
+                    out.append(f"{piece['name']}: " + (f"ships inside take {attr['x']} damage per Size." if attr["name"] == "Dangerous"
+                                                       else f"moves {attr['x']} along its direction."))
+        if g["missiles"]:
+            out.append(f"{len(g['missiles'])} missile token(s) resolve now, from the token's position (L182).")
+        if state["round"] >= tn.MIN_TURNS and not g["end"]:
+            out.append(f"End of turn {state['round']}: roll a d6 for the game's end, 4-6 ends it (L342).")
+        sides = {state["units"][u]["side"] for u in g["ships"] if not state["units"][u]["removed"]}
+        if len(sides) == 1:
+            out.append(f"Only {sides.pop()} controls ships: the game ends (L342).")
+    return out
+
+
+def hyperspace_jumps(state: dict) -> list[str]:
+    """Jump to Hyperspace (L286): "Reveal this at the end of the resolution phase. During the next turn,
+    this Ship may not be given any Orders or Command tokens, and when this Ship is activated, remove it
+    from play."  Runs as the new turn starts (right after the Resolution phase ended)."""
+    g = game(state)
+    last = state["round"] - 1
+    books = g.get("turn") or {}
+    out = []
+    for uid, ship in g["ships"].items():
+        unit = state["units"][uid]
+        if unit["removed"]:
+            continue
+        sealed = [part for part in state.get("sealed", {}).values() if part.get("unit") == uid
+                  and part.get("kind") == "order" and part.get("round") == last and not part.get("discarded")
+                  and part["secret"].get("order") == "Jump to Hyperspace"]
+        open_order = books.get("round") == last and "Jump to Hyperspace" in books.get("orders", {}).get(uid, [])
+        if sealed or open_order:
+            for part in sealed:
+                part["revealed"] = True
+            ship["jumping"] = state["round"]
+            out.append(f"{unit['name']} jumps to Hyperspace: no Orders or Command Tokens this turn; it leaves "
+                       f"play when it activates (L286).")
+    return out
+
+
+@action("aa-end-roll", systems=SYSTEMS, chance=True)
+def aa_end_roll(state: dict, p: dict) -> str:
+    """The end-of-turn d6 from turn 5 on: 4-6 ends the game (L342)."""
+    need_phase(state, "Resolution", "The end-of-game roll")
+    g = game(state)
+    if g["end"]:
+        raise RuleError(f"The game already ended on turn {g['end']['turn']}.", "dice")
+    rolled = turn(state).get("end_roll")
+    if rolled:
+        raise RuleError(f"The end-of-game roll for turn {state['round']} was already made ({rolled}).", "dice")
+    value = p["dice"][0]
+    ends = tn.game_ends(state["round"], value)
+    turn(state)["end_roll"] = value
+    if ends:
+        g["end"] = {"turn": state["round"], "roll": value}
+    return f"End of turn {state['round']}: d6 = {value}: " + ("the game ends (4-6, L342)" if ends else "play on")
+
+
+@aa_end_roll.decider
+def decide_aa_end_roll(state: dict, args: dict, ctx) -> dict:
+    return {"dice": dice_list(args.get("dice"), 1) or roll(ctx, 1)}
+
+
+def scoring_ships(state: dict) -> list[dict]:
+    out = []
+    for uid, ship in game(state)["ships"].items():
+        unit = state["units"][uid]
+        if unit["template"] == "fighter":
+            continue  # L233 "Unless the Scenario dictates otherwise, Fighters do not count as a Ship"
+        out.append({"side": unit["side"], "size": ship["card"]["size"], "points": ship["card"]["points"]["total"],
+                    "destroyed": ship["destroyed"], "fled": ship.get("fled", False) or (unit["removed"] and not ship["destroyed"]),
+                    "conditions": ship["conditions"]})
+    return out
+
+
+@action("aa-victory", systems=SYSTEMS, chance=True)
+def aa_victory(state: dict, p: dict) -> str:
+    """Draw the victory conditions after the game and score those the app can count (L344-L349)."""
+    count = need_int(p, "count", 1, 2)
+    drawn = vc.draw(p["drawn"], count)
+    ships = scoring_ships(state)
+    results = []
+    for n, sub in zip(drawn, p["rolls"]):
+        entry = {"number": n, "name": vc.VICTORY_CONDITIONS[n], "roll": sub}
+        if n == 1:
+            entry["areas"], entry["axis"] = sub[0], "X" if sub[1] <= 3 else "Y"
+            entry["text"] = f"{sub[0]} equal area(s) along the {entry['axis']} axis: sum Ship Sizes per area (enter the winner)"
+            entry["winner"] = None
+        elif n in (2, 3):
+            by = vc.SIZE_OR_POINTS[sub[0]]
+            scores = (vc.scores_remaining if n == 2 else vc.scores_lost)(ships, state["sides"], by)
+            entry["scores"], entry["winner"] = scores, vc.winner(scores, highest=(n == 2))
+            entry["text"] = f"by {by} (d6 {sub[0]}): " + ", ".join(f"{s} {v:g}" for s, v in scores.items())
+        else:
+            scores = vc.scores_conditions(ships, state["sides"])
+            entry["scores"], entry["winner"] = scores, vc.winner(scores, highest=False)
+            entry["text"] = ", ".join(f"{s} {v}" for s, v in scores.items())
+        results.append(entry)
+    patrol = {s: 0 for s in state["sides"]}
+    for uid, ship in game(state)["ships"].items():
+        if ship.get("patrol") and not ship["destroyed"]:
+            patrol[state["units"][uid]["side"]] += 1  # L353: tokens on ships that were not destroyed
+    if any(patrol.values()):
+        results.insert(0, {"number": 0, "name": "Patrol (scenario)", "scores": patrol,
+                           "winner": vc.winner(patrol, highest=True),
+                           "text": ", ".join(f"{s} {v}" for s, v in patrol.items())})
+    game(state)["victory"] = {"drawn": drawn, "results": results, "verdict": _verdict(state, results)}
+    return "Victory conditions: " + "; ".join(
+        f"{r['name']}: {r['text']}" + (f" → {r['winner']}" if r.get("winner") else (" → tie" if "scores" in r else ""))
+        for r in results)
+
+
+def _verdict(state: dict, results: list[dict]) -> str:
+    """L349 over the conditions decided so far (an entered one counts once entered)."""
+    if any("winner" in r and r["winner"] is None and "scores" not in r and not r.get("tie") for r in results):
+        return "Enter the conditions the app cannot count (positions on the table)."
+    wins = {s: 0 for s in state["sides"]}
+    for r in results:
+        if r.get("winner"):
+            wins[r["winner"]] += 1
+    return vc.verdict(wins)
+
+
+@action("aa-victory-result", systems=SYSTEMS)
+def aa_victory_result(state: dict, p: dict) -> str:
+    """Enter who won a condition the app cannot count (Area control, Contested Objective, L345, L356)."""
+    v = game(state)["victory"]
+    if not v:
+        raise RuleError("Draw the victory conditions first.", "name")
+    winner = p.get("winner")
+    if winner not in state["sides"] and winner != "tie":
+        raise RuleError(f"winner must be one of {', '.join(state['sides'])} or tie.", "winner")
+    name = p.get("name")
+    entry = next((r for r in v["results"] if r["name"] == name and "scores" not in r), None)
+    if entry is None:
+        if name != "Contested Objective (scenario)":
+            raise RuleError("Enter a result only for Area control or the Contested Objective.", "name")
+        entry = {"number": 0, "name": name, "text": "ships within Ship Size x 2 of each objective (L356)"}
+        v["results"].insert(0, entry)
+    entry["winner"], entry["tie"] = (None, True) if winner == "tie" else (winner, False)
+    v["verdict"] = _verdict(state, v["results"])
+    return f"{name}: {'a tie' if winner == 'tie' else winner}. {v['verdict']}"
+
+
+@aa_victory.decider
+def decide_aa_victory(state: dict, args: dict, ctx) -> dict:
+    count = need_int(args, "count", 1, 2, 2)
+    entered = dice_list(args.get("drawn"), count, "drawn", sides=4)
+    if entered:
+        vc.draw(entered, count)
+    drawn = entered or ctx.rng.sample(sorted(vc.VICTORY_CONDITIONS), count)
+    # each drawn condition's own roll: area control 1-6 areas and the axis; 2 and 3 Size or Points
+    rolls = [[ctx.rng.randint(1, 6), ctx.rng.randint(1, 6)] if n == 1 else [ctx.rng.randint(1, 6)] for n in drawn]
+    return {"count": count, "drawn": drawn, "rolls": rolls}

@@ -1,0 +1,129 @@
+"""Astral Action actions: the Command phase (Orders, open or sealed; Command Tokens; Commands) and
+the Ship Activation phase in the seed's order by Size (L124-L136, L245-L286)."""
+from __future__ import annotations
+
+from companion.actions import action
+from companion.actions.sealed import next_id, store_part
+from companion.games.astral_action.rules import turn as tn
+from companion.games.astral_action.books import (SYSTEMS, activation_status, need_phase, orders_given, ship_of,
+                                                  spend_command, turn)
+from companion.games.astral_action.rules.damage import has_active, locked_types
+from companion.hidden import KEY
+from companion.rules import RuleError
+
+
+def _check_order(state: dict, uid: str, name: str) -> tuple[dict, str]:
+    need_phase(state, "Command", "Writing Orders")
+    unit, ship = ship_of(state, uid)
+    books = turn(state)
+    if ship.get("jumping") == state["round"]:
+        raise RuleError(f"{unit['name']} is jumping to Hyperspace: no Orders or Command Tokens this turn (L286).", "order")
+    if books["tokens"].get(uid):
+        raise RuleError(f"{unit['name']} has a Command Token this turn: Orders or a Token, not both (L125-L130).", "order")
+    slots = tn.order_slots(has_active(ship, ship["card"], "boosters"), has_active(ship, ship["card"], "sensors"))
+    kind = tn.check_order(name, orders_given(state, uid), locked_types(ship), slots, unit["template"] == "fighter")
+    return unit, kind
+
+
+@action("aa-order", systems=SYSTEMS)
+def aa_order(state: dict, p: dict) -> str:
+    """Give a ship an Order in the Command phase, openly or sealed (hidden until revealed, L126-L128)."""
+    if p.get(KEY):
+        unit, _ = _check_order(state, p["unit"], p[KEY]["secret"]["order"])
+        store_part(state, p, "order")
+        return f"{p.get('seat') or unit['side']} sealed an order for {unit['name']}"
+    unit, kind = _check_order(state, p.get("unit"), p.get("order"))
+    turn(state)["orders"].setdefault(unit["id"], []).append(p["order"])
+    return f"{unit['name']}: Order [{kind}] {p['order']}"
+
+
+@aa_order.decider
+def decide_aa_order(state: dict, args: dict, ctx) -> dict:
+    unit, _ = ship_of(state, args.get("unit"))
+    name = args.get("order")
+    if args.get("hidden") and ctx.side not in (None, unit["side"]):
+        raise RuleError(f"Only {unit['side']} can seal orders for {unit['name']}.", "order")
+    _check_order(state, unit["id"], name)
+    if not args.get("hidden"):
+        return {"unit": unit["id"], "order": name}
+    # the Order's name is the secret: its type would give it away, so it is sealed too
+    return {"unit": unit["id"], "id": next_id(state), "seat": ctx.seat,
+            KEY: {"side": unit["side"], "secret": {"order": name, "text": name}}}
+
+
+@action("aa-token", systems=SYSTEMS)
+def aa_token(state: dict, p: dict) -> str:
+    """Place a Command Token on a ship's card instead of Orders (L129)."""
+    need_phase(state, "Command", "Placing Command Tokens")
+    unit, ship = ship_of(state, p.get("unit"))
+    if unit["template"] == "fighter":
+        raise RuleError("Fighters cannot be issued Commands or Orders (L232).", "unit")
+    if ship.get("jumping") == state["round"]:
+        raise RuleError(f"{unit['name']} is jumping to Hyperspace: no Orders or Command Tokens this turn (L286).", "unit")
+    books = turn(state)
+    if books["tokens"].get(unit["id"]):
+        raise RuleError(f"{unit['name']} already has its Command Token this turn.", "unit")
+    if orders_given(state, unit["id"]):
+        raise RuleError(f"{unit['name']} has Orders this turn: Orders or a Token, not both (L125-L130).", "unit")
+    books["tokens"][unit["id"]] = "ready"
+    return f"{unit['name']}: Command Token placed"
+
+
+@action("aa-command", systems=SYSTEMS)
+def aa_command(state: dict, p: dict) -> str:
+    """Enact a Command: spend the Command Token or discard an unrevealed Order (L127, L253-L284)."""
+    return spend_command(state, p.get("unit"), p.get("command"), p.get("via"))
+
+
+@action("aa-activate", systems=SYSTEMS)
+def aa_activate(state: dict, p: dict) -> str:
+    """Activate a ship in the seed's order: by Size up, alternating, then back down (L132-L136)."""
+    need_phase(state, "Activation", "Activating a ship")
+    unit, ship = ship_of(state, p.get("unit"))
+    status = activation_status(state)
+    from companion.games.astral_action.formations import formation_of
+    f = formation_of(state, unit["id"])
+    members = [m for m in f["members"] if not state["units"][m]["removed"]] if f else [unit["id"]]
+    size = max(state["game"]["ships"][m]["card"]["size"] for m in members)  # L380: the largest Size
+    tn.check_activation(status, {"size": size, "side": unit["side"], "activated": unit["activated"]})
+    for m in members:
+        state["units"][m]["activated"] = True
+    turn(state)["last"] = unit["side"]
+    if ship.get("jumping") == state["round"]:
+        unit["removed"] = True  # L286 "when this Ship is activated, remove it from play"
+        ship["fled"] = True
+    after = activation_status(state)
+    nxt = (f"; next: {after['next']}, Size {after['size']}" if after["stage"] != "done"
+           else "; every ship has activated")
+    if ship.get("fled"):
+        return f"{unit['name']} jumps to Hyperspace and leaves play (L286){nxt}"
+    if f:
+        return (f"Formation of {state['units'][f['lead']]['name']} activates at Size {size} (L380): "
+                f"attack first, then move (L140-L142){nxt}")
+    return f"{unit['name']} activates (Size {ship['card']['size']}): attack first, then move (L140-L142){nxt}"
+
+
+@action("aa-pass", systems=SYSTEMS)
+def aa_pass(state: dict, p: dict) -> str:
+    """Pass at this Size step (no more ships of this Size until the way back down, L132)."""
+    need_phase(state, "Activation", "Passing")
+    status = activation_status(state)
+    side = p.get("side")
+    if side not in status["open"]:
+        raise RuleError(f"{side} has no ship waiting at this step." if side in state["sides"]
+                        else f"side must be one of {', '.join(state['sides'])}.", "side")
+    if not status["may_pass"]:
+        raise RuleError(f"Nobody may pass at Size {status['size']}: " + (
+            "at the largest Size every ship must activate (L133)." if status["stage"] == "ascending"
+            else "on the way down every ship activates (L134)."), "side")
+    if side != status["next"]:
+        raise RuleError(f"It is {status['next']}'s activation.", "side")
+    books = turn(state)
+    books["passed"].setdefault(str(status["size"]), []).append(side)
+    books["last"] = side
+    return f"{side} passes at Size {status['size']}"
+
+
+@aa_pass.decider
+def decide_aa_pass(state: dict, args: dict, ctx) -> dict:
+    return {"side": args.get("side") or ctx.side}

@@ -1,0 +1,119 @@
+"""Astral Action actions: ships enter play from their cards; velocity, damage by hand, settings."""
+from __future__ import annotations
+
+from companion.actions import Stale, action
+from companion.games.astral_action.rules import design
+from companion.games.astral_action.books import (SYSTEMS, destroy_if_done, game, in_effect, setting, ship_of,
+                                                  turn)
+from companion.games.astral_action.rules.damage import new_track, take_damage
+from companion.games.astral_action.rules.equipment import FIGHTER_MOVE, INTERCEPTOR_MOVE
+from companion.rules import RuleError
+from companion.trackers import need_int, need_text
+
+SETTINGS = ("size_reading", "damage_order", "whole_track", "bypass_total", "surcharge_per_item")
+
+
+@action("aa-ship", systems=SYSTEMS)
+def aa_ship(state: dict, p: dict) -> str:
+    """Put a ship (or fighter) on the table from its Ship Information Card (checked, points counted)."""
+    card = design.validate(p["card"])
+    if setting(state, "surcharge_per_item"):  # the table reads L400-L401 as "for each item over the Size"
+        card["points"] = design.points(card, per_item=True)
+    uid = p["unit"]
+    if uid in state["units"] or uid != f"u{state['next_unit']}":
+        raise Stale("The table changed while the ship was being added; try again.", "unit")
+    if p["side"] not in state["sides"]:
+        raise RuleError(f"side must be one of {', '.join(state['sides'])}.", "side")
+    fighter = card["size"] == 0
+    carrier = p.get("carrier") or None
+    if fighter and "ftl" not in [e["item"] for e in card["equipment"]]:
+        # L217 "Every Fighter must be assigned to a Ship before the game begins"; FTL Drives: no carrier (L236)
+        if not carrier:
+            raise RuleError("Assign the fighter to its carrier ship (L217).", "carrier")
+        c_unit, c_ship = ship_of(state, carrier, "carrier")
+        if c_unit["side"] != p["side"] or c_ship["card"]["size"] == 0:
+            raise RuleError("A fighter's carrier is a ship of its own side (L217).", "carrier")
+    state["next_unit"] += 1
+    name = p.get("name") or card["name"]
+    state["units"][uid] = {"id": uid, "name": name, "side": p["side"], "template": "fighter" if fighter else "ship",
+                          "stats": {"size": card["size"], "points": card["points"]["total"]}, "trackers": {},
+                          "activated": False, "removed": False}
+    state["unit_order"].append(uid)
+    track_len = design.damage_track(card, bool(setting(state, "whole_track")))
+    ship = {"card": card, **new_track(card, track_len), "velocity": None, "carrier": carrier,
+            "shots": 0, "destroyed": False, "fled": False}
+    if not fighter:
+        ship["velocity"] = card["movement"][0][0]
+    game(state)["ships"][uid] = ship
+    what = "Fighter" if fighter else f"Size {card['size']}"
+    return f"{name} ({what}, {card['points']['total']} points) joins {p['side']}"
+
+
+@aa_ship.decider
+def decide_aa_ship(state: dict, args: dict, ctx) -> dict:
+    card = design.validate(args.get("card") or {})
+    side = args.get("side") or ctx.side or state["sides"][0]
+    name = " ".join(str(args.get("name") or card["name"]).split())[:40]
+    return {"unit": f"u{state['next_unit']}", "card": card, "side": side, "name": name,
+            "carrier": args.get("carrier") or None}
+
+
+@action("aa-velocity", systems=SYSTEMS)
+def aa_velocity(state: dict, p: dict) -> str:
+    """Change a ship's Velocity by one (movement step 1, L69; or a Change Velocity Order/Command)."""
+    unit, ship = ship_of(state, p.get("unit"))
+    if unit["template"] == "fighter":
+        raise RuleError(f"Fighters move up to {FIGHTER_MOVE} (or {INTERCEPTOR_MOVE}) in any direction; they have no Velocity (L219).", "by")
+    by = need_int(p, "by", -1, 1)
+    if "b" in ship["propulsion"]:
+        raise RuleError(f"{unit['name']} may not change its Velocity (Propulsion Damage, L110).", "by")
+    table = {v: (m, h) for v, m, h in ship["card"]["movement"]}
+    new = ship["velocity"] + by
+    if new not in table:
+        raise RuleError(f"Velocity {new} is not on {unit['name']}'s Movement Table ({', '.join(str(v) for v in table)}).", "by")
+    ship["velocity"] = new
+    m, h = table[new]
+    return f"{unit['name']} Velocity {new}: Maneuver {m}, Heading {h} ({h * 30} degrees)"
+
+
+@action("aa-damage", systems=SYSTEMS)
+def aa_damage(state: dict, p: dict) -> str:
+    """Damage not from an attack: terrain (X per Size), a PWS exchange, an AWS: through the track."""
+    unit, ship = ship_of(state, p.get("unit"))
+    why = need_text(p, "why", 40) if p.get("why") else "damage"
+    if p.get("per_size") not in (None, ""):
+        # Dangerous (X) L296 / Hazardous (X) L297: "X damage per Size of the Ship"
+        x = need_int(p, "per_size", 1, 9)
+        amount = x * max(ship["card"]["size"], 1)
+        why += f" ({x} per Size)"
+    else:
+        amount = need_int(p, "amount", 1, 99)
+    result = take_damage(ship, amount, order=setting(state, "damage_order"),
+                         brace=in_effect(state, unit["id"], "Brace for Impact"))
+    gone = destroy_if_done(state, unit["id"], ship)
+    rows = f"; {result['rows_filled']} health row(s) filled: roll a Condition" if result["rows_filled"] and not gone else ""
+    return f"{unit['name']} takes {amount} {why}: {', '.join(result['steps']) or 'no effect'}{rows}{gone}"
+
+
+@action("aa-setting", systems=SYSTEMS)
+def aa_setting(state: dict, p: dict) -> str:
+    """Change a table setting where the seed can be read two ways (Ship Size, damage order ...)."""
+    key = p.get("setting")
+    if key not in SETTINGS:
+        raise RuleError(f"setting must be one of {', '.join(SETTINGS)}.", "setting")
+    value = need_int(p, "value", 0, 1)
+    state["settings"][key] = value
+    return f"Setting {key} = {value}"
+
+
+@action("aa-resupply", systems=SYSTEMS)
+def aa_resupply(state: dict, p: dict) -> str:
+    """A fighter that spent the entire turn on its carrier resupplies its weapon (L229-L230)."""
+    unit, ship = ship_of(state, p.get("unit"))
+    if unit["template"] != "fighter":
+        raise RuleError("Only fighters resupply.", "unit")
+    if not ship["shots"]:
+        raise RuleError(f"{unit['name']} has not fired since it last resupplied.", "unit")
+    ship["shots"] = 0
+    turn(state)
+    return f"{unit['name']} resupplied on its carrier"

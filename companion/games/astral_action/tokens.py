@@ -1,0 +1,62 @@
+"""Astral Action actions: Missile tokens (L182, L189) and Patrol objective tokens (L352)."""
+from __future__ import annotations
+
+from companion.actions import action
+from companion.games.astral_action.books import SYSTEMS, game, ship_of, turn
+from companion.games.astral_action.rules.equipment import MISSILE_DIRECT
+from companion.rules import RuleError
+
+
+@action("aa-missile-token", systems=SYSTEMS)
+def aa_missile_token(state: dict, p: dict) -> str:
+    """Place a Missile token for a missile attack beyond 10, or remove one (an AWS, L189)."""
+    g = game(state)
+    if p.get("remove"):
+        token = next((t for t in g["missiles"] if t["id"] == p["remove"]), None)
+        if token is None:
+            raise RuleError("No such Missile token on the table.", "remove")
+        g["missiles"].remove(token)
+        return f"Missile token {token['id']} removed"
+    a_unit, a_ship = ship_of(state, p.get("attacker"), "attacker")
+    t_unit, _ = ship_of(state, p.get("target"), "target")
+    weapon = p.get("weapon")
+    equipment = a_ship["card"]["equipment"]
+    if not isinstance(weapon, int) or not 0 <= weapon < len(equipment) or equipment[weapon]["item"] != "missiles":
+        raise RuleError("Only Missiles place a Missile token (L182).", "weapon")
+    if weapon in a_ship["inactive"]:
+        raise RuleError(f"{equipment[weapon]['label']} is deactivated (a Condition).", "weapon")
+    fired = turn(state)["fired"].setdefault(a_unit["id"], [])
+    if weapon in fired:
+        raise RuleError(f"{equipment[weapon]['label']} has already attacked this turn (L77).", "weapon")
+    fired.append(weapon)
+    g.setdefault("next_token", 1)
+    token = {"id": f"m{g['next_token']}", "attacker": a_unit["id"], "weapon": weapon, "target": t_unit["id"]}
+    g["next_token"] += 1
+    g["missiles"].append(token)
+    return (f"{a_unit['name']} launches Missiles at {t_unit['name']} (farther than {MISSILE_DIRECT}): token "
+            f"{token['id']} within {MISSILE_DIRECT}, resolved at the start of the Resolution phase (L182)")
+
+
+@aa_missile_token.decider
+def decide_aa_missile_token(state: dict, args: dict, ctx) -> dict:
+    if args.get("remove"):
+        return {"remove": args["remove"]}
+    attacker, _, weapon = str(args.get("shot") or "").partition(":")
+    return {"attacker": args.get("attacker") or attacker, "target": args.get("target"),
+            "weapon": args["weapon"] if isinstance(args.get("weapon"), int) else (int(weapon) if weapon.isdigit() else None)}
+
+
+@action("aa-patrol", systems=SYSTEMS)
+def aa_patrol(state: dict, p: dict) -> str:
+    """Patrol scenario: a ship in the opponent's half uses a [Scanning] Order to take an objective token (L352)."""
+    from companion.games.astral_action.books import in_effect, need_phase
+    from companion.games.astral_action.rules.turn import ORDERS
+    need_phase(state, "Resolution", "Taking a Patrol objective token")
+    unit, ship = ship_of(state, p.get("unit"))
+    if ship.get("patrol"):
+        raise RuleError(f"{unit['name']} already has its objective token: a Ship may only have one (L352).", "unit")
+    scanning = [o for o, kind in ORDERS.items() if kind == "Scanning" and in_effect(state, unit["id"], o)]
+    if not scanning:
+        raise RuleError(f"{unit['name']} needs a [Scanning] Order in effect (revealed, if it was sealed) (L352).", "unit")
+    ship["patrol"] = True
+    return f"{unit['name']} takes a Patrol objective token ({scanning[0]})"

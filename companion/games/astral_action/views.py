@@ -1,0 +1,227 @@
+"""Astral Action pages beside the board: the ship designer (Ship Information Cards kept in the
+library, kind "sic", reusable and exportable), the live design check with points, and the attack
+odds before rolling.  Table changes still go through ``store.act`` (the ``aa-*`` action types).
+"""
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, Response, abort, render_template, request
+
+from companion import hidden, store
+from companion.db import get_db
+from companion.games.astral_action.rules import attack as atk
+from companion.games.astral_action.rules import design
+from companion.games.astral_action.rules import turn as tn
+from companion.games.astral_action.rules.equipment import ARCS, COMPONENTS, VARIANTS, WEAPONS
+from companion.games.astral_action.formations import formation_of, movement_of
+from companion.games.astral_action.terrain import EXAMPLES
+from companion.games.astral_action.books import ships_for_activation, target_view
+from companion.games.astral_action.combat import MODS, _weapon
+from companion.play import board_context
+from companion.rules import RuleError
+from companion.web import ctx_for, error_fragment, page_or_partial, require_player, seat_for
+
+bp = Blueprint("astral_action", __name__, url_prefix="/t/<code>/astral-action")
+SLUG = "astral-action"
+KIND = "sic"
+EXPORT_FORMAT = "astral-action-ship-cards"
+MAX_ROWS = 10  # equipment rows offered by the designer form
+
+
+@bp.record_once
+def _flag(setup) -> None:
+    setup.app.config["ASTRAL_ACTION_VIEWS"] = True
+
+
+@bp.app_context_processor
+def _library() -> dict:
+    return {"astral_cards": lambda: store.library_items(get_db(), SLUG, KIND), "aa_rows": MAX_ROWS,
+            "aa_orders": tn.ORDERS, "aa_terrain": EXAMPLES, "aa_formation": formation_of,
+            "aa_formation_move": movement_of, "aa_commands": tn.COMMANDS, "aa_activation": activation_view,
+            "aa_equipment": {"weapons": WEAPONS, "components": COMPONENTS, "variants": VARIANTS, "arcs": ARCS}}
+
+
+def activation_view(state: dict) -> dict | None:
+    """Whose activation it is, read without touching the state (the board's copy)."""
+    g = state.get("game") or {}
+    if state.get("system") != SLUG or not g.get("ships"):
+        return None
+    now = g.get("turn") if (g.get("turn") or {}).get("round") == state["round"] else {}
+    return tn.activation(ships_for_activation(state), state["sides"], (now or {}).get("passed", {}),
+                         (now or {}).get("last"))
+
+
+def _table(code: str, write: bool = False) -> tuple[dict, dict]:
+    seat = seat_for(code)
+    if write:
+        require_player(seat)
+    row = store.state_for(store.table(get_db(), code), hidden.viewer_side(seat))
+    if row["system"] != SLUG:
+        abort(404)
+    return seat, row
+
+
+def _failed(exc: RuleError, control: str):
+    return error_fragment(exc, request.form.get("_control") or control, 400)
+
+
+def card_from_form(form) -> dict:
+    """The designer's fields as a card to validate (design.validate says what is wrong)."""
+    equipment = []
+    for n in range(MAX_ROWS):
+        item = form.get(f"eq.{n}.item")
+        if not item:
+            continue
+        equipment.append({"item": item, "slot": form.get(f"eq.{n}.slot") or "primary",
+                          "variant": form.get(f"eq.{n}.variant") or None, "linked": form.get(f"eq.{n}.linked") or 1,
+                          "arcs": form.getlist(f"eq.{n}.arcs")})
+    return {"name": form.get("name"), "size": form.get("size"), "rows": form.get("rows") or None,
+            "chart": {"miss": form.get("chart.miss"), "glance": form.get("chart.glance")},
+            "movement": form.get("movement"), "weapon_size": form.get("weapon_size"),
+            "arc_points": {a: form.get(f"arc.{a}") for a in "FAPS"}, "equipment": equipment}
+
+
+def _cards(code: str, status: int = 200):
+    seat, row = _table(code)
+    return render_template("games/astral-action/_cards.html", code=code, row=row, state=row["state"], seat=seat,
+                           cards=store.library_items(get_db(), SLUG, KIND)), status
+
+
+@bp.get("/cards")
+def cards(code: str):
+    """The saved Ship Information Cards, each ready to put on the table."""
+    return _cards(code)
+
+
+@bp.post("/check")
+def check(code: str):
+    """Live design check: the first rule the card breaks, or its points line by line."""
+    _table(code)
+    try:
+        card = design.validate(card_from_form(request.form))
+        return render_template("games/astral-action/_check.html", card=card, problem=None)
+    except RuleError as exc:
+        return render_template("games/astral-action/_check.html", card=None, problem=exc.message)
+
+
+@bp.post("/cards")
+def save_card(code: str):
+    """Save (or replace, by name) a Ship Information Card in the library."""
+    _table(code, write=True)
+    try:
+        card = design.validate(card_from_form(request.form))
+    except RuleError as exc:
+        return _failed(exc, "aa-designer")
+    store.library_save(get_db(), SLUG, KIND, card["name"], card)
+    return _cards(code)
+
+
+@bp.get("/cards/<int:item>/edit")
+def edit_card(code: str, item: int):
+    """The designer filled with a saved card."""
+    _table(code)
+    try:
+        saved = store.library_item(get_db(), item)
+    except store.NotFound:
+        abort(404)
+    return render_template("games/astral-action/_designer.html", code=code, card=saved["data"])
+
+
+@bp.post("/cards/<int:item>/delete")
+def delete_card(code: str, item: int):
+    _table(code, write=True)
+    try:
+        saved = store.library_item(get_db(), item)
+        if saved["system"] == SLUG and saved["kind"] == KIND:
+            store.library_delete(get_db(), item)
+    except store.NotFound:
+        pass
+    return _cards(code)
+
+
+@bp.post("/cards/<int:item>/launch")
+def launch(code: str, item: int):
+    """Put a saved card on the table for the seat's side (aa-ship); a fighter names its carrier."""
+    seat, row = _table(code, write=True)
+    control = f"aa-card-{item}"
+    try:
+        saved = store.library_item(get_db(), item)
+        if saved["system"] != SLUG or saved["kind"] != KIND:
+            raise store.NotFound(str(item))
+        args = {"type": "aa-ship", "card": saved["data"], "side": request.form.get("side") or seat.get("side"),
+                "name": request.form.get("name") or None, "carrier": request.form.get("carrier") or None}
+        store.act(get_db(), code, args, ctx_for(row, seat))
+    except store.NotFound:
+        return _failed(RuleError("That card is gone.", "card"), control)
+    except RuleError as exc:
+        return _failed(exc, control)
+    return page_or_partial("board.html", "_board.html", **board_context(code, seat))
+
+
+@bp.get("/cards.json")
+def export_cards(code: str):
+    """Every saved card as a JSON file, to keep or to take to another companion."""
+    _table(code)
+    data = [item["data"] for item in store.library_items(get_db(), SLUG, KIND)]
+    resp = Response(json.dumps({"format": EXPORT_FORMAT, "version": 1, "cards": data}, indent=1),
+                    mimetype="application/json")
+    resp.headers["Content-Disposition"] = 'attachment; filename="astral-action-ship-cards.json"'
+    return resp
+
+
+@bp.post("/cards/import")
+def import_cards(code: str):
+    """Import cards exported before; every card is checked before any is saved."""
+    _table(code, write=True)
+    upload = request.files.get("file")
+    text = upload.read().decode("utf-8", "replace") if upload and upload.filename else request.form.get("text", "")
+    try:
+        try:
+            doc = json.loads(text)
+        except ValueError:
+            raise RuleError("That is not an export of Ship Information Cards (JSON).", "file") from None
+        found = doc.get("cards") if isinstance(doc, dict) else doc
+        if not isinstance(found, list) or not 1 <= len(found) <= 50:
+            raise RuleError("The file needs 1 to 50 Ship Information Cards.", "file")
+        checked = []
+        for i, card in enumerate(found, start=1):
+            try:
+                checked.append(design.validate(card if isinstance(card, dict) else {}))
+            except RuleError as exc:
+                raise RuleError(f"Card {i}: {exc.message}", exc.field) from None
+    except RuleError as exc:
+        return _failed(exc, "aa-import")
+    for card in checked:
+        store.library_save(get_db(), SLUG, KIND, card["name"], card)
+    return _cards(code)
+
+
+@bp.get("/pick")
+def pick(code: str):
+    """The attack form's weapon and target lists, fresh after the board changed (choices kept)."""
+    _, row = _table(code)
+    return render_template("games/astral-action/_pick.html", row=row, state=row["state"])
+
+
+@bp.get("/odds")
+def odds(code: str):
+    """The exact chances of miss / glance / hit and the expected damage, before rolling."""
+    _, row = _table(code)
+    args = request.args
+    try:
+        attacker, _, weapon = (args.get("shot") or "").partition(":")
+        target = args.get("target")
+        if not attacker or not target:
+            raise RuleError("Choose a weapon and a target.", "shot")
+        a = target_view(row["state"], attacker, "attacker")
+        item = _weapon(row["state"], a, int(weapon) if weapon.isdigit() else None)
+        t = target_view(row["state"], target)
+        mods = {k: int(args[k]) for k in MODS if (args.get(k) or "").lstrip("-").isdigit()}
+        from companion.games.astral_action.books import in_effect, setting
+        mods["evasive"] = in_effect(row["state"], t["unit"]["id"], "Evasive Actions")
+        plan = atk.plan(a, item, t, int(args.get("band") or 0), mods, setting(row["state"], "size_reading"))
+        return render_template("games/astral-action/_odds.html", plan=plan, odds=atk.odds(plan), problem=None)
+    except (RuleError, ValueError) as exc:
+        return render_template("games/astral-action/_odds.html", plan=None, odds=None,
+                               problem=exc.message if isinstance(exc, RuleError) else "Enter whole numbers.")

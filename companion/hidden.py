@@ -1,0 +1,170 @@
+"""Hidden information per side: parts of the table only one side may read (a sealed order, a hand).
+
+The one rule, in one place.  A *sealed part* is a dict ``{"side": <side>, "secret": {...}, ...}``:
+everything but ``secret`` is public (which side, which unit, who sealed it, when); ``secret`` is
+readable only by seats of ``side``, or by everybody once the part is ``revealed``.  Sealed parts
+live in exactly two places:
+
+- the table state, under ``state["sealed"]`` (id -> part): what the board and the API read;
+- an event payload, under ``payload["sealed"]`` (one part): the event that sealed it, so the log
+  replays exactly.  A payload never holds a secret anywhere else, and a label never holds one.
+
+``for_viewer(data, side)`` is the choke point: every output path (board, poll, log, battle report,
+``/api/tables/<code>`` and ``/events``, export) passes what it shows through it, with the viewing
+seat's side (``None`` for spectators).  It accepts a state, an event, a list of events, an export
+document, or a dict with a ``state`` key, and returns a redacted copy (the input is not changed).
+
+Export and re-import (docs/hidden-information.md): an export made by a seat holds its own side's
+secrets in clear and every other side's secrets *boxed*: encrypted and authenticated with a key
+derived from the server's secret key, which no player holds.  Re-importing the file on the same
+server (or one started with the same COMPANION_SECRET_KEY) opens the boxes, so the imported table
+replays to exactly the same state; anywhere else, or if a box was altered, the import is refused
+with a sentence.  The construction is HMAC-SHA256 in counter mode plus an HMAC-SHA256 tag
+(encrypt-then-MAC), standard library only.  Pure: no Flask, no database.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import secrets
+
+from companion.rules import RuleError
+
+KEY = "sealed"  # the dedicated key, in the state (id -> part) and in an event payload (one part)
+
+
+def viewer_side(seat: dict | None) -> str | None:
+    """Whose secrets a seat may read: a player's side; spectators (and side-less seats) none."""
+    if not seat or seat.get("role") != "player":
+        return None
+    return seat.get("side") or None
+
+
+def visible(part: dict, side: str | None) -> bool:
+    return bool(part.get("revealed")) or (side is not None and part.get("side") == side)
+
+
+def _redact(part, side):
+    if not isinstance(part, dict) or "secret" not in part or visible(part, side):
+        return part
+    return {**part, "secret": None, "redacted": True}
+
+
+def _sealed_map(value, side):
+    if isinstance(value, dict) and "side" in value and "secret" in value:
+        return _redact(value, side)  # one part (an event payload)
+    if isinstance(value, dict):
+        return {k: _redact(v, side) for k, v in value.items()}  # id -> part (the state)
+    return value
+
+
+def for_viewer(data, side: str | None):
+    """A copy of ``data`` with every sealed part ``side`` may not read stripped of its secret."""
+    if isinstance(data, list):
+        return [for_viewer(item, side) for item in data]
+    if not isinstance(data, dict):
+        return data
+    out = dict(data)
+    if KEY in out:
+        out[KEY] = _sealed_map(out[KEY], side)
+    for key in ("payload", "state"):  # an event; an API answer
+        if isinstance(out.get(key), dict):
+            out[key] = for_viewer(out[key], side)
+    if isinstance(out.get("events"), list):  # an export document
+        out["events"] = for_viewer(out["events"], side)
+    return out
+
+
+def secrets_in(data) -> list[str]:
+    """Every text inside the unrevealed sealed parts of ``data`` (what a test searches for)."""
+    found: list[str] = []
+
+    def walk(value):
+        if isinstance(value, str):
+            found.append(value)
+        elif isinstance(value, dict):
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+    sealed = data.get(KEY) if isinstance(data, dict) else None
+    parts = [sealed] if isinstance(sealed, dict) and "secret" in sealed else (
+        list(sealed.values()) if isinstance(sealed, dict) else [])
+    for part in parts:
+        if isinstance(part, dict) and not part.get("revealed"):
+            walk(part.get("secret"))
+    return found
+
+
+# --- export boxes -------------------------------------------------------------------------------
+
+def _keys(server_key: str) -> tuple[bytes, bytes]:
+    root = server_key.encode() if isinstance(server_key, str) else bytes(server_key)
+    return (hmac.new(root, b"companion sealed export: encrypt", hashlib.sha256).digest(),
+            hmac.new(root, b"companion sealed export: authenticate", hashlib.sha256).digest())
+
+
+def _stream(key: bytes, nonce: bytes, length: int) -> bytes:
+    out = bytearray()
+    counter = 0
+    while len(out) < length:
+        out += hmac.new(key, nonce + counter.to_bytes(8, "big"), hashlib.sha256).digest()
+        counter += 1
+    return bytes(out[:length])
+
+
+def box(secret, server_key: str) -> str:
+    """A secret as an opaque string only this server (its secret key) can open."""
+    enc, mac = _keys(server_key)
+    plain = json.dumps(secret, sort_keys=True).encode()
+    nonce = secrets.token_bytes(16)
+    cipher = bytes(a ^ b for a, b in zip(plain, _stream(enc, nonce, len(plain))))
+    tag = hmac.new(mac, nonce + cipher, hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(nonce + cipher + tag).decode()
+
+
+def unbox(text, server_key: str):
+    """Open a box made by ``box`` with the same key; RuleError if it is not ours or was altered."""
+    enc, mac = _keys(server_key)
+    try:
+        raw = base64.urlsafe_b64decode(str(text).encode())
+    except (ValueError, TypeError):
+        raw = b""
+    nonce, cipher, tag = raw[:16], raw[16:-32], raw[-32:]
+    if len(raw) < 48 or not hmac.compare_digest(tag, hmac.new(mac, nonce + cipher, hashlib.sha256).digest()):
+        raise RuleError("The export holds orders sealed by another companion server (or altered ones); "
+                        "only the server that exported it can import it.", "file")
+    return json.loads(bytes(a ^ b for a, b in zip(cipher, _stream(enc, nonce, len(cipher)))))
+
+
+def for_export(doc: dict, side: str | None, server_key: str) -> dict:
+    """An export for a seat of ``side``: its own secrets in clear, every other side's boxed."""
+    out = dict(doc)
+    events = []
+    for ev in doc["events"]:
+        part = ev["payload"].get(KEY)
+        if isinstance(part, dict) and "secret" in part and not visible(part, side):
+            part = {**part, "secret": None, "redacted": True, "box": box(part["secret"], server_key)}
+            ev = {**ev, "payload": {**ev["payload"], KEY: part}}
+        events.append(ev)
+    out["events"] = events
+    return out
+
+
+def open_export(events: list, server_key: str | None) -> list:
+    """The events of an export with every boxed secret restored (before the import replays them)."""
+    out = []
+    for ev in events:
+        part = ev.get("payload", {}).get(KEY) if isinstance(ev, dict) and isinstance(ev.get("payload"), dict) else None
+        if isinstance(part, dict) and part.get("redacted"):
+            if not part.get("box") or not server_key:
+                raise RuleError("The export hides another side's sealed orders without a sealed copy; "
+                                "it cannot be imported.", "file")
+            restored = {k: v for k, v in part.items() if k not in ("box", "redacted")}
+            restored["secret"] = unbox(part["box"], server_key)
+            ev = {**ev, "payload": {**ev["payload"], KEY: restored}}
+        out.append(ev)
+    return out

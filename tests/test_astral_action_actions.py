@@ -1,0 +1,651 @@
+"""Astral Action at the table through the Flask client: every aa-* action type, the ship designer,
+bad input (400, one sentence next to the control, nothing stored), and the log always folding to the
+cached state.  Real dice are entered wherever the rules roll, so every outcome below is fixed.
+"""
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+
+from companion import actions, store
+from tests.test_hidden_information import Phone
+
+KINETIC = {"slot": "primary", "item": "kinetic", "arcs": ["F", "P"]}
+
+
+def text(resp) -> str:
+    return html.unescape(resp.get_data(as_text=True))
+
+
+class Astral:
+    """An Astral Action table driven like phones do: Anna plays Player 1, Ben Player 2."""
+
+    def __init__(self, app, table):
+        self.app, self.table, self.client = app, table, table.client
+        table.create(system="astral-action", seat="Anna", side="Player 1")
+        player, _ = table.secrets()
+        self.ben = Phone(app.test_client()).join(table.code, player, "Ben", "Player 2")
+
+    @property
+    def code(self):
+        return self.table.code
+
+    def db(self):
+        return store.open_db(self.app.config["DATABASE"])
+
+    def row(self):
+        return store.table(self.db(), self.code)
+
+    def state(self):
+        return self.row()["state"]
+
+    def folds(self):
+        log = [{"seq": e["seq"], "type": e["type"], "payload": e["payload"]} for e in store.events(self.db(), self.code)]
+        assert actions.fold(log) == self.state()
+
+    def ok(self, phone=None, control="aa-test", **fields):
+        resp = (phone or self.table).act(_control=control, **fields)
+        assert resp.status_code == 200, text(resp)[:400]
+        return resp
+
+    def refused(self, sentence, phone=None, control="aa-test", **fields):
+        before = self.row()
+        resp = (phone or self.table).act(_control=control, **fields)
+        assert resp.status_code == 400, text(resp)[:300]
+        assert resp.headers["HX-Retarget"] == f"#{control}-err"
+        assert sentence in text(resp), text(resp)
+        after = self.row()
+        assert after["state"] == before["state"] and after["seq"] == before["seq"]  # nothing stored
+        return resp
+
+    def design(self, name, size, equipment=(KINETIC,), miss=2, glance=4, movement="2:3/2 3:2/1", **extra):
+        form = {"csrf_token": self.table.csrf, "_control": "aa-designer", "name": name, "size": str(size),
+                "chart.miss": str(miss), "chart.glance": str(glance), "movement": movement, **extra}
+        for n, e in enumerate(equipment):
+            form.update({f"eq.{n}.slot": e["slot"], f"eq.{n}.item": e["item"], f"eq.{n}.variant": e.get("variant", ""),
+                         f"eq.{n}.linked": str(e.get("linked", "")), f"eq.{n}.arcs": e.get("arcs", [])})
+        return self.client.post(f"/t/{self.code}/astral-action/cards", data=form, headers={"HX-Request": "true"})
+
+    def ship(self, name, size, side="Player 1", equipment=(KINETIC,), carrier=None, **extra):
+        resp = self.design(name, size, equipment, **extra)
+        assert resp.status_code == 200, text(resp)
+        item = next(i["id"] for i in store.library_items(self.db(), "astral-action", "sic") if i["name"] == name)
+        resp = self.client.post(f"/t/{self.code}/astral-action/cards/{item}/launch",
+                                data={"csrf_token": self.table.csrf, "side": side, "carrier": carrier or "",
+                                      "_control": f"aa-card-{item}"}, headers={"HX-Request": "true"})
+        assert resp.status_code == 200, text(resp)
+        return next(u["id"] for u in self.state()["units"].values() if u["name"] == name)
+
+    def ship_state(self, uid):
+        return self.state()["game"]["ships"][uid]
+
+    def to_phase(self, name):
+        while self.state()["phases"][self.state()["phase"]] != name:
+            self.ok(type="next-phase")
+
+
+@pytest.fixture
+def aa(app, table):
+    return Astral(app, table)
+
+
+# --- ship cards ---------------------------------------------------------------------------------
+
+def test_designer_saves_a_card_with_its_points_and_it_enters_play(aa):
+    kit = [KINETIC, {"slot": "secondary", "item": "shields"},
+           {"slot": "primary", "item": "beam", "variant": "oversized", "arcs": ["F"]}]
+    resp = aa.design("Falcon", 2, kit)
+    assert resp.status_code == 200 and "Falcon" in text(resp) and "Put on the table" in text(resp)
+    saved = aa.client.get(f"/t/{aa.code}/astral-action/cards.json").get_json()["cards"][0]
+    assert saved["points"]["total"] == 60 + 20 + 10 + 26  # L399-L401, Oversized 20 +30% round up (L157)
+    assert saved["rows"] == [10, 10] and saved["movement"] == [[2, 3, 2], [3, 2, 1]]
+    uid = aa.ship("Falcon", 2, equipment=kit)
+    ship = aa.ship_state(uid)
+    assert ship["tracks"] == [{"eq": 1, "kind": "shields", "size": 5, "filled": 0}]  # half of a 10-box row, L195
+    assert ship["velocity"] == 2 and aa.state()["units"][uid]["stats"]["points"] == 116
+    board = aa.client.get(f"/t/{aa.code}").data.decode()
+    assert "Health 2" in board and "Velocity <b>2</b>" in board
+    aa.folds()
+
+
+@pytest.mark.parametrize("equipment, extra, sentence", [
+    ([KINETIC], {"chart.miss": ""}, "Enter the Miss/Glance/Hit chart from your card"),
+    ([KINETIC], {"movement": ""}, "Enter the Movement Table from your card"),
+    ([{"slot": "secondary", "item": "kinetic", "variant": "oversized", "arcs": ["F"]}], {}, "Oversized may only be applied to Primary Weapons (L157)."),
+    ([{"slot": "primary", "item": "beam", "variant": "structural", "arcs": ["F", "A"]}], {}, "Structurally Mounted allows only one Firing Arc (L158)."),
+    ([{"slot": "primary", "item": "rockets", "variant": "linked", "arcs": ["F"]}], {}, "Rockets may not be a Variant (L170-L176)."),
+    ([{"slot": "primary", "item": "hangar"}], {}, "A Fighter Hangar needs a Fighter Launch Hangar on the same ship (L212)."),
+    ([{"slot": "primary", "item": "kinetic"}], {}, "a weapon fires through at least one arc"),
+    ([{"slot": "secondary", "item": "boosters"}], {}, "Boosters is a primary component (L200-L202)."),
+    ([KINETIC], {"rows": "10 10 10"}, "A Size 2 ship has 2 health rows (one per Size); you entered 3."),
+])
+def test_the_designer_refuses_a_broken_card_with_a_sentence(aa, equipment, extra, sentence):
+    resp = aa.design("Broken", 2, equipment, **extra)
+    assert resp.status_code == 400 and resp.headers["HX-Retarget"] == "#aa-designer-err"
+    assert sentence in text(resp)
+    assert store.library_items(aa.db(), "astral-action", "sic") == []
+
+
+def test_fighters_need_a_carrier_and_follow_fighter_rules(aa):
+    resp = aa.design("Wasp", 0, [{"slot": "secondary", "item": "kinetic", "arcs": ["F"]}], weapon_size="1")
+    assert resp.status_code == 400 and "A Fighter may not take a Weapon as a secondary slot (L221)." in text(resp)
+    assert aa.design("Wasp", 0, [KINETIC, {"slot": "secondary", "item": "interceptor"}], weapon_size="1").status_code == 200
+    item = next(i["id"] for i in store.library_items(aa.db(), "astral-action", "sic") if i["name"] == "Wasp")
+    resp = aa.client.post(f"/t/{aa.code}/astral-action/cards/{item}/launch",
+                          data={"csrf_token": aa.table.csrf, "side": "Player 1", "_control": f"aa-card-{item}"},
+                          headers={"HX-Request": "true"})
+    assert resp.status_code == 400 and "Assign the fighter to its carrier ship (L217)." in text(resp)
+    carrier = aa.ship("Mother", 3, equipment=[KINETIC, {"slot": "primary", "item": "launch"}])
+    wasp = aa.ship("Wasp", 0, equipment=[KINETIC, {"slot": "secondary", "item": "interceptor"}], carrier=carrier,
+                   weapon_size="1")
+    ship = aa.ship_state(wasp)
+    assert ship["rows"] == [{"size": 6, "filled": 0}] and ship["card"]["points"]["total"] == 30  # L231, L241
+    assert "moves 10" in aa.client.get(f"/t/{aa.code}").data.decode()  # Interceptor Boosters, L238
+    aa.folds()
+
+
+# --- command phase: orders, sealed orders, tokens, commands ---------------------------------------
+
+def test_orders_open_and_sealed_and_the_one_order_rule(aa):
+    falcon = aa.ship("Falcon", 2)
+    raven = aa.ship("Raven", 1, side="Player 2")
+    aa.ok(type="aa-order", unit=falcon, order="Evasive Actions", control="aa-orders-" + falcon)
+    assert aa.state()["game"]["turn"]["orders"][falcon] == ["Evasive Actions"]
+    aa.refused("Evasive Actions was already given to this ship this turn (L248).", type="aa-order", unit=falcon,
+               order="Evasive Actions", control="aa-orders-" + falcon)
+    aa.refused("This ship has all the Orders it may have this turn.", type="aa-order", unit=falcon,
+               order="Mark Target", control="aa-orders-" + falcon)
+    aa.ok(phone=aa.ben, type="aa-order", unit=raven, order="Brace for Impact", hidden="1", control="aa-orders-" + raven)
+    state = aa.state()
+    part = state["sealed"]["s1"]
+    assert part["side"] == "Player 2" and part["secret"]["order"] == "Brace for Impact" and not part["revealed"]
+    anna_board = aa.client.get(f"/t/{aa.code}").data.decode()
+    assert "Brace for Impact</b>" not in anna_board and "Sealed order" in anna_board
+    assert "Brace for Impact" in aa.ben.client.get(f"/t/{aa.code}").data.decode()
+    aa.refused("Raven has Orders this turn: Orders or a Token, not both (L125-L130).", phone=aa.ben,
+               type="aa-token", unit=raven)
+    aa.refused("Only Player 2 can seal orders for Raven.", type="aa-order", unit=raven, order="Evasive Actions",
+               hidden="1", control="aa-orders-" + raven)
+    aa.to_phase("Activation")
+    aa.refused("Writing Orders happens in the Command phase; this is the Activation phase.", type="aa-order",
+               unit=falcon, order="Mark Target")
+    aa.folds()
+
+
+def test_command_token_and_commands_by_token_or_by_discarding_a_sealed_order(aa):
+    falcon = aa.ship("Falcon", 2)
+    raven = aa.ship("Raven", 1, side="Player 2")
+    aa.ok(type="aa-token", unit=falcon)
+    aa.refused("Falcon already has its Command Token this turn.", type="aa-token", unit=falcon)
+    aa.ok(type="aa-command", unit=falcon, command="Change Velocity", via="token")
+    assert aa.state()["game"]["turn"]["tokens"][falcon] == "spent"
+    aa.refused("Falcon has no unspent Command Token this turn.", type="aa-command", unit=falcon, command="Dodge", via="token")
+    aa.ok(phone=aa.ben, type="aa-order", unit=raven, order="Offensive Focus", hidden="1")
+    resp = aa.ok(phone=aa.ben, type="aa-command", unit=raven, command="Dodge", via="s1")
+    part = aa.state()["sealed"]["s1"]
+    assert part["discarded"] and not part["revealed"]
+    log = aa.client.get(f"/t/{aa.code}/log").data.decode()
+    assert "Raven discards an unrevealed Order: [Navigate] Dodge" in log and "Offensive Focus" not in log
+    aa.refused("Only an unrevealed Order of Raven from this turn can be discarded for a Command (L127).", phone=aa.ben,
+               type="aa-command", unit=raven, command="Enhance Sensors", via="s1")
+    aa.folds()
+
+
+# --- activation by size ------------------------------------------------------------------------
+
+def test_activation_goes_up_by_size_alternating_then_back_down(aa):
+    a1 = aa.ship("Scout", 1)
+    a1b = aa.ship("Probe", 1)
+    a2 = aa.ship("Falcon", 2)
+    b1 = aa.ship("Raven", 1, side="Player 2")
+    aa.refused("Activating a ship happens in the Activation phase; this is the Command phase.", type="aa-activate", unit=a1)
+    aa.to_phase("Activation")
+    aa.refused("Size 1 ships activate now (ascending); this one is Size 2 (L132-L135).", type="aa-activate", unit=a2)
+    aa.ok(type="aa-activate", unit=a1)
+    aa.refused("It is Player 2's activation: players alternate (L132).", type="aa-activate", unit=a1b)
+    aa.ok(phone=aa.ben, type="aa-activate", unit=b1)
+    aa.ok(type="aa-activate", unit=a1b)
+    assert "Player 1</b> activates · Size <b>2</b>" in aa.client.get(f"/t/{aa.code}").data.decode()
+    aa.refused("Nobody may pass at Size 2: at the largest Size every ship must activate (L133).", type="aa-pass",
+               side="Player 1")
+    aa.ok(type="aa-activate", unit=a2)
+    aa.refused("Every ship has activated this turn.", phone=aa.ben, type="aa-activate", unit=b1)
+    aa.folds()
+
+
+def test_a_passed_size_comes_back_on_the_way_down(aa):
+    a1 = aa.ship("Scout", 1)
+    aa.ship("Raven", 1, side="Player 2")
+    b2 = aa.ship("Hawk", 2, side="Player 2")
+    aa.to_phase("Activation")
+    aa.ok(type="aa-pass", side="Player 1")
+    assert aa.state()["game"]["turn"]["passed"] == {"1": ["Player 1"]}
+    aa.refused("Player 1 has no ship waiting at this step.", type="aa-pass", side="Player 1")
+    raven = next(u for u, x in aa.state()["units"].items() if x["name"] == "Raven")
+    aa.ok(phone=aa.ben, type="aa-activate", unit=raven)
+    aa.ok(phone=aa.ben, type="aa-activate", unit=b2)  # the largest Size
+    aa.ok(type="aa-activate", unit=a1)  # back down: the Size 1 ship that passed
+    aa.folds()
+
+
+# --- attacks, damage, conditions -----------------------------------------------------------------
+
+def attack_setup(aa, target_equipment=({"slot": "secondary", "item": "shields"},)):
+    falcon = aa.ship("Falcon", 2)
+    raven = aa.ship("Raven", 2, side="Player 2", equipment=[KINETIC, *target_equipment])
+    aa.to_phase("Activation")
+    aa.ok(type="aa-activate", unit=falcon)
+    return falcon, raven
+
+
+def test_attack_with_entered_dice_then_apply_through_shields_and_health(aa):
+    falcon, raven = attack_setup(aa, [{"slot": "secondary", "item": "shields"}, {"slot": "primary", "item": "armor"}])
+    aa.ok(type="aa-attack", shot=f"{falcon}:0", target=raven, band=0, dice="5 6", control="aa-attack")
+    pending = aa.state()["game"]["attack"]
+    assert pending["result"] == {"accuracy_die": 5, "accuracy": 5, "result": "hit", "damage_dice": [6], "damage": 6,
+                                 "applied": 6}
+    event = [e for e in store.events(aa.db(), aa.code) if e["type"] == "aa-attack"][-1]
+    assert event["payload"]["odds"]["exact"] == {"miss": "1/3", "glance": "1/3", "hit": "1/3"}
+    aa.refused("Apply the attack being resolved first.", type="aa-attack", shot=f"{falcon}:0", target=raven, dice="1 1")
+    aa.ok(type="aa-apply-attack", control="aa-panel")
+    ship = aa.ship_state(raven)
+    # Kinetic: Accuracy roll 5 > the 5 undamaged Shield boxes? no (5 is not greater): shields take 5, armor 1
+    assert [t["filled"] for t in ship["tracks"]] == [5, 1] and ship["rows"][0]["filled"] == 0
+    aa.refused("Primary Kinetic F/P has already attacked this turn (L77).", type="aa-attack", shot=f"{falcon}:0",
+               target=raven, dice="4 4")
+    aa.folds()
+
+
+def test_kinetic_bypasses_a_damaged_shield_and_a_glance_is_half_rounded_up(aa):
+    falcon, raven = attack_setup(aa)
+    aa.ok(type="aa-damage", unit=raven, amount=2, why="PWS exchange")  # shields 2/5: 3 undamaged
+    aa.ok(type="aa-attack", shot=f"{falcon}:0", target=raven, dice="4 5")  # 4 glance; 5 → 3
+    aa.ok(type="aa-apply-attack")
+    ship = aa.ship_state(raven)
+    assert ship["tracks"][0]["filled"] == 2 and ship["rows"][0]["filled"] == 3  # 4 > 3: shields ignored (L163, L196)
+    aa.folds()
+
+
+def test_reroll_dodge_and_the_bad_reasons(aa):
+    falcon, raven = attack_setup(aa)
+    aa.ok(type="aa-attack", shot=f"{falcon}:0", target=raven, dice="5 2")
+    aa.refused("The attacker has no Offensive Focus Order in effect", type="aa-reroll", why="focus", die=1, value="6")
+    aa.ok(type="aa-reroll", why="veteran", die=1, value="6")
+    assert aa.state()["game"]["attack"]["result"]["damage"] == 6
+    aa.refused("This attack was already rerolled for Veteran crew", type="aa-reroll", why="veteran", die=0, value="1")
+    aa.refused("Raven has no unspent Command Token this turn.", phone=aa.ben, type="aa-dodge", via="token")
+    aa.to_phase("Resolution")
+    aa.to_phase("Command")
+    # a new turn: the pending attack is still there (it must be applied); Raven gets a token and dodges
+    aa.ok(phone=aa.ben, type="aa-token", unit=raven)
+    aa.ok(phone=aa.ben, type="aa-dodge", via="token")
+    assert aa.state()["game"]["attack"]["result"]["result"] == "glance"  # 5 - 1 = 4: glance (L268)
+    aa.ok(type="aa-apply-attack")
+    assert aa.ship_state(raven)["tracks"][0]["filled"] == 3
+    aa.folds()
+
+
+def test_filling_a_row_rolls_a_condition_and_weapons_damage_deactivates(aa):
+    falcon, raven = attack_setup(aa, [])
+    aa.refused("Raven has no Condition to generate (a health row fills first, L93).", type="aa-condition",
+               unit=raven, dice="4 4")
+    aa.ok(type="aa-damage", unit=raven, amount=10, why="test")
+    assert aa.ship_state(raven)["pending"] == 1
+    aa.refused("Enter 2 d6 results from 1 to 6.", type="aa-condition", unit=raven, dice="9")
+    aa.ok(type="aa-condition", unit=raven, dice="4 4")  # 8: Weapons Damage
+    assert aa.ship_state(raven)["determined"] == {"options": [{"roll": 8, "name": "Weapons Damage"}]}
+    aa.refused("Choose one Primary weapon or two Secondary weapons to deactivate (L101-L103).",
+               type="aa-apply-condition", unit=raven, pick=0)
+    aa.ok(type="aa-apply-condition", unit=raven, pick=0, **{"items.0": "1"})  # the card's checkbox
+    ship = aa.ship_state(raven)
+    assert ship["conditions"] == ["Weapons Damage"] and ship["inactive"] == [0] and ship["pending"] == 0
+    aa.refused("Raven may no longer use [Offensive] Commands", phone=aa.ben, type="aa-command", unit=raven,
+               command="Reroll a die", via="token")
+    aa.folds()
+
+
+def test_structural_adds_one_and_a_result_with_no_effect_is_refused(aa):
+    raven = aa.ship("Raven", 3, side="Player 2")
+    aa.ok(type="aa-damage", unit=raven, amount=10)
+    aa.ok(type="aa-condition", unit=raven, dice="2 2")  # 4: Structural Damage
+    aa.ok(type="aa-apply-condition", unit=raven)
+    aa.ok(type="aa-damage", unit=raven, amount=9)  # +1 Structural (L99): the second row fills
+    assert aa.ship_state(raven)["rows"][1]["filled"] == 10
+    aa.refused("4: Structural Damage can have no functional effect on this ship: reroll it (L96).",
+               type="aa-condition", unit=raven, dice="1 3")
+    aa.ok(type="aa-condition", unit=raven, dice="6 6")  # 12: No Condition Generated
+    aa.ok(type="aa-apply-condition", unit=raven)
+    assert aa.ship_state(raven)["conditions"] == ["Structural Damage"]
+    aa.folds()
+
+
+def test_brace_for_impact_disregards_overflow_and_offers_two_conditions(aa):
+    raven = aa.ship("Raven", 2, side="Player 2")
+    aa.ok(phone=aa.ben, type="aa-order", unit=raven, order="Brace for Impact")
+    aa.ok(type="aa-damage", unit=raven, amount=14)  # fills row 1; the 4 past it are disregarded (L258)
+    ship = aa.ship_state(raven)
+    assert [r["filled"] for r in ship["rows"]] == [10, 0]
+    aa.refused("Enter 4 d6 results from 1 to 6.", type="aa-condition", unit=raven, dice="3 4")
+    aa.ok(type="aa-condition", unit=raven, dice="3 4 6 5")
+    options = aa.ship_state(raven)["determined"]["options"]
+    assert [o["name"] for o in options] == ["Serious Damage", "Propulsion Damage"]
+    aa.refused("Choose (a) no [Hyperspace] Commands or (b) no Velocity change", type="aa-apply-condition",
+               unit=raven, pick=1)
+    aa.ok(type="aa-apply-condition", unit=raven, pick=1, option="b")
+    aa.refused("Raven may not change its Velocity (Propulsion Damage, L110).", phone=aa.ben, type="aa-velocity",
+               unit=raven, by=1)
+    aa.folds()
+
+
+def test_defensive_command_replaces_a_condition_and_catastrophic_destroys(aa):
+    falcon, raven = attack_setup(aa, [])
+    aa.ok(type="aa-damage", unit=raven, amount=10)
+    aa.ok(type="aa-condition", unit=raven, dice="1 1")  # 2: Catastrophic
+    aa.refused("Raven has no unspent Command Token this turn.", phone=aa.ben, type="aa-replace-condition",
+               unit=raven, via="token", dice="3 3")
+    aa.ok(type="aa-apply-condition", unit=raven)
+    assert aa.state()["units"][raven]["removed"] and aa.ship_state(raven)["destroyed"]
+    aa.folds()
+
+
+def test_replace_condition_spends_the_token(aa):
+    raven = aa.ship("Raven", 2, side="Player 2")
+    aa.ok(phone=aa.ben, type="aa-token", unit=raven)
+    aa.ok(type="aa-damage", unit=raven, amount=10)
+    aa.ok(type="aa-condition", unit=raven, dice="1 1")
+    aa.ok(phone=aa.ben, type="aa-replace-condition", unit=raven, via="token", dice="6 6")
+    assert aa.ship_state(raven)["determined"]["options"] == [{"roll": 12, "name": "No Condition Generated"}]
+    aa.ok(type="aa-apply-condition", unit=raven)
+    assert not aa.state()["units"][raven]["removed"]
+    aa.folds()
+
+
+# --- movement, terrain, settings, fighters, end of game ------------------------------------------
+
+def test_velocity_follows_the_movement_table(aa):
+    falcon = aa.ship("Falcon", 2)
+    aa.ok(type="aa-velocity", unit=falcon, by=1)
+    assert aa.ship_state(falcon)["velocity"] == 3
+    aa.refused("Velocity 4 is not on Falcon's Movement Table (2, 3).", type="aa-velocity", unit=falcon, by=1)
+    aa.refused("by must be from -1 to 1; got 2.", type="aa-velocity", unit=falcon, by=2)
+    aa.folds()
+
+
+def test_terrain_damage_per_size_and_settings(aa):
+    falcon = aa.ship("Falcon", 2, equipment=[KINETIC, {"slot": "secondary", "item": "shields"},
+                                            {"slot": "primary", "item": "armor"}])
+    aa.ok(type="aa-setting", setting="damage_order", value=1)
+    aa.ok(type="aa-damage", unit=falcon, per_size=2, why="Dangerous")  # 2 x Size 2 = 4 (L296): armor first
+    ship = aa.ship_state(falcon)
+    assert [(t["kind"], t["filled"]) for t in ship["tracks"]] == [("shields", 0), ("armor", 4)]
+    aa.refused("setting must be one of", type="aa-setting", setting="speed", value=1)
+    aa.refused("amount must be from 1 to 99; got 0.", type="aa-damage", unit=falcon, amount=0)
+    aa.folds()
+
+
+def test_fighter_fires_once_then_resupplies(aa):
+    carrier = aa.ship("Mother", 3, equipment=[KINETIC, {"slot": "primary", "item": "launch"}])
+    wasp = aa.ship("Wasp", 0, carrier=carrier, weapon_size="1")
+    raven = aa.ship("Raven", 2, side="Player 2")
+    aa.refused("Fighters cannot attack, or be attacked, at Extended Range (L218, L226).", type="aa-attack",
+               shot=f"{wasp}:0", target=raven, band=1, dice="3 3")
+    aa.refused("Wasp has not fired since it last resupplied.", type="aa-resupply", unit=wasp)
+    aa.ok(type="aa-attack", shot=f"{wasp}:0", target=raven, dice="1 1")
+    aa.ok(type="aa-apply-attack")
+    aa.to_phase("Resolution")
+    aa.to_phase("Command")
+    aa.refused("Wasp must resupply on its carrier before attacking again (L227-L230).", type="aa-attack",
+               shot=f"{wasp}:0", target=raven, dice="3 3")
+    aa.ok(type="aa-resupply", unit=wasp)
+    assert aa.ship_state(wasp)["shots"] == 0
+    aa.folds()
+
+
+def test_game_length_roll_and_victory_conditions(aa):
+    falcon = aa.ship("Falcon", 2)
+    raven = aa.ship("Raven", 2, side="Player 2")
+    aa.ok(type="aa-damage", unit=raven, amount=10)
+    aa.ok(type="aa-condition", unit=raven, dice="2 2")
+    aa.ok(type="aa-apply-condition", unit=raven)
+    aa.to_phase("Resolution")
+    aa.refused("The end-of-game roll starts at the end of turn 5 (L342).", type="aa-end-roll", dice="6")
+    for _ in range(4):
+        aa.ok(type="next-phase")
+        aa.to_phase("Resolution")
+    aa.ok(type="aa-end-roll", dice="3")
+    assert aa.state()["game"]["end"] is None
+    aa.refused("The end-of-game roll for turn 5 was already made (3).", type="aa-end-roll", dice="5")
+    aa.ok(type="next-phase")
+    aa.to_phase("Resolution")
+    aa.ok(type="aa-end-roll", dice="4")
+    assert aa.state()["game"]["end"] == {"turn": 6, "roll": 4}
+    aa.refused("Enter 2 different victory condition numbers from 1 to 4.", type="aa-victory", count=2, drawn="2 2")
+    aa.ok(type="aa-victory", count=2, drawn="2 4")
+    results = aa.state()["game"]["victory"]["results"]
+    assert results[1]["scores"] == {"Player 1": 0, "Player 2": 1} and results[1]["winner"] == "Player 1"
+    by = results[0]["text"].split()[1]
+    expected = {"Player 1": float(aa.ship_state(falcon)["card"][by] if by == "size" else
+                                  aa.ship_state(falcon)["card"]["points"]["total"])}
+    assert results[0]["scores"]["Player 1"] == expected["Player 1"]  # no Condition: full value (L346)
+    assert "Player 1" in aa.client.get(f"/t/{aa.code}").data.decode()
+    aa.folds()
+
+
+def test_phase_hook_reinforces_shields_in_resolution(aa):
+    falcon = aa.ship("Falcon", 2, equipment=[KINETIC, {"slot": "primary", "item": "shields"}])
+    aa.ok(type="aa-order", unit=falcon, order="Reinforce Shields")
+    aa.ok(type="aa-damage", unit=falcon, amount=6)
+    aa.to_phase("Resolution")
+    assert aa.ship_state(falcon)["tracks"][0]["filled"] == 3  # removes Size 2 + 1 Shield = 3 (L259)
+    assert any("Reinforce Shields removes 3" in r for r in aa.state()["reminders"])
+    aa.folds()
+
+
+def test_odds_fragment_and_card_export_import(aa):
+    falcon = aa.ship("Falcon", 2)
+    raven = aa.ship("Raven", 2, side="Player 2")
+    page = text(aa.client.get(f"/t/{aa.code}/astral-action/odds?shot={falcon}:0&target={raven}&band=1"))
+    assert "Miss 50%" in page and "Glance 33%" in page and "Hit 17%" in page  # d6 - 1 vs miss ≤2, glance ≤4
+    doc = aa.client.get(f"/t/{aa.code}/astral-action/cards.json").get_json()
+    for item in store.library_items(aa.db(), "astral-action", "sic"):
+        store.library_delete(aa.db(), item["id"])
+    resp = aa.client.post(f"/t/{aa.code}/astral-action/cards/import",
+                          data={"csrf_token": aa.table.csrf, "text": json.dumps(doc), "_control": "aa-import"},
+                          headers={"HX-Request": "true"})
+    assert resp.status_code == 200 and len(store.library_items(aa.db(), "astral-action", "sic")) == 2
+    doc["cards"][0]["size"] = 9
+    resp = aa.client.post(f"/t/{aa.code}/astral-action/cards/import",
+                          data={"csrf_token": aa.table.csrf, "text": json.dumps(doc), "_control": "aa-import"},
+                          headers={"HX-Request": "true"})
+    assert resp.status_code == 400 and "Card 1: Ship Size (0 for a Fighter) must be from 0 to 6." in text(resp)
+    assert re.search(r"aa-pick", text(aa.client.get(f"/t/{aa.code}/astral-action/pick")))
+
+
+def test_aa_ship_through_the_api_checks_the_card_and_stores_nothing_on_bad_input(aa):
+    player, _ = aa.table.secrets()
+    headers = {"Authorization": f"Bearer {player}", "X-Side": "Player 2"}
+    card = {"name": "Lancer", "size": 1, "chart": {"miss": 1, "glance": 3}, "movement": "3:1/2",
+            "equipment": [{"slot": "primary", "item": "missiles", "arcs": ["F"]}, {"slot": "secondary", "item": "pws"}]}
+    before = aa.row()
+    resp = aa.client.post(f"/api/tables/{aa.code}/actions", json={"type": "aa-ship", "card": {**card, "chart": {}}},
+                          headers=headers)
+    assert resp.status_code == 400 and resp.get_json()["field"] == "chart"
+    assert aa.row()["seq"] == before["seq"]
+    resp = aa.client.post(f"/api/tables/{aa.code}/actions", json={"type": "aa-ship", "card": card}, headers=headers)
+    assert resp.status_code == 200, resp.get_json()
+    assert resp.get_json()["label"] == "Lancer (Size 1, 60 points) joins Player 2"  # 30 + 20 + 10 (L399)
+    assert aa.state()["units"]["u1"]["side"] == "Player 2"
+    aa.folds()
+
+
+def test_missile_token_resolves_in_the_resolution_phase(aa):
+    launcher = aa.ship("Lancer", 2, equipment=[{"slot": "primary", "item": "missiles", "arcs": ["F"]}])
+    raven = aa.ship("Raven", 2, side="Player 2", equipment=[KINETIC, {"slot": "secondary", "item": "pws"}])
+    aa.refused("Only Missiles place a Missile token (L182).", phone=aa.ben, type="aa-missile-token",
+               shot=f"{raven}:0", target=launcher)
+    aa.ok(type="aa-missile-token", shot=f"{launcher}:0", target=raven, control="aa-attack")
+    assert aa.state()["game"]["missiles"] == [{"id": "m1", "attacker": launcher, "weapon": 0, "target": raven}]
+    aa.refused("Missile tokens resolve at the beginning of the Resolution phase (L182).", type="aa-attack", token="m1",
+               dice="6 6")
+    aa.to_phase("Resolution")
+    assert any("1 missile token(s) resolve now" in r for r in aa.state()["reminders"])
+    aa.ok(type="aa-attack", token="m1", dice="6 6")
+    pending = aa.state()["game"]["attack"]
+    assert pending["result"]["damage"] == 6 - 1 and aa.state()["game"]["missiles"] == []  # -1 PWS (L153)
+    aa.ok(type="aa-apply-attack")
+    assert aa.ship_state(raven)["rows"][0]["filled"] == 5
+    aa.folds()
+
+
+def test_aws_removes_a_missile_token(aa):
+    launcher = aa.ship("Lancer", 2, equipment=[{"slot": "primary", "item": "missiles", "arcs": ["F"]}])
+    raven = aa.ship("Raven", 2, side="Player 2")
+    aa.ok(type="aa-missile-token", shot=f"{launcher}:0", target=raven)
+    aa.refused("Primary Missiles F has already attacked this turn (L77).", type="aa-missile-token",
+               shot=f"{launcher}:0", target=raven)
+    aa.ok(phone=aa.ben, type="aa-missile-token", remove="m1")
+    assert aa.state()["game"]["missiles"] == []
+    aa.refused("No such Missile token on the table.", type="aa-missile-token", remove="m1")
+    aa.folds()
+
+
+def test_a_hit_goes_to_an_escort_recalculated_with_its_size(aa):
+    falcon = aa.ship("Falcon", 2)
+    raven = aa.ship("Raven", 3, side="Player 2")
+    guard = aa.ship("Guard", 1, side="Player 2")
+    aa.ok(type="aa-attack", shot=f"{falcon}:0", target=raven, dice="3 4")  # 3 + (3 - 2) = 4 glance vs Raven
+    aa.refused("Raven and Guard are not in one Formation.", phone=aa.ben, type="aa-redirect", to=guard,
+               why="formation")
+    aa.refused("Choose another ship of Player 2.", phone=aa.ben, type="aa-redirect", to=falcon, why="escort")
+    aa.ok(phone=aa.ben, type="aa-redirect", to=guard, why="escort")
+    result = aa.state()["game"]["attack"]["result"]
+    assert result["accuracy"] == 3 + (1 - 2) and result["result"] == "miss"  # Guard's Size 1 (L395)
+    aa.refused("This attack was already moved once.", phone=aa.ben, type="aa-redirect", to=raven, why="escort")
+    aa.ok(type="aa-apply-attack")
+    aa.folds()
+
+
+def test_an_export_by_the_other_side_reimports_the_sealed_orders_exactly(aa):
+    raven = aa.ship("Raven", 2, side="Player 2")
+    aa.ok(phone=aa.ben, type="aa-order", unit=raven, order="Brace for Impact", hidden="1")
+    doc = json.loads(aa.client.get(f"/t/{aa.code}/export").data)  # Anna's export: Ben's order boxed
+    assert "Brace for Impact" not in json.dumps(doc)
+    resp = aa.client.post("/api/tables/import", json=doc)
+    assert resp.status_code == 201
+    assert store.table(aa.db(), resp.get_json()["code"])["state"] == aa.state()
+
+
+def test_terrain_pieces_with_their_attributes(aa):
+    aa.ok(type="aa-terrain", name="Minefield", control="aa-terrain")
+    piece = aa.state()["game"]["terrain"][0]
+    assert piece["attributes"] == [{"name": "Dangerous", "x": 2, "random": False},
+                                   {"name": "Hazardous", "x": 1, "random": False}]  # L327
+    aa.ok(type="aa-terrain", name="Our cloud", attributes="Obscuring 2, Movement 1", control="aa-terrain")
+    assert [a["name"] for a in aa.state()["game"]["terrain"][1]["attributes"]] == ["Obscuring", "Mobile"]
+    aa.refused("'Sticky 2' is not a terrain attribute", control="aa-terrain", type="aa-terrain", name="Goo",
+               attributes="Sticky 2")
+    aa.to_phase("Resolution")
+    assert "Minefield: ships inside take 2 damage per Size." in aa.state()["reminders"]
+    aa.ok(type="aa-terrain", remove="t1")
+    assert [t["name"] for t in aa.state()["game"]["terrain"]] == ["Our cloud"]
+    aa.folds()
+
+
+def test_patrol_tokens_need_a_scanning_order_and_count_at_the_end(aa):
+    falcon = aa.ship("Falcon", 2)
+    aa.ship("Raven", 2, side="Player 2")  # a ship without a token: its side scores 0
+    aa.ok(type="aa-order", unit=falcon, order="Mark Target", hidden="1")
+    aa.refused("Taking a Patrol objective token happens in the Resolution phase; this is the Command phase.",
+               type="aa-patrol", unit=falcon)
+    aa.to_phase("Resolution")
+    aa.refused("Falcon needs a [Scanning] Order in effect (revealed, if it was sealed) (L352).", type="aa-patrol",
+               unit=falcon)
+    aa.ok(type="reveal", id="s1")
+    aa.ok(type="aa-patrol", unit=falcon)
+    aa.refused("Falcon already has its objective token: a Ship may only have one (L352).", type="aa-patrol",
+               unit=falcon)
+    aa.ok(type="aa-victory", count=1, drawn="4")
+    patrol = aa.state()["game"]["victory"]["results"][0]
+    assert patrol["scores"] == {"Player 1": 1, "Player 2": 0} and patrol["winner"] == "Player 1"
+    aa.folds()
+
+
+def test_jump_to_hyperspace_is_revealed_then_the_ship_leaves_when_activated(aa):
+    falcon = aa.ship("Falcon", 2)
+    aa.ship("Raven", 2, side="Player 2")  # the other side keeps playing
+    aa.ok(type="aa-order", unit=falcon, order="Jump to Hyperspace", hidden="1")
+    aa.to_phase("Resolution")
+    aa.ok(type="next-phase")  # the end of the Resolution phase: the order is revealed (L286)
+    state = aa.state()
+    assert state["sealed"]["s1"]["revealed"] and state["game"]["ships"][falcon]["jumping"] == 2
+    assert any("Falcon jumps to Hyperspace" in r for r in state["reminders"])
+    aa.refused("Falcon is jumping to Hyperspace: no Orders or Command Tokens this turn (L286).", type="aa-token",
+               unit=falcon)
+    aa.to_phase("Activation")
+    aa.ok(type="aa-activate", unit=falcon)
+    assert aa.state()["units"][falcon]["removed"] and aa.ship_state(falcon)["fled"]
+    aa.ok(type="aa-victory", count=1, drawn="3")
+    lost = aa.state()["game"]["victory"]["results"][0]["scores"]
+    card = aa.ship_state(falcon)["card"]
+    assert lost["Player 1"] in (card["size"] / 2, card["points"]["total"] / 2)  # fled: half (L347)
+    aa.folds()
+
+
+def test_table_readings_change_points_and_track_sizes_of_ships_put_on_the_table_afterwards(aa):
+    kit = [KINETIC, {"slot": "primary", "item": "armor"}, {"slot": "primary", "item": "aws"},
+           {"slot": "secondary", "item": "shields"}]
+    aa.ok(type="aa-setting", setting="surcharge_per_item", value=1)
+    aa.ok(type="aa-setting", setting="whole_track", value=1)
+    kit.append({"slot": "primary", "item": "pws"})
+    uid = aa.ship("Heavy", 2, equipment=kit)
+    # 60 + 4 x 20 + 10 = 150; four Primary for Size 2: +10% for each of the two over (per-item reading) = 180
+    assert aa.state()["units"][uid]["stats"]["points"] == 180
+    assert [t["size"] for t in aa.ship_state(uid)["tracks"]] == [20, 10]  # the whole track: both rows of 10
+    aa.folds()
+
+
+def test_area_control_and_contested_objective_are_entered_and_the_verdict_follows(aa):
+    aa.ship("Falcon", 2)
+    aa.ship("Raven", 2, side="Player 2")
+    aa.refused("Draw the victory conditions first.", type="aa-victory-result", name="Area control", winner="Player 1")
+    aa.ok(type="aa-victory", count=2, drawn="1 4")
+    v = aa.state()["game"]["victory"]
+    assert v["results"][0]["areas"] in range(1, 7) and v["results"][0]["axis"] in ("X", "Y")  # L345
+    assert v["verdict"] == "Enter the conditions the app cannot count (positions on the table)."
+    aa.refused("winner must be one of Player 1, Player 2 or tie.", type="aa-victory-result", name="Area control",
+               winner="Nobody")
+    aa.ok(type="aa-victory-result", name="Area control", winner="Player 1")
+    # Conditions Inflicted is a tie (0 and 0); one condition more than the opponent wins (L349)
+    assert aa.state()["game"]["victory"]["verdict"] == "Player 1 wins."
+    aa.ok(type="aa-victory-result", name="Contested Objective (scenario)", winner="Player 1")
+    assert aa.state()["game"]["victory"]["verdict"] == "Player 1 wins decisively."  # two more (L349)
+    aa.folds()
+
+
+def test_a_formation_activates_at_its_largest_size_and_moves_with_the_lowest_profile(aa):
+    falcon = aa.ship("Falcon", 2)
+    raven = aa.ship("Raven", 3, side="Player 2", movement="2:3/1 3:2/1")
+    guard = aa.ship("Guard", 1, side="Player 2", movement="2:1/3")
+    aa.refused("A Formation is two or more Ships (L374): add a member.", phone=aa.ben, type="aa-formation",
+               lead=raven, members="", kind="defensive")
+    aa.refused("Falcon is not one of Player 2's ships.", phone=aa.ben, type="aa-formation", lead=raven,
+               members=f"{guard} {falcon}", kind="defensive")
+    aa.ok(phone=aa.ben, type="aa-formation", lead=raven, kind="defensive", **{f"members.{guard}": "1"})
+    board = aa.ben.client.get(f"/t/{aa.code}").data.decode()
+    assert "Defensive Formation led by Raven: Maneuver <b>1</b> · Heading <b>1</b>" in board  # lowest (L381)
+    aa.to_phase("Activation")
+    aa.ok(type="aa-activate", unit=falcon)  # Size 1 step: only Guard, in a Size 3 formation: Falcon's Size 2 first
+    aa.ok(phone=aa.ben, type="aa-activate", unit=guard)
+    units = aa.state()["units"]
+    assert units[raven]["activated"] and units[guard]["activated"]  # one activation for the Formation (L380)
+    aa.to_phase("Resolution")
+    aa.to_phase("Activation")
+    aa.ok(type="aa-attack", shot=f"{falcon}:0", target=raven, dice="6 4")  # 6 + 1 = 7: hit
+    aa.ok(phone=aa.ben, type="aa-redirect", to=guard, why="formation")
+    assert aa.state()["game"]["attack"]["target"] == guard
+    aa.ok(phone=aa.ben, type="aa-formation", dissolve=raven)
+    assert aa.state()["game"]["formations"] == {}
+    aa.folds()

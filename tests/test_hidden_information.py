@@ -1,0 +1,223 @@
+"""Hidden information per side (core): a sealed order is readable by its side only, on every path.
+
+Each test plays a real table through the HTML forms and the API, then searches the raw response
+bodies of every output path for the secret text, as the other side and as a spectator.
+"""
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+
+from companion import actions, create_app, hidden, store
+from companion.content import default_systems
+from tests.conftest import TableActions
+
+SECRET = "Evasive-Actions-ZQX7"  # unusual enough that any occurrence is the leak
+
+
+class Phone(TableActions):
+    """One more phone at the table: joins by the player (or spectator) QR with a name and side."""
+
+    def join(self, code, secret, name, side=""):
+        self.code = code
+        url = f"/t/{code}/join/{secret}"
+        form = self.client.get(url).data.decode()
+        token = re.search(r'name="csrf_token" value="([^"]+)"', form).group(1)
+        resp = self.client.post(url, data={"csrf_token": token, "seat": name, "side": side})
+        assert resp.status_code == 303, resp.data
+        return self
+
+
+@pytest.fixture
+def sealed_table(app, table):
+    """Red (Anna) seals an order for her ship; Blue (Ben) and a spectator have joined."""
+    table.create(seat="Anna", side="Red", sides="Red,Blue")
+    table.act(do="add-unit", name="Falcon", side="Red", hp=10)
+    table.act(do="add-unit", name="Raven", side="Blue", hp=10)
+    resp = table.act(do="seal unit=u1", text=SECRET, _control="seal-u1")
+    assert resp.status_code == 200, resp.data
+    player, spectator = table.secrets()
+    blue = Phone(app.test_client()).join(table.code, player, "Ben", "Blue")
+    watcher = Phone(app.test_client()).join(table.code, spectator, "Sam")
+    return {"red": table, "blue": blue, "spectator": watcher, "player": player, "spectator_secret": spectator}
+
+
+def bodies(phone: TableActions, bearer: str | None = None, side: str | None = None) -> dict[str, str]:
+    """The raw body of every output path, as this phone (or as an API caller with a secret)."""
+    code = phone.code
+    headers = {"Authorization": f"Bearer {bearer}"} if bearer else {}
+    if side:
+        headers["X-Side"] = side
+    paths = [f"/t/{code}", f"/t/{code}/poll?seq=0", f"/t/{code}/log", f"/t/{code}/report",
+             f"/t/{code}/export", f"/t/{code}/tools/add", f"/t/{code}/tools/rosters", f"/t/{code}/tools/game",
+             f"/api/tables/{code}", f"/api/tables/{code}/events", f"/api/tables/{code}/export"]
+    out = {}
+    for path in paths:
+        resp = phone.client.get(path, headers={**headers, "HX-Request": "true"} if "poll" in path else headers)
+        out[path] = resp.data.decode()
+    return out
+
+
+def every_get_route(app, code: str) -> list[str]:
+    """Every GET page of a table that needs only its code: a new output path is searched too."""
+    out = []
+    for rule in app.url_map.iter_rules():
+        if "GET" in rule.methods and set(rule.arguments) == {"code"}:
+            out.append(rule.rule.replace("<code>", code))
+    return out
+
+
+def test_the_sealing_side_reads_its_order_everywhere(sealed_table):
+    red = sealed_table["red"]
+    seen = bodies(red)
+    assert SECRET in seen[f"/t/{red.code}"]
+    assert SECRET in seen[f"/api/tables/{red.code}/export"]
+    assert SECRET in seen[f"/api/tables/{red.code}"]
+    assert "Anna sealed an order for Falcon" in seen[f"/t/{red.code}/log"]
+
+
+@pytest.mark.parametrize("who", ["blue", "spectator"])
+def test_other_side_and_spectator_find_nothing_on_any_path(app, sealed_table, who):
+    phone = sealed_table[who]
+    seen = bodies(phone)
+    for path in every_get_route(app, phone.code):
+        seen[path] = phone.client.get(path).data.decode()
+    assert len(seen) >= 11
+    leaks = [path for path, body in seen.items() if SECRET in body]
+    assert leaks == []
+    board = seen[f"/t/{phone.code}"]
+    assert "Sealed order" in board and "Anna" in board  # that something was sealed, by whom
+    assert "Anna sealed an order for Falcon" in seen[f"/t/{phone.code}/log"]  # and for which unit
+    state = json.loads(seen[f"/api/tables/{phone.code}"])["state"]
+    assert state["sealed"]["s1"] == {**state["sealed"]["s1"], "side": "Red", "unit": "u1", "secret": None,
+                                     "redacted": True}
+
+
+def test_api_secrets_see_only_their_own_side(app, sealed_table):
+    red, player, spectator = sealed_table["red"], sealed_table["player"], sealed_table["spectator_secret"]
+    caller = TableActions(app.test_client())  # no seat cookie: only the Bearer secret counts
+    caller.code = red.code
+    for bearer, side in ((player, None), (player, "Blue"), (spectator, None), (spectator, "Red")):
+        leaks = [path for path, body in bodies(caller, bearer, side).items()
+                 if SECRET in body and not path.startswith("/t/")]
+        assert leaks == [], (bearer == player, side)
+    assert SECRET in red.client.get(f"/api/tables/{red.code}/events",
+                                    headers={"Authorization": f"Bearer {player}", "X-Side": "Red"}).data.decode()
+
+
+def test_undo_and_redo_labels_never_hold_the_secret(sealed_table):
+    red, blue = sealed_table["red"], sealed_table["blue"]
+    assert red.undo().status_code == 200
+    for phone in (red, blue):
+        board = phone.client.get(f"/t/{phone.code}").data.decode()
+        assert "Anna: Anna sealed an order for Falcon" in board  # the redo label
+        assert SECRET not in board
+    assert red.undo(redo=True).status_code == 200
+    log = blue.client.get(f"/t/{blue.code}/log").data.decode()
+    assert "undo: Anna sealed an order for Falcon" in log and "redo: Anna sealed" in log and SECRET not in log
+
+
+def test_revealing_is_an_event_everybody_sees(sealed_table):
+    red, blue, watcher = sealed_table["red"], sealed_table["blue"], sealed_table["spectator"]
+    assert red.act(do="reveal id=s1", _control="seal-u1").status_code == 200
+    for phone in (blue, watcher):
+        assert SECRET in phone.client.get(f"/t/{phone.code}").data.decode()
+        assert f"Falcon: sealed order revealed: {SECRET}" in phone.client.get(f"/t/{phone.code}/log").data.decode()
+        assert json.loads(phone.client.get(f"/api/tables/{phone.code}").data)["state"]["sealed"]["s1"]["secret"] == \
+            {"text": SECRET}
+    # undoing the reveal seals the part again in the state; what was once revealed stays in the
+    # reveal's own log line and redo label (nobody can unsee it), but the order is not in effect
+    assert red.undo().status_code == 200
+    board = blue.client.get(f"/t/{blue.code}").data.decode()
+    part = re.search(r'<p class="sealed-part[^"]*" data-sealed="s1">.*?</p>', board, re.S).group(0)
+    assert "Sealed order" in part and SECRET not in part
+    assert json.loads(blue.client.get(f"/api/tables/{blue.code}").data)["state"]["sealed"]["s1"]["secret"] is None
+
+
+def test_discarded_unread_stays_secret(sealed_table):
+    red, blue = sealed_table["red"], sealed_table["blue"]
+    assert red.act(do="discard-sealed id=s1", _control="seal-u1").status_code == 200
+    assert "discarded unread" in blue.client.get(f"/t/{blue.code}").data.decode()
+    assert not [p for p, b in bodies(blue).items() if SECRET in b]
+    resp = red.act(do="reveal id=s1", _control="seal-u1")
+    assert resp.status_code == 400 and "discarded unread" in resp.data.decode()
+
+
+def test_another_side_cannot_seal_reveal_or_discard_for_a_side(sealed_table):
+    red, blue, watcher = sealed_table["red"], sealed_table["blue"], sealed_table["spectator"]
+    seq = store.table_seq(store.open_db(red.client.application.config["DATABASE"]), red.code)
+    for fields, sentence in (({"do": "reveal id=s1"}, "Only Red can open what Red sealed."),
+                             ({"do": "discard-sealed id=s1"}, "Only Red can open what Red sealed."),
+                             ({"do": "seal unit=u1", "text": "mine now"}, "Only Red can seal orders for Falcon."),
+                             ({"do": "seal unit=u2", "text": " "}, "text is required."),
+                             ({"do": "reveal id=s9"}, "No sealed part 's9' at this table.")):
+        resp = blue.act(_control="seal-u1", **fields)
+        assert resp.status_code == 400 and html.unescape(resp.data.decode()).count(sentence) == 1, resp.data
+    assert watcher.act(do="seal unit=u1", text="x").status_code == 403
+    assert store.table_seq(store.open_db(red.client.application.config["DATABASE"]), red.code) == seq
+
+
+def test_a_side_seals_for_its_own_units_and_reads_only_those(sealed_table):
+    red, blue = sealed_table["red"], sealed_table["blue"]
+    assert blue.act(do="seal unit=u2", text="Blue-Plan-K9", _control="seal-u2").status_code == 200
+    assert "Blue-Plan-K9" in blue.client.get(f"/t/{blue.code}").data.decode()
+    assert "Blue-Plan-K9" not in red.client.get(f"/t/{red.code}").data.decode()
+    assert SECRET not in blue.client.get(f"/t/{blue.code}").data.decode()
+
+
+def _import(phone, doc):
+    return phone.client.post("/api/tables/import", json=doc)
+
+
+def test_an_export_by_any_seat_reimports_exactly_on_this_server(app, sealed_table):
+    red, blue, watcher = sealed_table["red"], sealed_table["blue"], sealed_table["spectator"]
+    blue.act(do="seal unit=u2", text="Blue-Plan-K9", _control="seal-u2")
+    db = store.open_db(app.config["DATABASE"])
+    original = store.table(db, red.code)["state"]
+    for phone in (red, blue, watcher):
+        doc = json.loads(phone.client.get(f"/t/{phone.code}/export").data)
+        resp = _import(phone, doc)
+        assert resp.status_code == 201, resp.data
+        copy = store.table(db, resp.get_json()["code"])
+        assert copy["state"] == original  # every sealed text restored: the replay is exact
+        log = [{"seq": e["seq"], "type": e["type"], "payload": e["payload"]} for e in store.events(db, copy["code"])]
+        assert actions.fold(log) == original
+
+
+def test_an_export_cannot_be_opened_elsewhere_or_altered(app, tmp_path, sealed_table):
+    blue = sealed_table["blue"]
+    doc = json.loads(blue.client.get(f"/t/{blue.code}/export").data)
+    boxed = [e for e in doc["events"] if e["payload"].get("sealed")][0]["payload"]["sealed"]
+    assert boxed["secret"] is None and boxed["box"] and SECRET not in json.dumps(doc)
+    other = create_app({"TESTING": True, "DATABASE": str(tmp_path / "other.sqlite"), "SECRET_KEY": "another-key"})
+    resp = other.test_client().post("/api/tables/import", json=doc)
+    assert resp.status_code == 400 and "sealed by another companion server" in resp.get_json()["error"]
+    box = boxed["box"]
+    boxed["box"] = box[:30] + ("A" if box[30] != "A" else "B") + box[31:]
+    resp = _import(blue, doc)
+    assert resp.status_code == 400 and "altered" in resp.get_json()["error"]
+    boxed.pop("box")
+    assert _import(blue, doc).status_code == 400  # a redacted part without its box: no exact replay
+
+
+def test_seal_reveal_and_discard_are_available_in_every_game():
+    for slug in default_systems():
+        available = actions.available(slug)
+        assert {"seal", "reveal", "discard-sealed"} <= set(available), slug
+
+
+def test_for_viewer_strips_only_what_the_viewer_may_not_read():
+    state = {"sealed": {"s1": {"side": "Red", "secret": {"text": "a"}, "revealed": False},
+                        "s2": {"side": "Blue", "secret": {"text": "b"}, "revealed": False},
+                        "s3": {"side": "Blue", "secret": {"text": "c"}, "revealed": True}}}
+    red = hidden.for_viewer(state, "Red")
+    assert red["sealed"]["s1"]["secret"] == {"text": "a"} and red["sealed"]["s2"]["secret"] is None
+    assert red["sealed"]["s3"]["secret"] == {"text": "c"}
+    assert hidden.for_viewer(state, None)["sealed"]["s1"]["secret"] is None
+    assert state["sealed"]["s2"]["secret"] == {"text": "b"}  # the input is not changed
+    event = {"seq": 2, "payload": {"type": "seal", "sealed": {"side": "Red", "secret": {"text": "a"}}}}
+    assert hidden.for_viewer([event], "Blue")[0]["payload"]["sealed"]["secret"] is None
+    assert hidden.secrets_in(state) == ["a", "b"]
