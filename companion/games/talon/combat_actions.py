@@ -88,7 +88,7 @@ def decide_fire(state: dict, args: dict, ctx) -> dict:
     group = ship["groups"][books.need_int(args, "group", 1, len(ship["groups"])) - 1]
     payload = {k: args[k] for k in ("unit", "group", "target", "range", "arc") if k in args}
     if group["weapon"] != "missile":
-        payload["dice"] = dice_arg(args, "dice", group["count"], ctx.rng, "dice (one per weapon)")
+        payload["dice"] = dice_arg(args, "dice", group["count"], ctx.rng, "dice")
     return payload
 
 
