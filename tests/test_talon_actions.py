@@ -194,20 +194,20 @@ def test_damage_missiles_criticals_and_repair(game):
     z = game.ship("Zhukov")
     assert z["hull_hits"] == 4 and z["pending"] == 1
     game.refused("amount must be a whole number", type="talon-damage", unit=zhukov, arc="F", amount=0)
-    game.refused("Enter the 2D6 as numbers", type="talon-critical", unit=zhukov, dice="x y")
-    game.refused("Each die must be a whole number from 1 to 6", type="talon-critical", unit=zhukov, dice="7 1")
-    game.ok(type="talon-critical", unit=zhukov, dice="1 2")  # 3: shields down
+    game.refused("Enter the 2D6 as numbers", type="talon-critical", unit=zhukov, crit_dice="x y")
+    game.refused("Each die must be a whole number from 1 to 6", type="talon-critical", unit=zhukov, crit_dice="7 1")
+    game.ok(type="talon-critical", unit=zhukov, crit_dice="1 2")  # 3: shields down
     assert game.ship("Zhukov")["crits"]["shields_down"] == "1A"
-    game.refused("no critical hull box waiting", type="talon-critical", unit=zhukov, dice="3 3")
+    game.refused("no critical hull box waiting", type="talon-critical", unit=zhukov, crit_dice="3 3")
     game.ok(type="talon-initiative", side="Terran")
-    game.refused("impulse after the damage", type="talon-repair", unit=zhukov, what="shields_down", dice="6")
+    game.refused("impulse after the damage", type="talon-repair", unit=zhukov, what="shields_down", repair_dice="6")
     game.to_phase("B · initiative player")
-    game.ok(type="talon-repair", unit=zhukov, what="shields_down", dice="4")
+    game.ok(type="talon-repair", unit=zhukov, what="shields_down", repair_dice="4")
     assert game.ship("Zhukov")["crits"]["shields_down"] == "1A"
     game.refused("One repair attempt per damage per impulse", type="talon-repair", unit=zhukov,
-                 what="shields_down", dice="6")
+                 what="shields_down", repair_dice="6")
     game.to_phase("C · initiative player")
-    game.ok(type="talon-repair", unit=zhukov, what="shields_down", dice="6")
+    game.ok(type="talon-repair", unit=zhukov, what="shields_down", repair_dice="6")
     assert game.ship("Zhukov")["crits"]["shields_down"] is None
     # missiles: a Talon DD's launcher (2 red, 0 yellow) fills in two Power Phases
     game.ok(type="talon-ship", cls="talon-dd", name="Hunter")
@@ -228,9 +228,9 @@ def test_damage_missiles_criticals_and_repair(game):
 def test_random_weapon_group_critical_with_entered_group_dice(game):
     justice = game.uid("Justice")
     game.ok(type="talon-damage", unit=justice, arc="hull", amount=3)  # 3rd box critical
-    game.refused("roll again for weapon groups 1, 2", type="talon-critical", unit=justice, dice="4 5",
+    game.refused("roll again for weapon groups 1, 2", type="talon-critical", unit=justice, crit_dice="4 5",
                  group_dice="3 3")
-    game.ok(type="talon-critical", unit=justice, dice="4 5", group_dice="3 3 / 2 5")
+    game.ok(type="talon-critical", unit=justice, crit_dice="4 5", group_dice="3 3 / 2 5")
     assert [g["destroyed"] for g in game.ship("Justice")["groups"]] == [False, True]
     game.folds()
 

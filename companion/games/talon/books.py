@@ -100,3 +100,10 @@ def need_int(p: dict, key: str, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
         raise RuleError(f"{key.replace('_', ' ')} must be a whole number from {lo} to {hi}.", key)
     return value
+
+
+def keep(*keys):
+    """A decide step that stores only the action's own fields (a ship card's form sends all of its inputs)."""
+    def decide(state: dict, args: dict, ctx) -> dict:
+        return {k: args[k] for k in keys if k in args}
+    return decide

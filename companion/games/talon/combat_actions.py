@@ -145,7 +145,7 @@ def decide_critical(state: dict, args: dict, ctx) -> dict:
     unit, ship = books.live_ship(state, args.get("unit"))
     if ship["pending"] < 1:
         raise RuleError(f"{unit['name']} has no critical hull box waiting for its roll.", "unit")
-    dice = dice_arg(args, "dice", 2, ctx.rng, "2D6")
+    dice = dice_arg(args, "crit_dice", 2, ctx.rng, "2D6")
     payload = {"unit": args["unit"], "dice": dice}
     alive = [i for i, g in enumerate(ship["groups"]) if not g["destroyed"]]
     if sum(dice) in criticals.GROUP_LOSS and len(alive) > 1:
@@ -182,4 +182,8 @@ def repair(state: dict, p: dict) -> str:
 
 @repair.decider
 def decide_repair(state: dict, args: dict, ctx) -> dict:
-    return {"unit": args.get("unit"), "what": args.get("what"), "dice": dice_arg(args, "dice", 1, ctx.rng, "die")}
+    return {"unit": args.get("unit"), "what": args.get("what"), "dice": dice_arg(args, "repair_dice", 1, ctx.rng, "die")}
+
+
+missile.decider(books.keep("missile", "op", "arc"))
+take_damage.decider(books.keep("unit", "arc", "amount"))

@@ -148,3 +148,7 @@ def lose(state: dict, p: dict) -> str:
         raise RuleError(f"{unit['name']}'s FTL is offline (critical 10): it cannot retreat.", "reason")
     ship["destroyed"] = reasons[reason]
     return f"{unit['name']} {reasons[reason]}"
+
+
+correct.decider(books.keep("unit", "what", "value"))
+lose.decider(books.keep("unit", "reason"))

@@ -147,3 +147,7 @@ def move(state: dict, p: dict) -> str:
         text += f" on an afterburner ({ship['afterburners'] - ship['afterburners_used']} left)"
     ship["moved"] = key
     return f"{unit['name']} {text}"
+
+
+spend_ap.decider(books.keep("unit", "use", "group", "arc", "pay"))
+move.decider(books.keep("unit", "how", "afterburner"))

@@ -44,3 +44,7 @@ def passive_charge(state: dict, p: dict) -> str:
     group = ship["groups"][index]
     weapons.charge_yellow(group)
     return f"{unit['name']} group {index + 1} passively charged ({group['yellow_on']}/{group['yellow']} yellow)"
+
+
+change_curve.decider(books.keep("unit", "row"))
+passive_charge.decider(books.keep("unit", "group"))

@@ -138,3 +138,8 @@ def add_points(state: dict, p: dict) -> str:
     why = " ".join(str(p.get("why") or "").split())[:60]
     books.game(state)["points"].append({"side": side, "points": points, "why": why})
     return f"{side} {points:+d} points" + (f" ({why})" if why else "")
+
+
+set_initiative.decider(books.keep("side"))
+set_rules.decider(books.keep("what", "value", "weapon", "range"))
+add_points.decider(books.keep("side", "points", "why"))
