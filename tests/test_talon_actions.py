@@ -268,3 +268,25 @@ def test_rules_numbers_points_corrections_and_losses(game):
     assert game.ship("Justice")["destroyed"] == "overheats and breaks apart"
     game.refused("is destroyed", type="talon-lost", unit=justice, reason="retreat")
     game.folds()
+
+
+def test_a_corrected_ship_saved_as_a_class_comes_back_next_game(game):
+    zhukov = game.uid("Zhukov")
+    game.ok(type="talon-correct", unit=zhukov, what="hull", value="0 0 -1c -1 -1 -2")
+    client, csrf = game.table.client, game.table.csrf
+    resp = client.post(f"/t/{game.table.code}/talon/classes", data={"csrf_token": csrf, "unit": zhukov,
+                       "class_name": "Our Terran CA", "_control": "unit-" + zhukov}, headers={"HX-Request": "true"})
+    assert resp.status_code == 200 and "Our Terran CA saved" in text(resp)
+    game.table.create(system="talon", name="Next game", side="Terran")
+    item = store.library_items(store.open_db(game.app.config["DATABASE"]), "talon", "class")[0]
+    resp = client.post(f"/t/{game.table.code}/talon/classes/add", data={"csrf_token": csrf, "item": item["id"],
+                       "name": "Patton", "_control": "tl-fleet"}, headers={"HX-Request": "true"})
+    assert resp.status_code == 200, text(resp)
+    patton = game.ship("Patton")
+    assert [b["crit"] for b in patton["hull"]] == [False, False, True, False, False, False]
+    assert patton["curve"][patton["row"]] == [3, 3, 2] and patton["groups"][1]["weapon"] == "torpedo"
+    before = game.state()
+    resp = client.post(f"/t/{game.table.code}/talon/classes/add", data={"csrf_token": csrf, "item": item["id"],
+                       "name": "", "_control": "tl-fleet"}, headers={"HX-Request": "true"})
+    assert resp.status_code == 400 and "Name the ship" in text(resp) and game.state() == before
+    game.folds()

@@ -56,6 +56,20 @@ def custom_spec(args: dict) -> dict:
     return spec
 
 
+def spec_fields(ship: dict, side: str) -> dict:
+    """A ship's numbers as the custom form's fields: saved in the library and reused next game."""
+    start = ship.get("start", ship["row"])
+    return {
+        "class_name": ship["class_name"], "side": side, "hull_class": ship["hull_class"], "sp": ship["sp"],
+        "curve": ", ".join(chart.row_text(r) + ("*" if i == start else "") for i, r in enumerate(ship["curve"])),
+        "shields": " ".join(str(ship["shields"][a]) for a in counter.ARCS),
+        "hull": " ".join(f"{b['power']}{'c' if b['crit'] else ''}" for b in ship["hull"]),
+        "groups": "; ".join(f"{g['weapon']} {g['count']} {g['red']} {g['yellow']} {' '.join(g['arcs'])}"
+                            for g in ship["groups"]),
+        "battery": ship["battery"], "afterburners": ship["afterburners"],
+    }
+
+
 @action("talon-ship", systems=GAME)
 def add_ship(state: dict, p: dict) -> str:
     """Put a ship on the table: a base-game class with its counter's numbers, or your own."""
@@ -112,7 +126,7 @@ def correct(state: dict, p: dict) -> str:
         if start is None:
             raise RuleError("Mark the current row with a *, like 3-3-2*.", "value")
         curve = [list(chart.parse_row(r.rstrip("*"))) for r in rows]
-        ship["curve"], ship["row"] = curve, start
+        ship["curve"], ship["row"], ship["start"] = curve, start, start
         shown = ", ".join(chart.row_text(r) for r in curve)
     elif what == "shields":
         numbers = text.replace("/", " ").split()

@@ -8,6 +8,7 @@ thread).  Missiles are launched as tokens (Speed 6, 2 damage each on arrival, TA
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 import icepool
 
@@ -66,8 +67,12 @@ def hit_numbers(tables: dict, weapon: str, distance: int) -> str:
 def odds(tables: dict, weapon: str, count: int, distance: int) -> dict:
     """The exact distribution of the group's total damage (icepool), before the dice are rolled."""
     check_range(tables, weapon, distance)
-    values = tables[weapon]["damage"][str(distance)]
-    one = icepool.Die(values)
+    return dict(_odds(tuple(tables[weapon]["damage"][str(distance)]), count))
+
+
+@lru_cache(maxsize=512)
+def _odds(values: tuple, count: int) -> dict:
+    one = icepool.Die(list(values))
     total = count @ one if count > 1 else one
     denom = int(total.denominator())
     dist = [[int(k), float(Fraction(int(total.quantity(k)), denom))] for k in total.outcomes()]
