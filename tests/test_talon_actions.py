@@ -152,6 +152,9 @@ def test_movement_turn_radius_sideslip_and_afterburner(game):
     game.to_phase("E · other player")  # Justice speed 3: no move in E
     game.ok(type="talon-move", unit=justice, how="straight", afterburner=1)
     assert game.ship("Justice")["afterburners_used"] == 1
+    game.ok(type="talon-afterburners", unit=justice)
+    assert game.ship("Justice")["afterburners_used"] == 0
+    game.refused("has all its afterburners", type="talon-afterburners", unit=justice)
     game.to_phase("D · initiative player")
     game.refused("must move 1 more hex straight", type="talon-move", unit=zhukov, how="turn")
     game.ok(type="talon-move", unit=zhukov, how="straight")

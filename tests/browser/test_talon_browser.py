@@ -129,6 +129,8 @@ def test_a_round_of_talon_on_two_phones(live_server, phone):
     # --- round 2: fire with entered dice; the reinforcement absorbs once its points are set -----
     next_phase(ben, "A · initiative player")
     expect(anna.locator("#turn .round")).to_have_text("Round 2")
+    assert_fits_a_phone(ben)  # the fire form, odds and tags on a 360-390 px phone
+    ben.set_viewport_size({"width": 390, "height": 844})
     card = ship(ben, "Justice")
     card.locator("select[name=target]").select_option(label="Zhukov")
     card.locator("input[name=range]").fill("2")

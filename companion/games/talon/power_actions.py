@@ -33,6 +33,16 @@ def change_curve(state: dict, p: dict) -> str:
     return f"{unit['name']} power curve {old} → {chart.row_text(ship['curve'][new])}"
 
 
+@action("talon-afterburners", systems=GAME)
+def restore_afterburners(state: dict, p: dict) -> str:
+    """Restore a Talon ship's afterburners (when they refresh is in your rulebook, not our sources)."""
+    unit, ship = books.live_ship(state, p.get("unit"))
+    if not ship["afterburners_used"]:
+        raise RuleError(f"{unit['name']} has all its afterburners.", "unit")
+    ship["afterburners_used"] = 0  # TALON.md 2: "When afterburners/batteries refresh: not found"
+    return f"{unit['name']} afterburners restored ({ship['afterburners']})"
+
+
 @action("talon-passive", systems=GAME)
 def passive_charge(state: dict, p: dict) -> str:
     """Passively charge one yellow box of a weapon group in the Power Phase."""
@@ -46,5 +56,6 @@ def passive_charge(state: dict, p: dict) -> str:
     return f"{unit['name']} group {index + 1} passively charged ({group['yellow_on']}/{group['yellow']} yellow)"
 
 
+restore_afterburners.decider(books.keep("unit"))
 change_curve.decider(books.keep("unit", "row"))
 passive_charge.decider(books.keep("unit", "group"))

@@ -81,6 +81,9 @@ def on_phase(state: dict) -> list[str]:
                            + ("slow to a safe row now." if safe else "no safe row within one step: it overheats and "
                               "breaks apart (TT#17)."))
         out.append("Reinforcements placed this round expire when their impulse letter comes round again.")
+        if any(ship["afterburners_used"] for _, _, ship in books.ships(state)):
+            out.append("Afterburners used: when they refresh is in your rulebook (not in our sources); "
+                       "restore them on the ship's counter if it says so.")
     return out
 
 
