@@ -293,3 +293,18 @@ def test_a_corrected_ship_saved_as_a_class_comes_back_next_game(game):
                        "name": "", "_control": "tl-fleet"}, headers={"HX-Request": "true"})
     assert resp.status_code == 400 and "Name the ship" in text(resp) and game.state() == before
     game.folds()
+
+
+def test_every_talon_action_has_a_doc_line_and_undo_restores_a_shot(game):
+    types = [t for t in actions.available("talon") if t.startswith("talon-")]
+    assert len(types) >= 15 and all(actions.available("talon")[t].doc for t in types)
+    zhukov, justice = game.uid("Zhukov"), game.uid("Justice")
+    ready_group(game, "Justice", 2)
+    game.ok(type="next-phase")
+    game.ok(type="talon-fire", unit=justice, group=2, target=zhukov, range=2, arc="L", dice="2 2")
+    assert game.ship("Zhukov")["shield_hits"]["L"] == 4
+    assert game.table.undo().status_code == 200
+    assert game.ship("Zhukov")["shield_hits"]["L"] == 0 and game.ship("Justice")["groups"][1]["red_on"] == 1
+    assert game.table.undo(redo=True).status_code == 200
+    assert game.ship("Zhukov")["shield_hits"]["L"] == 4
+    game.folds()
