@@ -282,3 +282,10 @@ def test_ship_classes_table_matches_the_data():
         assert row[2] == cls["sp"]
         assert row[3].replace("*", "").split(", ") == cls["curve"]
         assert row[4] == "/".join(map(str, cls["shields"]))
+
+
+def test_at_most_three_weapon_groups():
+    spec = {**classes()["terran-ca"]}
+    spec["groups"] = spec["groups"] + spec["groups"][:1]
+    with pytest.raises(RuleError, match="at most 3 weapon groups"):
+        counter.build(spec, "x")

@@ -41,7 +41,7 @@ def check_group(group: dict, i: int) -> dict:
     if weapon not in WEAPONS:
         raise RuleError(f"Weapon group {i + 1}: weapon must be one of {', '.join(WEAPONS)}.", "groups")
     out = {"weapon": weapon}
-    for key, lo, hi in (("count", 1, 6), ("red", 0, 9), ("yellow", 0, 12)):
+    for key, lo, hi in (("count", 1, 6), ("red", 0, 9), ("yellow", 0, 12)):  # input limits, not game numbers
         value = group.get(key)
         if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
             raise RuleError(f"Weapon group {i + 1}: {key} must be a whole number from {lo} to {hi}.", "groups")
@@ -71,12 +71,13 @@ def build(spec: dict, name: str) -> dict:
             or any(isinstance(s, bool) or not isinstance(s, int) or not 0 <= s <= MAX_BOXES for s in shields)):
         raise RuleError("Shields are four numbers: forward, right, rear, left (0 to 30).", "shields")
     groups = spec.get("groups") or []
-    if not isinstance(groups, list) or len(groups) > 4:
-        raise RuleError("A ship has at most 4 weapon groups.", "groups")  # seed 003 5.1: one to three
+    # seed 003 5.1: "All of a ship's Weapons are combined into one to three Weapon Groups" (transports: none, FAN)
+    if not isinstance(groups, list) or len(groups) > 3:
+        raise RuleError("A ship has at most 3 weapon groups (rulebook 5.1).", "groups")
     counts = {}
     for key in ("battery", "afterburners"):
         value = spec.get(key, 0)
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 4:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 4:  # input limit
             raise RuleError(f"{key} must be a whole number from 0 to 4.", key)
         counts[key] = value
     if counts["battery"] and counts["afterburners"]:
