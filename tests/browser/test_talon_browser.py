@@ -46,6 +46,7 @@ def add_ship(page, cls, name):
     form.locator("input[name=name]").fill(name)
     form.get_by_role("button", name="Add ship").click()
     expect(ship(page, name)).to_be_visible()
+    expect(page.locator("#tl-fleet input[name=name]")).to_have_value("")  # it belonged to the last ship
 
 
 def test_a_round_of_talon_on_two_phones(live_server, phone):
@@ -141,6 +142,7 @@ def test_a_round_of_talon_on_two_phones(live_server, phone):
     result = ship(ben, "Justice").locator("[data-tl-result]")
     expect(result).to_contain_text("2+0 = 2 damage: 2 on forward shields")
     expect(result).to_be_in_viewport()
+    expect(ship(ben, "Justice").locator("input[name=dice]")).to_have_count(0)  # group spent: no fire form now
     expect(ship(anna, "Zhukov").locator(".tl-arc[data-arc=F]")).to_have_text("Fwd 4", timeout=5000)
     next_phase(ben, "A · other player")
     tap(anna, "Zhukov", "Yellow G2")  # 4-2-1 gets AP in A
@@ -152,6 +154,7 @@ def test_a_round_of_talon_on_two_phones(live_server, phone):
     card.get_by_role("button", name="Fire").click()
     expect(anna.locator("#" + ship(anna, "Zhukov").get_attribute("id") + "-err")).to_contain_text(
         "Set how many points a Shield Reinforcement absorbs")
+    expect(ship(anna, "Zhukov").locator("input[name=dice]")).to_have_value("5")  # refused: the dice stay
     tools = anna.locator("#tl-rules")
     tools.locator("input[name=value]").fill("1")
     tools.get_by_role("button", name="Reinforcement points").click()
@@ -182,6 +185,7 @@ def test_a_round_of_talon_on_two_phones(live_server, phone):
     card.locator("input[name=crit_dice]").fill("2 2")
     card.get_by_role("button", name="Roll 2D6").click()
     expect(ship(ben, "Justice").locator("[data-tl-result]")).to_contain_text("critical 2+2 = 4: Helm Down")
+    expect(ship(ben, "Justice").locator("input[name=crit_dice]")).to_have_count(0)
     expect(ship(anna, "Justice")).to_contain_text("Helm Down", timeout=5000)
     expect(ship(ben, "Justice").locator("[data-tl-hull]")).to_have_text("4")
     expect(ship(ben, "Justice").get_by_role("button", name="Turn")).to_be_disabled()
