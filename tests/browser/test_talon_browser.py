@@ -67,6 +67,7 @@ def test_a_round_of_talon_on_two_phones(live_server, phone):
     expect(ben.locator("#tl-panel")).to_be_visible()
 
     add_ship(anna, "terran-ca", "Zhukov")
+    expect(ship(ben, "Zhukov")).to_be_visible(timeout=5000)  # Ben's board has Anna's ship before he types
     add_ship(ben, "talon-ca", "Justice")
     expect(ship(anna, "Justice")).to_be_visible(timeout=5000)
     expect(ship(anna, "Zhukov").locator("[data-tl-curve]")).to_have_text("3-3-2")  # seed 003 5.4.1
