@@ -1,0 +1,189 @@
+"""Firing, missiles, damage, criticals and repairs.
+
+Fire: a ready group (all red and yellow boxes filled; both reset after firing, FAN; BGG weapons thread),
+one D6 per weapon (TALON.md 4), damage to the target's shield arc facing the attacker, the rest to hull
+(seed 003 5.1, 5.3.2).  Criticals: 2D6 on the Critical Damage Table (PAC; FAN for 7-12).  Repairs: not in
+the impulse the damage was taken, 6 on a D6 by default (PBF 3).  Dice are rolled in the decide step, or
+entered from the table.
+"""
+from __future__ import annotations
+
+from companion.actions import action
+from companion.dice import parse_values
+from companion.rules import RuleError, roll_or_take
+from companion.games.talon import books, counter, criticals, damage, weapons
+
+GAME = {"talon"}
+
+
+def dice_arg(args: dict, key: str, count: int, rng, what: str) -> list[int]:
+    raw = args.get(key)
+    if raw in (None, ""):
+        return roll_or_take(count, 6, None, rng, what)
+    values = parse_values(raw) if isinstance(raw, str) else ([raw] if isinstance(raw, int) else raw)
+    try:
+        values = [int(v) for v in values]
+    except (TypeError, ValueError):
+        raise RuleError(f"Enter the {what} as numbers from 1 to 6, like 5 2.", key) from None
+    try:
+        return roll_or_take(count, 6, values, rng, what)
+    except RuleError as exc:
+        raise RuleError(exc.message, key) from None
+
+
+def _reinforce(state: dict):
+    return books.game(state)["rules"]["reinforce"]
+
+
+@action("talon-fire", systems=GAME, chance=True)
+def fire(state: dict, p: dict) -> str:
+    """Fire a ready weapon group at a ship: range, the target's arc facing you, one die per weapon."""
+    unit, ship = books.live_ship(state, p.get("unit"))
+    books.need_own_turn(state, unit, "Firing")
+    groups = ship["groups"]
+    index = books.need_int(p, "group", 1, max(1, len(groups))) - 1
+    if not groups:
+        raise RuleError(f"{unit['name']} has no weapons.", "group")
+    group = groups[index]
+    if group["destroyed"]:
+        raise RuleError(f"Group {index + 1} is destroyed.", "group")
+    if not counter.ready(group):
+        raise RuleError(f"Group {index + 1} is not charged: {group['red_on']}/{group['red']} red, "
+                        f"{group['yellow_on']}/{group['yellow']} yellow.", "group")
+    target_unit, target = books.live_ship(state, p.get("target"), "target")
+    if target_unit["side"] == unit["side"]:
+        raise RuleError(f"{target_unit['name']} is on your side.", "target")
+    distance = books.need_int(p, "range", 0, 30)
+    arc = p.get("arc")
+    if arc not in counter.ARCS:
+        raise RuleError("Say which of the target's arcs faces you: F, R, Rear or L.", "arc")
+    tables = books.game(state)["weapons"]
+    weapons.check_range(tables, group["weapon"], distance)
+    name = tables[group["weapon"]]["name"]
+    if group["weapon"] == "missile":
+        g = books.game(state)
+        for _ in range(group["count"]):
+            g["missiles"].append({"id": g["next_missile"], "by": unit["id"], "target": target_unit["id"],
+                                  "arc": arc, "round": state["round"]})
+            g["next_missile"] += 1
+        weapons.discharge(group)
+        return (f"{unit['name']} launches {group['count']} missile{'s' if group['count'] > 1 else ''} at "
+                f"{target_unit['name']} (range {distance}; Speed 6, 2 damage each on arrival)")
+    dice = p.get("dice")
+    if not isinstance(dice, list) or len(dice) != group["count"]:
+        raise RuleError(f"Group {index + 1} rolls {group['count']} dice.", "dice")
+    hits = [weapons.damage(tables, group["weapon"], distance, d) for d in dice]
+    total = sum(hits)
+    result = damage.apply(target, arc, total, _reinforce(state))
+    weapons.discharge(group)
+    return (f"{unit['name']} fires {name} ×{group['count']} at {target_unit['name']} (range {distance}, "
+            f"{counter.ARC_NAMES[arc]} arc): {'+'.join(map(str, hits))} = {total} damage: {damage.describe(result)}")
+
+
+@fire.decider
+def decide_fire(state: dict, args: dict, ctx) -> dict:
+    unit, ship = books.live_ship(state, args.get("unit"))
+    if not ship["groups"]:
+        raise RuleError(f"{unit['name']} has no weapons.", "group")
+    group = ship["groups"][books.need_int(args, "group", 1, len(ship["groups"])) - 1]
+    payload = {k: args[k] for k in ("unit", "group", "target", "range", "arc") if k in args}
+    if group["weapon"] != "missile":
+        payload["dice"] = dice_arg(args, "dice", group["count"], ctx.rng, "dice")
+    return payload
+
+
+@action("talon-missile", systems=GAME)
+def missile(state: dict, p: dict) -> str:
+    """A missile token reaches its target (2 damage to the arc it enters) or is lost."""
+    g = books.game(state)
+    token = next((m for m in g["missiles"] if m["id"] == p.get("missile")), None)
+    if token is None:
+        raise RuleError("Choose a missile token on the map.", "missile")
+    op = p.get("op")
+    if op not in ("hit", "lost"):
+        raise RuleError("op must be hit or lost.", "op")
+    g["missiles"].remove(token)
+    target_unit = state["units"].get(token["target"])
+    if op == "lost":
+        return f"Missile {token['id']} at {target_unit['name']} lost"
+    target_unit, target = books.live_ship(state, token["target"], "missile")
+    arc = p.get("arc") or token["arc"]
+    amount = g["weapons"]["missile"]["arrival_damage"]  # TALON.md 4: 2 damage on arrival
+    result = damage.apply(target, arc, amount, _reinforce(state))
+    return f"Missile {token['id']} hits {target_unit['name']}: {damage.describe(result)}"
+
+
+@action("talon-damage", systems=GAME)
+def take_damage(state: dict, p: dict) -> str:
+    """Damage from elsewhere (explosion, terrain, a correction): to an arc's shields first, or straight to hull."""
+    unit, ship = books.live_ship(state, p.get("unit"))
+    amount = books.need_int(p, "amount", 1, 99)
+    arc = p.get("arc")
+    if arc == "hull":
+        hit = damage.mark_hull(ship, amount)
+        result = {"arc": "F", "damage": amount, "reinforce": 0, "shield": 0, **hit,
+                  "destroyed": bool(ship["destroyed"])}
+    else:
+        result = damage.apply(ship, arc, amount, _reinforce(state))
+    return f"{unit['name']} takes {amount}: {damage.describe(result)}"
+
+
+@action("talon-critical", systems=GAME, chance=True)
+def critical(state: dict, p: dict) -> str:
+    """Roll 2D6 on the Critical Damage Table for a marked critical hull box."""
+    unit, ship = books.live_ship(state, p.get("unit"))
+    dice = p.get("dice")
+    if not isinstance(dice, list) or len(dice) != 2:
+        raise RuleError("The Critical Damage Table takes 2D6.", "dice")
+    when = books.now(state)[2] or f"{state['round']}P"
+    text = criticals.resolve(ship, sum(dice), when, p.get("group_dice"))
+    return f"{unit['name']} critical {dice[0]}+{dice[1]} = {sum(dice)}: {text}"
+
+
+@critical.decider
+def decide_critical(state: dict, args: dict, ctx) -> dict:
+    unit, ship = books.live_ship(state, args.get("unit"))
+    if ship["pending"] < 1:
+        raise RuleError(f"{unit['name']} has no critical hull box waiting for its roll.", "unit")
+    dice = dice_arg(args, "crit_dice", 2, ctx.rng, "2D6")
+    payload = {"unit": args["unit"], "dice": dice}
+    alive = [i for i, g in enumerate(ship["groups"]) if not g["destroyed"]]
+    if sum(dice) in criticals.GROUP_LOSS and len(alive) > 1:
+        raw = args.get("group_dice")
+        if raw not in (None, ""):  # entered: rounds separated by '/', one die per group still in it
+            rounds = [[int(v) for v in parse_values(part) if v.isdigit()] for part in str(raw).split("/")]
+        else:
+            rounds, left = [], alive
+            while left:
+                rounds.append([ctx.rng.randint(1, 6) for _ in left])
+                left = criticals.group_rounds_needed(alive, rounds)
+        payload["group_dice"] = rounds
+    return payload
+
+
+@action("talon-repair", systems=GAME, chance=True)
+def repair(state: dict, p: dict) -> str:
+    """Try to repair an 'until Repaired' critical (one D6, not in the impulse it was taken)."""
+    unit, ship = books.live_ship(state, p.get("unit"))
+    _, key = books.need_own_turn(state, unit, "Repairs")
+    what = p.get("what")
+    tried = ship.setdefault("repair_tried", {})
+    if what in tried and tried[what] == key:
+        raise RuleError("One repair attempt per damage per impulse.", "what")
+    dice = p.get("dice")
+    if not isinstance(dice, list) or len(dice) != 1:
+        raise RuleError("A repair takes one die.", "dice")
+    need = books.game(state)["rules"]["repair_on"]
+    ok = criticals.repair(ship, what, dice[0], key, need)
+    tried[what] = key
+    name = criticals.REPAIRABLE[what]
+    return f"{unit['name']} repair {name}: {dice[0]} (needs {need}+): " + ("repaired" if ok else "not yet")
+
+
+@repair.decider
+def decide_repair(state: dict, args: dict, ctx) -> dict:
+    return {"unit": args.get("unit"), "what": args.get("what"), "dice": dice_arg(args, "repair_dice", 1, ctx.rng, "die")}
+
+
+missile.decider(books.keep("missile", "op", "arc"))
+take_damage.decider(books.keep("unit", "arc", "amount"))

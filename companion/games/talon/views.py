@@ -1,0 +1,70 @@
+"""Talon beside the board: template helpers (the ship cards and impulse panel are computed by the rules
+in summary.py, not re-derived in Jinja) and ship classes saved in the library (kind "class"): a ship's
+numbers as corrected from the players' own counter, put on the table again next game.  Table changes
+still go through ``store.act``."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, request
+
+from companion import store
+from companion.db import get_db
+from companion.play import board_context
+from companion.rules import RuleError
+from companion.web import ctx_for, error_fragment, page_or_partial, require_player, seat_for
+from companion.games.talon import summary
+from companion.games.talon.fleet_actions import classes, spec_fields
+
+bp = Blueprint("talon", __name__, url_prefix="/t/<code>/talon")
+SLUG = "talon"
+
+
+@bp.app_context_processor
+def _helpers() -> dict:
+    return {"talon_ship": summary.ship_view, "talon_round": summary.round_view, "talon_classes": classes,
+            "talon_saved": lambda: store.library_items(get_db(), SLUG, "class")}
+
+
+def _table(code: str):
+    seat = seat_for(code)
+    require_player(seat)
+    row = store.table(get_db(), code)
+    if row["system"] != SLUG:
+        abort(404)
+    return seat, row
+
+
+def _failed(exc: RuleError, control: str):
+    return error_fragment(exc, request.form.get("_control") or control, 400)
+
+
+@bp.post("/classes")
+def save_class(code: str):
+    """Save a ship's numbers (as corrected from your counter) as a class for the next game."""
+    seat, row = _table(code)
+    unit = row["state"]["units"].get(request.form.get("unit") or "")
+    if not unit or "talon" not in unit:
+        return _failed(RuleError("Choose a ship at this table.", "unit"), "tl-fleet")
+    name = " ".join((request.form.get("class_name") or unit["talon"]["class_name"]).split())[:40]
+    data = spec_fields(unit["talon"], unit["side"])
+    data["class_name"] = name
+    store.library_save(get_db(), SLUG, "class", name, data)
+    return page_or_partial("board.html", "_board.html", **board_context(code, seat, flash=f"{name} saved for the next game."))
+
+
+@bp.post("/classes/add")
+def add_from_class(code: str):
+    """Put a ship of a saved class on the table (the talon-ship action with its numbers)."""
+    seat, row = _table(code)
+    item = request.form.get("item") or ""
+    try:
+        saved = store.library_item(get_db(), int(item) if item.isdigit() else 0)
+        if saved["system"] != SLUG or saved["kind"] != "class":
+            raise store.NotFound("class")
+    except store.NotFound:
+        return _failed(RuleError("That saved class is gone.", "cls"), "tl-fleet")
+    try:
+        store.act(get_db(), code, {"type": "talon-ship", "cls": "custom", **saved["data"],
+                                   "name": request.form.get("name") or ""}, ctx_for(row, seat))
+    except RuleError as exc:
+        return _failed(exc, "tl-fleet")
+    return page_or_partial("board.html", "_board.html", **board_context(code, seat))
