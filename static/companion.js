@@ -46,16 +46,44 @@
     document.querySelectorAll("input[id^='rec-'][hx-preserve]").forEach(function (i) { i.value = ""; });
   });
 
-  var lock = null;
-  function wake() {
-    if (!document.body || !document.body.hasAttribute("data-wakelock")) return;
-    if (!("wakeLock" in navigator) || document.visibilityState !== "visible" || lock) return;
-    navigator.wakeLock.request("screen").then(function (l) {
-      lock = l;
-      l.addEventListener("release", function () { lock = null; });
-    }).catch(function () { /* not allowed (no user gesture yet / insecure origin): try on next tap */ });
+  // Keep the screen on while a table is open (Secretariat #151). The Wake Lock API exists only in
+  // secure contexts, and phones reach the host at http://<LAN address>, which is not one: there the
+  // muted looping inline video of nosleep.js (vendored, MIT) does it, started from the first tap.
+  // Both are taken again when the page becomes visible (the browser lets go of them when hidden).
+  var lock = null, video = null, failed = false;
+  function awake(how) {
+    document.body.dataset.awake = how;
+    var mark = document.querySelector("[data-awake-mark]"), hint = document.querySelector("[data-awake-hint]");
+    if (mark) mark.hidden = how !== "lock" && how !== "video";
+    if (hint) hint.hidden = how !== "none";
+  }
+  function byVideo() {
+    if (!window.NoSleep) { awake("none"); return; }
+    if (!video) { video = new window.NoSleep(); window.companionNoSleep = video; }
+    var v = video.noSleepVideo;
+    if (v) { v.muted = true; v.setAttribute("muted", ""); }
+    video.enable().then(function () { awake("video"); }, function () { failed = true; awake("none"); });
+  }
+  function wake(e) {
+    if (!document.body || !document.body.hasAttribute("data-wakelock") || document.visibilityState !== "visible") return;
+    if ("wakeLock" in navigator && !failed) {
+      if (lock) return;
+      navigator.wakeLock.request("screen").then(function (l) {
+        lock = l;
+        awake("lock");
+        l.addEventListener("release", function () { lock = null; if (document.body.dataset.awake === "lock") awake("off"); });
+      }).catch(function () {
+        // not allowed yet (no tap so far) or refused: the video from the next tap
+        if (e && e.isTrusted && e.type !== "visibilitychange") { failed = true; byVideo(); }
+      });
+      return;
+    }
+    // the video may only start from a tap; it pauses while hidden and plays again on the next tap
+    if (e && (e.type === "click" || e.type === "touchend") && !(video && video.isEnabled && !video.noSleepVideo.paused)) byVideo();
+    else if (e && e.type === "visibilitychange" && video && video.isEnabled) video.noSleepVideo.play().catch(function () {});
   }
   document.addEventListener("DOMContentLoaded", wake);
   document.addEventListener("visibilitychange", wake);
-  document.addEventListener("click", wake);
+  document.addEventListener("click", wake, true);
+  document.addEventListener("touchend", wake, true);
 })();
