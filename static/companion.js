@@ -3,12 +3,21 @@
   "use strict";
   var root = document.documentElement;
   var saved = localStorage.getItem("companion-theme");
+  // the browser chrome (and the standalone app's status bar) takes the chosen theme's background
+  function themeColour() {
+    if (!root.dataset.theme) return;
+    document.querySelectorAll("meta[name=theme-color]").forEach(function (m) {
+      m.content = root.dataset.theme === "dark" ? "#121417" : "#f4f1ea";
+    });
+  }
   if (saved) root.dataset.theme = saved;
+  document.addEventListener("DOMContentLoaded", themeColour);
   document.addEventListener("click", function (e) {
     if (!e.target.closest("[data-theme-toggle]")) return;
     var dark = root.dataset.theme ? root.dataset.theme === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
     root.dataset.theme = dark ? "light" : "dark";
     localStorage.setItem("companion-theme", root.dataset.theme);
+    themeColour();
   });
   // Forms below the board (not swapped by polling, so typing survives) keep their unit lists in
   // step with the board: a select[data-units] gets the board's units after its fixed options.
