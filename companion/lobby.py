@@ -52,6 +52,9 @@ def create_table():
         name = _seat_name(form)
         sides = [s for s in (form.get("sides") or "").split(",") if s.strip()] or system.sides
         side = form.get("side") or None
+        if side is not None and side not in [s.strip() for s in sides]:
+            # never seat someone silently on another side than the one chosen (issue 10 §5)
+            raise RuleError(f"Pick one of this table's sides ({', '.join(s.strip() for s in sides)}).", "side")
         seat = {"name": name, "side": side, "role": "player"}
         row = store.create(get_db(), system, {"name": form.get("name", ""), "sides": sides},
                            ctx_for({"system": system.slug}, seat))
@@ -110,6 +113,16 @@ def _role(row: dict, secret: str) -> str:
     abort(404)
 
 
+def emptiest_side(code: str, sides: list[str]) -> str | None:
+    """The side with the fewest seats known (those that have acted at the table), the first on a tie:
+    the side a newcomer most likely plays."""
+    seen = {side: set() for side in sides}
+    for ev in store.events(get_db(), code):
+        if ev["side"] in seen and ev["seat"]:
+            seen[ev["side"]].add(ev["seat"])
+    return min(sides, key=lambda s: len(seen[s])) if sides else None
+
+
 @bp.route("/t/<code>/join/<secret>", methods=["GET", "POST"])
 def join(code: str, secret: str):
     """The QR's address: ask once for a name and a side, then remember the seat in the cookie."""
@@ -133,6 +146,7 @@ def join(code: str, secret: str):
         except RuleError as exc:
             errors[exc.field] = exc.message
     return render_template("join.html", row=row, role=role, errors=errors, form=request.form,
+                           suggested=emptiest_side(code, row["state"]["sides"]),
                            status=400 if errors else 200), 400 if errors else 200
 
 

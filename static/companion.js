@@ -55,6 +55,35 @@
     document.querySelectorAll("input[id^='rec-'][hx-preserve]").forEach(function (i) { i.value = ""; });
   });
 
+  // New table: "Your side" offers the chosen game's sides, or the sides typed in the field above it.
+  function sideChoices() {
+    var sel = document.querySelector("select[data-sides-of]");
+    if (!sel) return;
+    var form = document.getElementById(sel.dataset.sidesOf);
+    if (!sel._all) sel._all = Array.prototype.map.call(sel.querySelectorAll("option[data-system]"), function (o) {
+      return {system: o.dataset.system, value: o.value};
+    });
+    var system = form.querySelector("select[name=system]").value;
+    var typed = form.querySelector("input[name=sides]").value.split(",").map(function (x) { return x.trim(); }).filter(Boolean);
+    var sides = typed.length ? typed : sel._all.filter(function (o) { return o.system === system; }).map(function (o) { return o.value; });
+    var chosen = sel.value;
+    while (sel.options.length > 1) sel.remove(1);
+    sides.forEach(function (side) { sel.appendChild(new Option(side, side)); });
+    sel.value = sides.indexOf(chosen) >= 0 ? chosen : "";
+  }
+  document.addEventListener("DOMContentLoaded", sideChoices);
+  document.addEventListener("input", function (e) { if (e.target.closest("#new-table") && e.target.name !== "side") sideChoices(); });
+  document.addEventListener("change", function (e) { if (e.target.closest("#new-table") && e.target.name === "system") sideChoices(); });
+
+  // A link to a folded section ("Add one", "Dice") opens it, so the tap lands on something usable.
+  document.addEventListener("click", function (e) {
+    var a = e.target.closest && e.target.closest("a[href^='#']");
+    var target = a && a.getAttribute("href").length > 1 && document.getElementById(a.getAttribute("href").slice(1));
+    if (!target) return;
+    var folded = target.matches("details") ? target : target.querySelector("details.lazy");
+    if (folded && !folded.open) folded.open = true;
+  });
+
   // Keep the screen on while a table is open (Secretariat #151). The Wake Lock API exists only in
   // secure contexts, and phones reach the host at http://<LAN address>, which is not one: there the
   // muted looping inline video of nosleep.js (vendored, MIT) does it, started from the first tap.
