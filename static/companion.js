@@ -84,6 +84,38 @@
     if (folded && !folded.open) folded.open = true;
   });
 
+  // Forms tell the truth (issue 10 §4): an error sentence goes with the next success, what was typed
+  // for the last action ([data-clear], e.g. real dice) is emptied once it is accepted, and the tracker
+  // form shows (and sends) only the chosen kind's fields.
+  function isAction(e) { return e.detail.requestConfig && e.detail.requestConfig.verb === "post"; }
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    if (!isAction(e)) return;
+    var form = e.detail.elt.closest && e.detail.elt.closest("form");
+    var slot = form && form.id && document.getElementById(form.id + "-err");
+    if (slot) slot.innerHTML = "";
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (!isAction(e) || !e.detail.successful) return;
+    document.querySelectorAll("[id$='-err']").forEach(function (slot) {
+      if (slot.querySelector(".err-text")) slot.innerHTML = "";
+    });
+    var form = e.detail.elt.closest && e.detail.elt.closest("form");
+    if (form) form.querySelectorAll("[data-clear]").forEach(function (i) { i.value = ""; });
+  });
+  function kindFields(root) {
+    (root || document).querySelectorAll("form[data-kind-form]").forEach(function (form) {
+      var kind = form.querySelector("select[name='spec.kind']").value;
+      form.querySelectorAll("[data-kinds]").forEach(function (el) {
+        var on = el.dataset.kinds.split(" ").indexOf(kind) >= 0;
+        el.hidden = !on;
+        (el.matches("input") ? [el] : Array.prototype.slice.call(el.querySelectorAll("input"))).forEach(function (i) { i.disabled = !on; });
+      });
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () { kindFields(); });
+  document.addEventListener("htmx:afterSettle", function () { kindFields(); });
+  document.addEventListener("change", function (e) { if (e.target.closest && e.target.closest("form[data-kind-form]")) kindFields(); });
+
   // Keep the screen on while a table is open (Secretariat #151). The Wake Lock API exists only in
   // secure contexts, and phones reach the host at http://<LAN address>, which is not one: there the
   // muted looping inline video of nosleep.js (vendored, MIT) does it, started from the first tap.
