@@ -125,7 +125,18 @@ def board_context(code: str, seat: dict, errors=None, flash=None, row=None) -> d
             "has_game_tools": has_template(f"games/{system.slug}/_tools.html"),
             "readonly": seat["role"] == "spectator" or row["finished"],
             "history": {"undo": log["undo"], "redo": log["redo"]}, "rolls": log["rolls"],
+            "result": newest_result(row, log["rolls"]),
             "errors": errors or {}, "flash": flash, "poll_seconds": current_app.config["POLL_SECONDS"]}
+
+
+NO_OUTCOME = {"deck-load", "deck-shuffle"}  # chance actions with nothing to read off (a new order)
+
+
+def newest_result(row: dict, rolls: list[dict]) -> dict | None:
+    """The newest action's outcome for the result sheet: only while it is the last thing done."""
+    if rolls and rolls[0]["seq"] == row["seq"] and not rolls[0]["withdrawn"] and rolls[0]["type"] not in NO_OUTCOME:
+        return rolls[0]
+    return None
 
 
 @bp.get("/t/<code>")

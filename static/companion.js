@@ -116,6 +116,81 @@
   document.addEventListener("htmx:afterSettle", function () { kindFields(); });
   document.addEventListener("change", function (e) { if (e.target.closest && e.target.closest("form[data-kind-form]")) kindFields(); });
 
+  // The result sheet: dismissed, it stays away when the board is redrawn, until a newer result comes.
+  var dismissed = null;
+  function sheet() {
+    var el = document.getElementById("result");
+    if (el && el.dataset.resultSeq === dismissed) el.hidden = true;
+  }
+  document.addEventListener("click", function (e) {
+    if (!e.target.closest || !e.target.closest("[data-dismiss]")) return;
+    var el = e.target.closest("#result");
+    dismissed = el.dataset.resultSeq;
+    el.hidden = true;
+  });
+  document.addEventListener("htmx:afterSettle", sheet);
+
+  // No action moves the page away from the control the player used (issue 10 §2): when the board is
+  // redrawn, the tapped control (or, for a poll, what is in the middle of the screen) stays where it
+  // was on screen, keeps the focus, and folded sections stay as they were.
+  function keyOf(el) {
+    if (!el || !el.closest) return null;
+    if (el.id) return "#" + el.id;
+    var owner = el.closest("[id]");
+    if (!owner) return null;
+    if (el.matches("button[value], input[name], select[name], textarea[name]")) {
+      return "#" + owner.id + " " + el.tagName + "|" + (el.value && el.tagName === "BUTTON" ? el.value : el.name);
+    }
+    return "#" + owner.id;
+  }
+  function find(key, root) {
+    if (!key) return null;
+    var sp = key.indexOf(" ");
+    if (sp < 0) return document.getElementById(key.slice(1));
+    var owner = document.getElementById(key.slice(1, sp));
+    var rest = key.slice(sp + 1).split("|"), tag = rest[0], what = rest.slice(1).join("|");
+    if (!owner) return null;
+    return Array.prototype.find.call(owner.querySelectorAll(tag), function (el) {
+      return tag === "BUTTON" ? el.value === what : el.name === what;
+    }) || owner;
+  }
+  function openDetails(root) {
+    return Array.prototype.map.call(root.querySelectorAll("details[open]"), function (d) {
+      var owner = d.parentElement.closest("[id]");
+      return (owner ? owner.id : "") + "|" + Array.prototype.indexOf.call((owner || root).querySelectorAll("details"), d);
+    });
+  }
+  var anchor = null;
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var board = e.detail.target;
+    if (!board || board.id !== "board") { anchor = null; return; }
+    var el = e.detail.requestConfig && e.detail.requestConfig.elt;
+    var tapped = e.detail.requestConfig && e.detail.requestConfig.triggeringEvent && e.detail.requestConfig.triggeringEvent.submitter;
+    el = tapped || (el && board.contains(el) && el !== board ? el : null);
+    if (!el || !el.getBoundingClientRect || !el.getBoundingClientRect().height) {
+      var mid = document.elementFromPoint(window.innerWidth / 2, window.innerHeight / 2);
+      el = mid && board.contains(mid) ? mid : null;
+    }
+    var focused = document.activeElement && board.contains(document.activeElement) ? keyOf(document.activeElement) : null;
+    var key = keyOf(el), same = find(key);  // measure what the key finds again after the swap
+    anchor = {key: key, top: same ? same.getBoundingClientRect().top : 0, focus: focused, open: openDetails(board), y: window.scrollY};
+  });
+  document.addEventListener("htmx:afterSwap", function (e) {
+    var board = document.getElementById("board"), a = anchor;
+    if (!a || !board) return;
+    anchor = null;
+    a.open.forEach(function (k) {
+      var parts = k.split("|"), owner = parts[0] ? document.getElementById(parts[0]) : board;
+      var d = owner && owner.querySelectorAll("details")[+parts[1]];
+      if (d) d.open = true;
+    });
+    var el = find(a.key);
+    if (el && board.contains(el)) window.scrollBy(0, el.getBoundingClientRect().top - a.top);
+    else window.scrollTo(0, a.y);
+    var f = find(a.focus);
+    if (f && f.focus) f.focus({preventScroll: true});
+  });
+
   // Keep the screen on while a table is open (Secretariat #151). The Wake Lock API exists only in
   // secure contexts, and phones reach the host at http://<LAN address>, which is not one: there the
   // muted looping inline video of nosleep.js (vendored, MIT) does it, started from the first tap.
