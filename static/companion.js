@@ -191,6 +191,28 @@
     if (f && f.focus) f.focus({preventScroll: true});
   });
 
+  // Rule tables: say so when a table scrolls sideways; the two-input lookup answers as you choose.
+  function tables() {
+    document.querySelectorAll("[data-scroll]").forEach(function (box) {
+      var hint = box.parentElement.querySelector("[data-swipe]");
+      if (hint) hint.hidden = box.scrollWidth <= box.clientWidth + 1;
+    });
+    document.querySelectorAll("form[data-lookup]").forEach(function (form) {
+      var table = document.querySelector("table.rules");
+      if (!table) return;
+      var row = form.elements.row.value, col = form.elements.col.value;
+      var heads = Array.prototype.map.call(table.tHead.rows[0].cells, function (c) { return c.textContent.trim(); });
+      var ci = heads.indexOf(col, 1);
+      var tr = Array.prototype.find.call(table.tBodies[0].rows, function (r) { return r.cells[0].textContent.trim() === row; });
+      form.querySelector("[data-answer]").textContent = tr && ci > 0 ? tr.cells[ci].textContent : "–";
+      Array.prototype.forEach.call(table.querySelectorAll(".hit"), function (c) { c.classList.remove("hit"); });
+      if (tr && ci > 0) tr.cells[ci].classList.add("hit");
+    });
+  }
+  document.addEventListener("DOMContentLoaded", tables);
+  window.addEventListener("resize", tables);
+  document.addEventListener("change", function (e) { if (e.target.closest && e.target.closest("form[data-lookup]")) tables(); });
+
   // Keep the screen on while a table is open (Secretariat #151). The Wake Lock API exists only in
   // secure contexts, and phones reach the host at http://<LAN address>, which is not one: there the
   // muted looping inline video of nosleep.js (vendored, MIT) does it, started from the first tap.
