@@ -123,6 +123,11 @@ def board_context(code: str, seat: dict, errors=None, flash=None, row=None) -> d
     log = store.board_log(db, row["id"])
     return {"row": row, "state": row["state"], "seat": seat, "system": system,
             "has_game_tools": has_template(f"games/{system.slug}/_tools.html"),
+            # compact unit rows: boards of core trackers, and games that say what their row shows
+            # (games/<slug>/_row.html); a game with only its own _unit.html keeps full cards
+            "has_row": has_template(f"games/{system.slug}/_row.html"),
+            "unit_rows": has_template(f"games/{system.slug}/_row.html")
+            or not has_template(f"games/{system.slug}/_unit.html"),
             "readonly": seat["role"] == "spectator" or row["finished"],
             "history": {"undo": log["undo"], "redo": log["redo"]}, "rolls": log["rolls"],
             "result": newest_result(row, log["rolls"]),

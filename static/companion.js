@@ -156,11 +156,18 @@
   }
   function openDetails(root) {
     return Array.prototype.map.call(root.querySelectorAll("details[open]"), function (d) {
+      if (d.id) return d.id + "|self";
       var owner = d.parentElement.closest("[id]");
       return (owner ? owner.id : "") + "|" + Array.prototype.indexOf.call((owner || root).querySelectorAll("details"), d);
     });
   }
-  var anchor = null;
+  var anchor = null, rowsAtSubmit = [];
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    // the rows there were when a unit was added (a poll may bring the new one before the answer)
+    if (e.detail.requestConfig && e.detail.requestConfig.verb === "post") {
+      rowsAtSubmit = Array.prototype.map.call(document.querySelectorAll("details.unitrow"), function (d) { return d.id; });
+    }
+  });
   document.addEventListener("htmx:beforeSwap", function (e) {
     var board = e.detail.target;
     if (!board || board.id !== "board") { anchor = null; return; }
@@ -173,7 +180,9 @@
     }
     var focused = document.activeElement && board.contains(document.activeElement) ? keyOf(document.activeElement) : null;
     var key = keyOf(el), same = find(key);  // measure what the key finds again after the swap
-    anchor = {key: key, top: same ? same.getBoundingClientRect().top : 0, focus: focused, open: openDetails(board), y: window.scrollY};
+    anchor = {key: key, top: same ? same.getBoundingClientRect().top : 0, focus: focused, open: openDetails(board), y: window.scrollY,
+      // a unit this phone has just put on the table opens, ready to be set up
+      rows: tapped && tapped.closest("form[id^='add-'], form[id^='roster']") ? rowsAtSubmit : null};
   });
   document.addEventListener("htmx:afterSwap", function (e) {
     var board = document.getElementById("board"), a = anchor;
@@ -181,9 +190,10 @@
     anchor = null;
     a.open.forEach(function (k) {
       var parts = k.split("|"), owner = parts[0] ? document.getElementById(parts[0]) : board;
-      var d = owner && owner.querySelectorAll("details")[+parts[1]];
+      var d = parts[1] === "self" ? owner : owner && owner.querySelectorAll("details")[+parts[1]];
       if (d) d.open = true;
     });
+    if (a.rows) board.querySelectorAll("details.unitrow").forEach(function (d) { if (a.rows.indexOf(d.id) < 0) d.open = true; });
     var el = find(a.key);
     if (el && board.contains(el)) window.scrollBy(0, el.getBoundingClientRect().top - a.top);
     else window.scrollTo(0, a.y);
@@ -212,6 +222,23 @@
   document.addEventListener("DOMContentLoaded", tables);
   window.addEventListener("resize", tables);
   document.addEventListener("change", function (e) { if (e.target.closest && e.target.closest("form[data-lookup]")) tables(); });
+
+  // Unit rows: "My side" / "All" (remembered per table on this phone) and "Fold all".
+  function filterKey() { var b = document.getElementById("board"); return "companion-filter-" + location.pathname; }
+  function unitFilter() {
+    var mode = localStorage.getItem(filterKey()) || "all";
+    root.dataset.unitFilter = mode;
+    document.querySelectorAll("[data-unit-filter]").forEach(function (b) { b.setAttribute("aria-pressed", String(b.dataset.unitFilter === mode)); });
+  }
+  document.addEventListener("click", function (e) {
+    var b = e.target.closest && e.target.closest("[data-unit-filter], [data-rows]");
+    if (!b) return;
+    if (b.dataset.rows) { document.querySelectorAll("details.unitrow[open]").forEach(function (d) { d.open = false; }); return; }
+    localStorage.setItem(filterKey(), b.dataset.unitFilter);
+    unitFilter();
+  });
+  document.addEventListener("DOMContentLoaded", unitFilter);
+  document.addEventListener("htmx:afterSettle", unitFilter);
 
   // Keep the screen on while a table is open (Secretariat #151). The Wake Lock API exists only in
   // secure contexts, and phones reach the host at http://<LAN address>, which is not one: there the
