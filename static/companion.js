@@ -240,6 +240,19 @@
   document.addEventListener("DOMContentLoaded", unitFilter);
   document.addEventListener("htmx:afterSettle", unitFilter);
 
+  // Nothing hides under the bottom dock (bar + result sheet): scrolling to a control stops above it,
+  // and the page can scroll far enough to bring the last control above it.
+  function dockRoom() {
+    var dock = document.querySelector(".dock");
+    var h = dock ? dock.getBoundingClientRect().height : 0;
+    root.style.setProperty("--dock", Math.ceil(h) + "px");
+    root.style.scrollPaddingBottom = h ? Math.ceil(h) + 8 + "px" : "";
+  }
+  document.addEventListener("DOMContentLoaded", dockRoom);
+  document.addEventListener("htmx:afterSettle", dockRoom);
+  document.addEventListener("click", function (e) { if (e.target.closest && e.target.closest("[data-dismiss]")) setTimeout(dockRoom, 0); });
+  window.addEventListener("resize", dockRoom);
+
   // Keep the screen on while a table is open (Secretariat #151). The Wake Lock API exists only in
   // secure contexts, and phones reach the host at http://<LAN address>, which is not one: there the
   // muted looping inline video of nosleep.js (vendored, MIT) does it, started from the first tap.

@@ -77,6 +77,24 @@ def test_rows_fit_two_screens_and_common_moves_take_two_taps(live_server, phone)
     anna.click("#undo button")
     expect(anna.locator("#result")).to_have_count(0)
 
+    # real dice: Dice in the bar (1), type them, Record (2)
+    anna.click("nav.bar a[href='#dice']")
+    anna.fill("#real input[name=dice]", "6 4")
+    anna.click("#real button.primary")
+    expect(anna.locator("#result .total")).to_have_text("= 10")
+    expect(ben.locator("#result .total")).to_have_text("= 10", timeout=SYNC)
+
+    # draw: Cards in the bar (1), Draw (2) (the deck loaded once at set-up)
+    code = anna.url.split("#")[0].rstrip("/").split("/")[-1]
+    csrf = anna.locator("input[name=csrf_token]").first.get_attribute("value")
+    anna.request.post(f"{live_server}/t/{code}/act", form={"csrf_token": csrf, "do": "deck-load deck=deck source=typed",
+                                                           "cards_text": "Fire!\nStorm\nCalm"})
+    anna.reload()
+    anna.click("nav.bar a[href='#decks']")
+    anna.locator("#deck-deck button", has_text="Draw").first.click()
+    expect(anna.locator("#result .playing-card")).to_have_count(1)
+    expect(ben.locator("#result .playing-card")).to_have_count(1, timeout=SYNC)
+
     # my side only: Ben sees his five
     ben.click("[data-unit-filter=mine]")
     expect(ben.locator("details.unitrow:visible")).to_have_count(5)

@@ -31,9 +31,10 @@ def test_a_roll_shows_as_dice_in_the_sheet_on_both_phones_until_dismissed_or_the
     anna, ben = two_phones(live_server, phone)
     add_unit(anna, "Victory", 10)
     expect(hp_of(anna, "Victory")).to_have_text("10")
-    anna.locator("#dice").scroll_into_view_if_needed()
+    button = anna.locator("#roll button[value^='roll expr=3d6']")
+    button.scroll_into_view_if_needed()  # where the thumb is, above the bottom bar
     y = anna.evaluate("window.scrollY")
-    anna.click("#roll button[value^='roll expr=3d6']")
+    button.click()
     sheet = anna.locator("#result")
     expect(sheet).to_be_visible()
     expect(sheet.locator(".bigdice .die")).to_have_count(3)
