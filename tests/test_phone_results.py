@@ -36,6 +36,7 @@ def test_a_pool_counts_successes_and_unsaved(table):
     table.act(type="pool", dice="4", target="4", save="5", rolled="6 5 1 2", saves_rolled="6 1")
     s = sheet(table)
     assert "2 successes · 1 unsaved" in s
+    assert re.findall(r'<span class="die">(\d)</span>', s.split("saves</small>")[0]) == ["6", "5", "1", "2"]
     assert re.findall(r'<span class="die">(\d)</span>', s.split("saves</small>")[1]) == ["6", "1"]
 
 
