@@ -70,3 +70,15 @@ def test_undoing_another_seats_move_asks_first_and_no_means_no(live_server, phon
     anna.click("#undo button")  # her own move: no question
     expect(hp_of(anna, "Victory")).to_have_text("10")
     assert anna.dialogs == []
+
+
+def test_bar_links_land_below_the_sticky_top_bar(live_server, phone):
+    anna = phone()
+    create_table(anna, live_server)
+    anna.click("text=Go to the board")
+    for link, target in (("a[href='#dice']", "#dice"), ("a[href='#decks']", "#decks")):
+        anna.click(f"nav.bar {link}")
+        anna.wait_for_timeout(200)
+        top_bar = anna.locator("nav.top").bounding_box()
+        heading = anna.locator(f"{target} h2").first.bounding_box()
+        assert heading["y"] >= top_bar["y"] + top_bar["height"], target
