@@ -242,6 +242,11 @@ def _undo(code: str, redo: bool):
     seat = seat_for(code)
     require_player(seat)
     try:
+        # the bar names what Undo takes back; if another phone acted since, say so rather than
+        # take back something the player never saw (issue 10 §5)
+        expect = request.form.get("expect")
+        if expect is not None and not redo and expect != (store.history(get_db(), code)["undo"] or ""):
+            raise Stale("Another move came in since; look at the Undo button again.", "undo")
         store.undo(get_db(), code, ctx_for(g.table, seat), redo=redo)
     except RuleError as exc:
         return _answer(code, seat, exc)

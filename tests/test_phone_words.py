@@ -130,3 +130,19 @@ def contrast(a: str, b: str) -> float:
 def test_text_colours_read_at_4_5_to_1_in_both_themes(theme, fg, bg):
     colours = themes()[theme]
     assert contrast(colours[fg], colours[bg]) >= 4.5, (theme, fg, bg)
+
+
+def test_undo_takes_back_only_the_move_the_button_named(client, table):
+    table.create(seat="Anna")
+    table.act(type="add-unit", name="Victory", **{"stats.hp": "10"})
+    table.act(do="adjust unit=u1 tracker=hp by=-1")
+    seen = "Anna: Victory HP -1 (10 → 9)"
+    table.act(do="adjust unit=u1 tracker=hp by=-2")  # another phone's move came in meanwhile
+    resp = client.post(f"/t/{table.code}/undo", data={"csrf_token": table.csrf, "_control": "undo", "expect": seen},
+                       headers={"HX-Request": "true"})
+    assert resp.status_code == 409 and "Another move came in since" in resp.data.decode()
+    assert table.state()["units"]["u1"]["trackers"]["hp"]["value"] == 7  # nothing undone
+    resp = client.post(f"/t/{table.code}/undo", data={"csrf_token": table.csrf, "_control": "undo",
+                                                      "expect": "Anna: Victory HP -2 (9 → 7)"},
+                       headers={"HX-Request": "true"})
+    assert resp.status_code == 200 and table.state()["units"]["u1"]["trackers"]["hp"]["value"] == 9

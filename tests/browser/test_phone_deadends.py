@@ -29,6 +29,7 @@ def test_small_targets_are_44_px(live_server, phone):
     expect(hp_of(anna, "Victory")).to_have_text("10")
     anna.locator("#deck-deck summary", has_text="Deck set-up").click()
     anna.locator("#deck-deck button", has_text="Load and shuffle").click()
+    expect(anna.locator("#deck-deck [data-pile=draw]")).to_contain_text("6 to draw")
     anna.locator("#deck-deck select[name=to]").select_option(label="Victory")
     anna.locator("#deck-deck button", has_text="Draw").first.click()
     x = anna.locator("form.unit .card-on .x")
