@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, send_from_directory, url_for
 
 from companion import qr, store
 from companion.db import get_db, systems
@@ -52,6 +52,9 @@ def create_table():
         name = _seat_name(form)
         sides = [s for s in (form.get("sides") or "").split(",") if s.strip()] or system.sides
         side = form.get("side") or None
+        if side is not None and side not in [s.strip() for s in sides]:
+            # never seat someone silently on another side than the one chosen (issue 10 §5)
+            raise RuleError(f"Pick one of this table's sides ({', '.join(s.strip() for s in sides)}).", "side")
         seat = {"name": name, "side": side, "role": "player"}
         row = store.create(get_db(), system, {"name": form.get("name", ""), "sides": sides},
                            ctx_for({"system": system.slug}, seat))
@@ -110,6 +113,16 @@ def _role(row: dict, secret: str) -> str:
     abort(404)
 
 
+def emptiest_side(code: str, sides: list[str]) -> str | None:
+    """The side with the fewest seats known (those that have acted at the table), the first on a tie:
+    the side a newcomer most likely plays."""
+    seen = {side: set() for side in sides}
+    for ev in store.events(get_db(), code):
+        if ev["side"] in seen and ev["seat"]:
+            seen[ev["side"]].add(ev["seat"])
+    return min(sides, key=lambda s: len(seen[s])) if sides else None
+
+
 @bp.route("/t/<code>/join/<secret>", methods=["GET", "POST"])
 def join(code: str, secret: str):
     """The QR's address: ask once for a name and a side, then remember the seat in the cookie."""
@@ -133,4 +146,43 @@ def join(code: str, secret: str):
         except RuleError as exc:
             errors[exc.field] = exc.message
     return render_template("join.html", row=row, role=role, errors=errors, form=request.form,
+                           suggested=emptiest_side(code, row["state"]["sides"]),
                            status=400 if errors else 200), 400 if errors else 200
+
+
+# --- on the home screen (issue 10 §7) ---------------------------------------------------------------
+
+THEME = {"light": "#f4f1ea", "dark": "#121417"}  # the page backgrounds of companion.css's two themes
+
+
+def manifest(name: str, short_name: str, start_url: str):
+    """A web app manifest: "Add to home screen" gives an app without browser chrome."""
+    icons = [{"src": url_for("static", filename=f"icons/icon-{s}.png"), "sizes": f"{s}x{s}", "type": "image/png"}
+             for s in (192, 512)]
+    icons.append({"src": url_for("static", filename="icons/icon-maskable-512.png"), "sizes": "512x512",
+                  "type": "image/png", "purpose": "maskable"})
+    resp = jsonify({"name": name, "short_name": short_name[:24], "start_url": start_url, "scope": "/",
+                    "display": "standalone", "background_color": THEME["light"], "theme_color": THEME["light"],
+                    "icons": icons})
+    resp.mimetype = "application/manifest+json"
+    return resp
+
+
+@bp.get("/manifest.webmanifest")
+def app_manifest():
+    """The app's manifest: opens on this device's tables."""
+    return manifest("companion", "companion", url_for("lobby.home"))
+
+
+@bp.get("/t/<code>/manifest.webmanifest")
+def table_manifest(code: str):
+    """A table's manifest: the table's name on the home screen, opening on its board."""
+    seat_for(code)
+    row = store.table(get_db(), code)
+    return manifest(f"{row['name']} · companion", row["name"], url_for("play.board", code=code))
+
+
+@bp.get("/favicon.ico")
+def favicon():
+    """Browsers ask for /favicon.ico whatever the page says: the app's icon, not a 404."""
+    return send_from_directory(current_app.static_folder + "/icons", "favicon.ico", max_age=86400)

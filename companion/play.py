@@ -18,7 +18,7 @@ from companion.web import (ctx_for, error_fragment, page_or_partial, require_pla
 bp = Blueprint("play", __name__)
 
 TEXT_KEYS = {"name", "text", "why", "expr", "side", "result", "label", "reason", "dice", "rolled",
-             "saves_rolled", "seat", "value", "to", "card.name", "card.type"}
+             "saves_rolled", "seat", "value", "to", "card.name", "card.type", "cards_text"}
 INT_RE = re.compile(r"^-?\d{1,9}$")
 
 
@@ -50,14 +50,29 @@ def form_args(form) -> dict:
         target[parts[-1]] = value
     if args.get("type") == "add-tracker" and isinstance(args.get("spec"), dict):
         args["spec"] = tracker_spec_from_form(args["spec"])
+    if args.get("type") == "deck-load" and args.pop("source", None) == "typed":
+        # the deck set-up's own-cards button: the typed list, whatever example is selected beside it
+        args.pop("definition", None)
+        args["cards"] = cards_from_text(str(args.get("cards_text", "")))
+    args.pop("cards_text", None)
     if args.get("type") == "deck-record" and isinstance(args.get("card"), dict):
         args["card"] = {k: v for k, v in args["card"].items() if v not in ("", None)}
     return args
 
 
+# The add-tracker form's fields that each kind reads (companion/trackers/<kind>.py create()): the
+# others are left out, so a field typed for one kind never breaks the next kind chosen (issue 10 §4).
+KIND_FIELDS = {"counter": {"min", "max", "start"}, "boxes": {"count", "flagged"}, "arcs": {"arcs"},
+               "charge": {"red", "yellow"}, "cooldown": {"every"}, "conditions": {"options"},
+               "gauge": {"min", "max", "start"}}
+
+
 def tracker_spec_from_form(spec: dict) -> dict:
-    """The add-tracker form's plain text ("Fore 6, Aft 4", "5 6") as a tracker spec."""
+    """The add-tracker form's plain text ("Fore 6, Aft 4", "5 6") as a tracker spec, with only the
+    chosen kind's fields."""
     spec = dict(spec)
+    if spec.get("kind") in KIND_FIELDS:
+        spec = {k: v for k, v in spec.items() if k in ("kind", "label", "id") or k in KIND_FIELDS[spec["kind"]]}
     if not spec.get("id") and isinstance(spec.get("label"), str):
         spec["id"] = re.sub(r"[^a-z0-9]+", "-", spec["label"].lower()).strip("-")[:20] or "tracker"
     if isinstance(spec.get("flagged"), (str, int)):  # players count boxes from 1
@@ -72,6 +87,23 @@ def tracker_spec_from_form(spec: dict) -> dict:
                 arcs.append({"name": " ".join(words[:-1])[:20], "boxes": int(words[-1])})
         spec["arcs"] = arcs
     return spec
+
+
+def cards_from_text(text: str) -> list[dict]:
+    """Players' own cards typed one per line ("Broadside", or "Broadside | Special | 3" with a type
+    and a value), for the core deck-load action; a line repeated is the same card twice."""
+    cards = []
+    for line in text.splitlines():
+        parts = [p.strip() for p in line.split("|")]
+        if not parts[0]:
+            continue
+        card = {"name": parts[0]}
+        if len(parts) > 1 and parts[1]:
+            card["type"] = parts[1]
+        if len(parts) > 2 and parts[2]:
+            card["value"] = int(parts[2]) if INT_RE.match(parts[2]) else parts[2]
+        cards.append(card)
+    return cards
 
 
 def has_template(name: str) -> bool:
@@ -94,9 +126,25 @@ def board_context(code: str, seat: dict, errors=None, flash=None, row=None) -> d
     log = store.board_log(db, row["id"], viewer)
     return {"row": row, "state": row["state"], "seat": seat, "system": system,
             "has_game_tools": has_template(f"games/{system.slug}/_tools.html"),
+            # compact unit rows: boards of core trackers, and games that say what their row shows
+            # (games/<slug>/_row.html); a game with only its own _unit.html keeps full cards
+            "has_row": has_template(f"games/{system.slug}/_row.html"),
+            "unit_rows": has_template(f"games/{system.slug}/_row.html")
+            or not has_template(f"games/{system.slug}/_unit.html"),
             "readonly": seat["role"] == "spectator" or row["finished"],
             "history": {"undo": log["undo"], "redo": log["redo"]}, "rolls": log["rolls"],
+            "result": newest_result(row, log["rolls"]),
             "errors": errors or {}, "flash": flash, "poll_seconds": current_app.config["POLL_SECONDS"]}
+
+
+NO_OUTCOME = {"deck-load", "deck-shuffle"}  # chance actions with nothing to read off (a new order)
+
+
+def newest_result(row: dict, rolls: list[dict]) -> dict | None:
+    """The newest action's outcome for the result sheet: only while it is the last thing done."""
+    if rolls and rolls[0]["seq"] == row["seq"] and not rolls[0]["withdrawn"] and rolls[0]["type"] not in NO_OUTCOME:
+        return rolls[0]
+    return None
 
 
 @bp.get("/t/<code>")
@@ -197,6 +245,11 @@ def _undo(code: str, redo: bool):
     seat = seat_for(code)
     require_player(seat)
     try:
+        # the bar names what Undo takes back; if another phone acted since, say so rather than
+        # take back something the player never saw (issue 10 §5)
+        expect = request.form.get("expect")
+        if expect is not None and not redo and expect != (store.history(get_db(), code)["undo"] or ""):
+            raise Stale("Another move came in since; look at the Undo button again.", "undo")
         store.undo(get_db(), code, ctx_for(g.table, seat), redo=redo)
     except RuleError as exc:
         return _answer(code, seat, exc)

@@ -3,12 +3,21 @@
   "use strict";
   var root = document.documentElement;
   var saved = localStorage.getItem("companion-theme");
+  // the browser chrome (and the standalone app's status bar) takes the chosen theme's background
+  function themeColour() {
+    if (!root.dataset.theme) return;
+    document.querySelectorAll("meta[name=theme-color]").forEach(function (m) {
+      m.content = root.dataset.theme === "dark" ? "#121417" : "#f4f1ea";
+    });
+  }
   if (saved) root.dataset.theme = saved;
+  document.addEventListener("DOMContentLoaded", themeColour);
   document.addEventListener("click", function (e) {
     if (!e.target.closest("[data-theme-toggle]")) return;
     var dark = root.dataset.theme ? root.dataset.theme === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
     root.dataset.theme = dark ? "light" : "dark";
     localStorage.setItem("companion-theme", root.dataset.theme);
+    themeColour();
   });
   // Forms below the board (not swapped by polling, so typing survives) keep their unit lists in
   // step with the board: a select[data-units] gets the board's units after its fixed options.
@@ -60,16 +69,242 @@
     });
   });
 
-  var lock = null;
-  function wake() {
-    if (!document.body || !document.body.hasAttribute("data-wakelock")) return;
-    if (!("wakeLock" in navigator) || document.visibilityState !== "visible" || lock) return;
-    navigator.wakeLock.request("screen").then(function (l) {
-      lock = l;
-      l.addEventListener("release", function () { lock = null; });
-    }).catch(function () { /* not allowed (no user gesture yet / insecure origin): try on next tap */ });
+  // New table: "Your side" offers the chosen game's sides, or the sides typed in the field above it.
+  function sideChoices() {
+    var sel = document.querySelector("select[data-sides-of]");
+    if (!sel) return;
+    var form = document.getElementById(sel.dataset.sidesOf);
+    if (!sel._all) sel._all = Array.prototype.map.call(sel.querySelectorAll("option[data-system]"), function (o) {
+      return {system: o.dataset.system, value: o.value};
+    });
+    var system = form.querySelector("select[name=system]").value;
+    var typed = form.querySelector("input[name=sides]").value.split(",").map(function (x) { return x.trim(); }).filter(Boolean);
+    var sides = typed.length ? typed : sel._all.filter(function (o) { return o.system === system; }).map(function (o) { return o.value; });
+    var chosen = sel.value;
+    while (sel.options.length > 1) sel.remove(1);
+    sides.forEach(function (side) { sel.appendChild(new Option(side, side)); });
+    sel.value = sides.indexOf(chosen) >= 0 ? chosen : "";
+  }
+  document.addEventListener("DOMContentLoaded", sideChoices);
+  document.addEventListener("input", function (e) { if (e.target.closest("#new-table") && e.target.name !== "side") sideChoices(); });
+  document.addEventListener("change", function (e) { if (e.target.closest("#new-table") && e.target.name === "system") sideChoices(); });
+
+  // A link to a folded section ("Add one", "Dice") opens it, so the tap lands on something usable.
+  document.addEventListener("click", function (e) {
+    var a = e.target.closest && e.target.closest("a[href^='#']");
+    var target = a && a.getAttribute("href").length > 1 && document.getElementById(a.getAttribute("href").slice(1));
+    if (!target) return;
+    var folded = target.matches("details") ? target : target.querySelector("details.lazy");
+    if (folded && !folded.open) folded.open = true;
+  });
+
+  // Forms tell the truth (issue 10 §4): an error sentence goes with the next success, what was typed
+  // for the last action ([data-clear], e.g. real dice) is emptied once it is accepted, and the tracker
+  // form shows (and sends) only the chosen kind's fields.
+  function isAction(e) { return e.detail.requestConfig && e.detail.requestConfig.verb === "post"; }
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    if (!isAction(e)) return;
+    var form = e.detail.elt.closest && e.detail.elt.closest("form");
+    var slot = form && form.id && document.getElementById(form.id + "-err");
+    if (slot) slot.innerHTML = "";
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (!isAction(e) || !e.detail.successful) return;
+    document.querySelectorAll("[id$='-err']").forEach(function (slot) {
+      if (slot.querySelector(".err-text")) slot.innerHTML = "";
+    });
+    var form = e.detail.elt.closest && e.detail.elt.closest("form");
+    if (form) form.querySelectorAll("[data-clear]").forEach(function (i) { i.value = ""; });
+  });
+  function kindFields(root) {
+    (root || document).querySelectorAll("form[data-kind-form]").forEach(function (form) {
+      var kind = form.querySelector("select[name='spec.kind']").value;
+      form.querySelectorAll("[data-kinds]").forEach(function (el) {
+        var on = el.dataset.kinds.split(" ").indexOf(kind) >= 0;
+        el.hidden = !on;
+        (el.matches("input") ? [el] : Array.prototype.slice.call(el.querySelectorAll("input"))).forEach(function (i) { i.disabled = !on; });
+      });
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () { kindFields(); });
+  document.addEventListener("htmx:afterSettle", function () { kindFields(); });
+  document.addEventListener("change", function (e) { if (e.target.closest && e.target.closest("form[data-kind-form]")) kindFields(); });
+
+  // The result sheet: dismissed, it stays away when the board is redrawn, until a newer result comes.
+  var dismissed = null;
+  function sheet() {
+    var el = document.getElementById("result");
+    if (el && el.dataset.resultSeq === dismissed) el.hidden = true;
+  }
+  document.addEventListener("click", function (e) {
+    if (!e.target.closest || !e.target.closest("[data-dismiss]")) return;
+    var el = e.target.closest("#result");
+    dismissed = el.dataset.resultSeq;
+    el.hidden = true;
+  });
+  document.addEventListener("htmx:afterSettle", sheet);
+
+  // No action moves the page away from the control the player used (issue 10 §2): when the board is
+  // redrawn, the tapped control (or, for a poll, what is in the middle of the screen) stays where it
+  // was on screen, keeps the focus, and folded sections stay as they were.
+  function keyOf(el) {
+    if (!el || !el.closest) return null;
+    if (el.id) return "#" + el.id;
+    var owner = el.closest("[id]");
+    if (!owner) return null;
+    if (el.matches("button[value], input[name], select[name], textarea[name]")) {
+      return "#" + owner.id + " " + el.tagName + "|" + (el.value && el.tagName === "BUTTON" ? el.value : el.name);
+    }
+    return "#" + owner.id;
+  }
+  function find(key, root) {
+    if (!key) return null;
+    var sp = key.indexOf(" ");
+    if (sp < 0) return document.getElementById(key.slice(1));
+    var owner = document.getElementById(key.slice(1, sp));
+    var rest = key.slice(sp + 1).split("|"), tag = rest[0], what = rest.slice(1).join("|");
+    if (!owner) return null;
+    return Array.prototype.find.call(owner.querySelectorAll(tag), function (el) {
+      return tag === "BUTTON" ? el.value === what : el.name === what;
+    }) || owner;
+  }
+  function openDetails(root) {
+    return Array.prototype.map.call(root.querySelectorAll("details[open]"), function (d) {
+      if (d.id) return d.id + "|self";
+      var owner = d.parentElement.closest("[id]");
+      return (owner ? owner.id : "") + "|" + Array.prototype.indexOf.call((owner || root).querySelectorAll("details"), d);
+    });
+  }
+  var anchor = null, rowsAtSubmit = [];
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    // the rows there were when a unit was added (a poll may bring the new one before the answer)
+    if (e.detail.requestConfig && e.detail.requestConfig.verb === "post") {
+      rowsAtSubmit = Array.prototype.map.call(document.querySelectorAll("details.unitrow"), function (d) { return d.id; });
+    }
+  });
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var board = e.detail.target;
+    if (!board || board.id !== "board") { anchor = null; return; }
+    var el = e.detail.requestConfig && e.detail.requestConfig.elt;
+    var tapped = e.detail.requestConfig && e.detail.requestConfig.triggeringEvent && e.detail.requestConfig.triggeringEvent.submitter;
+    el = tapped || (el && board.contains(el) && el !== board ? el : null);
+    if (!el || !el.getBoundingClientRect || !el.getBoundingClientRect().height) {
+      var mid = document.elementFromPoint(window.innerWidth / 2, window.innerHeight / 2);
+      el = mid && board.contains(mid) ? mid : null;
+    }
+    var focused = document.activeElement && board.contains(document.activeElement) ? keyOf(document.activeElement) : null;
+    var key = keyOf(el), same = find(key);  // measure what the key finds again after the swap
+    anchor = {key: key, top: same ? same.getBoundingClientRect().top : 0, focus: focused, open: openDetails(board), y: window.scrollY,
+      // a unit this phone has just put on the table opens, ready to be set up
+      rows: tapped && tapped.closest("form[id^='add-'], form[id^='roster']") ? rowsAtSubmit : null};
+  });
+  document.addEventListener("htmx:afterSwap", function (e) {
+    var board = document.getElementById("board"), a = anchor;
+    if (!a || !board) return;
+    anchor = null;
+    a.open.forEach(function (k) {
+      var parts = k.split("|"), owner = parts[0] ? document.getElementById(parts[0]) : board;
+      var d = parts[1] === "self" ? owner : owner && owner.querySelectorAll("details")[+parts[1]];
+      if (d) d.open = true;
+    });
+    if (a.rows) board.querySelectorAll("details.unitrow").forEach(function (d) { if (a.rows.indexOf(d.id) < 0) d.open = true; });
+    var el = find(a.key);
+    if (el && board.contains(el)) window.scrollBy(0, el.getBoundingClientRect().top - a.top);
+    else window.scrollTo(0, a.y);
+    var f = find(a.focus);
+    if (f && f.focus) f.focus({preventScroll: true});
+  });
+
+  // Rule tables: say so when a table scrolls sideways; the two-input lookup answers as you choose.
+  function tables() {
+    document.querySelectorAll("[data-scroll]").forEach(function (box) {
+      var hint = box.parentElement.querySelector("[data-swipe]");
+      if (hint) hint.hidden = box.scrollWidth <= box.clientWidth + 1;
+    });
+    document.querySelectorAll("form[data-lookup]").forEach(function (form) {
+      var table = document.querySelector("table.rules");
+      if (!table) return;
+      var row = form.elements.row.value, col = form.elements.col.value;
+      var heads = Array.prototype.map.call(table.tHead.rows[0].cells, function (c) { return c.textContent.trim(); });
+      var ci = heads.indexOf(col, 1);
+      var tr = Array.prototype.find.call(table.tBodies[0].rows, function (r) { return r.cells[0].textContent.trim() === row; });
+      form.querySelector("[data-answer]").textContent = tr && ci > 0 ? tr.cells[ci].textContent : "–";
+      Array.prototype.forEach.call(table.querySelectorAll(".hit"), function (c) { c.classList.remove("hit"); });
+      if (tr && ci > 0) tr.cells[ci].classList.add("hit");
+    });
+  }
+  document.addEventListener("DOMContentLoaded", tables);
+  window.addEventListener("resize", tables);
+  document.addEventListener("change", function (e) { if (e.target.closest && e.target.closest("form[data-lookup]")) tables(); });
+
+  // Unit rows: "My side" / "All" (remembered per table on this phone) and "Fold all".
+  function filterKey() { var b = document.getElementById("board"); return "companion-filter-" + location.pathname; }
+  function unitFilter() {
+    var mode = localStorage.getItem(filterKey()) || "all";
+    root.dataset.unitFilter = mode;
+    document.querySelectorAll("[data-unit-filter]").forEach(function (b) { b.setAttribute("aria-pressed", String(b.dataset.unitFilter === mode)); });
+  }
+  document.addEventListener("click", function (e) {
+    var b = e.target.closest && e.target.closest("[data-unit-filter], [data-rows]");
+    if (!b) return;
+    if (b.dataset.rows) { document.querySelectorAll("details.unitrow[open]").forEach(function (d) { d.open = false; }); return; }
+    localStorage.setItem(filterKey(), b.dataset.unitFilter);
+    unitFilter();
+  });
+  document.addEventListener("DOMContentLoaded", unitFilter);
+  document.addEventListener("htmx:afterSettle", unitFilter);
+
+  // Nothing hides under the bottom dock (bar + result sheet): scrolling to a control stops above it,
+  // and the page can scroll far enough to bring the last control above it.
+  function dockRoom() {
+    var dock = document.querySelector(".dock");
+    var h = dock ? dock.getBoundingClientRect().height : 0;
+    root.style.setProperty("--dock", Math.ceil(h) + "px");
+    root.style.scrollPaddingBottom = h ? Math.ceil(h) + 8 + "px" : "";
+  }
+  document.addEventListener("DOMContentLoaded", dockRoom);
+  document.addEventListener("htmx:afterSettle", dockRoom);
+  document.addEventListener("click", function (e) { if (e.target.closest && e.target.closest("[data-dismiss]")) setTimeout(dockRoom, 0); });
+  window.addEventListener("resize", dockRoom);
+
+  // Keep the screen on while a table is open (Secretariat #151). The Wake Lock API exists only in
+  // secure contexts, and phones reach the host at http://<LAN address>, which is not one: there the
+  // muted looping inline video of nosleep.js (vendored, MIT) does it, started from the first tap.
+  // Both are taken again when the page becomes visible (the browser lets go of them when hidden).
+  var lock = null, video = null, failed = false;
+  function awake(how) {
+    document.body.dataset.awake = how;
+    var mark = document.querySelector("[data-awake-mark]"), hint = document.querySelector("[data-awake-hint]");
+    if (mark) mark.hidden = how !== "lock" && how !== "video";
+    if (hint) hint.hidden = how !== "none";
+  }
+  function byVideo() {
+    if (!window.NoSleep) { awake("none"); return; }
+    if (!video) { video = new window.NoSleep(); window.companionNoSleep = video; }
+    var v = video.noSleepVideo;
+    if (v) { v.muted = true; v.setAttribute("muted", ""); }
+    video.enable().then(function () { awake("video"); }, function () { failed = true; awake("none"); });
+  }
+  function wake(e) {
+    if (!document.body || !document.body.hasAttribute("data-wakelock") || document.visibilityState !== "visible") return;
+    if ("wakeLock" in navigator && !failed) {
+      if (lock) return;
+      navigator.wakeLock.request("screen").then(function (l) {
+        lock = l;
+        awake("lock");
+        l.addEventListener("release", function () { lock = null; if (document.body.dataset.awake === "lock") awake("off"); });
+      }).catch(function () {
+        // not allowed yet (no tap so far) or refused: the video from the next tap
+        if (e && e.isTrusted && e.type !== "visibilitychange") { failed = true; byVideo(); }
+      });
+      return;
+    }
+    // the video may only start from a tap; it pauses while hidden and plays again on the next tap
+    if (e && (e.type === "click" || e.type === "touchend") && !(video && video.isEnabled && !video.noSleepVideo.paused)) byVideo();
+    else if (e && e.type === "visibilitychange" && video && video.isEnabled) video.noSleepVideo.play().catch(function () {});
   }
   document.addEventListener("DOMContentLoaded", wake);
   document.addEventListener("visibilitychange", wake);
-  document.addEventListener("click", wake);
+  document.addEventListener("click", wake, true);
+  document.addEventListener("touchend", wake, true);
 })();

@@ -47,7 +47,12 @@ def phone(browser, browser_context_args):
     def make():
         ctx = browser.new_context(**browser_context_args)
         contexts.append(ctx)
-        return ctx.new_page()
+        page = ctx.new_page()
+        # a player answers "yes" to the app's questions (undo another seat's move, finish the game)
+        # unless a test sets page.answer_yes = False; the questions asked are kept for tests to check
+        page.dialogs, page.answer_yes = [], True
+        page.on("dialog", lambda d: (page.dialogs.append(d.message), d.accept() if page.answer_yes else d.dismiss()))
+        return page
     yield make
     for ctx in contexts:
         ctx.close()

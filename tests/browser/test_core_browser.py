@@ -67,9 +67,10 @@ def test_two_phones_share_damage_undo_and_rolls(live_server, phone):
     expect(hp_of(anna, "Victory")).to_have_text("9")
     expect(hp_of(ben, "Victory")).to_have_text("9", timeout=2500)
 
-    expect(ben.locator("#undo button")).to_contain_text("Victory HP -1")
+    expect(ben.locator("#undo button")).to_contain_text("Anna: Victory HP -1")  # the whole label
     ben.click("#undo button")
     expect(hp_of(ben, "Victory")).to_have_text("10")
+    assert ben.dialogs == ["Undo Anna: Victory HP -1 (10 → 9)?"]  # another seat's move: asked first
     expect(hp_of(anna, "Victory")).to_have_text("10", timeout=2500)
 
     anna.click("#roll button[value^='roll expr=2d6']")

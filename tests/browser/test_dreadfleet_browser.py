@@ -66,7 +66,7 @@ def test_a_turn_of_dreadfleet_on_two_phones(live_server, phone):
     anna.select_option("select[name=system]", "dreadfleet")
     anna.fill("input[name=name]", "Battle of the Bay")
     anna.fill("#new-table input[name=seat]", "Anna")
-    anna.fill("#new-table input[name=side]", "Grand Alliance")
+    anna.select_option("#new-table select[name=side]", "Grand Alliance")
     anna.click("text=Create table")
     player_url = anna.locator("#player-url").inner_text()
     anna.click("text=Go to the board")
