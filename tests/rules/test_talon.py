@@ -8,7 +8,7 @@ import pytest
 
 from companion import content
 from companion.rules import RuleError
-from companion.games.talon import chart, counter, criticals, damage, weapons
+from companion.games.talon.rules import chart, counter, criticals, damage, weapons
 from companion.games.talon.fleet_actions import classes, custom_spec, parse_groups, weapon_tables
 
 

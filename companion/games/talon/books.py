@@ -9,7 +9,7 @@ points players enter.
 from __future__ import annotations
 
 from companion.rules import RuleError
-from companion.games.talon import chart
+from companion.games.talon.rules import chart
 
 DEFAULT_FIRST = "Talon"  # "Talon canonically starts with initiative" (PBF; TT#2 example), TALON.md 3
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 from companion.actions import action
 from companion.dice import parse_values
 from companion.rules import RuleError, roll_or_take
-from companion.games.talon import books, counter, criticals, damage, weapons
+from companion.games.talon import books
+from companion.games.talon.rules import counter, criticals, damage, weapons
 
 GAME = {"talon"}
 

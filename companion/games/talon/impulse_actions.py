@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from companion.actions import action
 from companion.rules import RuleError
-from companion.games.talon import books, counter, weapons
+from companion.games.talon import books
+from companion.games.talon.rules import counter, weapons
 
 GAME = {"talon"}
 USES = {

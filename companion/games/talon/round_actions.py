@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from companion.actions import action
 from companion.rules import RuleError
-from companion.games.talon import books, chart, counter, weapons
+from companion.games.talon import books
+from companion.games.talon.rules import chart, counter, weapons
 
 GAME = {"talon"}
 

@@ -7,7 +7,8 @@ paper ("ship / curve / A-F: AP, move", PBF; TALON.md 10).
 """
 from __future__ import annotations
 
-from companion.games.talon import books, chart, counter, weapons
+from companion.games.talon import books
+from companion.games.talon.rules import chart, counter, weapons
 
 
 def ship_view(state: dict, uid: str) -> dict:

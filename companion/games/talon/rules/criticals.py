@@ -8,7 +8,7 @@ players' reading; the table's setting changes it).
 from __future__ import annotations
 
 from companion.rules import RuleError
-from companion.games.talon import damage
+from companion.games.talon.rules import damage
 
 TABLE = {
     2: "Secondary Explosion: 3 additional hull damage; may cause another Critical",

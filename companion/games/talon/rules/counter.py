@@ -7,7 +7,7 @@ Sources: seed 003 5.1 (Charge Bar, Shield Arc, Hull Box, Critical Hull Box, Batt
 from __future__ import annotations
 
 from companion.rules import RuleError
-from companion.games.talon import chart
+from companion.games.talon.rules import chart
 
 ARCS = ("F", "R", "Rear", "L")  # seed 003 5.3: forward, right, rear, left (FAN order F/R/Rear/L)
 ARC_NAMES = {"F": "forward", "R": "right", "Rear": "rear", "L": "left"}

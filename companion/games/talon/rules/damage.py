@@ -7,7 +7,7 @@ marked off"), 5.3.2 (fire from an arc hits that shield arc); FAN applyDamage (sh
 from __future__ import annotations
 
 from companion.rules import RuleError
-from companion.games.talon import counter
+from companion.games.talon.rules import counter
 
 
 def mark_hull(ship: dict, amount: int) -> dict:
