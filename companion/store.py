@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from companion import actions
+from companion import actions, import_check
 from companion.actions import Ctx, Stale
 from companion.rules import RuleError
 
@@ -289,28 +289,33 @@ def import_table(db: Database, doc: dict, systems: dict) -> dict:
     """Rebuild a table from an export: every event is replayed and checked before anything is stored."""
     if not isinstance(doc, dict) or doc.get("format") != EXPORT_FORMAT:
         raise RuleError(f"This is not a companion table export (format must be {EXPORT_FORMAT!r}).", "file")
-    system = systems.get(doc.get("system"))
+    system = systems.get(doc.get("system")) if isinstance(doc.get("system"), str) else None
     if system is None:
-        raise RuleError(f"Unknown system {doc.get('system')!r} in the export.", "file")
+        raise RuleError(f"Unknown system {str(doc.get('system'))[:40]!r} in the export.", "file")
     log = doc.get("events")
     if not isinstance(log, list) or not log or len(log) > MAX_EVENTS_IMPORT:
         raise RuleError(f"The export needs 1 to {MAX_EVENTS_IMPORT} events.", "file")
+    version = doc.get("content_version") or system.version
+    if not isinstance(version, str) or len(version) > 64:
+        raise RuleError("The export's content_version is not a version.", "file")
     clean = []
     for i, ev in enumerate(log, start=1):
         if not isinstance(ev, dict) or ev.get("seq") != i or not isinstance(ev.get("payload"), dict) \
                 or ev.get("type") != ev["payload"].get("type"):
             raise RuleError(f"Event {i} of the export is damaged (seq, type or payload).", "file")
+        import_check.check_envelope(ev)
         clean.append({"seq": i, "type": ev["type"], "payload": ev["payload"]})
     if clean[0]["type"] != "create-table" or clean[0]["payload"].get("system") != system.slug:
         raise RuleError("The export must start with the table's create-table event.", "file")
     try:
         _check_replay(clean)
-        state, labels = _replay(clean)
-    except (RuleError, KeyError, TypeError, IndexError, ValueError) as exc:
-        raise RuleError(f"The export does not replay: {exc}", "file") from None
+        state, labels = _replay(clean, system)
+    except (RuleError, KeyError, TypeError, IndexError, ValueError, AttributeError, ZeroDivisionError,
+            OverflowError, RecursionError) as exc:
+        message = exc.message if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
+        raise RuleError(f"The export does not replay: {message}", "file") from None
     with write_lock(db):
-        code, table_id = _insert_table(db, system.slug, state, len(clean),
-                                       doc.get("content_version") or system.version)
+        code, table_id = _insert_table(db, system.slug, state, len(clean), version)
         for ev, raw, label in zip(clean, log, labels):
             entry_chance = ev["type"] not in ("undo", "redo") and actions.lookup(
                 ev["type"], system.slug).chance
@@ -319,18 +324,23 @@ def import_table(db: Database, doc: dict, systems: dict) -> dict:
     return table(db, code)
 
 
-def _replay(log: list[dict]) -> tuple[dict, list[str]]:
+def _replay(log: list[dict], system=None) -> tuple[dict, list[str]]:
     """Play the log as the table was played: each action on the state it met (so its label is the
-    one the app writes, never the document's), each undo/redo as a fold of the log so far."""
+    one the app writes, never the document's), each undo/redo as a fold of the log so far.  With
+    ``system``, each event is first checked as a live action would be (companion.import_check)."""
     state: dict = {}
     labels: list[str] = []
     for i, ev in enumerate(log):
+        if system is not None:
+            import_check.check_event(state, ev, system)
         if ev["type"] in ("undo", "redo"):
             state = actions.fold(log[:i + 1])
             labels.append(f"{ev['type']}: {labels[ev['payload']['target'] - 1]}")
         else:
             state, label = actions.attempt(state, ev["payload"])
             labels.append(label)
+        if system is not None:
+            import_check.check_state(ev["seq"], ev["type"], state)
     return state, labels
 
 
