@@ -11,7 +11,12 @@ Every answer must be below 500; every refused change must leave the table's seq 
 as they were; every 4xx under /api/ must be JSON with an ``error`` sentence; and the server log
 (the app's logger and werkzeug's) must hold no traceback and no error when the run ends.
 
-Budget: REQUESTS below (about 3,000 requests, well under a minute on the 2-core box).
+Then every route of the app (the games' own pages and forms included, from the app's URL map) gets
+hostile form fields and query strings.
+
+Budget: REQUESTS below (about 2,800 requests, under a minute on the 2-core box).  Hypothesis over
+the document rather than schemathesis: the document is small, the hostile values matter more than
+schema-valid ones, and the suite needs no new dependency.
 """
 from __future__ import annotations
 
@@ -38,8 +43,8 @@ from companion.db import get_db
 
 # examples per test: the sum is the run's request budget (each example is one request, plus one
 # set-up request for the action tests' fresh table every FRESH_EVERY examples)
-REQUESTS = {"api_operations": 700, "api_actions": 500, "html_act": 450, "html_other": 250,
-            "import": 150}
+REQUESTS = {"api_operations": 650, "api_actions": 450, "html_act": 400, "html_other": 200,
+            "every_route": 350, "import": 150}
 # FUZZ_SCALE=10 runs ten times as many (a deeper search, by hand; the suite runs the budget above)
 REQUESTS = {k: int(v * float(os.environ.get("FUZZ_SCALE", "1"))) for k, v in REQUESTS.items()}
 
@@ -533,6 +538,50 @@ def _multipart(fields: dict, file_bytes: bytes) -> tuple[bytes, dict]:
               f"Content-Type: application/json\r\n\r\n".encode() + file_bytes + b"\r\n")
     out.write(f"--{boundary}--\r\n".encode())
     return out.getvalue(), {"Content-Type": f"multipart/form-data; boundary={boundary}"}
+
+
+# --- every route of the app, the games' own pages and forms included --------------------------------
+
+@pytest.fixture(scope="module")
+def game_tables(live):
+    """One table per system, each seated in the fuzz client's cookie."""
+    status, _, body = live.request("GET", "/api/systems")
+    return {s["slug"]: new_table(live, s["slug"]) for s in json.loads(body)}
+
+
+ROUTE_WORDS = ["board", "shot", "add", "rosters", "game", "x", "1", "é"]
+
+
+@settings(max_examples=REQUESTS["every_route"], deadline=None, database=None,
+          suppress_health_check=list(HealthCheck))
+@given(data=st.data(), fields=form_fields())
+def test_every_route_with_hostile_fields(live, game_tables, data, fields):
+    rules = sorted((r.rule, sorted(r.methods - {"HEAD", "OPTIONS"})) for r in live.app.url_map.iter_rules()
+                   if r.endpoint != "static")
+    rule, methods = data.draw(st.sampled_from(rules), label="route")
+    table = data.draw(st.sampled_from(sorted(game_tables.values(), key=lambda t: t["code"])), label="table")
+
+    def part(match):
+        name = match.group(2)
+        if name == "code":
+            return table["code"]
+        if name == "slug":
+            return table["system"]
+        if match.group(1) == "int:":
+            return data.draw(st.sampled_from(["1", "2", "99"]), label=name)
+        return urllib.parse.quote(data.draw(st.sampled_from(ROUTE_WORDS), label=name), safe="")
+    path = re.sub(r"<(\w+:)?(\w+)>", part, rule)
+    method = data.draw(st.sampled_from(methods), label="method")
+    before = live.table(table["code"])
+    if method == "GET":
+        query = urllib.parse.urlencode(fields, errors="surrogatepass")
+        answer = live.request("GET", path + ("?" + query if query else ""))
+    else:
+        answer = live.form(path, [("csrf_token", live.csrf())] + fields,
+                           {"HX-Request": "true"} if data.draw(st.booleans(), label="htmx") else {})
+    check_answer(path, *answer)
+    if method != "GET":
+        check_refusal(live, table["code"], before, answer[0])
 
 
 # --- import: a real export with one part spoiled ------------------------------------------------
