@@ -320,7 +320,8 @@ def import_table(db: Database, doc: dict, systems: dict) -> dict:
             entry_chance = ev["type"] not in ("undo", "redo") and actions.lookup(
                 ev["type"], system.slug).chance
             _insert_event(db, table_id, ev["seq"], str(raw.get("seat", ""))[:40], raw.get("side"),
-                          ev["payload"], label, entry_chance, ev["payload"].get("target"), raw.get("ts"))
+                          ev["payload"], label, entry_chance,
+                          ev["payload"]["target"] if ev["type"] in ("undo", "redo") else None, raw.get("ts"))
     return table(db, code)
 
 

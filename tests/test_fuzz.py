@@ -58,9 +58,14 @@ class LogTrap(logging.Handler):
         super().__init__(logging.DEBUG)
         self.records: list[logging.LogRecord] = []
 
+    shielded: dict[str, int] = {}  # what the boundary turned into a 400 (companion.validate.shielded)
+
     def emit(self, record):
         if record.levelno >= logging.ERROR or record.exc_info:
             self.records.append(record)
+        elif record.name == "companion.validate":
+            key = record.getMessage().split(": ")[1]
+            self.shielded[key] = self.shielded.get(key, 0) + 1
 
     def exception_names(self) -> list[str]:
         names = []
@@ -85,7 +90,7 @@ class Live:
         self.app = create_app({"TESTING": False, "DATABASE": str(tmp_path / "fuzz.sqlite"),
                                "SECRET_KEY": "fuzz-key"})
         self.trap = LogTrap()
-        self.loggers = [self.app.logger, logging.getLogger("werkzeug")]
+        self.loggers = [self.app.logger, logging.getLogger("werkzeug"), logging.getLogger("companion.validate")]
         for logger in self.loggers:
             logger.addHandler(self.trap)
         self.server = make_server("127.0.0.1", 0, self.app, threaded=True)
@@ -162,7 +167,8 @@ def live(tmp_path_factory):
         import collections
         for line, n in collections.Counter(SURVEYED).most_common():
             print(f"{n:5d}  {line}")
-    print(f"\nfuzz: {server.count} requests; statuses {dict(sorted(server.statuses.items()))}")
+    print(f"\nfuzz: {server.count} requests; statuses {dict(sorted(server.statuses.items()))}; "
+          f"refused at the boundary: {server.trap.shielded}")
 
 
 @pytest.fixture(autouse=True)

@@ -192,3 +192,12 @@ def test_the_lobby_upload_gives_the_same_sentence(client, table, played):
                                                 "file": (io.BytesIO(json.dumps(doc).encode()), "t.json")},
                        content_type="multipart/form-data")
     assert resp.status_code == 400 and b"Event 5 (roll-real)" in resp.data
+
+
+def test_a_target_field_on_an_action_is_not_taken_for_an_undo_target(client, played):
+    doc = copy.deepcopy(played)
+    event(doc, "adjust")["payload"]["target"] = {"x": 1}  # found by the fuzz: was a 500 (sqlite binding)
+    resp = client.post("/api/tables/import", json=doc)
+    assert resp.status_code == 201  # an adjust ignores fields it does not read, live as in an import
+    event(doc, "roll-real")["payload"]["target"] = {"x": 1}
+    refused(client, doc, event(doc, "roll-real")["seq"], "its target is not what the app would have stored")
