@@ -269,10 +269,18 @@ def save_roster(code: str):
                  for u in (row["state"]["units"][i] for i in row["state"]["unit_order"]) if not u["removed"]]
         if not units:
             raise RuleError("There are no units on the table to save.", "roster")
-        store.library_save(get_db(), row["system"], "roster", name, {"units": units})
+        store.library_save(get_db(), row["system"], "roster", name, {"units": units}, owner=code,
+                           host=is_host())
     except RuleError as exc:
         return _answer(code, seat, exc)
     return _answer(code, seat, None)
+
+
+def is_host() -> bool:
+    """The device running the server (a browser on it reaches us over loopback) may change any
+    saved item; behind a reverse proxy every request looks local, so set COMPANION_PUBLIC_URL and
+    keep the proxy in mind."""
+    return request.remote_addr in ("127.0.0.1", "::1")
 
 
 @bp.post("/t/<code>/library/<int:item>/add")

@@ -52,6 +52,12 @@ def m002_library(db: Database) -> None:
     db["library"].create_index(["system", "kind", "name"], unique=True)
 
 
+@migrations()
+def m003_library_owner(db: Database) -> None:
+    """Whose an item is: the code of the table that saved it (empty: anyone's, as before)."""
+    db["library"].add_column("owner", str)
+
+
 class NotFound(LookupError):
     """No such table (or not for these credentials): answered 404 without a hint."""
 
@@ -380,21 +386,35 @@ def library_item(db: Database, item_id: int) -> dict:
     return {**rows[0], "data": json.loads(rows[0]["data"])}
 
 
-def library_save(db: Database, system: str, kind: str, name: str, data: dict) -> int:
-    """Save (or replace, by name) one item: a fleet, a warship card, a deck definition."""
+def library_save(db: Database, system: str, kind: str, name: str, data: dict, owner: str | None = None,
+                 host: bool = False) -> int:
+    """Save (or replace, by name) one item: a fleet, a warship card, a deck definition.  ``owner``
+    (the saving table's code) is recorded on a new item; an item another table owns is changed
+    only by that table or the host (``library_owned``)."""
     with write_lock(db):
-        existing = db.execute("select id from library where system = ? and kind = ? and name = ?",
+        existing = db.execute("select id, owner from library where system = ? and kind = ? and name = ?",
                               [system, kind, name]).fetchone()
         if existing:
+            library_owned(existing[1], owner, host, name)
             db.conn.execute("update library set data = ?, updated = ? where id = ?",
                             [json.dumps(data), now(), existing[0]])
             return existing[0]
         cur = db.conn.execute(
-            "insert into library (system, kind, name, data, created, updated) values (?, ?, ?, ?, ?, ?)",
-            [system, kind, name, json.dumps(data), now(), now()])
+            "insert into library (system, kind, name, data, created, updated, owner) values (?, ?, ?, ?, ?, ?, ?)",
+            [system, kind, name, json.dumps(data), now(), now(), owner])
         return cur.lastrowid
 
 
-def library_delete(db: Database, item_id: int) -> None:
+def library_owned(item_owner: str | None, owner: str | None, host: bool, name: str) -> None:
+    """An owned item is changed only by its own table or by the host; RuleError otherwise."""
+    if item_owner and not host and owner != item_owner:
+        raise RuleError(f"{name!r} was saved at another table: only that table's players or the host "
+                        "can change or delete it; save yours under another name.", "name")
+
+
+def library_delete(db: Database, item_id: int, owner: str | None = None, host: bool = False) -> None:
     with write_lock(db):
+        row = db.execute("select owner, name from library where id = ?", [item_id]).fetchone()
+        if row:
+            library_owned(row[0], owner, host, row[1])
         db.conn.execute("delete from library where id = ?", [item_id])
