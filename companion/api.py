@@ -11,6 +11,7 @@ from flask import Blueprint, current_app, g, abort, jsonify, request, url_for
 
 from companion import actions, dice, hidden, store
 from companion.actions import Ctx
+from companion.validate import shielded
 from companion.db import get_db, systems
 from companion.lookup import system_or_404
 from companion.rules import RuleError
@@ -27,7 +28,8 @@ def error(exc: RuleError):
 
 
 def body() -> dict:
-    data = request.get_json(silent=True)
+    """The request's JSON object, as the gate (companion.validate, via web) parsed and checked it."""
+    data = g.get("json_body")
     if not isinstance(data, dict):
         raise RuleError("Send a JSON object (Content-Type: application/json).", "body")
     return data
@@ -79,11 +81,21 @@ def odds():
     """Exact odds of a success pool: {"dice", "target", "save"?, "sides"?}."""
     try:
         data = body()
-        result = dice.pool_odds(*(int(data.get(k)) if data.get(k) is not None else d
+        result = dice.pool_odds(*(whole(data, k) if data.get(k) is not None else d
                                   for k, d in (("dice", 0), ("target", 0), ("save", None), ("sides", 6))))
-    except (RuleError, ValueError, TypeError) as exc:
-        return error(exc if isinstance(exc, RuleError) else RuleError("Numbers only.", "dice"))
+    except RuleError as exc:
+        return error(exc)
     return jsonify(result)
+
+
+def whole(data: dict, key: str) -> int:
+    """A whole number field (a numeral in text is taken too); RuleError naming it otherwise."""
+    value = data.get(key)
+    if isinstance(value, str) and value.strip().lstrip("-").isdecimal():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(f"{key} must be a whole number.", key)
+    return value
 
 
 def _created(row: dict):
@@ -98,12 +110,15 @@ def create_table():
     """Create a table: {"system", "name", "sides"?}."""
     try:
         data = body()
-        system = systems().get(data.get("system"))
+        system = systems().get(data.get("system")) if isinstance(data.get("system"), str) else None
         if system is None:
             raise RuleError(f"system must be one of {', '.join(systems())}.", "system")
         seat = {"name": str(request.headers.get("X-Seat", "API"))[:24], "side": None, "role": "player"}
-        row = store.create(get_db(), system, {"name": data.get("name"), "sides": data.get("sides")},
-                           Ctx(system=system, rng=secrets.SystemRandom(), seat=seat["name"]))
+        if data.get("sides") is not None and not isinstance(data["sides"], list):
+            raise RuleError("sides must be a list of side names.", "sides")
+        with shielded(data):
+            row = store.create(get_db(), system, {"name": data.get("name"), "sides": data.get("sides")},
+                               Ctx(system=system, rng=secrets.SystemRandom(), seat=seat["name"]))
     except RuleError as exc:
         return error(exc)
     if not request.headers.get("Authorization"):
@@ -139,7 +154,8 @@ def post_action(code: str):
         expect = data.pop("seq", None)
         if expect is not None and (isinstance(expect, bool) or not isinstance(expect, int)):
             raise RuleError("seq must be the integer seq you last saw.", "seq")
-        result = store.act(get_db(), code, data, ctx_for(g.table, seat), expect_seq=expect)
+        with shielded(data):
+            result = store.act(get_db(), code, data, ctx_for(g.table, seat), expect_seq=expect)
     except RuleError as exc:
         return error(exc)
     out = {"seq": result["seq"], "label": result["label"]}

@@ -58,7 +58,7 @@ class System:
 # --- a tiny schema checker -------------------------------------------------------------------
 
 def _fail(path: Path, key: str, expected: str, got) -> None:
-    raise ContentError(f"{path}: {key or '(top level)'}: expected {expected}, got {got!r}")
+    raise ContentError(f"{path}: {key or '(top level)'}: expected {expected}, got {got!r}.")
 
 
 def _check(path: Path, key: str, value, kind, *, allow_empty=True):
@@ -118,6 +118,52 @@ TRACKER_PARAMS = {
 }
 
 
+# What a tracker can hold at all (input limits, not rules: no game's card needs more); a spec
+# outside them (a box track of -1 boxes, a cooldown every 0 rounds) could never be played.
+TRACKER_BOUNDS = {
+    "counter": {"min": (-100_000, 100_000), "max": (-100_000, 100_000), "start": (-100_000, 100_000)},
+    "boxes": {"count": (1, 200), "rows": (1, 20)},
+    "charge": {"red": (0, 50), "yellow": (0, 50)},
+    "cooldown": {"every": (1, 100)},
+    "gauge": {"min": (-1000, 1000), "max": (-1000, 1000), "start": (-1000, 1000)},
+}
+MAX_TRACKER_TEXT = 60
+MAX_OPTIONS = 30
+MAX_ARCS = 12
+
+
+def _check_bounds(path: Path, key: str, spec: dict) -> None:
+    kind = spec["kind"]
+    for name, (lo, hi) in TRACKER_BOUNDS.get(kind, {}).items():
+        if name in spec and not lo <= spec[name] <= hi:
+            _fail(path, f"{key}.{name}", f"a whole number from {lo} to {hi}", spec[name])
+    for name in ("id", "label", "flag_label"):
+        if name in spec and len(spec[name]) > MAX_TRACKER_TEXT:
+            _fail(path, f"{key}.{name}", f"at most {MAX_TRACKER_TEXT} characters", spec[name][:20] + "...")
+    if kind == "charge" and spec["red"] + spec.get("yellow", 0) < 1:
+        _fail(path, f"{key}.red", "at least one red or yellow box", spec["red"])
+    if kind == "gauge":
+        if "min" in spec and "max" in spec and spec["min"] > spec["max"]:
+            _fail(path, f"{key}.max", f"a number >= min ({spec['min']})", spec["max"])
+        positions = spec.get("positions", [])
+        if len(positions) > 200 or any(not -1000 <= p <= 1000 for p in positions):
+            _fail(path, f"{key}.positions", "at most 200 positions from -1000 to 1000", positions[:5])
+        if "positions" in spec and not positions:
+            _fail(path, f"{key}.positions", "at least one position", positions)
+    if kind == "conditions":
+        options = spec.get("options", [])
+        if len(options) > MAX_OPTIONS or any(len(o) > 40 for o in options):
+            _fail(path, f"{key}.options", f"at most {MAX_OPTIONS} options of at most 40 characters", options[:3])
+    if kind == "arcs":
+        if not 1 <= len(spec["arcs"]) <= MAX_ARCS:
+            _fail(path, f"{key}.arcs", f"1 to {MAX_ARCS} arcs", len(spec["arcs"]))
+        for i, arc in enumerate(spec["arcs"]):
+            if isinstance(arc, dict) and isinstance(arc.get("boxes"), int) and not 1 <= arc["boxes"] <= 200:
+                _fail(path, f"{key}.arcs[{i}].boxes", "a whole number from 1 to 200", arc["boxes"])
+            if isinstance(arc, dict) and isinstance(arc.get("name"), str) and len(arc["name"]) > 30:
+                _fail(path, f"{key}.arcs[{i}].name", "at most 30 characters", arc["name"][:20] + "...")
+
+
 def check_tracker(path: Path, key: str, spec: dict) -> dict:
     """Validate one tracker spec (used by content files and by the add-tracker action)."""
     _check(path, key, spec, dict)
@@ -136,6 +182,7 @@ def check_tracker(path: Path, key: str, spec: dict) -> dict:
         for rule in ("ends", "blocked_by"):
             for name, others in spec.get(rule, {}).items():
                 _check(path, f"{key}.{rule}.{name}", others, "list[str]")
+    _check_bounds(path, key, spec)
     if kind == "boxes":
         for i, flagged in enumerate(spec.get("flagged", [])):
             if not 0 <= flagged < spec["count"]:

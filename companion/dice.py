@@ -3,7 +3,10 @@ odds (icepool).  Pure: no Flask, no database.  Randomness comes from ``secrets.S
 """
 from __future__ import annotations
 
+import math
+import re
 import secrets
+import threading
 from fractions import Fraction
 
 import d20
@@ -16,10 +19,55 @@ MAX_EXPR = 60
 MAX_DICE = 100
 MAX_SIDES = 1000
 MAX_POOL = 60
+MAX_TOTAL = 2 ** 53 - 1  # a total the database and a JavaScript number both hold exactly
+
+
+
+class _Source:
+    """d20's randomness: the OS's, except while a stored roll is being checked (an import), when
+    the thread checking it feeds d20 the dice the roll recorded, so d20 itself recomputes the
+    total from them (and says whether the expression could have rolled them at all)."""
+
+    def __init__(self):
+        self.system = secrets.SystemRandom()
+        self.local = threading.local()
+
+    def randrange(self, *args):
+        script = getattr(self.local, "script", None)
+        if script is None:
+            return self.system.randrange(*args)
+        value = next(script, None)
+        if len(args) == 3:  # the tens die of d%: 0, 10 ... 90
+            if value not in range(*args):
+                raise RuleError(f"A d% die cannot show {value!r}.", "dice")
+            return value
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= args[0]:
+            raise RuleError(f"A d{args[0]} cannot show {value!r}." if value is not None
+                            else "The roll records fewer dice than its expression rolls.", "dice")
+        return value - 1
+
 
 # d20 rolls with the module-level ``random``; every roll the server makes is decided here, once,
 # with the OS's randomness, and then stored in the event (replays never roll again).
-d20.expression.random = secrets.SystemRandom()
+_source = _Source()
+d20.expression.random = _source
+
+
+_REROLL = re.compile(r"r[or](?:[lh<>]?\d+)")
+
+
+def reroll(expr: str, values: list) -> dict:
+    """The roll ``expr`` makes when its dice come up ``values`` (in the order they were rolled): what
+    a stored roll must say.  RuleError if the expression could not have rolled exactly these dice."""
+    _source.local.script = iter(values)
+    try:
+        # a reroll (ro, rr) keeps only the die's last value, so the dice are fed back without it
+        result = roll(_REROLL.sub("", expr) or expr)
+        if next(_source.local.script, None) is not None:
+            raise RuleError("The roll records more dice than its expression rolls.", "dice")
+    finally:
+        _source.local.script = None
+    return {**result, "expr": expr}
 
 
 def _dice_nodes(node):
@@ -70,9 +118,20 @@ def roll(expr: str) -> dict:
     expr = check_expr(expr)
     try:
         result = d20.roll(expr, allow_comments=False)
-    except (d20.TooManyRolls, d20.RollValueError) as exc:
-        raise RuleError(f"Cannot roll {expr}: {exc}", "expr") from None
-    return {"expr": expr, "total": int(result.total), "dice": _dice_of(result), "text": str(result)}
+        total = result.total  # d20 works the arithmetic out here, lazily: 1d6/0 fails on this line
+    except (d20.TooManyRolls, d20.RollValueError, ZeroDivisionError, OverflowError) as exc:
+        raise RuleError(f"Cannot roll {expr}: {_why_not(exc)}", "expr") from None
+    if not isinstance(total, (int, float)) or not math.isfinite(total) or abs(total) > MAX_TOTAL:
+        raise RuleError(f"Cannot roll {expr}: its total would be larger than {MAX_TOTAL:,}.", "expr")
+    return {"expr": expr, "total": int(total), "dice": _dice_of(result), "text": str(result)}
+
+
+def _why_not(exc: Exception) -> str:
+    if isinstance(exc, (ZeroDivisionError, d20.RollValueError)) and "zero" in str(exc).lower():
+        return "it divides by zero (or takes a remainder by zero)."
+    if isinstance(exc, d20.TooManyRolls):
+        return "it would roll too many dice."
+    return str(exc).rstrip(".") + "."
 
 
 def real_dice(sides: int, values: list) -> list[int]:

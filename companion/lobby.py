@@ -77,7 +77,7 @@ def import_table():
             raise RuleError("Choose an exported .json file.", "file")
         try:
             doc = json.load(upload.stream)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested too deeply
             raise RuleError("That file is not JSON (export a table to get one).", "file") from None
         row = store.import_table(get_db(), doc, systems(), current_app.config["SECRET_KEY"])
     except RuleError as exc:

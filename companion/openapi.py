@@ -1,6 +1,12 @@
 """The OpenAPI document for /api (built from the registered action types, so it cannot drift)."""
 from __future__ import annotations
 
+from companion.validate import MAX_DEPTH, MAX_INT, MAX_TEXT
+
+LIMITS = (f" Every JSON body: strict JSON (no NaN or Infinity), at most {MAX_DEPTH} levels deep, integers "
+          f"within ±{MAX_INT}, text valid Unicode of at most {MAX_TEXT} characters; otherwise 400 naming "
+          "the field (see docs/api.md).")
+
 ERROR = {"type": "object", "properties": {"error": {"type": "string"}, "field": {"type": "string"}},
          "required": ["error"]}
 
@@ -21,7 +27,9 @@ def document(registry: dict, systems: dict) -> dict:
     code = [{"name": "code", "in": "path", "required": True, "schema": {"type": "string"}}]
     slug = [{"name": "slug", "in": "path", "required": True, "schema": {"type": "string",
                                                                         "enum": sorted(systems)}}]
-    errors = {"400": _resp("Bad input: one readable sentence", ERROR), "404": _resp("No such table", ERROR)}
+    errors = {"400": _resp("Bad input: one readable sentence", ERROR), "404": _resp("No such table", ERROR),
+              "405": _resp("Method not allowed", ERROR), "413": _resp("Body over 4 MB", ERROR)}
+    seq = {"type": "integer", "minimum": 0, "maximum": MAX_INT}
     write_errors = {**errors, "403": _resp("Spectators cannot change anything", ERROR),
                     "409": _resp("Stale view or finished table", ERROR)}
     created = _resp("Created", {"type": "object", "properties": {
@@ -31,7 +39,7 @@ def document(registry: dict, systems: dict) -> dict:
         "info": {"title": "companion", "version": "1",
                  "description": "Table-side companion API. Action types: " + "; ".join(
                      f"{t}: {registry[t].doc}" + (f" (only {', '.join(sorted(registry[t].systems))})"
-                                                  if registry[t].systems else "") for t in action_types)},
+                                                  if registry[t].systems else "") for t in action_types) + LIMITS},
         "components": {"securitySchemes": {"secret": {"type": "http", "scheme": "bearer",
                                                       "description": "the secret ending a join URL"}}},
         "paths": {
@@ -52,7 +60,7 @@ def document(registry: dict, systems: dict) -> dict:
                 "sides": {"type": "integer"}}}), "responses": {"200": _resp("Exact odds"), "400": _resp("Bad input", ERROR)}}},
             "/api/tables": {"post": {"requestBody": _json_body({"type": "object", "required": ["system", "name"], "properties": {
                 "system": {"type": "string", "enum": sorted(systems)}, "name": {"type": "string", "maxLength": 60},
-                "sides": {"type": "array", "items": {"type": "string"}}}}),
+                "sides": {"type": "array", "items": {"type": "string", "maxLength": 30}, "maxItems": 8}}}),
                 "responses": {"201": created, "400": _resp("Bad input", ERROR)}}},
             "/api/tables/import": {"post": {"requestBody": _json_body({"type": "object"}),
                                             "responses": {"201": created, "400": _resp("Not a valid export", ERROR)}}},
@@ -61,7 +69,7 @@ def document(registry: dict, systems: dict) -> dict:
             "/api/tables/{code}/actions": {"post": {"parameters": code, "security": [{"secret": []}],
                                                     "requestBody": _json_body({"type": "object", "required": ["type"], "properties": {
                                                         "type": {"type": "string", "enum": action_types},
-                                                        "seq": {"type": "integer", "description": "the seq the action was made against; 409 if stale"}}}),
+                                                        "seq": {**seq, "description": "the seq the action was made against; 409 if stale"}}}),
                                                     "responses": {"200": _resp("Applied", {"type": "object", "required": ["seq", "label"]}), **write_errors}}},
             "/api/tables/{code}/undo": {"post": {"parameters": code, "security": [{"secret": []}],
                                                  "responses": {"200": _resp("Undone", {"type": "object", "required": ["seq"]}), **write_errors}}},

@@ -10,6 +10,7 @@ from jinja2 import TemplateNotFound
 
 from companion import dice, hidden, report, store
 from companion.actions import Stale
+from companion.validate import shielded
 from companion.db import get_db, systems
 from companion.rules import RuleError
 from companion.web import (ctx_for, error_fragment, page_or_partial, require_player, seat_for, seats,
@@ -19,7 +20,8 @@ bp = Blueprint("play", __name__)
 
 TEXT_KEYS = {"name", "text", "why", "expr", "side", "result", "label", "reason", "dice", "rolled",
              "saves_rolled", "seat", "value", "to", "card.name", "card.type", "cards_text"}
-INT_RE = re.compile(r"^-?\d{1,9}$")
+INT_RE = re.compile(r"^-?[0-9]{1,9}$")
+CONTROL_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,60}$")  # an element id: it goes into HX-Retarget
 
 
 def parse_do(text: str) -> dict:
@@ -47,6 +49,10 @@ def form_args(form) -> dict:
         parts = key.split(".")
         for part in parts[:-1]:
             target = target.setdefault(part, {})
+            if not isinstance(target, dict):
+                raise RuleError(f"{part} is sent both as a value and as a group of fields.", parts[0])
+        if isinstance(target.get(parts[-1]), dict):
+            raise RuleError(f"{key} is sent both as a value and as a group of fields.", parts[0])
         target[parts[-1]] = value
     if args.get("type") == "add-tracker" and isinstance(args.get("spec"), dict):
         args["spec"] = tracker_spec_from_form(args["spec"])
@@ -76,14 +82,15 @@ def tracker_spec_from_form(spec: dict) -> dict:
     if not spec.get("id") and isinstance(spec.get("label"), str):
         spec["id"] = re.sub(r"[^a-z0-9]+", "-", spec["label"].lower()).strip("-")[:20] or "tracker"
     if isinstance(spec.get("flagged"), (str, int)):  # players count boxes from 1
-        spec["flagged"] = [int(n) - 1 for n in str(spec["flagged"]).replace(",", " ").split() if n.isdigit()]
+        spec["flagged"] = [int(n) - 1 for n in str(spec["flagged"]).replace(",", " ").split()
+                           if INT_RE.match(n)]
     if isinstance(spec.get("options"), str):
         spec["options"] = [o.strip() for o in spec["options"].split(",") if o.strip()][:20]
     if isinstance(spec.get("arcs"), str):
         arcs = []
         for part in spec["arcs"].split(","):
             words = part.split()
-            if len(words) >= 2 and words[-1].isdigit():
+            if len(words) >= 2 and INT_RE.match(words[-1]):
                 arcs.append({"name": " ".join(words[:-1])[:20], "boxes": int(words[-1])})
         spec["arcs"] = arcs
     return spec
@@ -184,6 +191,8 @@ def poll(code: str):
 def _answer(code: str, seat: dict, exc: RuleError | None):
     """After an action: the fresh board on success; on failure the sentence next to the control."""
     control = request.form.get("_control") or None
+    if control and not CONTROL_RE.match(control):
+        control = None  # not one of our element ids (and not safe in a response header)
     if exc is None:
         if request.htmx:
             return page_or_partial("board.html", "_board.html", **board_context(code, seat))
@@ -222,8 +231,10 @@ def act(code: str):
     require_player(seat)
     try:
         seq = request.form.get("_seq")
-        store.act(get_db(), code, form_args(request.form), ctx_for(g.table, seat),
-                  expect_seq=int(seq) if seq and seq.isdigit() else None)
+        args = form_args(request.form)
+        with shielded(args):
+            store.act(get_db(), code, args, ctx_for(g.table, seat),
+                      expect_seq=int(seq) if seq and INT_RE.match(seq) else None)
     except RuleError as exc:
         return _answer(code, seat, exc)
     return _answer(code, seat, None)
@@ -260,8 +271,8 @@ def _undo(code: str, redo: bool):
 def odds(code: str):
     """The exact odds of a success pool, shown before rolling (htmx fragment)."""
     seat_for(code)
-    args = form_args(request.args)
     try:
+        args = form_args(request.args)
         result = dice.pool_odds(int(args.get("dice") or 0), int(args.get("target") or 0),
                                 int(args["save"]) if args.get("save") not in (None, "", 0) else None,
                                 int(args.get("sides") or 6))
@@ -319,10 +330,18 @@ def save_roster(code: str):
                  for u in (row["state"]["units"][i] for i in row["state"]["unit_order"]) if not u["removed"]]
         if not units:
             raise RuleError("There are no units on the table to save.", "roster")
-        store.library_save(get_db(), row["system"], "roster", name, {"units": units})
+        store.library_save(get_db(), row["system"], "roster", name, {"units": units}, owner=code,
+                           host=is_host())
     except RuleError as exc:
         return _answer(code, seat, exc)
     return _answer(code, seat, None)
+
+
+def is_host() -> bool:
+    """The device running the server (a browser on it reaches us over loopback) may change any
+    saved item; behind a reverse proxy every request looks local, so set COMPANION_PUBLIC_URL and
+    keep the proxy in mind."""
+    return request.remote_addr in ("127.0.0.1", "::1")
 
 
 @bp.post("/t/<code>/library/<int:item>/add")

@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from companion import actions, hidden
+from companion import actions, hidden, import_check
 from companion.actions import Ctx, Stale
 from companion.rules import RuleError
 
@@ -95,6 +95,12 @@ def m003_undo_chain(db: Database) -> None:
 # A snapshot of the folded state every this many links of the done stack: undo and redo then
 # apply at most this many events whatever the log's length (scripts/benchmark.py measures it).
 SNAPSHOT_EVERY = 64
+
+
+@migrations()
+def m004_library_owner(db: Database) -> None:
+    """Whose an item is: the code of the table that saved it (empty: anyone's, as before)."""
+    db["library"].add_column("owner", str)
 
 
 class NotFound(LookupError):
@@ -406,41 +412,50 @@ def import_table(db: Database, doc: dict, systems: dict, server_key: str | None 
     Boxed sealed parts (an export made by one side's seat) are opened with ``server_key`` first."""
     if not isinstance(doc, dict) or doc.get("format") != EXPORT_FORMAT:
         raise RuleError(f"This is not a companion table export (format must be {EXPORT_FORMAT!r}).", "file")
-    system = systems.get(doc.get("system"))
+    system = systems.get(doc.get("system")) if isinstance(doc.get("system"), str) else None
     if system is None:
-        raise RuleError(f"Unknown system {doc.get('system')!r} in the export.", "file")
+        raise RuleError(f"Unknown system {str(doc.get('system'))[:40]!r} in the export.", "file")
     log = doc.get("events")
     if not isinstance(log, list) or not log or len(log) > MAX_EVENTS_IMPORT:
         raise RuleError(f"The export needs 1 to {MAX_EVENTS_IMPORT} events.", "file")
     log = hidden.open_export(log, server_key)
+    version = doc.get("content_version") or system.version
+    if not isinstance(version, str) or len(version) > 64:
+        raise RuleError("The export's content_version is not a version.", "file")
     clean = []
     for i, ev in enumerate(log, start=1):
         if not isinstance(ev, dict) or ev.get("seq") != i or not isinstance(ev.get("payload"), dict) \
                 or ev.get("type") != ev["payload"].get("type"):
             raise RuleError(f"Event {i} of the export is damaged (seq, type or payload).", "file")
+        import_check.check_envelope(ev)
         clean.append({"seq": i, "type": ev["type"], "payload": ev["payload"]})
     if clean[0]["type"] != "create-table" or clean[0]["payload"].get("system") != system.slug:
         raise RuleError("The export must start with the table's create-table event.", "file")
     try:
         _check_replay(clean)
         with write_lock(db):  # any refusal rolls the whole import back
-            code = _insert_table(db, system.slug, doc.get("content_version") or system.version)
+            code = _insert_table(db, system.slug, version)
             row = table(db, code)  # kept current by each append
             for ev, raw in zip(clean, log):
-                _replay_event(db, row, ev, raw)
-    except (RuleError, KeyError, TypeError, IndexError, ValueError) as exc:
-        raise RuleError(f"The export does not replay: {getattr(exc, 'message', exc)}", "file") from None
+                _replay_event(db, row, ev, raw, system)
+    except (RuleError, KeyError, TypeError, IndexError, ValueError, AttributeError, ZeroDivisionError,
+            OverflowError, RecursionError) as exc:
+        message = exc.message if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
+        raise RuleError(f"The export does not replay: {message}", "file") from None
     return table(db, code)
 
 
-def _replay_event(db: Database, row: dict, ev: dict, raw: dict) -> None:
-    """One imported event through the same path as live play: its label is the app's own, never
-    the document's, and undo/redo use the chain and snapshots (an import costs what the game did)."""
+def _replay_event(db: Database, row: dict, ev: dict, raw: dict, system) -> None:
+    """One imported event through the same path as live play: checked first as a live action
+    would be (companion.import_check), its label the app's own, never the document's, and
+    undo/redo through the chain and snapshots (an import costs what the game did)."""
+    import_check.check_event(row["state"], ev, system)
     seat, side, ts = str(raw.get("seat", ""))[:40], raw.get("side"), raw.get("ts")
     if ev["type"] in ("undo", "redo"):
         _append_undo(db, row, ev["type"] == "redo", seat, side, ts)
     else:
         _append_action(db, row, ev["payload"], seat, side, ts)
+    import_check.check_state(ev["seq"], ev["type"], row["state"])
 
 
 def _check_replay(log: list[dict]) -> None:
@@ -478,21 +493,35 @@ def library_item(db: Database, item_id: int) -> dict:
     return {**rows[0], "data": json.loads(rows[0]["data"])}
 
 
-def library_save(db: Database, system: str, kind: str, name: str, data: dict) -> int:
-    """Save (or replace, by name) one item: a fleet, a warship card, a deck definition."""
+def library_save(db: Database, system: str, kind: str, name: str, data: dict, owner: str | None = None,
+                 host: bool = False) -> int:
+    """Save (or replace, by name) one item: a fleet, a warship card, a deck definition.  ``owner``
+    (the saving table's code) is recorded on a new item; an item another table owns is changed
+    only by that table or the host (``library_owned``)."""
     with write_lock(db):
-        existing = db.execute("select id from library where system = ? and kind = ? and name = ?",
+        existing = db.execute("select id, owner from library where system = ? and kind = ? and name = ?",
                               [system, kind, name]).fetchone()
         if existing:
+            library_owned(existing[1], owner, host, name)
             db.conn.execute("update library set data = ?, updated = ? where id = ?",
                             [json.dumps(data), now(), existing[0]])
             return existing[0]
         cur = db.conn.execute(
-            "insert into library (system, kind, name, data, created, updated) values (?, ?, ?, ?, ?, ?)",
-            [system, kind, name, json.dumps(data), now(), now()])
+            "insert into library (system, kind, name, data, created, updated, owner) values (?, ?, ?, ?, ?, ?, ?)",
+            [system, kind, name, json.dumps(data), now(), now(), owner])
         return cur.lastrowid
 
 
-def library_delete(db: Database, item_id: int) -> None:
+def library_owned(item_owner: str | None, owner: str | None, host: bool, name: str) -> None:
+    """An owned item is changed only by its own table or by the host; RuleError otherwise."""
+    if item_owner and not host and owner != item_owner:
+        raise RuleError(f"{name!r} was saved at another table: only that table's players or the host "
+                        "can change or delete it; save yours under another name.", "name")
+
+
+def library_delete(db: Database, item_id: int, owner: str | None = None, host: bool = False) -> None:
     with write_lock(db):
+        row = db.execute("select owner, name from library where id = ?", [item_id]).fetchone()
+        if row:
+            library_owned(row[0], owner, host, row[1])
         db.conn.execute("delete from library where id = ?", [item_id])

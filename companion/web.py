@@ -1,6 +1,7 @@
 """Web plumbing shared by the blueprints: seats and credentials, CSRF, page-or-partial, errors."""
 from __future__ import annotations
 
+import base64
 import gzip
 import hashlib
 import hmac
@@ -8,12 +9,14 @@ import os
 import re
 import secrets
 from functools import lru_cache
+from pathlib import Path
 from urllib.parse import quote
 
-from flask import abort, current_app, g, make_response, render_template, request, session
+from flask import abort, current_app, g, jsonify, make_response, render_template, request, session
 from markupsafe import escape
+from werkzeug.exceptions import HTTPException
 
-from companion import store
+from companion import store, validate
 from companion.actions import Ctx, Stale
 from companion.db import get_db, systems
 from companion.rules import RuleError
@@ -22,25 +25,70 @@ MAX_SEAT_NAME = 24
 
 
 def init_app(app) -> None:
+    app.before_request(_gate)
     app.before_request(_csrf_protect)
     app.after_request(_headers)
     app.url_defaults(_static_version)
+    app.extensions["companion.csp"] = content_security_policy(Path(app.template_folder))
+    app.errorhandler(HTTPException)(_http_error)
     app.context_processor(lambda: {"csrf_token": csrf_token()})
     app.jinja_env.trim_blocks = True  # block tags leave no blank lines: the board is sent every change
     app.jinja_env.lstrip_blocks = True
     app.jinja_env.globals["do"] = do_value
     app.jinja_env.globals["csrf"] = csrf_token
-    app.errorhandler(404)(lambda e: (render_template("error.html", status=404,
-                                                     message="Nothing here."), 404))
-    app.errorhandler(403)(lambda e: (render_template("error.html", status=403,
-                                                     message=e.description), 403))
-    app.errorhandler(413)(lambda e: (render_template("error.html", status=413,
-                                                     message="That file is too large (4 MB at most)."), 413))
+    app.errorhandler(404)(lambda e: _api_error(e, "Not found.") or (
+        render_template("error.html", status=404, message="Nothing here."), 404))
+    app.errorhandler(403)(lambda e: _api_error(e, e.description) or (
+        render_template("error.html", status=403, message=e.description), 403))
+    app.errorhandler(413)(lambda e: _api_error(e, "That request is too large (4 MB at most).") or (
+        render_template("error.html", status=413, message="That file is too large (4 MB at most)."), 413))
+
+
+def _api_error(exc: HTTPException, message: str):
+    """Under /api/ every error is JSON with one sentence, whatever raised it (routing included)."""
+    if request.path.startswith("/api/"):
+        return jsonify({"error": message}), exc.code
+    return None
+
+
+def _http_error(exc: HTTPException):
+    if request.path.startswith("/api/"):
+        sentence = {405: f"{request.method} is not allowed here.", 400: "Bad request."}.get(
+            exc.code, exc.description or exc.name)
+        return jsonify({"error": sentence}), exc.code
+    return exc
+
+
+def _gate():
+    """The validation layer (companion.validate) where every request enters: path parts, form
+    fields and JSON bodies; a refusal is a 400 naming the field and nothing runs."""
+    if not validate.path_ok(request.view_args):
+        abort(404)
+    if request.method not in ("POST", "PUT", "PATCH", "DELETE"):
+        return None
+    try:
+        if request.mimetype == "application/json":
+            g.json_body = validate.parse_json(request.get_data(cache=True))
+        elif request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
+            validate.check_form(request.form)
+    except validate.InputError as exc:
+        if request.path.startswith("/api/"):
+            return jsonify({"error": exc.message, "field": exc.field}), 400
+        control = request.form.get("_control", "") if request.mimetype != "application/json" else ""
+        if request.headers.get("HX-Request") and re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]{0,60}", control):
+            return error_fragment(exc, control, 400)  # the sentence next to the form that sent it
+        return make_response(render_template("error.html", status=400, message=exc.message), 400)
+    return None
 
 
 def do_value(type_: str, **kw) -> str:
     """The value of a board button: "tracker tracker=hp op=adjust by=-1" (see play.parse_do)."""
     return " ".join([type_] + [f"{k}={quote(str(v), safe='')}" for k, v in kw.items()])
+
+
+def same_secret(sent: str, kept: str) -> bool:
+    """Constant-time comparison of a secret someone sent (any text, even non-ASCII) with ours."""
+    return hmac.compare_digest(sent.encode("utf-8", "surrogatepass"), kept.encode("utf-8"))
 
 
 def csrf_token() -> str:
@@ -74,7 +122,7 @@ def _csrf_protect():
     if request.path.startswith("/api/") and request.mimetype == "application/json":
         return None  # a cross-site page cannot send JSON without a CORS preflight, which we never grant
     sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token") or ""
-    if not session.get("csrf") or not hmac.compare_digest(sent, session["csrf"]):
+    if not session.get("csrf") or not same_secret(sent, session["csrf"]):
         if request.path.startswith("/api/"):
             return {"error": "Missing or wrong CSRF token (send X-CSRF-Token, or use a Bearer secret)."}, 400
         return make_response(render_template("error.html", status=400,
@@ -145,7 +193,25 @@ def _headers(resp):
     resp.headers.setdefault("X-Content-Type-Options", "nosniff")
     resp.headers.setdefault("Referrer-Policy", "same-origin")
     resp.headers.setdefault("X-Frame-Options", "DENY")
+    if resp.mimetype == "text/html":
+        resp.headers.setdefault("Content-Security-Policy", current_app.extensions["companion.csp"])
     return resp
+
+
+_INLINE_HANDLER = re.compile(r'\son[a-z]+="([^"{}]*)"')
+
+
+def content_security_policy(templates: Path) -> str:
+    """Scripts only from our own files; htmx's ``hx-on`` handlers need 'unsafe-eval' (htmx 2
+    compiles them with Function), and each static inline handler (the finish form's confirm) is
+    allowed by its hash alone.  htmx adds its indicator <style> and some templates size bars with
+    style="", so styles may be inline.  No plugins, no framing, forms post only here."""
+    hashes = sorted({"'sha256-" + base64.b64encode(hashlib.sha256(m.encode()).digest()).decode() + "'"
+                     for path in templates.rglob("*.html") for m in _INLINE_HANDLER.findall(path.read_text())})
+    script = " ".join(["'self'", "'unsafe-eval'"] + (["'unsafe-hashes'"] + hashes if hashes else []))
+    return ("default-src 'self'; script-src " + script + "; style-src 'self' 'unsafe-inline'; "
+            "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; "
+            "form-action 'self'; frame-ancestors 'none'")
 
 
 # --- seats ----------------------------------------------------------------------------------------
@@ -169,12 +235,12 @@ def seat_for(code: str) -> dict:
         abort(404)
     token = bearer()
     if token is not None:
-        if hmac.compare_digest(token, row["player_secret"]):
+        if same_secret(token, row["player_secret"]):
             # X-Side names the side an API player plays (whose sealed orders it may read)
             side = request.headers.get("X-Side")
             seat = {"name": request.headers.get("X-Seat", "API")[:MAX_SEAT_NAME],
                     "side": side if side in row["state"]["sides"] else None, "role": "player"}
-        elif hmac.compare_digest(token, row["spectator_secret"]):
+        elif same_secret(token, row["spectator_secret"]):
             seat = {"name": "spectator", "side": None, "role": "spectator"}
         else:
             abort(404)

@@ -8,10 +8,13 @@ real deck, so the books (discard, attached cards, wind strength ...) stay right 
 """
 from __future__ import annotations
 
+import math
+
 from companion.rules import RuleError
 
 CARD_FIELDS_MAX = 12
 MAX_CARDS = 500
+MAX_CARD_NUMBER = 1_000_000_000
 
 
 def create(label: str, mode: str = "virtual") -> dict:
@@ -42,6 +45,9 @@ def clean_card(raw: dict) -> dict:
             value = value.strip()
         elif not isinstance(value, (int, float, bool)):
             raise RuleError(f"Card field {key} must be text, a number or true/false.", key)
+        elif not isinstance(value, bool) and not (math.isfinite(value) and abs(value) <= MAX_CARD_NUMBER):
+            # NaN or Infinity would make the table's state unreadable as JSON
+            raise RuleError(f"Card field {key} must be a finite number of at most {MAX_CARD_NUMBER:,}.", key)
         card[str(key)[:30]] = value
     return card
 
