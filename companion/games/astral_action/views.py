@@ -4,11 +4,10 @@ odds before rolling.  Table changes still go through ``store.act`` (the ``aa-*``
 """
 from __future__ import annotations
 
-import json
 
-from flask import Blueprint, Response, abort, render_template, request
+from flask import Blueprint, abort, render_template, request
 
-from companion import hidden, store
+from companion import store
 from companion.db import get_db
 from companion.games.astral_action.rules import attack as atk
 from companion.games.astral_action.rules import design
@@ -20,7 +19,8 @@ from companion.games.astral_action.books import ships_for_activation, target_vie
 from companion.games.astral_action.combat import MODS, _weapon
 from companion.play import board_context
 from companion.rules import RuleError
-from companion.web import ctx_for, error_fragment, page_or_partial, require_player, seat_for
+from companion.game_pages import game_table, json_file, refusal, uploaded_json
+from companion.web import ctx_for, page_or_partial
 
 bp = Blueprint("astral_action", __name__, url_prefix="/t/<code>/astral-action")
 SLUG = "astral-action"
@@ -53,17 +53,10 @@ def activation_view(state: dict) -> dict | None:
 
 
 def _table(code: str, write: bool = False) -> tuple[dict, dict]:
-    seat = seat_for(code)
-    if write:
-        require_player(seat)
-    row = store.state_for(store.table(get_db(), code), hidden.viewer_side(seat))
-    if row["system"] != SLUG:
-        abort(404)
-    return seat, row
+    return game_table(code, SLUG, write)
 
 
-def _failed(exc: RuleError, control: str):
-    return error_fragment(exc, request.form.get("_control") or control, 400)
+_failed = refusal
 
 
 def card_from_form(form) -> dict:
@@ -164,23 +157,15 @@ def export_cards(code: str):
     """Every saved card as a JSON file, to keep or to take to another companion."""
     _table(code)
     data = [item["data"] for item in store.library_items(get_db(), SLUG, KIND)]
-    resp = Response(json.dumps({"format": EXPORT_FORMAT, "version": 1, "cards": data}, indent=1),
-                    mimetype="application/json")
-    resp.headers["Content-Disposition"] = 'attachment; filename="astral-action-ship-cards.json"'
-    return resp
+    return json_file({"format": EXPORT_FORMAT, "version": 1, "cards": data}, "astral-action-ship-cards.json")
 
 
 @bp.post("/cards/import")
 def import_cards(code: str):
     """Import cards exported before; every card is checked before any is saved."""
     _table(code, write=True)
-    upload = request.files.get("file")
-    text = upload.read().decode("utf-8", "replace") if upload and upload.filename else request.form.get("text", "")
     try:
-        try:
-            doc = json.loads(text)
-        except ValueError:
-            raise RuleError("That is not an export of Ship Information Cards (JSON).", "file") from None
+        doc = uploaded_json("Ship Information Cards")
         found = doc.get("cards") if isinstance(doc, dict) else doc
         if not isinstance(found, list) or not 1 <= len(found) <= 50:
             raise RuleError("The file needs 1 to 50 Ship Information Cards.", "file")

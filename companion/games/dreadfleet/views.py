@@ -8,9 +8,8 @@ modules).  The numbers come from the players' own cards: nothing here invents on
 """
 from __future__ import annotations
 
-import json
 
-from flask import Blueprint, Response, abort, render_template, request
+from flask import Blueprint, abort, render_template, request
 
 from companion import store
 from companion.db import get_db, systems
@@ -21,7 +20,8 @@ from companion.games.dreadfleet.fleet_cards import EXPORT_FORMAT, _flat, _number
 from companion.games.dreadfleet.previews import boarding_preview, shot_preview
 from companion.play import board_context, form_args
 from companion.rules import RuleError
-from companion.web import ctx_for, error_fragment, page_or_partial, require_player, seat_for
+from companion.game_pages import game_table, json_file, refusal, uploaded_json
+from companion.web import ctx_for, page_or_partial
 
 bp = Blueprint("dreadfleet", __name__, url_prefix="/t/<code>/dreadfleet")
 SLUG = "dreadfleet"
@@ -38,17 +38,10 @@ def _library() -> dict:
 
 
 def _table(code: str, write: bool = False) -> tuple[dict, dict]:
-    seat = seat_for(code)
-    if write:
-        require_player(seat)
-    row = store.table(get_db(), code)
-    if row["system"] != SLUG:
-        abort(404)
-    return seat, row
+    return game_table(code, SLUG, write)
 
 
-def _failed(exc: RuleError, control: str):
-    return error_fragment(exc, request.form.get("_control") or control, 400)
+_failed = refusal
 
 
 
@@ -106,23 +99,15 @@ def export_warships(code: str):
     """Every saved Warship card as a JSON file, to keep or to take to another companion."""
     _table(code)
     cards = [item["data"] for item in store.library_items(get_db(), SLUG, "warship")]
-    resp = Response(json.dumps({"format": EXPORT_FORMAT, "version": 1, "cards": cards}, indent=1),
-                    mimetype="application/json")
-    resp.headers["Content-Disposition"] = 'attachment; filename="dreadfleet-warship-cards.json"'
-    return resp
+    return json_file({"format": EXPORT_FORMAT, "version": 1, "cards": cards}, "dreadfleet-warship-cards.json")
 
 
 @bp.post("/warships/import")
 def import_warships(code: str):
     """Import Warship cards exported before (a file or pasted text); every card is checked first."""
     _table(code, write=True)
-    upload = request.files.get("file")
-    text = upload.read().decode("utf-8", "replace") if upload and upload.filename else request.form.get("text", "")
     try:
-        try:
-            doc = json.loads(text)
-        except ValueError:
-            raise RuleError("That is not an export of Warship cards (JSON).", "file") from None
+        doc = uploaded_json("Warship cards")
         cards = doc.get("cards") if isinstance(doc, dict) else doc
         if not isinstance(cards, list) or not cards or len(cards) > 50:
             raise RuleError("The file needs 1 to 50 Warship cards.", "file")

@@ -12,14 +12,15 @@ from __future__ import annotations
 import json
 import re
 
-from flask import Blueprint, Response, abort, make_response, render_template, request
+from flask import Blueprint, abort, make_response, render_template, request
 
 from companion import store
 from companion.db import get_db, systems
 from companion.games.empires_of_dust import rules as eod
 from companion.play import board_context
 from companion.rules import RuleError
-from companion.web import ctx_for, error_fragment, page_or_partial, require_player, seat_for, status_of
+from companion.game_pages import game_table, json_file
+from companion.web import ctx_for, error_fragment, page_or_partial, require_player, status_of
 from companion.games.empires_of_dust.attack_helper import attack_context, preview
 from companion.games.empires_of_dust.designer_form import (KIND, _apply_op, check_draft, designer_context,
     draft_from_form, eod_saved_fleets)
@@ -35,10 +36,7 @@ for _helper in (eod_panel, eod_unit, eod_saved_fleets):
 
 
 def _table(code: str) -> tuple[dict, dict]:
-    seat = seat_for(code)
-    row = store.table(get_db(), code)
-    if row["system"] != SLUG:
-        abort(404)
+    seat, row = game_table(code, SLUG)
     return row, seat
 
 
@@ -200,10 +198,8 @@ def fleet_export(code: str, item: int):
     except RuleError:
         abort(404)
     doc = {"format": EXPORT_FORMAT, "version": 1, "system": SLUG, "name": saved["name"], **saved["data"]}
-    resp = Response(json.dumps(doc, indent=1), mimetype="application/json")
     slug = re.sub(r"[^a-z0-9]+", "-", saved["name"].lower()).strip("-") or "fleet"
-    resp.headers["Content-Disposition"] = f'attachment; filename="{slug}.json"'
-    return resp
+    return json_file(doc, f"{slug}.json")
 
 
 @bp.post("/t/<code>/eod/fleets/import")

@@ -4,13 +4,14 @@ numbers as corrected from the players' own counter, put on the table again next 
 still go through ``store.act``."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, request
+from flask import Blueprint, request
 
 from companion import store
 from companion.db import get_db
 from companion.play import board_context
 from companion.rules import RuleError
-from companion.web import ctx_for, error_fragment, page_or_partial, require_player, seat_for
+from companion.game_pages import game_table, refusal
+from companion.web import ctx_for, page_or_partial
 from companion.games.talon import summary
 from companion.games.talon.fleet_actions import classes, spec_fields
 
@@ -25,16 +26,10 @@ def _helpers() -> dict:
 
 
 def _table(code: str):
-    seat = seat_for(code)
-    require_player(seat)
-    row = store.table(get_db(), code)
-    if row["system"] != SLUG:
-        abort(404)
-    return seat, row
+    return game_table(code, SLUG, write=True)
 
 
-def _failed(exc: RuleError, control: str):
-    return error_fragment(exc, request.form.get("_control") or control, 400)
+_failed = refusal
 
 
 @bp.post("/classes")

@@ -1,0 +1,50 @@
+"""What every game's own pages share (their blueprints import these; the core names no game).
+
+The table a page belongs to, as the seat may see it (other sides' sealed parts redacted, so a
+game's page can never show what its board would not); a refusal shown next to its control; a JSON
+file to download; a JSON document uploaded as a file or pasted as text.
+"""
+from __future__ import annotations
+
+import json
+
+from flask import Response, abort, request
+
+from companion import hidden, store
+from companion.db import get_db
+from companion.rules import RuleError
+from companion.web import error_fragment, require_player, seat_for
+
+
+def game_table(code: str, slug: str, write: bool = False) -> tuple[dict, dict]:
+    """(seat, row) of a table of game ``slug``; 404 for another game's table, 403 for a spectator
+    when ``write``; the row's state is redacted for the seat's side."""
+    seat = seat_for(code)
+    if write:
+        require_player(seat)
+    row = store.state_for(store.table(get_db(), code), hidden.viewer_side(seat))
+    if row["system"] != slug:
+        abort(404)
+    return seat, row
+
+
+def refusal(exc: RuleError, control: str):
+    """A 400 whose one sentence lands in the control's own error slot."""
+    return error_fragment(exc, request.form.get("_control") or control, 400)
+
+
+def json_file(doc, filename: str) -> Response:
+    """A JSON document as a download."""
+    resp = Response(json.dumps(doc, indent=1), mimetype="application/json")
+    resp.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return resp
+
+
+def uploaded_json(what: str, field: str = "file"):
+    """The JSON document in the upload ``file`` (or pasted in ``text``); a sentence if it is not one."""
+    upload = request.files.get("file")
+    text = upload.read().decode("utf-8", "replace") if upload and upload.filename else request.form.get("text", "")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        raise RuleError(f"That is not an export of {what} (JSON).", field) from None
