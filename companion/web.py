@@ -210,7 +210,8 @@ def content_security_policy(templates: Path) -> str:
                      for path in templates.rglob("*.html") for m in _INLINE_HANDLER.findall(path.read_text())})
     script = " ".join(["'self'", "'unsafe-eval'"] + (["'unsafe-hashes'"] + hashes if hashes else []))
     return ("default-src 'self'; script-src " + script + "; style-src 'self' 'unsafe-inline'; "
-            "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; "
+            "img-src 'self' data:; media-src 'self' data: blob:; connect-src 'self'; object-src 'none'; "
+            "base-uri 'self'; "
             "form-action 'self'; frame-ancestors 'none'")
 
 

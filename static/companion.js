@@ -209,7 +209,7 @@
     });
     if (a.rows) board.querySelectorAll("details.unitrow").forEach(function (d) { if (a.rows.indexOf(d.id) < 0) d.open = true; });
     var el = find(a.key);
-    if (el && board.contains(el)) window.scrollBy(0, el.getBoundingClientRect().top - a.top);
+    if (el && document.body.contains(el)) window.scrollBy(0, el.getBoundingClientRect().top - a.top);  // a tool outside the board too
     else window.scrollTo(0, a.y);
     var f = find(a.focus);
     if (f && f.focus) f.focus({preventScroll: true});

@@ -40,3 +40,12 @@ def test_a_changed_file_gets_a_new_url(app, client, tmp_path):
         (tmp_path / "x.css").write_text("b{}")
         os.utime(tmp_path / "x.css", (time.time() + 5, time.time() + 5))
         assert url_for("static", filename="x.css") != first
+
+
+def test_no_template_carries_an_inline_script():
+    """The Content-Security-Policy runs scripts from the app's own files only: an inline <script>
+    in any template (a game's included) would silently not run."""
+    templates = Path(__file__).resolve().parent.parent / "templates"
+    for path in templates.rglob("*.html"):
+        for tag in re.findall(r"<script\b[^>]*>", path.read_text()):
+            assert "src=" in tag, f"{path}: {tag}"

@@ -59,7 +59,7 @@ def test_a_turn_of_astral_action_on_two_phones(live_server, phone, tmp_path):
     anna.select_option("select[name=system]", "astral-action")
     anna.fill("input[name=name]", "Astral skirmish")
     anna.fill("#new-table input[name=seat]", "Anna")
-    anna.fill("#new-table input[name=side]", "Player 1")
+    anna.select_option("#new-table select[name=side]", "Player 1")
     anna.click("text=Create table")
     player_url = anna.locator("#player-url").inner_text()
     anna.click("text=Go to the board")
