@@ -8,8 +8,7 @@ from werkzeug.serving import make_server
 
 from companion import create_app
 
-CHROMIUM = "/usr/bin/chromium"
-PHONE = {"width": 390, "height": 844}
+from phone_checks import CHROMIUM, PHONE  # one place for both (a test cannot import 'conftest': two exist)
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,9 @@
 """Checks every phone-sized page must pass."""
 from __future__ import annotations
 
+CHROMIUM = "/usr/bin/chromium"  # Debian's Chromium, never a downloaded build
+PHONE = {"width": 390, "height": 844}
+
 
 def assert_fits_a_phone(page, controls: str = "#board button, #board select") -> None:
     """No sideways scrolling at 360 and 390 px, and every control at least 44 px both ways."""

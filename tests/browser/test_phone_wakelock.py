@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from conftest import CHROMIUM, PHONE
+from phone_checks import CHROMIUM, PHONE
 from test_core_browser import create_table
 
 pytestmark = pytest.mark.browser
