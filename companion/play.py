@@ -8,7 +8,7 @@ from urllib.parse import unquote
 from flask import Blueprint, g, Response, current_app, redirect, render_template, request, url_for
 from jinja2 import TemplateNotFound
 
-from companion import dice, hidden, report, store
+from companion import dice, hidden, report, store, validate
 from companion.actions import Stale
 from companion.validate import shielded
 from companion.db import get_db, systems
@@ -21,7 +21,6 @@ bp = Blueprint("play", __name__)
 TEXT_KEYS = {"name", "text", "why", "expr", "side", "result", "label", "reason", "dice", "rolled",
              "saves_rolled", "seat", "value", "to", "card.name", "card.type", "cards_text"}
 INT_RE = re.compile(r"^-?[0-9]{1,9}$")
-CONTROL_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,60}$")  # an element id: it goes into HX-Retarget
 
 
 def parse_do(text: str) -> dict:
@@ -191,7 +190,7 @@ def poll(code: str):
 def _answer(code: str, seat: dict, exc: RuleError | None):
     """After an action: the fresh board on success; on failure the sentence next to the control."""
     control = request.form.get("_control") or None
-    if control and not CONTROL_RE.match(control):
+    if control and not validate.CONTROL_RE.match(control):
         control = None  # not one of our element ids (and not safe in a response header)
     if exc is None:
         if request.htmx:

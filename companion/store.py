@@ -261,8 +261,14 @@ def act(db: Database, code: str, args: dict, ctx: Ctx, expect_seq: int | None = 
 # fixed: snapshots of it every SNAPSHOT_EVERY links bound the work of undo whatever the log length.
 
 def _link(db: Database, table_id: int, seq: int) -> tuple:
-    return db.execute("select link, target, since_snap, label, payload from events"
-                      " where table_id = ? and seq = ?", [table_id, seq]).fetchone()
+    """(link, target, since_snap) of one event: the chain alone, never its payload (hot path)."""
+    return db.execute("select link, target, since_snap from events where table_id = ? and seq = ?",
+                      [table_id, seq]).fetchone()
+
+
+def _text(db: Database, table_id: int, seq: int) -> tuple[str, str]:
+    """(label, payload) of one event, read only where undo/redo needs them."""
+    return db.execute("select label, payload from events where table_id = ? and seq = ?", [table_id, seq]).fetchone()
 
 
 def _append_action(db: Database, row: dict, payload: dict, seat: str, side, ts=None) -> tuple[int, str, dict]:
@@ -294,9 +300,8 @@ def _state_at(db: Database, table_id: int, top: int) -> dict:
         if snap:
             state = json.loads(snap[0])
             break
-        link, _, _, _, payload = _link(db, table_id, seq)
-        chain.append(json.loads(payload))
-        seq = link
+        chain.append(json.loads(_text(db, table_id, seq)[1]))
+        seq = _link(db, table_id, seq)[0]
     else:
         state = {}
     for payload in reversed(chain):
@@ -311,12 +316,13 @@ def _append_undo(db: Database, row: dict, redo: bool, seat: str, side, ts=None) 
         if row.get("undone_event") is None:
             raise RuleError("Nothing to redo.", "redo")
         undone_link, target = _link(db, table_id, row["undone_event"])[:2]
-        _, _, _, target_label, payload = _link(db, table_id, target)
+        target_label, payload = _text(db, table_id, target)
         state, _ = actions.attempt(row["state"], json.loads(payload))  # the top again: apply it once more
         top, undone, link, withdrawn = target, undone_link, None, 0
     else:
         target = row.get("done_top")
-        parent, _, _, target_label, _ = _link(db, table_id, target)
+        parent = _link(db, table_id, target)[0]
+        target_label = _text(db, table_id, target)[0]
         if parent is None:
             raise RuleError("Nothing to undo.", "undo")
         state = _state_at(db, table_id, parent)

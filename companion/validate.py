@@ -15,6 +15,8 @@ mean (that is each action's own check, in its decider or apply).  Pure of Flask 
 """
 from __future__ import annotations
 
+import re
+
 import json
 import logging
 import math
@@ -164,3 +166,7 @@ def shielded(args):
                     type(exc).__name__, exc, field)
         raise InputError(f"{field} cannot be {_kind(value)} here; check what this action takes "
                          f"(see /api/openapi.json).", field) from None
+
+
+# An element id, the only thing a form's ``_control`` may be: it goes into the HX-Retarget header.
+CONTROL_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,60}$")

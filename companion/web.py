@@ -75,7 +75,7 @@ def _gate():
         if request.path.startswith("/api/"):
             return jsonify({"error": exc.message, "field": exc.field}), 400
         control = request.form.get("_control", "") if request.mimetype != "application/json" else ""
-        if request.headers.get("HX-Request") and re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]{0,60}", control):
+        if request.headers.get("HX-Request") and validate.CONTROL_RE.match(control):
             return error_fragment(exc, control, 400)  # the sentence next to the form that sent it
         return make_response(render_template("error.html", status=400, message=exc.message), 400)
     return None
