@@ -96,6 +96,18 @@
     if (!target) return;
     var folded = target.matches("details") ? target : target.querySelector("details.lazy");
     if (folded && !folded.open) folded.open = true;
+    // A unit's own way into a game's tool ("Fire" on a ship opens the broadside with that ship
+    // chosen): data-pick='{"field name": "value"}' sets those fields in the target and says so.
+    if (a.dataset.pick) {
+      var picks = JSON.parse(a.dataset.pick);
+      Object.keys(picks).forEach(function (name) {
+        var field = target.querySelector("[name='" + name + "']");
+        if (!field) return;
+        field.value = picks[name];
+        field.dispatchEvent(new Event("input", { bubbles: true }));
+        field.dispatchEvent(new Event("change", { bubbles: true }));
+      });
+    }
   });
 
   // Forms tell the truth (issue 10 §4): an error sentence goes with the next success, what was typed
