@@ -17,6 +17,7 @@ from companion.games.astral_action.formations import formation_of, movement_of
 from companion.games.astral_action.terrain import EXAMPLES
 from companion.games.astral_action.books import ships_for_activation, target_view
 from companion.games.astral_action.combat import MODS, _weapon
+from companion.games.astral_action.ship_row import ship_row
 from companion.play import board_context
 from companion.rules import RuleError
 from companion.game_pages import game_table, json_file, refusal, uploaded_json
@@ -39,6 +40,7 @@ def _library() -> dict:
     return {"astral_cards": lambda: store.library_items(get_db(), SLUG, KIND), "aa_rows": MAX_ROWS,
             "aa_orders": tn.ORDERS, "aa_terrain": EXAMPLES, "aa_formation": formation_of,
             "aa_formation_move": movement_of, "aa_commands": tn.COMMANDS, "aa_activation": activation_view,
+            "aa_ship_row": ship_row,
             "aa_equipment": {"weapons": WEAPONS, "components": COMPONENTS, "variants": VARIANTS, "arcs": ARCS}}
 
 
