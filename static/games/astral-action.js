@@ -1,5 +1,7 @@
 // Astral Action's attack form: its lists follow the board only when ships came or went (a choice
-// is never lost to a poll), and after an attack the pending result is brought into view.
+// is never lost to a poll); after an accepted attack the one-attack fields empty (the core clears
+// [data-clear] text fields; a ticked box like "Marked +2" is unticked here) and the odds redraw.
+// The attack's result shows in the result sheet above the bottom bar: the page does not move.
 // A file, not an inline script: the Content-Security-Policy allows scripts from the app's own files only.
 (function () {
   "use strict";
@@ -9,9 +11,11 @@
     if (!e.detail.target || e.detail.target.id !== "board") return;
     var roster = document.getElementById("aa-roster"), pick = document.getElementById("aa-pick");
     if (roster && pick && roster.dataset.sig !== pick.dataset.sig) htmx.trigger(pick, "aa-roster");
-    if (!window.aaScroll) return;
-    window.aaScroll = false;
-    var p = document.getElementById("aa-pending");
-    if (p) p.scrollIntoView({block: "center"});
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (!e.detail.successful || !e.detail.requestConfig || e.detail.requestConfig.verb !== "post") return;
+    var form = e.detail.elt.closest && e.detail.elt.closest("form");
+    if (!form || !form.classList.contains("aa-one-action")) return;
+    form.querySelectorAll("input[type=checkbox][data-aa-untick]").forEach(function (box) { box.checked = false; });
   });
 })();
