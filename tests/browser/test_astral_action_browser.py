@@ -15,7 +15,13 @@ SECRET = "Mark Target"
 
 
 def ship(page, name):
-    return page.locator("form.unit", has=page.locator("h3", has_text=re.compile(f"^{re.escape(name)}$")))
+    """A ship's full card; its compact row on the board is opened first (issue 10)."""
+    exact = re.compile(f"^{re.escape(name)}$")
+    row = page.locator("details.unitrow", has=page.locator("summary .rname", has_text=exact))
+    row.wait_for(state="attached")
+    if row.get_attribute("open") is None:
+        row.locator("summary.rowline").click()
+    return page.locator("form.unit", has=page.locator("h3", has_text=exact))
 
 
 def design(page, name, size, equipment):
@@ -119,9 +125,11 @@ def test_a_turn_of_astral_action_on_two_phones(live_server, phone, tmp_path):
     form.locator("input[name=dice]").fill("6 6")
     form.get_by_role("button", name="Attack").click()
     expect(ben.locator("#aa-pending")).to_contain_text("HIT")
-    expect(ben.locator("#aa-pending")).to_be_in_viewport()
+    # the result and its Apply button come in the sheet above the bottom bar, where the thumb is (issue 10)
+    expect(ben.locator("#result [data-aa-sheet]")).to_have_text("HIT · 5 damage")
+    expect(ben.locator("#result")).to_be_in_viewport()
     ben.screenshot(path="/tmp/astral-ben-pending.png")
-    ben.locator("#aa-pending").get_by_role("button", name=re.compile("Apply 5 damage")).click()
+    ben.locator("#result").get_by_role("button", name=re.compile("Apply 5 damage")).click()
     # Accuracy roll 6 > the 5 undamaged Shield boxes: the Shields are ignored (L196)
     expect(ship(anna, "Falcon").locator(".aa-trackrow.health").first).to_contain_text("5", timeout=5000)
 
@@ -138,7 +146,7 @@ def test_a_turn_of_astral_action_on_two_phones(live_server, phone, tmp_path):
     falcon.locator("input[name=dice]").fill("3 4")
     falcon.get_by_role("button", name="Roll Condition").click()
     expect(ship(anna, "Falcon")).to_contain_text("7: Serious Damage")
-    ship(anna, "Falcon").get_by_role("button", name="Apply").click()
+    ship(anna, "Falcon").get_by_role("button", name="Apply", exact=True).click()
     expect(ship(ben, "Falcon").locator(".aa-conds")).to_contain_text("Serious Damage", timeout=5000)
     expect(ship(ben, "Falcon").locator(".aa-trackrow.health").nth(1)).to_contain_text("8")  # 10 - 2 (L100)
     agree(anna, ben)

@@ -105,10 +105,107 @@ def mid_game(anna, ben, base):
         page.reload()
 
 
-def test_measure(live_server, phone):
+def row(page, name):
+    return page.locator("details.unitrow", has=page.locator("summary .rname", has_text=re.compile(f"^{name}$")))
+
+
+def screen_y(locator) -> float:
+    return locator.bounding_box()["y"]
+
+
+def in_viewport(page, locator) -> bool:
+    box = locator.bounding_box()
+    return box is not None and 0 <= box["y"] and box["y"] + box["height"] <= page.viewport_size["height"]
+
+
+def shown(page) -> str:
+    """The page without its drop-down lists (the list of Orders names every Order)."""
+    return re.sub(r"<select\b.*?</select>", "", page.content(), flags=re.S)
+
+
+def test_four_ships_a_side_fit_two_screens_and_an_attack_takes_two_taps(live_server, phone):
     anna, ben = two_phones(live_server, phone)
     mid_game(anna, ben, live_server)
-    anna.set_viewport_size({"width": 390, "height": 844})
-    print("HEIGHT", anna.evaluate("document.documentElement.scrollHeight"), anna.locator("#board").bounding_box()["height"])
     SHOTS.mkdir(parents=True, exist_ok=True)
-    anna.locator("#board").screenshot(path=str(SHOTS / "scratch-board.png"))
+    expect(anna.locator("details.unitrow")).to_have_count(8)
+    expect(anna.locator("details.unitrow[open]")).to_have_count(0)
+    # the target: all rows closed, the #board section (turn, panel, eight rows, rolls, bar) within two screens
+    height = anna.locator("#board").bounding_box()["height"]
+    print(f"#board height with 8 ships, rows closed: {height:.0f} px")
+    assert height <= 2 * SCREEN, height
+    anna.screenshot(path=str(SHOTS / "board-rows-closed.png"))
+
+    # the rows: numbers, Conditions, sealed marker (never the text on Ben's phone), formation, activated
+    expect(row(ben, "Crow").locator(".rnums")).to_contain_text("Serious Damage")
+    expect(row(ben, "Magpie").locator(".rnums")).to_contain_text("Health 40/40")
+    expect(row(ben, "Falcon").locator("[data-row-sealed]")).to_have_text("✉ sealed")
+    expect(row(anna, "Condor").locator(".rnums")).to_contain_text("Formation (Harrier)")
+    expect(row(anna, "Kestrel").locator(".ract")).to_have_count(1)
+    assert "Mark Target" not in shown(ben)
+
+    # Ben's Size 1 ship activates: open its row (1), Activate (2)
+    rook = row(ben, "Rook")
+    rook.locator("summary.rowline").click()
+    rook.get_by_role("button", name="Activate Rook").click()
+    expect(row(anna, "Rook").locator(".ract")).to_have_count(1, timeout=SYNC)
+
+    # the signature procedure: "Attack" on the closed row (1) chooses Rook in the attack form, which comes
+    # into view; choose the target, type the real dice, Attack (2): the result is in the sheet above the
+    # bottom bar on both phones, the page did not move, and the dice field is empty again
+    expect(ben.locator("#aa-attack select[name=shot]")).to_be_attached()
+    rook.locator("summary.rowline").click()  # fold it again: from the closed board
+    rook.locator("a.aa-fire").click()
+    form = ben.locator("#aa-attack")
+    expect(form.locator("select[name=shot]")).to_have_value(f"{uid_of(ben, 'Rook')}:0")
+    expect(ben.locator("#aa-attack-card h2")).to_be_in_viewport()
+    form.locator("select[name=target]").select_option(label="Falcon (Player 1)")
+    expect(ben.locator("#aa-odds")).to_contain_text("Hit 50%")  # d6 + (2 - 1) vs miss ≤2, glance ≤4 (L86)
+    form.locator("input[name=dice]").fill("6 6")
+    fire = form.get_by_role("button", name="Attack", exact=True)
+    expect(fire).to_be_in_viewport()
+    fire.scroll_into_view_if_needed()  # what the click does itself: clear of the bottom bar (scroll-padding)
+    before = screen_y(fire)
+    fire.click()
+    sheet = ben.locator("#result")
+    expect(sheet.locator("[data-aa-sheet]")).to_have_text("HIT · 5 damage")
+    assert in_viewport(ben, sheet), sheet.bounding_box()
+    assert abs(screen_y(fire) - before) <= 4, (before, screen_y(fire))
+    expect(form.locator("input[name=dice]")).to_have_value("")
+    expect(anna.locator("#result [data-aa-sheet]")).to_have_text("HIT · 5 damage", timeout=SYNC)
+    assert in_viewport(anna, anna.locator("#result"))
+    ben.screenshot(path=str(SHOTS / "result-sheet.png"))
+
+    # apply it from the sheet (one more tap, under the thumb): Falcon's row shows it on both phones
+    # (Accuracy 6 > the 5 undamaged Shield boxes: the Shields are ignored, L196)
+    sheet.get_by_role("button", name="Apply 5 damage to Falcon").click()
+    expect(row(ben, "Falcon").locator(".rnums")).to_contain_text("Health 15/20")
+    expect(row(anna, "Falcon").locator(".rnums")).to_contain_text("Health 15/20", timeout=SYNC)
+
+    # damage by hand: open the row (1), type it, Apply damage (2)
+    raven = row(anna, "Raven")
+    raven.locator("summary.rowline").click()
+    raven.get_by_label("damage to Raven").fill("3")
+    raven.get_by_role("button", name="Apply damage").click()
+    expect(row(anna, "Raven").locator(".rnums")).to_contain_text("Armor 2/5")
+    expect(row(ben, "Raven").locator(".rnums")).to_contain_text("Armor 2/5", timeout=SYNC)
+    expect(row(anna, "Raven")).to_have_attribute("open", "")
+    anna.screenshot(path=str(SHOTS / "board-row-open.png"))
+
+    # undo (1, her own move) and next phase (1) from the bottom bar
+    anna.click("#undo button")
+    expect(row(anna, "Raven").locator(".rnums")).to_contain_text("Armor 5/5")
+    anna.click("nav.bar #next button")
+    expect(anna.locator("[data-phase]")).to_have_text("Resolution")
+    expect(ben.locator("[data-phase]")).to_have_text("Resolution", timeout=SYNC)
+    assert "Mark Target" not in shown(ben)
+
+
+def test_the_board_on_a_tablet(live_server, phone):
+    anna, ben = two_phones(live_server, phone)
+    mid_game(anna, ben, live_server)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    anna.set_viewport_size({"width": 820, "height": 1180})
+    row(anna, "Harrier").locator("summary.rowline").click()
+    assert anna.evaluate("document.documentElement.scrollWidth") <= 820
+    anna.evaluate("window.scrollTo(0, 0)")
+    anna.screenshot(path=str(SHOTS / "board-tablet.png"))

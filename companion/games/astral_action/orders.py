@@ -95,12 +95,15 @@ def aa_activate(state: dict, p: dict) -> str:
     after = activation_status(state)
     nxt = (f"; next: {after['next']}, Size {after['size']}" if after["stage"] != "done"
            else "; every ship has activated")
+    # the label is read on the phones (undo bar, log), so the rule lines stay here: a jump leaves
+    # play when activated (L286), a formation activates at its largest Size (L380), an activation
+    # is attack first, then move (L140-L142)
     if ship.get("fled"):
-        return f"{unit['name']} jumps to Hyperspace and leaves play (L286){nxt}"
+        return f"{unit['name']} jumps to Hyperspace and leaves play{nxt}"
     if f:
-        return (f"Formation of {state['units'][f['lead']]['name']} activates at Size {size} (L380): "
-                f"attack first, then move (L140-L142){nxt}")
-    return f"{unit['name']} activates (Size {ship['card']['size']}): attack first, then move (L140-L142){nxt}"
+        return (f"Formation of {state['units'][f['lead']]['name']} activates at Size {size}: "
+                f"attack first, then move{nxt}")
+    return f"{unit['name']} activates (Size {ship['card']['size']}): attack first, then move{nxt}"
 
 
 @action("aa-pass", systems=SYSTEMS)
