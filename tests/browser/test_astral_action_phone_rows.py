@@ -118,6 +118,17 @@ def in_viewport(page, locator) -> bool:
     return box is not None and 0 <= box["y"] and box["y"] + box["height"] <= page.viewport_size["height"]
 
 
+class Taps:
+    """Counts the taps of one move from the closed board (typing and choosing from a list are not taps)."""
+
+    def __init__(self):
+        self.count = 0
+
+    def __call__(self, locator) -> None:
+        self.count += 1
+        locator.click()
+
+
 def shown(page) -> str:
     """The page without its drop-down lists (the list of Orders names every Order)."""
     return re.sub(r"<select\b.*?</select>", "", page.content(), flags=re.S)
@@ -144,17 +155,19 @@ def test_four_ships_a_side_fit_two_screens_and_an_attack_takes_two_taps(live_ser
     assert "Mark Target" not in shown(ben)
 
     # Ben's Size 1 ship activates: open its row (1), Activate (2)
-    rook = row(ben, "Rook")
-    rook.locator("summary.rowline").click()
-    rook.get_by_role("button", name="Activate Rook").click()
+    rook, tap = row(ben, "Rook"), Taps()
+    tap(rook.locator("summary.rowline"))
+    tap(rook.get_by_role("button", name="Activate Rook"))
     expect(row(anna, "Rook").locator(".ract")).to_have_count(1, timeout=SYNC)
+    assert tap.count <= 2
 
     # the signature procedure: "Attack" on the closed row (1) chooses Rook in the attack form, which comes
     # into view; choose the target, type the real dice, Attack (2): the result is in the sheet above the
     # bottom bar on both phones, the page did not move, and the dice field is empty again
     expect(ben.locator("#aa-attack select[name=shot]")).to_be_attached()
     rook.locator("summary.rowline").click()  # fold it again: from the closed board
-    rook.locator("a.aa-fire").click()
+    tap = Taps()
+    tap(rook.locator("a.aa-fire"))
     form = ben.locator("#aa-attack")
     expect(form.locator("select[name=shot]")).to_have_value(f"{uid_of(ben, 'Rook')}:0")
     expect(ben.locator("#aa-attack-card h2")).to_be_in_viewport()
@@ -165,7 +178,8 @@ def test_four_ships_a_side_fit_two_screens_and_an_attack_takes_two_taps(live_ser
     expect(fire).to_be_in_viewport()
     fire.scroll_into_view_if_needed()  # what the click does itself: clear of the bottom bar (scroll-padding)
     before = screen_y(fire)
-    fire.click()
+    tap(fire)
+    assert tap.count <= 2
     sheet = ben.locator("#result")
     expect(sheet.locator("[data-aa-sheet]")).to_have_text("HIT · 5 damage")
     assert in_viewport(ben, sheet), sheet.bounding_box()
@@ -177,24 +191,30 @@ def test_four_ships_a_side_fit_two_screens_and_an_attack_takes_two_taps(live_ser
 
     # apply it from the sheet (one more tap, under the thumb): Falcon's row shows it on both phones
     # (Accuracy 6 > the 5 undamaged Shield boxes: the Shields are ignored, L196)
-    sheet.get_by_role("button", name="Apply 5 damage to Falcon").click()
+    tap = Taps()
+    tap(sheet.get_by_role("button", name="Apply 5 damage to Falcon"))
+    assert tap.count <= 1
     expect(row(ben, "Falcon").locator(".rnums")).to_contain_text("Health 15/20")
     expect(row(anna, "Falcon").locator(".rnums")).to_contain_text("Health 15/20", timeout=SYNC)
 
     # damage by hand: open the row (1), type it, Apply damage (2)
-    raven = row(anna, "Raven")
-    raven.locator("summary.rowline").click()
+    raven, tap = row(anna, "Raven"), Taps()
+    tap(raven.locator("summary.rowline"))
     raven.get_by_label("damage to Raven").fill("3")
-    raven.get_by_role("button", name="Apply damage").click()
+    tap(raven.get_by_role("button", name="Apply damage"))
+    assert tap.count <= 2
     expect(row(anna, "Raven").locator(".rnums")).to_contain_text("Armor 2/5")
     expect(row(ben, "Raven").locator(".rnums")).to_contain_text("Armor 2/5", timeout=SYNC)
     expect(row(anna, "Raven")).to_have_attribute("open", "")
     anna.screenshot(path=str(SHOTS / "board-row-open.png"))
 
     # undo (1, her own move) and next phase (1) from the bottom bar
-    anna.click("#undo button")
+    tap = Taps()
+    tap(anna.locator("#undo button"))
     expect(row(anna, "Raven").locator(".rnums")).to_contain_text("Armor 5/5")
-    anna.click("nav.bar #next button")
+    expect(row(ben, "Raven").locator(".rnums")).to_contain_text("Armor 5/5", timeout=SYNC)
+    tap(anna.locator("nav.bar #next button"))
+    assert tap.count <= 2  # one each
     expect(anna.locator("[data-phase]")).to_have_text("Resolution")
     expect(ben.locator("[data-phase]")).to_have_text("Resolution", timeout=SYNC)
     assert "Mark Target" not in shown(ben)
