@@ -113,6 +113,8 @@ def test_the_attack_result_and_its_apply_button_are_in_the_sheet_on_both_phones(
         sheet = page[page.index('id="result"'):page.index("</section>", page.index('id="result"'))]
         assert "HIT · 5 damage" in words(sheet)  # d6 6 + (2 - 1) = 7 > glance 4; damage 6 + (1 - 2) = 5 (L86-L89)
         assert "Apply 5 damage to Falcon" in words(sheet)
+    report = aa.client.get(f"/t/{aa.code}/report")  # the report includes games/<slug>/_result.html too, without r
+    assert report.status_code == 200 and "data-aa-sheet" not in report.data.decode()
     resp = aa.ok(phone=aa.ben, control="aa-sheet", do="aa-apply-attack")
     assert 'id="result"' not in text(resp)  # applied: nothing left to decide
     assert aa.ship_state(falcon)["rows"][0]["filled"] == 5
@@ -133,3 +135,13 @@ def test_one_attack_inputs_empty_after_it_and_the_board_cites_no_rule_lines(aa):
     shown = re.sub(r"<select\b.*?</select>|title=\"[^\"]*\"", "", page, flags=re.S)
     assert not re.search(r"\(L\d{2,3}", words(shown)), re.findall(r".{40}\(L\d{2,3}.{10}", words(shown))
     assert "seed" not in words(shown).lower()
+
+
+def test_the_readings_of_the_draft_rules_are_named_in_words_not_numbers(aa):
+    tools = words(aa.client.get(f"/t/{aa.code}/tools/game").data.decode())
+    assert "Ship Size in the formulas: the target's" in tools and "Use: the attacker's" in tools
+    assert "Damage order: Shields, Armor, Health" in tools and "Use: Armor, Shields, Health" in tools
+    assert "Switch to 1" not in tools and "now 0" not in tools
+    aa.ok(do="aa-setting setting=size_reading value=1")
+    tools = words(aa.client.get(f"/t/{aa.code}/tools/game").data.decode())
+    assert "Ship Size in the formulas: the attacker's" in tools and "Use: the target's" in tools
