@@ -45,7 +45,7 @@ def test_fire_on_a_row_chooses_the_ship_in_the_attack_helper_and_says_when_it_ha
 def test_a_hit_of_ten_is_one_tap_with_the_amount_and_a_bad_amount_changes_nothing(fleets):
     # the card's Damage button sends the core adjust with the amount typed beside it
     page = board(fleets)
-    assert 'name="amount" id="eod-amount-u4" hx-preserve data-clear' in page
+    assert 'name="amount" id="eod-amount-u4" data-clear' in page
     fleets.ok(control="unit-u4", do="adjust unit=u4 tracker=hp by=-1", amount="10")
     assert fleets.hp("u4") == 70
     fleets.ok(control="unit-u4", do="adjust unit=u4 tracker=hp by=1", amount="4")
