@@ -89,3 +89,14 @@ def test_no_seed_jargon_on_the_board_or_in_the_helper(fleets):
         words = re.sub(r"<[^>]+>", " ", shown)
         assert "seed 001" not in words and "seed deviation" not in words.lower() and "kept as printed" not in words
     assert "Only transference weapons fire at your own ships" in helper  # the rule, said without its citation
+
+
+def test_the_result_sheet_shows_the_newest_outcome_not_every_ship_lost(fleets):
+    fleets.to_combat()
+    fleets.ok(control="unit-u5", do="adjust unit=u5 tracker=hp by=-1", amount="20")
+    fleets.end_phase()  # at 0 HP at the end of the combat phase it is removed (seed 001, Combat Phase)
+    fleets.ok(do="roll expr=1d20")
+    page = board(fleets)
+    sheet = page[page.index('id="result"'):page.index("</section>", page.index('id="result"'))]
+    assert "1d20" in sheet and "Destroyed:" not in sheet
+    assert "Destroyed: Avg. F." in text(fleets.client.get(f"/t/{fleets.code}/report"))  # the battle report keeps it
