@@ -114,11 +114,9 @@
   // for the last action ([data-clear], e.g. real dice) is emptied once it is accepted, and the tracker
   // form shows (and sends) only the chosen kind's fields.
   function isAction(e) { return e.detail.requestConfig && e.detail.requestConfig.verb === "post"; }
-  var clearing = [];  // taken when the action is sent: a kept (hx-preserve) input moves into the new board
   document.addEventListener("htmx:beforeRequest", function (e) {
     if (!isAction(e)) return;
     var form = e.detail.elt.closest && e.detail.elt.closest("form");
-    clearing = form ? Array.prototype.slice.call(form.querySelectorAll("[data-clear]")) : [];
     var slot = form && form.id && document.getElementById(form.id + "-err");
     if (slot) slot.innerHTML = "";
   });
@@ -128,9 +126,9 @@
       if (slot.querySelector(".err-text")) slot.innerHTML = "";
     });
     var form = e.detail.elt.closest && e.detail.elt.closest("form");
-    if (form) clearing = clearing.concat(Array.prototype.slice.call(form.querySelectorAll("[data-clear]")));
-    clearing.forEach(function (i) { if (i.type === "checkbox") i.checked = false; else i.value = ""; });
-    clearing = [];
+    if (form) form.querySelectorAll("[data-clear]").forEach(function (i) {
+      if (i.type === "checkbox") i.checked = false; else i.value = "";  // a one-shot option is unticked
+    });
   });
   function kindFields(root) {
     (root || document).querySelectorAll("form[data-kind-form]").forEach(function (form) {
