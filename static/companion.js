@@ -126,7 +126,9 @@
       if (slot.querySelector(".err-text")) slot.innerHTML = "";
     });
     var form = e.detail.elt.closest && e.detail.elt.closest("form");
-    if (form) form.querySelectorAll("[data-clear]").forEach(function (i) { i.value = ""; });
+    if (form) form.querySelectorAll("[data-clear]").forEach(function (i) {
+      if (i.type === "checkbox") i.checked = false; else i.value = "";  // a one-shot option is unticked
+    });
   });
   function kindFields(root) {
     (root || document).querySelectorAll("form[data-kind-form]").forEach(function (form) {

@@ -146,7 +146,8 @@ def test_the_average_fleet_goes_on_the_table_with_its_seed_deviation_as_a_warnin
     assert units["u1"]["stats"] == {"hp": 20, "reflective": 5, "reinforced": 5, "reactive": 5, "speed": 25,
                                     "stealth": 15, "detection": 15, "weapon_slots": 2}
     board = text(fleets.client.get(f"/t/{fleets.code}"))
-    assert "Seed deviations kept" in board and "Avg. B. (battleship): armour 30" in board
+    assert "Breaks the design rules (used as printed)" in board and "Avg. B. (battleship): armour 30" in board
+    assert "seed deviation" not in board.lower() and "seed 001" not in board  # players' words on screen
 
 
 def test_a_fleet_that_breaks_the_stat_total_is_refused_with_the_rule(game):
@@ -648,6 +649,6 @@ def test_the_attack_preview_shows_the_d20_needed_and_the_odds(fleets):
                                            "hits.u6": "blast"})
     body = text(resp)
     assert "D20 > 6" in body and "D20 > 12" in body and "70%" in body  # P(D20 > 6) = 14/20
-    assert "The seed's formula says 30, its prose 25" in body
+    assert "Detected when distance ≤ 30 − stealth + detection" in body and "seed" not in body
     body = text(fleets.client.get(f"/t/{fleets.code}/eod/attack", query_string={"attacker": "u4"}))
     assert "Medium Fighter" not in body.split('name="weapon"')[1].split("</select>")[0]

@@ -21,6 +21,10 @@ def adjust(tracker: dict, args: dict, clock) -> str:
     by = need_int(args, "by", -LIMIT, LIMIT)
     if by == 0:
         raise RuleError("by must not be 0.", "by")
+    if args.get("amount") is not None:
+        # an amount typed beside the buttons (a 10-damage hit is one tap, not ten): that many, in
+        # the direction of the button's by
+        by = need_int(args, "amount", 1, LIMIT) * (1 if by > 0 else -1)
     before = tracker["value"]
     after = min(tracker["max"], max(tracker["min"], before + by))
     if after == before:

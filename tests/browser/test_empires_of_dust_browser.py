@@ -71,7 +71,7 @@ def test_two_fleets_fight_a_turn_and_a_cooldown_comes_back(live_server, phone):
     expect(hp(ben, "Fleet 2", "Avg. F.")).to_have_text("20")
     for page in (anna, ben):
         expect(page.locator("form.unit")).to_have_count(8, timeout=SYNC)
-    expect(card(anna, "Fleet 1", "Avg. B.").locator(".eod-warn")).to_contain_text("Seed deviation")
+    expect(card(anna, "Fleet 1", "Avg. B.").locator(".eod-warn")).to_contain_text("Breaks the design rules")
 
     # the designer: an average frigate with an overloader breaks the stat total until stealth drops
     anna.click("#eod-designer-box > summary")
@@ -90,7 +90,7 @@ def test_two_fleets_fight_a_turn_and_a_cooldown_comes_back(live_server, phone):
     saved.locator("select[name=side]").select_option("Fleet 1")
     saved.locator("button.primary").click()
     expect(card(anna, "Fleet 1", "Hammer").locator(".tracker[data-tracker=overloader]")).to_contain_text("Ready")
-    expect(card(ben, "Fleet 1", "Hammer")).to_be_visible(timeout=SYNC)
+    expect(card(ben, "Fleet 1", "Hammer")).to_be_attached(timeout=SYNC)  # its row, closed
 
     # initiative: fleets in rotating order, Fleet 1 first; both phones show who moves next
     anna.locator("#eod-initiative select[name=mode]").select_option("rotating")
@@ -139,7 +139,8 @@ def test_two_fleets_fight_a_turn_and_a_cooldown_comes_back(live_server, phone):
     anna.fill("#eod-attack input[name=rolled]", "18")
     anna.locator("#eod-attack button.primary").click()
     expect(hp(anna, "Fleet 2", "Avg. F.")).to_have_text("0")
-    expect(card(ben, "Fleet 2", "Avg. F.").locator("[data-dying]")).to_be_visible(timeout=SYNC)
+    doomed = ben.locator("section.side[aria-label='Fleet 2'] details.unitrow", has=ben.locator(".rname", has_text="Avg. F."))
+    expect(doomed.locator("[data-row-dying]")).to_be_visible(timeout=SYNC)  # on its closed row
     expect(ben.locator("#eod-panel [data-pending]")).to_contain_text("Avg. F.")
     expect(card(anna, "Fleet 1", "Hammer").locator(".tracker[data-tracker=overloader]")).to_contain_text("ready at round 4")
 
@@ -193,5 +194,5 @@ def test_designer_and_board_fit_a_phone(live_server, phone):
     expect(anna.locator("form.unit")).to_have_count(4)
     anna.click("#eod-designer-box > summary")
     anna.click("#eod-designer button[value='load:average-fleet']")
-    expect(anna.locator("#eod-violations")).to_contain_text("seed deviations")
+    expect(anna.locator("#eod-violations")).to_contain_text("rules broken as printed")
     assert_fits_a_phone(anna, "#eod-panel button, .eod-unit button, #eod-attack button, #eod-attack select, #eod-designer button, #eod-designer select")

@@ -3,6 +3,8 @@ every hit, before rolling (rendered by the views).  Pure functions of the table 
 """
 from __future__ import annotations
 
+import re
+
 from companion.games.empires_of_dust import rules as eod
 from companion.rules import RuleError
 from companion.games.empires_of_dust.attack import hit_odds, plan_attack
@@ -85,4 +87,13 @@ def preview(state: dict, args: dict) -> dict:
                 "base": state["settings"].get("detection_base", eod.DEFAULT_DETECTION_BASE),
                 "expected": sum(h["odds"]["expected"] for h in hits)}
     except RuleError as exc:
-        return {"ok": False, "message": exc.message, "field": exc.field}
+        return {"ok": False, "message": players_words(exc.message), "field": exc.field}
+
+
+SOURCE = re.compile(r" ?\(seed \d+(, [^()]*(\([^()]*\)[^()]*)*)?\)")
+
+
+def players_words(message: str) -> str:
+    """A rule's sentence as the preview shows it: without the rulebook citation the rules carry
+    ("... (seed 001, Blast Damage, Transference)."), which players do not need on screen."""
+    return SOURCE.sub("", message)

@@ -206,7 +206,7 @@ def side_arg(state: dict, args: dict, ctx) -> str:
 def deploy(state: dict, p: dict) -> str:
     """Put a fleet on the table: each ship a unit with its class HP and its design."""
     insert_units(state, p["units"])
-    warn = f" (seed deviations kept: {len(p['warnings'])})" if p["warnings"] else ""
+    warn = f" ({len(p['warnings'])} design rules broken as printed)" if p["warnings"] else ""
     return f"{p['fleet']} joins {p['side']}: {', '.join(u['name'] for u in p['units'])}{warn}"
 
 

@@ -3,12 +3,14 @@
 """
 from __future__ import annotations
 
+from companion.actions.core import clock as core_clock
 from companion.games.empires_of_dust import rules as eod
 from companion.games.empires_of_dust.fleets import BASE_CLASSES, SHIP_CLASSES
 from companion.games.empires_of_dust.initiative import _fleets_with_classes, step_text
 from companion.games.empires_of_dust.table import (active_drone, cls_of, conditions, docked_at, game,
     hp_of, is_base, pending_destroyed, phase_name, sides_alive, stats_of)
 from companion.games.empires_of_dust.victory import standings
+from companion.trackers import cooldown
 
 
 def eod_panel(state: dict) -> dict:
@@ -95,3 +97,29 @@ def _class_rolloffs(state: dict) -> list[dict]:
         if len(fleets) > 1:
             out.append({"class": cls, "fleets": fleets})
     return out
+
+
+# A cooldown tracker's short name on a closed row (the card has the full label).
+COOLDOWN_WORDS = {"ftl": "FTL", "overloader": "Overloader", "assassins_touch": "Assassin's touch",
+                  "fine_tuned_detector": "Detector"}
+
+
+def eod_row(state: dict, unit: dict) -> dict:
+    """What a ship's closed row shows: HP now/max, burning, conditions, equipment cooling down,
+    whether it has fired this combat phase and may still fire (the row's "Fire" link)."""
+    g = game(state)
+    hp = unit["trackers"].get("hp") or {"value": None, "max": None}
+    now = core_clock(state)
+    cooling = [COOLDOWN_WORDS.get(tid, t["label"]) for tid, t in unit["trackers"].items()
+               if t["kind"] == "cooldown" and not cooldown.is_ready(t, now)]
+    burns = g["burns"].get(unit["id"], [])
+    fired = [f for f in g["fired"].get(unit["id"], []) if f["shot"] == "main"]
+    attacks = eod.base_classes()[cls_of(unit)]["attacks"] if is_base(unit) else 1
+    combat = phase_name(state) == "Combat"
+    docked = docked_at(state, unit["id"])
+    return {"hp": hp["value"], "max": hp["max"], "cls": cls_of(unit) if unit.get("design") else None,
+            "dying": hp["value"] == 0, "burning": sum(b["per_turn"] for b in burns),
+            "conditions": [c for c in conditions(unit) if c not in ("Burning", "Destroyed at end of phase")],
+            "cooling": cooling, "fired": bool(fired) and combat,
+            "can_fire": combat and "design" in unit and not docked and len(fired) < attacks
+            and any("drone" not in w for w in unit["design"].get("weapons", []))}

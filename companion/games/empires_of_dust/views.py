@@ -25,13 +25,13 @@ from companion.games.empires_of_dust.attack_helper import attack_context, previe
 from companion.games.empires_of_dust.designer_form import (KIND, _apply_op, check_draft, designer_context,
     draft_from_form, eod_saved_fleets)
 from companion.games.empires_of_dust.fleets import check_fleet, clean_fleet
-from companion.games.empires_of_dust.panel import eod_panel, eod_unit
+from companion.games.empires_of_dust.panel import eod_panel, eod_row, eod_unit
 
 bp = Blueprint("eod", __name__)
 SLUG = eod.SLUG
 EXPORT_FORMAT = "empires-of-dust-fleet"
 # The board's helpers (Jinja globals) live in their own modules; the blueprint registers them.
-for _helper in (eod_panel, eod_unit, eod_saved_fleets):
+for _helper in (eod_panel, eod_row, eod_unit, eod_saved_fleets):
     bp.add_app_template_global(_helper, _helper.__name__)
 
 
