@@ -194,8 +194,9 @@ def test_a_turn_of_dreadfleet_on_two_phones(live_server, phone):
     agree(anna, ben)
 
     # fire again, the companion rolling: still the first broadside
-    shot.locator("input[name=dice]").fill("")
-    shot.locator("input[name=save_dice]").fill("")
+    for field in ("dice", "save_dice", "distance"):  # they belonged to the withdrawn shot: emptied
+        expect(shot.locator(f"input[name={field}]")).to_have_value("")
+    shot.locator("input[name=distance]").fill("5")
     expect(anna.locator("#df-odds-shot")).to_contain_text("first broadside +1")
     shot.get_by_role("button", name="Fire the broadside").click()
     expect(anna.locator("#rolls li").first).not_to_have_class("withdrawn")

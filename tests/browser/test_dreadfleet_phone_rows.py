@@ -90,6 +90,11 @@ def a_table_at_sea(anna, ben, base):
 def test_five_warships_a_side_fit_two_screens_and_fire_opens_the_broadside(live_server, phone):
     anna, ben = phone(), phone()
     a_table_at_sea(anna, ben, live_server)
+    taps = {}  # each common move, from the closed board: the taps it took (choosing and typing aside)
+
+    def tap(move, control):
+        taps[move] = taps.get(move, 0) + 1
+        control.click()
 
     # the board, every row closed: ten warships (the docked auxiliaries are aboard their warships' rows)
     expect(anna.locator("details.unitrow:visible")).to_have_count(10)
@@ -104,12 +109,13 @@ def test_five_warships_a_side_fit_two_screens_and_fire_opens_the_broadside(live_
     assert anna.locator("#df-panel").bounding_box()["height"] <= 320
     expect(anna.locator("#df-panel [data-df-wind]")).to_have_text("Wind strength 2 · gauge at 36")
     expect(anna.locator("#board")).not_to_contain_text("1 = yes")
+    expect(anna.locator("form#table")).to_be_hidden()  # its gauge copy: the wind line above says it once
     shot(anna, "board-phone-rows.png")
 
     # activate: tap the row (1), "Activate the Heldenhammer" (2)
     held = row(anna, "Heldenhammer")
-    held.locator("summary.rowline").click()
-    held.get_by_role("button", name="Activate the Heldenhammer").click()
+    tap("activate", held.locator("summary.rowline"))
+    tap("activate", held.get_by_role("button", name="Activate the Heldenhammer"))
     expect(held).to_have_class(re.compile("activated"))
     expect(held).to_have_attribute("open", "")  # still open after the redraw
     shot(anna, "board-phone-open.png")
@@ -119,7 +125,7 @@ def test_five_warships_a_side_fit_two_screens_and_fire_opens_the_broadside(live_
     fire = held.locator("summary.rowline a.df-fire")
     expect(fire).to_have_text("Fire")
     uid = held.get_attribute("id").removeprefix("row-")
-    fire.click()
+    tap("broadside", fire)
     tool = anna.locator("#df-shot")
     expect(tool.locator("select[name=firer]")).to_have_value(uid)
     anna.wait_for_timeout(300)  # the anchor's scroll
@@ -135,7 +141,7 @@ def test_five_warships_a_side_fit_two_screens_and_fire_opens_the_broadside(live_
     button = tool.get_by_role("button", name="Fire the broadside")
     button.evaluate("b => b.scrollIntoView({block: 'center'})")  # where the thumb has it, above the bar
     before = button.bounding_box()["y"]
-    button.click()
+    tap("broadside", button)
     expect(anna.locator("#result")).to_contain_text("Heldenhammer fires at the Bloody Reaver")
     expect(anna.locator("#result")).to_contain_text("3 hits, 1 saved → 2 Damage cards")
     assert on_screen(anna, "#result")  # above the bottom bar, where the thumb is
@@ -147,25 +153,29 @@ def test_five_warships_a_side_fit_two_screens_and_fire_opens_the_broadside(live_
     # the dice belonged to that broadside: emptied, and the odds no longer count them
     for field in ("dice", "save_dice", "distance", "modifier"):
         expect(tool.locator(f"input[name={field}]")).to_have_value("")
+    expect(anna.locator("#df-odds-shot")).to_contain_text("Enter the range")  # odds from the emptied form
     expect(anna.locator("#df-odds-shot")).not_to_contain_text("Your dice")
+    assert abs(button.bounding_box()["y"] - before) <= 4  # still under the thumb once the odds shrank
     expect(held.locator("summary.rowline a.df-fire")).to_have_count(0)  # fired this activation
 
     # undo: one tap in the bar, on both phones
-    anna.click("#undo button")
+    tap("undo", anna.locator("#undo button"))
     expect(row(anna, "Bloody Reaver").locator("summary.rowline")).to_contain_text("Hull 10/10")
     expect(row(ben, "Bloody Reaver").locator("summary.rowline")).to_contain_text("Hull 10/10", timeout=SYNC)
 
     # damage by hand: Ben taps the row (1), Hull damage + (2)
     reaver = row(ben, "Bloody Reaver")
-    reaver.locator("summary.rowline").click()
-    reaver.get_by_label("Hull damage plus one").click()
+    tap("damage", reaver.locator("summary.rowline"))
+    tap("damage", reaver.get_by_label("Hull damage plus one"))
     expect(reaver.locator("summary.rowline")).to_contain_text("Hull 9/10")
     expect(row(anna, "Bloody Reaver").locator("summary.rowline")).to_contain_text("Hull 9/10", timeout=SYNC)
 
     # next phase: one tap in the bar
-    ben.click("nav.bar #next button")
+    tap("next phase", ben.locator("nav.bar #next button"))
     expect(ben.locator("#turn [data-phase]")).to_have_text("End")
     expect(anna.locator("#turn [data-phase]")).to_have_text("End", timeout=SYNC)
+    print("taps per move:", taps)
+    assert taps == {"activate": 2, "broadside": 2, "undo": 1, "damage": 2, "next phase": 1}
 
 
 def test_the_activation_links_choose_their_fields(live_server, phone):
