@@ -76,8 +76,18 @@ def test_fire_is_on_the_row_of_the_ship_that_may_fire_now_and_chooses_it(game):
     # in the open card, the activation's own links choose the ship in the tools too
     assert f'href="#df-shot-card" data-pick=\'{{"firer": "{held}"}}\'' in page
     assert f'href="#df-board-card" data-pick=\'{{"ships.{held}": "1"}}\'' in page
-    game.ok(type="df-broadside", firer=held, target=reaver, distance="5", dice="1 1 1 1")
-    assert "df-fire" not in summary(board(game), held)  # one broadside an activation
+    game.ok(type="df-scenario", name="Bay raid", turns="6")
+    game.ok(type="df-broadside", firer=held, target=reaver, distance="5", dice="6 5 3 1", save_dice="5 2 1")
+    page = board(game)
+    assert "df-fire" not in summary(page, held)  # one broadside an activation
+    # the result sheet: hit dice, the saves as dice, the count (seed 002, Broadsides 5-7: first broadside
+    # +1, so 4 dice at 3+ hit three times; Armour 5+ saves one)
+    sheet = page[page.index('id="result"'):page.index("</section>", page.index('id="result"'))]
+    assert '<small>saves 5+</small><span class="die">5</span><span class="die">2</span><span class="die">1</span>' in sheet
+    assert "3 hits · 1 saved → 2 Damage cards" in words(sheet)
+    assert "Bay raid" not in sheet  # the scenario is the battle report's headline, not every result's
+    report = html.unescape(game.client.get(f"/t/{game.code}/report").get_data(as_text=True))
+    assert "<strong>Bay raid</strong>, 6 turns" in report
 
 
 def test_the_broadside_and_boarding_fields_of_one_action_are_emptied_after_it(game):
