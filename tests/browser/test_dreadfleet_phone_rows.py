@@ -145,6 +145,8 @@ def test_five_warships_a_side_fit_two_screens_and_fire_opens_the_broadside(live_
     expect(anna.locator("#result")).to_contain_text("Heldenhammer fires at the Bloody Reaver")
     expect(anna.locator("#result")).to_contain_text("3 hits, 1 saved → 2 Damage cards")
     assert on_screen(anna, "#result")  # above the bottom bar, where the thumb is
+    expect(anna.locator("#result .df-count")).to_have_text("3 hits · 1 saved → 2 Damage cards")
+    assert anna.locator("#result .df-count").bounding_box()["y"] < anna.locator("#result .who").bounding_box()["y"]
     assert abs(button.bounding_box()["y"] - before) <= 4  # the page did not jump
     expect(ben.locator("#result")).to_contain_text("Heldenhammer fires at the Bloody Reaver", timeout=SYNC)
     expect(row(ben, "Bloody Reaver").locator("summary.rowline")).to_contain_text("Hull 8/10")
