@@ -103,7 +103,8 @@
       Object.keys(picks).forEach(function (name) {
         var field = target.querySelector("[name='" + name + "']");
         if (!field) return;
-        field.value = picks[name];
+        if (field.type === "checkbox") field.checked = picks[name] !== "" && picks[name] !== "0";
+        else field.value = picks[name];
         field.dispatchEvent(new Event("input", { bubbles: true }));
         field.dispatchEvent(new Event("change", { bubbles: true }));
       });

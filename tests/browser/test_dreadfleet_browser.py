@@ -19,11 +19,26 @@ COG = {"speed": 5, "broadside": 2, "armour": 5, "hull": 2, "crew": 2}
 
 
 def ship(page, name):
-    return page.locator("form.unit", has=page.locator("h3", has_text=re.compile(f"^{re.escape(name)}$")))
+    """A ship's card; its compact row is opened first (as a player taps it) when it is on screen."""
+    card = page.locator("form.unit", has=page.locator("h3", has_text=re.compile(f"^{re.escape(name)}$")))
+    row = page.locator("details.unitrow", has=card)
+    if row.count() and row.is_visible() and row.get_attribute("open") is None:
+        row.locator("summary.rowline").click()
+        expect(row).to_have_attribute("open", "")
+    return card
+
+
+def ship_row(page, name):
+    return page.locator("details.unitrow", has=page.locator("summary .rname", has_text=re.compile(f"^{re.escape(name)}$")))
 
 
 def counter(page, name, tracker):
     return ship(page, name).locator(f".tracker[data-tracker={tracker}] [data-value]")
+
+
+ALL_TEXT = """b => { const c = b.cloneNode(true);
+  c.querySelectorAll('input, select, textarea').forEach(i => i.remove());
+  return c.textContent.replace(/\\s+/g, ' ').trim(); }"""
 
 
 def agree(anna, ben):
@@ -31,7 +46,8 @@ def agree(anna, ben):
     seq = anna.locator("#board").get_attribute("data-seq")
     expect(ben.locator("#board")).to_have_attribute("data-seq", seq, timeout=5000)
     expect(anna.locator("#board")).to_have_attribute("data-seq", seq)
-    assert anna.locator("#board").inner_text() == ben.locator("#board").inner_text()
+    # every number on both phones, in folded rows too (which rows a phone has open is its own)
+    assert anna.locator("#board").evaluate(ALL_TEXT) == ben.locator("#board").evaluate(ALL_TEXT)
 
 
 def next_phase(page, name):
@@ -56,7 +72,7 @@ def save_card(page, name, aux=True):
 def put_to_sea(page, name):
     card = page.locator("#df-cards form", has=page.locator("b", has_text=re.compile(f"^{re.escape(name)}$")))
     card.get_by_role("button", name="Put to sea").click()
-    expect(ship(page, name)).to_be_visible()
+    expect(ship_row(page, name)).to_be_visible()
     expect(card.get_by_role("button", name="At sea")).to_be_disabled()
 
 
@@ -178,8 +194,9 @@ def test_a_turn_of_dreadfleet_on_two_phones(live_server, phone):
     agree(anna, ben)
 
     # fire again, the companion rolling: still the first broadside
-    shot.locator("input[name=dice]").fill("")
-    shot.locator("input[name=save_dice]").fill("")
+    for field in ("dice", "save_dice", "distance"):  # they belonged to the withdrawn shot: emptied
+        expect(shot.locator(f"input[name={field}]")).to_have_value("")
+    shot.locator("input[name=distance]").fill("5")
     expect(anna.locator("#df-odds-shot")).to_contain_text("first broadside +1")
     shot.get_by_role("button", name="Fire the broadside").click()
     expect(anna.locator("#rolls li").first).not_to_have_class("withdrawn")

@@ -1,0 +1,28 @@
+// Dreadfleet's broadside tool after a shot (issue 10 §2, §4): its fields are emptied (data-clear, by
+// companion.js, whose listener runs first) and the odds are drawn again from the emptied form (a board
+// redraw may already have asked for them with the old dice). The odds above "Fire the broadside" then
+// shrink to a one-line prompt; the page is scrolled by as much, so the button stays under the thumb.
+(function () {
+  "use strict";
+  if (window.companionDreadfleet) return;  // the helpers may be drawn more than once: listen once
+  window.companionDreadfleet = true;
+  var firedAt = 0, keep = null;
+  function fireButton() { return document.querySelector("#df-shot button[name=do]"); }
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var form = e.detail.elt && e.detail.elt.closest && e.detail.elt.closest("form");
+    if (!form || form.id !== "df-shot" || !e.detail.successful || e.detail.requestConfig.verb !== "post") return;
+    firedAt = Date.now();
+    form.dispatchEvent(new Event("change", {bubbles: true}));
+  });
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    if (!e.detail.target || e.detail.target.id !== "df-odds-shot-wrap" || Date.now() - firedAt > 3000) return;
+    var b = fireButton();
+    keep = b ? b.getBoundingClientRect().top : null;
+  });
+  document.addEventListener("htmx:afterSwap", function (e) {
+    if (keep === null || !e.detail.target || e.detail.target.id !== "df-odds-shot-wrap") return;
+    var b = fireButton();
+    if (b) window.scrollBy(0, b.getBoundingClientRect().top - keep);
+    keep = null;
+  });
+})();

@@ -1,0 +1,136 @@
+"""Dreadfleet's compact rows and phone wording (issue 10 §3-§5), as the server draws them: what a
+ship's closed row says, when it offers "Fire", the docked auxiliaries folded into their warship's row,
+the broadside's one-action fields, the example decks said plainly at set-up, no developer words."""
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from test_dreadfleet_actions import Game
+
+
+@pytest.fixture
+def game(app, table):
+    return Game(app, table).create()
+
+
+def board(game) -> str:
+    return html.unescape(game.client.get(f"/t/{game.code}").get_data(as_text=True))
+
+
+def tools(game) -> str:
+    return html.unescape(game.client.get(f"/t/{game.code}/tools/game").get_data(as_text=True))
+
+
+def summary(page: str, uid: str) -> str:
+    """The closed row of one unit: its summary line, as markup."""
+    return re.search(rf'<details class="unitrow[^"]*" id="row-{uid}">\s*<summary class="rowline">(.*?)</summary>',
+                     page, re.S).group(1)
+
+
+def words(markup: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", markup)).strip()
+
+
+def uid(game, name):
+    return game.unit(name)["id"]
+
+
+def test_a_ships_row_says_hull_and_crew_left_its_conditions_and_what_is_docked_aboard(game):
+    game.warship("Heldenhammer")  # Hull 6, Crew 4; its Grand Alliance Cog starts docked
+    game.warship("Seadrake")  # two Dragons docked
+    held = uid(game, "Heldenhammer")
+    game.ok(do=f"adjust unit={held} tracker=hull_damage by=2")
+    game.ok(do=f"adjust unit={held} tracker=crew_damage by=1")
+    game.ok(do=f"adjust unit={held} tracker=speed_damage by=1")
+    game.ok(type="tracker", unit=held, tracker="status", op="add", name="Set Ablaze")
+    page = board(game)
+    row = words(summary(page, held))
+    assert row.startswith("Heldenhammer")
+    assert "Hull 4/6" in row and "Crew 3/4" in row and "Speed 5/6" in row and "Set Ablaze" in row
+    assert "Cog docked" in row
+    assert "2 Dragons docked" in words(summary(page, uid(game, "Seadrake")))
+    assert "Speed" not in words(summary(page, uid(game, "Seadrake")))  # only when damaged
+    # the docked cog's own row is marked, so the board folds it into its warship's row
+    cog = uid(game, "Grand Alliance Cog (Heldenhammer)")
+    assert 'class="df-docked-row"' in summary(page, cog)
+    assert "Hull" not in words(summary(page, cog))
+
+
+def test_fire_is_on_the_row_of_the_ship_that_may_fire_now_and_chooses_it(game):
+    game.ready()
+    page = board(game)
+    assert "df-fire" not in page  # the Initiative phase: nobody fires
+    game.to_phase("Fate")
+    game.ok(type="df-fate", side="Grand Alliance")
+    game.ok(type="df-fate", side="Dreadfleet")
+    game.to_phase("Action")
+    held, reaver = uid(game, "Heldenhammer"), uid(game, "Bloody Reaver")
+    assert "df-fire" not in board(game)  # nobody activated yet
+    game.ok(do=f"df-activate unit={held}")
+    page = board(game)
+    assert f'<a class="btn small df-fire" href="#df-shot-card" data-pick=\'{{"firer": "{held}"}}\'>Fire</a>' in summary(page, held)
+    assert "df-fire" not in summary(page, reaver)
+    # in the open card, the activation's own links choose the ship in the tools too
+    assert f'href="#df-shot-card" data-pick=\'{{"firer": "{held}"}}\'' in page
+    assert f'href="#df-board-card" data-pick=\'{{"ships.{held}": "1"}}\'' in page
+    game.ok(type="df-scenario", name="Bay raid", turns="6")
+    game.ok(type="df-broadside", firer=held, target=reaver, distance="5", dice="6 5 3 1", save_dice="5 2 1")
+    page = board(game)
+    assert "df-fire" not in summary(page, held)  # one broadside an activation
+    # the result sheet: hit dice, the saves as dice, the count (seed 002, Broadsides 5-7: first broadside
+    # +1, so 4 dice at 3+ hit three times; Armour 5+ saves one)
+    sheet = page[page.index('id="result"'):page.index("</section>", page.index('id="result"'))]
+    assert '<small>saves 5+</small><span class="die">5</span><span class="die">2</span><span class="die">1</span>' in sheet
+    assert "3 hits · 1 saved → 2 Damage cards" in words(sheet)
+    assert "Bay raid" not in sheet  # the scenario is the battle report's headline, not every result's
+    report = html.unescape(game.client.get(f"/t/{game.code}/report").get_data(as_text=True))
+    assert "<strong>Bay raid</strong>, 6 turns" in report
+
+
+def test_the_broadside_and_boarding_fields_of_one_action_are_emptied_after_it(game):
+    game.ready()
+    page = tools(game)
+    shot = page[page.index('id="df-shot"'):page.index("</form>", page.index('id="df-shot"'))]
+    for name in ("distance", "modifier", "dice", "save_dice"):
+        assert re.search(rf'<input name="{name}"[^>]* data-clear>', shot), name
+    boarding = page[page.index('id="df-board"'):page.index("</form>", page.index('id="df-board"'))]
+    assert re.search(r'<input name="dice"[^>]* data-clear>', boarding)
+    assert "games/dreadfleet.js" in page  # keeps "Fire the broadside" under the thumb after it
+
+
+def test_the_example_deck_is_said_to_be_one_at_set_up_with_the_real_deck_and_own_cards_offered(game):
+    page = board(game)
+    damage = re.search(r'<li class="[^"]*" data-df-deck="damage">(.*?)</li>', page, re.S).group(1)
+    assert "Damage deck: not chosen yet." in words(damage)
+    assert "Try the example (11 made-up cards)" in damage  # content/dreadfleet/decks/example-damage.toml
+    assert 'value="deck-mode deck=damage mode=physical"' in damage
+    assert 'href="#df-decklists" data-pick=\'{"deck": "damage"}\'' in damage
+    game.ok(type="deck-load", deck="damage", definition="example-damage")
+    game.ok(type="deck-load", deck="fate", definition="example-fate")
+    page = board(game)
+    damage = re.search(r'<li class="warn" data-df-deck="damage">(.*?)</li>', page, re.S).group(1)
+    assert "the example deck, 11 made-up cards, not the real ones: it runs out within a game." in words(damage)
+    assert "mode=physical" in damage and "#df-decklists" in damage and "Try the example" not in damage
+    fate = re.search(r'<li class="warn" data-df-deck="fate">(.*?)</li>', page, re.S).group(1)
+    assert "the example deck, 6 made-up cards" in words(fate)
+    assert "example Fate deck and Damage deck" in words(re.search(r"<summary>(.*?)</summary>", page, re.S).group(1))
+    game.ok(type="deck-mode", deck="damage", mode="physical")
+    damage = re.search(r'<li class="ok" data-df-deck="damage">(.*?)</li>', board(game), re.S).group(1)
+    assert words(damage) == "Damage deck: the real deck (record each card drawn)"
+
+
+def test_one_truthful_wind_line_and_no_developer_words(game):
+    game.warship("Heldenhammer")
+    page = board(game)
+    wind = re.search(r"<summary data-df-wind>(.*?)</summary>", page, re.S).group(1)
+    assert words(wind) == "Wind gauge not placed yet"
+    game.ok(type="df-wind-place", dice="3 4")
+    wind = re.search(r"<summary data-df-wind>(.*?)</summary>", board(game), re.S).group(1)
+    assert words(wind) == "Wind strength 1 · gauge at 34"  # seed 002, Wind Strength: 1 with no Fate card
+    on_screen = words(board(game)) + " " + words(tools(game))
+    for jargon in ("1 = yes", "0 = no", "seed 0", "example-damage", "example-fate"):
+        assert jargon not in on_screen, jargon
+    assert "· sail class" in board(game)  # the card says it in words (stats_line off)
