@@ -89,19 +89,16 @@ class Play:
     def step(self, kind: str, check_fold: bool = True, args: dict | None = None) -> bool:
         """Undo, redo, or a request of action type ``kind`` (or ``args`` as they are); checked;
         True if the table took it."""
-        before = self.row
+        before = store._row(self.db, self.code)  # the raw row: a refusal must leave it byte for byte
         try:
             if kind in ("undo", "redo"):
                 store.undo(self.db, self.code, self.ctx, redo=kind == "redo")
             else:
-                args = args or self.request(kind, before["state"])
+                args = args or self.request(kind, json.loads(before["state"]))
                 with shielded(args):
                     store.act(self.db, self.code, args, self.ctx)
         except RuleError as exc:
-            after = self.row
-            assert (after["seq"], after["state"], after["done_top"], after["undone_event"]) == \
-                (before["seq"], before["state"], before["done_top"], before["undone_event"]), \
-                f"refused {args} changed the table"
+            assert store._row(self.db, self.code) == before, f"refused {args} changed the table"
             (self.shielded if type(exc).__name__ == "InputError" else self.refused)[kind] += 1
             self.why[kind] = f"{exc.message} <- {args}"
             return False
@@ -155,14 +152,17 @@ class Play:
         if m:
             if not units:
                 return value
-            return f"{m.group(1) or ''}{pick(units + (['u99'] if bend else []))}{m.group(4) or ''}"
+            own = f"u{m.group(3)}"  # the phrase's own ship, where it is at this table, is as likely as all others
+            return f"{m.group(1) or ''}{pick(units + ([own] * len(units) if own in units else []) + (['u99'] if bend else []))}{m.group(4) or ''}"
         if value in state.get("sides", []):
             return pick(state["sides"] + (["Nobody"] if bend else []))
         m = NUMBERED.match(value)
         if m:
             deck = (m.group(1) or "")[:-1]
             if deck in state.get("decks", {}) and state["decks"][deck]["cards"]:
-                return f"{deck}:{pick(sorted(state['decks'][deck]['cards']) + (['c999'] if bend else []))}"
+                cards = sorted(state["decks"][deck]["cards"])
+                own = [f"c{m.group(3)}"] * len(cards) if f"c{m.group(3)}" in cards else []
+                return f"{deck}:{pick(cards + own + (['c999'] if bend else []))}"
             if m.group(2) == "s" and state.get("sealed"):
                 return pick(sorted(state["sealed"]) + (["s99"] if bend else []))
             return f"{m.group(1) or ''}{m.group(2)}{pick([m.group(3), m.group(3), '1', '2', '3'])}{m.group(4) or ''}"
@@ -209,10 +209,11 @@ def unreachable(play: Play) -> set[str]:
     return {t for t in play.types() if t.startswith("deck-")} if not play.row["state"]["decks"] else set()
 
 
-def walk(play: Play, steps: int, rng: random.Random, taken: Counter, tries: int = 6) -> None:
-    """Each step tries first action types no walk has had taken yet (``taken``), then any, until
-    one is taken (each refused try is checked too); now and then an undo or a redo.  Finish is
-    left to the end of a play (nothing follows it)."""
+def walk(play: Play, steps: int, rng: random.Random, taken: Counter, tries: int = 4,
+         want: tuple = ()) -> None:
+    """Each step tries first the types ``want``ed here (those the opening leads to), then types no
+    walk has had taken yet (``taken``), then any, until one is taken (each refused try is checked
+    too); now and then an undo or a redo.  Finish is left to the end of a play (nothing follows it)."""
     types = [t for t in play.types() if t not in ("finish", "create-table")]
     skip = unreachable(play)
     for i in range(steps):
@@ -221,7 +222,8 @@ def walk(play: Play, steps: int, rng: random.Random, taken: Counter, tries: int 
             continue
         fresh = [t for t in types if not taken[t] and not play.accepted[t] and t not in skip]
         rng.shuffle(fresh)
-        for kind in (fresh[:tries] + rng.sample(types, len(types)))[:tries + 2]:
+        first = [t for t in want if t in fresh]
+        for kind in (first + fresh[:tries] + rng.sample(types, len(types)))[:len(first) + tries + 2]:
             if play.step(kind, check_fold=i % 5 == 0):
                 break
     play.check()
@@ -239,21 +241,36 @@ def start(slug: str, phrases: dict, opening: dict | None, pick, seed: int) -> Pl
     return play
 
 
-def coverage(slug: str, phrases: dict, openings: list[dict], seed: int = 13, steps: int = 12,
-             first: int = 80) -> None:
-    """From a fresh table and from each opening, a seeded random walk; every action type the game
-    registers (its own and the core's) must have been taken at least once in the random part."""
+def coverage(slug: str, phrases: dict, openings: list[dict], seed: int = 13, steps: int = 8,
+             first: int = 80, attempts: int = 4) -> None:
+    """From a fresh table and from each opening, a seeded random walk (from an opening again, with
+    the next seed, while what it leads to is not taken yet); every action type the game registers
+    (its own and the core's) must have been taken at least once in the random part."""
     rng = random.Random(seed)
     taken: Counter = Counter()
     with low_snapshots():
         for n, opening in enumerate([None] + openings):
-            play = start(slug, phrases, opening, rng.choice, seed + n)
-            walk(play, first if opening is None else steps, rng, taken)
-            if opening is None or n % 4 == 0:
-                play.step("finish")
-            taken += play.accepted
-            if opening is None or n % 4 == 0:  # (every hypothesis example ends with one too)
-                play.round_trip()
+            for attempt in range(attempts):
+                play = start(slug, phrases, opening, rng.choice, seed + n + 1000 * attempt)
+                want = (opening or {}).get("for", ())
+                walk(play, first if opening is None else steps, rng, taken, want=want)
+                if opening is None or n % 4 == 0:
+                    play.step("finish")
+                taken += play.accepted
+                if attempt == 0 and (opening is None or n % 4 == 0):  # (every hypothesis example ends with one too)
+                    play.round_trip()
+                if all(taken[t] or t in unreachable(play) for t in want):
+                    break
+        # then again, with the next seeds, from the openings that lead to what is still missing
+        # (from a fresh table for the rest)
+        for attempt in range(attempts, 3 * attempts):
+            never = set(play.types()) - set(taken) - unreachable(play) - {"create-table"}
+            for n, opening in enumerate([None] + openings):
+                want = sorted(never & set((opening or {}).get("for", ())) if opening else never)
+                if want and not all(taken[t] for t in want):
+                    play = start(slug, phrases, opening, rng.choice, seed + n + 1000 * attempt)
+                    walk(play, 30 if opening is None else steps, rng, taken, want=tuple(want))
+                    taken += play.accepted
     never = set(play.types()) - set(taken) - unreachable(play) - {"create-table"}
     assert not never, f"never taken in random play (the phrasebook or the walk is wrong): {sorted(never)}"
 
@@ -393,5 +410,6 @@ def core_request(kind: str, state: dict, system, pick) -> dict:
     if kind == "seal":
         return {"unit": unit, "text": pick(["Full ahead", "", "x" * 201])}
     if kind in ("reveal", "discard-sealed"):
-        return {"id": pick(sealed)}
+        live = [i for i, part in state.get("sealed", {}).items() if not part["revealed"] and not part["discarded"]]
+        return {"id": pick(live * 3 + sealed)}
     raise AssertionError(f"no request for core action {kind!r}")
