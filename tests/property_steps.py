@@ -242,7 +242,7 @@ def start(slug: str, phrases: dict, opening: dict | None, pick, seed: int) -> Pl
 
 
 def coverage(slug: str, phrases: dict, openings: list[dict], seed: int = 13, steps: int = 8,
-             first: int = 80, attempts: int = 4) -> None:
+             first: int = 60, attempts: int = 4) -> None:
     """From a fresh table and from each opening, a seeded random walk (from an opening again, with
     the next seed, while what it leads to is not taken yet); every action type the game registers
     (its own and the core's) must have been taken at least once in the random part."""

@@ -25,6 +25,19 @@ def test_random_play_folds_replays_and_round_trips(data):
     random_play(SLUG, PHRASES, OPENINGS, data)
 
 
+def test_a_core_sealed_order_does_not_stop_astral_actions_turn():
+    """Found by the random play: the core's "seal" (a free text for a ship) made a sealed part of
+    kind "order" without an Astral Action Order in it, and every later aa-order, aa-token and
+    next-phase of that turn crashed on it (KeyError: 'order'), so the table could not go on."""
+    import random
+    from property_steps import Play
+    play = Play(SLUG, PHRASES, random.Random(0).choice)
+    play.opening([{"type": "aa-ship", **PHRASES["aa-ship"][0]}, {"type": "seal", "unit": "u1", "text": "Ram them"}])
+    assert play.step("aa-order", args={"type": "aa-order", "unit": "u1", "order": "Evasive Actions"}), play.why
+    assert play.step("next-phase", args={"type": "next-phase"}), play.why
+    play.round_trip()
+
+
 PHRASES = {'aa-activate': [{'unit': 'u1'}],
  'aa-apply-attack': [{}],
  'aa-apply-condition': [{'unit': 'u2', 'pick': 0, 'items': {'0': 1}},
