@@ -257,6 +257,7 @@ def coverage(slug: str, phrases: dict, openings: list[dict], seed: int = 13, ste
                 if opening is None or n % 4 == 0:
                     play.step("finish")
                 taken += play.accepted
+                assert not play.shielded, f"action code crashed on a request: {play.why}"
                 if attempt == 0 and (opening is None or n % 4 == 0):  # (every hypothesis example ends with one too)
                     play.round_trip()
                 if all(taken[t] or t in unreachable(play) for t in want):
@@ -292,6 +293,8 @@ def random_play(slug: str, phrases: dict, openings: list[dict], data, max_steps:
             play.step(kind)
         if pick(st.booleans()):
             play.step("finish")
+        # every refusal is the rule's own sentence, never action code crashing on a request
+        assert not play.shielded, f"action code crashed on a request: {play.why}"
         play.round_trip()
     return play
 

@@ -25,6 +25,21 @@ def test_random_play_folds_replays_and_round_trips(data):
     random_play(SLUG, PHRASES, OPENINGS, data)
 
 
+def test_a_brief_respite_after_the_fate_deck_was_loaded_again_is_refused_not_crashed():
+    """Found by the random play: after a (BR) Fate card was drawn, loading the Fate deck again
+    replaced its cards, and df-repair's brief respite looked the drawn card up in the new deck
+    (KeyError: a 400 saying 'unit cannot be text here' instead of the rule's sentence)."""
+    import random
+    from property_steps import start
+    opening = next(o for o in OPENINGS if "df-repair" in o["for"])
+    play = start(SLUG, PHRASES, opening, random.Random(0).choice, 0)
+    assert play.step("deck-load", args={"type": "deck-load", "deck": "fate", "cards": [{"name": "Calm", "br": 1}]})
+    assert not play.step("df-repair", args={"type": "df-repair", "unit": "u1", "card": "damage:c2", "respite": 1})
+    assert not play.shielded, play.why
+    assert "(BR) Fate card" in play.why["df-repair"], play.why
+    play.round_trip()
+
+
 PHRASES = {'df-activate': [{'unit': 'u1'}],
  'df-anchor': [{'unit': 'u1', 'op': 'drop', 'distance': '1.5'},
                {'unit': 'u3', 'op': 'drop', 'distance': 1},
