@@ -161,8 +161,8 @@ class Play:
             deck = (m.group(1) or "")[:-1]
             if deck in state.get("decks", {}) and state["decks"][deck]["cards"]:
                 cards = sorted(state["decks"][deck]["cards"])
-                own = [f"c{m.group(3)}"] * len(cards) if f"c{m.group(3)}" in cards else []
-                return f"{deck}:{pick(cards + own + (['c999'] if bend else []))}"
+                on_units = sorted(c for held in state["decks"][deck]["attached"].values() for c in held)
+                return f"{deck}:{pick(on_units * 3 + cards + (['c999'] if bend else []))}"
             if m.group(2) == "s" and state.get("sealed"):
                 return pick(sorted(state["sealed"]) + (["s99"] if bend else []))
             return f"{m.group(1) or ''}{m.group(2)}{pick([m.group(3), m.group(3), '1', '2', '3'])}{m.group(4) or ''}"
@@ -209,6 +209,10 @@ def unreachable(play: Play) -> set[str]:
     return {t for t in play.types() if t.startswith("deck-")} if not play.row["state"]["decks"] else set()
 
 
+# a core type that needs another first: tried just before it while it is wanted
+PREREQUISITE = {"reveal": "seal", "discard-sealed": "seal", "return-unit": "remove-unit", "deactivate": "activate"}
+
+
 def walk(play: Play, steps: int, rng: random.Random, taken: Counter, tries: int = 4,
          want: tuple = ()) -> None:
     """Each step tries first the types ``want``ed here (those the opening leads to), then types no
@@ -222,7 +226,7 @@ def walk(play: Play, steps: int, rng: random.Random, taken: Counter, tries: int 
             continue
         fresh = [t for t in types if not taken[t] and not play.accepted[t] and t not in skip]
         rng.shuffle(fresh)
-        first = [t for t in want if t in fresh]
+        first = [x for t in want if t in fresh for x in (PREREQUISITE.get(t), t) if x]
         for kind in (first + fresh[:tries] + rng.sample(types, len(types)))[:len(first) + tries + 2]:
             if play.step(kind, check_fold=i % 5 == 0):
                 break
