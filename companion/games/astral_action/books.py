@@ -61,9 +61,12 @@ def ship_of(state: dict, uid, field: str = "unit") -> tuple[dict, dict]:
 
 
 def sealed_orders(state: dict, uid: str, include_hidden: bool = True) -> list[dict]:
-    """This turn's sealed Orders of a ship (the core's sealed parts, kind "order")."""
+    """This turn's sealed Orders of a ship (the core's sealed parts, kind "order", that hold an
+    Astral Action Order: the core's own "seal" makes the same kind with only a free text, which is
+    no Order of this game and must not break it)."""
     return [p for p in state.get("sealed", {}).values()
             if p.get("unit") == uid and p.get("kind") == "order" and p.get("round") == state["round"]
+            and "order" in (p.get("secret") or {})
             and not p.get("discarded") and (include_hidden or p.get("revealed"))]
 
 

@@ -79,8 +79,9 @@ def repair(state: dict, p: dict) -> str:
         # seed 002, Fate: (BR) "immediately issue a free Repair order to one of his warships"
         need_phase(state, "Fate", "A brief respite")
         side = unit["side"]
-        drawn = now["drawn"].get(side)
-        if not drawn or not state["decks"]["fate"]["cards"][drawn].get("br"):
+        # the card drawn this turn may be gone: a Fate deck loaded again since has other cards
+        drawn = state["decks"]["fate"]["cards"].get(now["drawn"].get(side) or "")
+        if not drawn or not drawn.get("br"):
             raise RuleError(f"{side} has not drawn a (BR) Fate card this turn.", "respite")
         if side in now["respite"]:
             raise RuleError(f"{side} has already taken its brief respite this turn.", "respite")
