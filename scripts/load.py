@@ -32,6 +32,7 @@ import json
 import os
 import random
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -207,6 +208,10 @@ async def poll_loop(phone: Phone, res: Results, start: float, end: float, measur
         try:
             status, headers, body = await asyncio.wait_for(phone.poll_conn.request(
                 "GET", f"/t/{phone.code}/poll?seq={phone.seq}", phone.headers({"HX-Request": "true"})), 30)
+        except asyncio.CancelledError:
+            if due >= measure_from:
+                res.error("poll", "unanswered at the end")  # still waiting when the grace ran out
+            raise
         except Exception as exc:  # noqa: BLE001  (counted, then the phone polls again)
             phone.poll_conn.close()
             if due >= measure_from:
@@ -247,6 +252,10 @@ async def act_loop(phone: Phone, res: Results, start: float, end: float, measure
                 "POST", f"/t/{phone.code}/act", phone.headers({
                     "HX-Request": "true", "X-CSRF-Token": phone.csrf, "HX-Target": "board",
                     "Content-Type": "application/x-www-form-urlencoded"}), form), 30)
+        except asyncio.CancelledError:
+            if due >= measure_from:
+                res.error("action", "unanswered at the end")  # still waiting when the grace ran out
+            raise
         except Exception as exc:  # noqa: BLE001
             phone.act_conn.close()
             if due >= measure_from:
@@ -418,7 +427,13 @@ async def run_target(target: str, args, phones_n: int) -> dict:
         ticks0, wall0, own0 = cpu_ticks(process_tree(server.pid)), time.perf_counter(), time.process_time()
         await sleep_until(loop, end)
         ticks1, wall1, own1 = cpu_ticks(pids), time.perf_counter(), time.process_time()
-        await asyncio.gather(*tasks)
+        _, pending = await asyncio.wait(tasks, timeout=args.grace)  # a collapsed server: stop waiting
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        # the server's CPU for every request due in the window, to its last answer: what a phone
+        # costs, whatever else the box was doing (on a busy box the wall-clock times are not that)
+        ticks_done = cpu_ticks(pids)
         for phone in phones:
             phone.poll_conn.close()
             phone.act_conn.close()
@@ -427,6 +442,8 @@ async def run_target(target: str, args, phones_n: int) -> dict:
                 "times": {k: [round(t * 1000, 3) for t in v] for k, v in res.times.items()},
                 "errors": res.errors, "error_kinds": res.error_kinds,
                 "server_cpu": (ticks1 - ticks0) / HZ / wall * 100, "server_rss_mb": rss_peak / 2**20,
+                "cpu_ms_per_phone_min": (ticks_done - ticks0) / HZ * 1000 / phones_n / (args.duration / 60),
+                "load_average": os.getloadavg()[0],
                 "client_cpu": (own1 - own0) / wall * 100, "lag_p99_ms": pct(res.lag, 99) * 1000,
                 "connections_opened": Conn.opened,
                 "change_bytes": sum(res.change_bytes) / len(res.change_bytes) if res.change_bytes else 0}
@@ -450,15 +467,16 @@ def summary(r: dict) -> dict:
 def report(runs: list[dict]) -> None:
     by = {(r["phones"], r["target"]): r for r in runs}
     print("\nphones | target | polls | no-change poll p50/p99/max ms | poll after a change p50/p99/max ms | "
-          "tap p50/p99/max ms | errors | server CPU % (RSS MB) | client CPU %, lag p99 ms | conns")
+          "tap p50/p99/max ms | errors | server CPU % (RSS MB) | server CPU ms per phone-minute | "
+          "client CPU %, lag p99 ms | conns | load average")
     for r in runs:
         s = summary(r)
         f = lambda k: f"{s[k]['p50']:.1f} / {s[k]['p99']:.1f} / {s[k]['max']:.0f}"  # noqa: E731
         print(f"{r['phones']} | {r['target']} | {s['poll']['n']} | {f('poll_nochange')} | "
               f"{f('poll_change') if s['poll_change']['n'] else '-'} | {f('action')} ({s['action']['n']}) | "
               f"{r['errors']['poll'] + r['errors']['action']} {r['error_kinds'] or ''} | "
-              f"{r['server_cpu']:.0f} ({r['server_rss_mb']:.0f}) | {r['client_cpu']:.0f}, {r['lag_p99_ms']:.1f} | "
-              f"{r['connections_opened']}")
+              f"{r['server_cpu']:.0f} ({r['server_rss_mb']:.0f}) | {r['cpu_ms_per_phone_min']:.0f} | "
+              f"{r['client_cpu']:.0f}, {r['lag_p99_ms']:.1f} | {r['connections_opened']} | {r['load_average']:.1f}")
     print("\nratios to the floor measured in the same run (p99 / floor p99: poll to the floor's poll, tap to "
           "the floor's commit-and-204)")
     print("phones | target | poll p99 (all) | no-change poll p99 | poll after a change p99 | tap p99 | "
@@ -472,6 +490,12 @@ def report(runs: list[dict]) -> None:
         print(f"{r['phones']} | {r['target']} | {ratio('poll', 'poll')} | {ratio('poll_nochange', 'poll')} | "
               f"{ratio('poll_change', 'poll') if s['poll_change']['n'] else '-'} | {ratio('action', 'action')} | "
               f"{fs['poll']['p99']:.1f} ms | {fs['action']['p99']:.1f} ms")
+    for r in runs:
+        if r["target"] != "floor" and r["cpu_ms_per_phone_min"]:
+            # two cores are 120,000 CPU ms a minute; at 70 % busy a server still answers promptly
+            print(f"{r['phones']} phones, {r['target']}: {r['cpu_ms_per_phone_min']:.0f} server CPU ms per phone-minute: "
+                  f"two cores at 70 % hold about {0.7 * 120_000 / r['cpu_ms_per_phone_min']:.0f} phones "
+                  f"({0.7 * 120_000 / r['cpu_ms_per_phone_min'] / 8:.0f} tables of 8)")
     for phones in sorted({r["phones"] for r in runs}):
         g, sv = by.get((phones, "gunicorn")), by.get((phones, "serve"))
         if g and sv:
@@ -489,9 +513,12 @@ def main(argv=None) -> None:
     parser.add_argument("--act-every", type=float, default=20.0, help="seconds between a phone's taps (x0.5-1.5)")
     parser.add_argument("--duration", type=float, default=60.0, help="measured seconds per target")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds run before measuring")
+    parser.add_argument("--grace", type=float, default=30.0,
+                        help="seconds the last requests may still take after the window (then counted as errors)")
     parser.add_argument("--targets", default="floor,gunicorn,serve", help="comma-separated: floor, gunicorn, serve")
     parser.add_argument("--out", help="write every run (with every latency) as JSON here")
     args = parser.parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stop the server we started, too
     runs = []
     for phones in args.phones:
         for target in args.targets.split(","):
