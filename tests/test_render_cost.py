@@ -54,3 +54,20 @@ def test_button_values_quote_as_before_and_parse_back(value):
     assert text == f"tracker unit={quote(str(value), safe='')} by={quote(str(value), safe='')}"
     assert parse_do(text) == {"type": "tracker", "unit": str(value), "by": str(value)}
     assert unquote(text.split("=", 1)[1].split()[0]) == str(value)
+
+
+def test_templates_build_each_url_once_per_request_with_flasks_answer(app, monkeypatch):
+    from companion.web import url_for_once
+    built = []
+    real = app.url_for
+    monkeypatch.setattr(app, "url_for", lambda endpoint, **values: built.append(endpoint) or real(endpoint, **values))
+    with app.test_request_context("/t/ABCDEF"):
+        first = [url_for_once("play.act", code="ABCDEF") for _ in range(5)]
+        other = url_for_once("play.poll", code="ABCDEF", seq=3)
+        assert first == [real("play.act", code="ABCDEF")] * 5 and other == real("play.poll", code="ABCDEF", seq=3)
+        assert built == ["play.act", "play.poll"]
+        assert url_for_once("play.poll", code="ABCDEF", seq=4).endswith("seq=4")  # other values, built anew
+    with app.test_request_context("/"):
+        url_for_once("play.act", code="ABCDEF")
+    assert built.count("play.act") == 2  # a new request builds again
+    assert app.jinja_env.globals["url_for"] is url_for_once
