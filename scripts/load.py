@@ -468,7 +468,7 @@ def report(runs: list[dict]) -> None:
     by = {(r["phones"], r["target"]): r for r in runs}
     print("\nphones | target | polls | no-change poll p50/p99/max ms | poll after a change p50/p99/max ms | "
           "tap p50/p99/max ms | errors | server CPU % (RSS MB) | server CPU ms per phone-minute | "
-          "client CPU %, lag p99 ms | conns | load average")
+          "client CPU %, lag p99 ms | conns | load average | bytes per poll after a change (gzipped)")
     for r in runs:
         s = summary(r)
         f = lambda k: f"{s[k]['p50']:.1f} / {s[k]['p99']:.1f} / {s[k]['max']:.0f}"  # noqa: E731
@@ -476,7 +476,7 @@ def report(runs: list[dict]) -> None:
               f"{f('poll_change') if s['poll_change']['n'] else '-'} | {f('action')} ({s['action']['n']}) | "
               f"{r['errors']['poll'] + r['errors']['action']} {r['error_kinds'] or ''} | "
               f"{r['server_cpu']:.0f} ({r['server_rss_mb']:.0f}) | {r['cpu_ms_per_phone_min']:.0f} | "
-              f"{r['client_cpu']:.0f}, {r['lag_p99_ms']:.1f} | {r['connections_opened']} | {r['load_average']:.1f}")
+              f"{r['client_cpu']:.0f}, {r['lag_p99_ms']:.1f} | {r['connections_opened']} | {r['load_average']:.1f} | {r['change_bytes']:.0f}")
     print("\nratios to the floor measured in the same run (p99 / floor p99: poll to the floor's poll, tap to "
           "the floor's commit-and-204)")
     print("phones | target | poll p99 (all) | no-change poll p99 | poll after a change p99 | tap p99 | "
