@@ -13,6 +13,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from flask import abort, current_app, g, jsonify, make_response, render_template, request, session
+from jinja2 import BaseLoader, TemplateNotFound
 from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 
@@ -36,12 +37,50 @@ def init_app(app) -> None:
     app.jinja_env.lstrip_blocks = True
     app.jinja_env.globals["do"] = do_value
     app.jinja_env.globals["csrf"] = csrf_token
+    app.jinja_env.loader = MissRemembered(app.jinja_env.loader)
+    app.jinja_env.globals["url_for"] = url_for_once
     app.errorhandler(404)(lambda e: _api_error(e, "Not found.") or (
         render_template("error.html", status=404, message="Nothing here."), 404))
     app.errorhandler(403)(lambda e: _api_error(e, e.description) or (
         render_template("error.html", status=403, message=e.description), 403))
     app.errorhandler(413)(lambda e: _api_error(e, "That request is too large (4 MB at most).") or (
         render_template("error.html", status=413, message="That file is too large (4 MB at most)."), 413))
+
+
+class MissRemembered(BaseLoader):
+    """The template loader, remembering which names are not there: a board looks for a game's
+    optional templates (``_panel.html``, ``_unit.html`` per unit card, ``_tools.html``, ``_row.html``)
+    about ten times per render, and Jinja caches only the templates it finds, so each miss searched
+    the folders again.  Like Jinja's own cache, this holds until restart unless templates auto-reload."""
+
+    def __init__(self, inner: BaseLoader):
+        self.inner = inner
+        self.missing: set[str] = set()
+
+    def get_source(self, environment, template):
+        if template in self.missing and not environment.auto_reload:
+            raise TemplateNotFound(template)
+        try:
+            return self.inner.get_source(environment, template)
+        except TemplateNotFound:
+            self.missing.add(template)
+            raise
+
+    def list_templates(self):
+        return self.inner.list_templates()
+
+
+def url_for_once(endpoint: str, **values) -> str:
+    """``url_for`` for templates, built once per request for the same arguments: a board asks for
+    the same action URL twice per form (~40 builds a render, ~10% of it), always with one answer."""
+    try:
+        key = (endpoint, frozenset(values.items()))
+    except TypeError:  # an argument that cannot be a key (a list): built as usual
+        return current_app.url_for(endpoint, **values)
+    built = g.setdefault("urls_built", {})
+    if key not in built:
+        built[key] = current_app.url_for(endpoint, **values)
+    return built[key]
 
 
 def _api_error(exc: HTTPException, message: str):
@@ -83,7 +122,14 @@ def _gate():
 
 def do_value(type_: str, **kw) -> str:
     """The value of a board button: "tracker tracker=hp op=adjust by=-1" (see play.parse_do)."""
-    return " ".join([type_] + [f"{k}={quote(str(v), safe='')}" for k, v in kw.items()])
+    return " ".join([type_] + [f"{k}={_quoted(str(v))}" for k, v in kw.items()])
+
+
+@lru_cache(maxsize=4096)
+def _quoted(text: str) -> str:
+    # a board has ~100 buttons and their values repeat (unit ids, tracker ids, -1/+1): quoting
+    # each afresh was ~10% of a board render (scripts/benchmark.py --profile)
+    return quote(text, safe="")
 
 
 def same_secret(sent: str, kept: str) -> bool:

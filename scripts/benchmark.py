@@ -1,9 +1,17 @@
 """Benchmark (not a test): gunicorn on loopback, 8 concurrent clients.
 
-Reports action round trip p50/p99, no-change poll p50/p99 and its response size, the board page's
-HTML size and the total JS size; then a long game: action, poll, board render and undo/redo at
-100 / 1,000 / 10,000 events (none should grow with the log).  Run: python scripts/benchmark.py [--actions 200] [--polls 2000]
-Targets (issue 2): action p99 <= 15 ms, poll p99 <= 2 ms and <= 300 bytes, board <= 40 KB, JS <= 70 KB.
+Reports action round trip p50/p99 (the JSON API, and the htmx tap phones send, which answers with
+the board), beside a floor measured in the same run (scripts/floor_app.py: one SQLite commit and
+Flask, under the same gunicorn settings, tapped by the same clients); no-change poll p50/p99 and its
+response size, the board page's HTML size and the total JS size; then a long game: action, poll,
+board render and undo/redo at 100 / 1,000 / 10,000 events (none should grow with the log).
+Run: python scripts/benchmark.py [--actions 200] [--polls 2000]
+Targets (issue 2): action p99 <= 15 ms, poll p99 <= 2 ms and <= 300 bytes, board <= 40 KB, JS <= 70 KB;
+(issue 14) the htmx tap's p99 within 3x of the floor's.
+
+Also: ``python scripts/benchmark.py load ...`` runs the open-loop load test (scripts/load.py: many
+phones at many tables, beside the floor), and ``python scripts/benchmark.py --profile`` profiles one
+htmx tap and its board render in-process (cProfile) and prints where the time goes.
 """
 from __future__ import annotations
 
@@ -20,6 +28,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -126,6 +135,42 @@ def act_worker(job) -> list[float]:
     return times
 
 
+def htmx_act_worker(job) -> list[float]:
+    """One phone tapping a tracker's -/+ as its board's form posts it (htmx; the board comes back)."""
+    port, code, cookie, token, n, count = job
+    c = Client(port, cookie)
+    times = []
+    unit = n % 6 + 1
+    for i in range(count):
+        form = f"csrf_token={token}&_control=unit-u{unit}&do=" + quote(f"adjust unit=u{unit} tracker=hp by={1 if i % 2 else -1}")
+        t0 = time.perf_counter()
+        resp, _ = c.request("POST", f"/t/{code}/act", form, {"HX-Request": "true", "X-CSRF-Token": token,
+                                                             "Accept-Encoding": "gzip"})
+        times.append(time.perf_counter() - t0)
+        assert resp.status in (200, 204), resp.status
+    return times
+
+
+def start_gunicorn(port: int, env: dict, app: str = "companion:create_app()") -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py",  # as the Procfile
+                             "--bind", f"127.0.0.1:{port}", "--log-level", "warning", app], cwd=ROOT, env=env)
+
+
+def floor_taps(pool, clients: int, count: int) -> list[float]:
+    """The floor: the same clients tapping scripts/floor_app.py (one SQLite commit, a 204) under the
+    same gunicorn settings, right after the app's own taps."""
+    port = free_port()
+    tmp = tempfile.mkdtemp()
+    server = start_gunicorn(port, {**os.environ, "FLOOR_DB": f"{tmp}/floor.sqlite"}, "scripts.floor_app:create_app()")
+    try:
+        wait_for(port)
+        results = pool.map(htmx_act_worker, [(port, "FLOOR", "", "x", n, count) for n in range(clients)])
+        return [t for r in results for t in r]
+    finally:
+        server.terminate()
+        server.wait()
+
+
 def poll_worker(job) -> tuple[list[float], int]:
     """One phone polling back to back with nothing changed: round trips and the answer's size."""
     port, code, cookie, seq, count = job
@@ -207,6 +252,54 @@ def growth(port: int, db_path: str, sizes=(100, 1_000, 10_000), samples=30) -> l
     return rows
 
 
+def profile(count: int = 300) -> None:
+    """cProfile of the htmx tap phones send (form post -> action -> the board rendered), in-process
+    on the Flask test client: where one tap's server time goes, without the network."""
+    import cProfile
+    import io
+    import pstats
+    sys.path.insert(0, str(ROOT))
+    from companion import create_app
+    app = create_app({"DATABASE": f"{tempfile.mkdtemp()}/profile.sqlite", "SECRET_KEY": "profile"})
+    api = app.test_client()
+    created = api.post("/api/tables", json={"system": "freeform", "name": "Profile"}).get_json()
+    code, auth = created["code"], {"Authorization": "Bearer " + created["player_url"].rsplit("/", 1)[1]}
+    for i in range(6):  # the benchmark's table
+        for step in ({"type": "add-unit", "name": f"Ship {i}", "hp": 999},
+                     {"type": "add-tracker", "unit": f"u{i + 1}", "spec": {"id": "hull", "kind": "boxes", "count": 8,
+                                                                         "flagged": [6, 7]}},
+                     {"type": "add-tracker", "unit": f"u{i + 1}", "spec": {"id": "state", "kind": "conditions",
+                                                                         "options": ["Burning", "Stunned"]}}):
+            api.post(f"/api/tables/{code}/actions", json=step, headers=auth)
+    phone = app.test_client()
+    path = "/t/" + created["player_url"].split("/t/", 1)[1]
+    token = re.search(rb'name="csrf_token" value="([^"]+)"', phone.get(path).data).group(1).decode()
+    phone.post(path, data={"csrf_token": token, "seat": "Bench", "side": "Side A"})
+
+    def tap(i: int) -> None:
+        resp = phone.post(f"/t/{code}/act", data={"csrf_token": token, "_control": "unit-u1",
+                                                   "do": f"adjust unit=u1 tracker=hp by={1 if i % 2 else -1}"},
+                          headers={"HX-Request": "true", "X-CSRF-Token": token, "Accept-Encoding": "gzip"})
+        assert resp.status_code == 200, resp.status_code
+
+    for i in range(50):
+        tap(i)
+    t0, c0 = time.perf_counter(), time.process_time()
+    for i in range(count):
+        tap(i)
+    print(f"{count} htmx taps in-process: {(time.perf_counter() - t0) / count * 1000:.2f} ms each "
+          f"({(time.process_time() - c0) / count * 1000:.2f} ms CPU)")
+    prof = cProfile.Profile()
+    prof.enable()
+    for i in range(count):
+        tap(i)
+    prof.disable()
+    for order in ("cumulative", "tottime"):
+        out = io.StringIO()
+        pstats.Stats(prof, stream=out).sort_stats(order).print_stats(30)
+        print(out.getvalue())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--actions", type=int, default=200, help="actions per client")
@@ -214,13 +307,19 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--growth", type=int, nargs="*", default=[100, 1_000, 10_000],
                         help="log lengths at which a long game's action, poll, board and undo are timed")
+    parser.add_argument("--profile", action="store_true",
+                        help="profile one htmx tap and its board render in-process instead (cProfile)")
+    if sys.argv[1:2] == ["load"]:
+        sys.path.insert(0, str(ROOT / "scripts"))
+        import load
+        return load.main(sys.argv[2:])
     args = parser.parse_args()
+    if args.profile:
+        return profile()
     port = free_port()
     tmp = tempfile.mkdtemp()
     env = {**os.environ, "COMPANION_DB": f"{tmp}/bench.sqlite", "COMPANION_SECRET_KEY": "bench"}
-    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py",  # as the Procfile
-                               "--bind", f"127.0.0.1:{port}", "--log-level", "warning", "companion:create_app()"],
-                              cwd=ROOT, env=env)
+    server = start_gunicorn(port, env)
     try:
         wait_for(port)
         api = Client(port)
@@ -252,6 +351,13 @@ def main() -> None:
             results = pool.map(act_worker, [(port, code, auth, n, args.actions) for n in range(args.clients)])
             action_wall = time.perf_counter() - t0
             action_times = [t for r in results for t in r]
+            token = re.search(r'"X-CSRF-Token": "([^"]+)"', board.decode()).group(1)
+            t0 = time.perf_counter()
+            results = pool.map(htmx_act_worker, [(port, code, phone.cookie, token, n, args.actions)
+                                                 for n in range(args.clients)])
+            htmx_wall = time.perf_counter() - t0
+            htmx_times = [t for r in results for t in r]
+            floor_times = floor_taps(pool, args.clients, args.actions)
             _, data = api.request("GET", f"/api/tables/{code}", headers=auth)
             seq = json.loads(data)["seq"]
             single, size = poll_worker((port, code, phone.cookie, seq, args.polls))
@@ -263,6 +369,12 @@ def main() -> None:
         ms = lambda s: f"{s * 1000:.2f} ms"  # noqa: E731
         print(f"actions: {len(action_times)} by {args.clients} clients in {action_wall:.1f} s "
               f"({len(action_times) / action_wall:.0f}/s): p50 {ms(pct(action_times, 50))}, p99 {ms(pct(action_times, 99))}")
+        print(f"htmx taps (the board comes back, gzipped): {len(htmx_times)} by {args.clients} clients in "
+              f"{htmx_wall:.1f} s: p50 {ms(pct(htmx_times, 50))}, p99 {ms(pct(htmx_times, 99))}")
+        print(f"floor (one SQLite commit + Flask 204, same gunicorn settings, same clients): p50 "
+              f"{ms(pct(floor_times, 50))}, p99 {ms(pct(floor_times, 99))}; htmx tap p99 / floor p99 = "
+              f"{pct(htmx_times, 99) / pct(floor_times, 99):.1f}x, API action p99 / floor p99 = "
+              f"{pct(action_times, 99) / pct(floor_times, 99):.1f}x (target 3x)")
         print(f"no-change poll, one phone: {len(single)} polls: p50 {ms(pct(single, 50))}, p99 {ms(pct(single, 99))}")
         print(f"no-change poll, {args.clients} phones at once: {len(poll_times)} polls: p50 {ms(pct(poll_times, 50))}, "
               f"p99 {ms(pct(poll_times, 99))}; response {sizes[0]} bytes (status line + headers, empty body)")

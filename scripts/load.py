@@ -1,0 +1,536 @@
+"""Open-loop load test (not a test): many phones at many tables, beside a floor, in one run.
+
+Each phone joins its table through the player QR address (its own seat cookie, like a real phone),
+then polls the board's real poll URL every 2 s (x0.9-1.1 jitter) with the ``seq`` of the board it
+holds, taking the new ``seq`` from every board it gets back, and taps a tracker's -/+ button about
+every 20 s (x0.5-1.5) as the board's form posts it (htmx headers, CSRF token, gzip accepted).
+
+Open loop: every request has a time on the clock it is due at; the latency counted is from that
+time to the last byte of the answer, so a server that falls behind is charged for the wait too
+(nothing is "coordinated away" by a client that waits politely).  One asyncio loop drives every
+phone over keep-alive HTTP/1.1 connections (two per phone: polls and taps, as a browser would have).
+
+Targets, each started fresh on its own port and database, one after the other:
+- ``floor``: scripts/floor_app.py (a bare Flask 204 for the poll; one SQLite commit + 204 for the
+  tap) under the same gunicorn settings (gunicorn.conf.py) and this same client;
+- ``gunicorn``: the app as the Procfile serves it;
+- ``serve``: ``companion serve`` as players start it.
+
+Reported per kind (no-change poll, poll after a change, tap): p50 / p99 / max and errors; the
+server's CPU (master + workers, % of one core) and RSS (summed, peak), read from /proc; the
+client's own CPU and how late its loop sent (its lag), since it shares the box.  The README's
+table uses the ratios to the floor measured in the same run.
+
+Run: python scripts/load.py --phones 8 300 600 --duration 60   (or python scripts/benchmark.py load ...)
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gzip
+import json
+import os
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+ROOT = Path(__file__).resolve().parent.parent
+HZ = os.sysconf("SC_CLK_TCK")
+PAGE = os.sysconf("SC_PAGE_SIZE")
+SEQ_RE = re.compile(rb'id="board" data-seq="(\d+)"')
+CSRF_RE = re.compile(rb'name="csrf_token" value="([^"]+)"')
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def pct(values, p):
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+# --- a small HTTP/1.1 client on asyncio streams (keep-alive, like a phone's browser) -------------
+
+class Conn:
+    """One keep-alive connection; reopened (once per request) if the server closed it while idle."""
+
+    opened = 0  # connections opened in all (a server that closes after each answer shows here)
+
+    def __init__(self, port: int):
+        self.port = port
+        self.reader = self.writer = None
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+    async def request(self, method: str, path: str, headers: dict, body: bytes = b""):
+        head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n" + "".join(
+            f"{k}: {v}\r\n" for k, v in headers.items())
+        if body or method == "POST":
+            head += f"Content-Length: {len(body)}\r\n"
+        raw = head.encode() + b"\r\n" + body
+        for attempt in range(2):
+            reused = self.writer is not None
+            if not reused:
+                self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+                Conn.opened += 1
+            try:
+                self.writer.write(raw)
+                await self.writer.drain()
+                return await self._response()
+            except (ConnectionError, asyncio.IncompleteReadError, EOFError):
+                self.close()
+                if reused and attempt == 0:
+                    continue  # an idle keep-alive connection the server had closed: as a browser does
+                raise
+
+    async def _response(self):
+        line = await self.reader.readline()
+        if not line:
+            raise EOFError("closed")
+        status = int(line.split()[1])
+        headers = {}
+        while True:
+            line = await self.reader.readline()
+            if line in (b"\r\n", b"\n", b""):
+                break
+            key, _, value = line.decode("latin-1").partition(":")
+            key = key.strip().lower()
+            value = value.strip()
+            headers[key] = value if key not in headers else headers[key] + ", " + value
+            if key == "set-cookie":
+                headers.setdefault("_cookies", []).append(value.split(";", 1)[0])
+        if "content-length" in headers:
+            body = await self.reader.readexactly(int(headers["content-length"]))
+        elif headers.get("transfer-encoding", "").lower() == "chunked":
+            body = b""
+            while True:
+                size = int((await self.reader.readline()).split(b";")[0], 16)
+                if size == 0:
+                    await self.reader.readline()
+                    break
+                body += await self.reader.readexactly(size)
+                await self.reader.readline()
+        elif status in (204, 304) or status < 200:
+            body = b""
+        else:
+            body = await self.reader.read()
+            headers["connection"] = "close"
+        if headers.get("connection", "").lower() == "close":
+            self.close()
+        return status, headers, body
+
+
+def unpacked(headers: dict, body: bytes) -> bytes:
+    return gzip.decompress(body) if headers.get("content-encoding") == "gzip" else body
+
+
+# --- phones -------------------------------------------------------------------------------------
+
+class Phone:
+    def __init__(self, port: int, code: str, name: str):
+        self.port, self.code, self.name = port, code, name
+        self.cookie = ""
+        self.csrf = ""
+        self.seq = "0"
+        self.poll_conn = Conn(port)
+        self.act_conn = Conn(port)
+
+    def headers(self, extra=None) -> dict:
+        h = {"Accept-Encoding": "gzip, deflate", "User-Agent": "companion-load"}
+        if self.cookie:
+            h["Cookie"] = self.cookie
+        h.update(extra or {})
+        return h
+
+    def take_cookie(self, headers: dict) -> None:
+        for c in headers.get("_cookies", []):
+            self.cookie = c  # the session is the only cookie
+
+    async def join(self, path: str, side: str) -> None:
+        status, headers, body = await self.act_conn.request("GET", path, self.headers())
+        self.take_cookie(headers)
+        token = CSRF_RE.search(unpacked(headers, body)).group(1).decode()
+        form = f"csrf_token={token}&seat={quote(self.name)}&side={quote(side)}".encode()
+        status, headers, body = await self.act_conn.request(
+            "POST", path, self.headers({"Content-Type": "application/x-www-form-urlencoded"}), form)
+        assert status == 303, (status, body[:200])
+        self.take_cookie(headers)
+        status, headers, body = await self.act_conn.request("GET", f"/t/{self.code}", self.headers())
+        assert status == 200, status
+        page = unpacked(headers, body)
+        self.seq = SEQ_RE.search(page).group(1).decode()
+        self.csrf = re.search(rb'"X-CSRF-Token": "([^"]+)"', page).group(1).decode()
+
+
+class Results:
+    def __init__(self):
+        self.times = {"poll_nochange": [], "poll_change": [], "action": [], "poll": []}
+        self.errors = {"poll": 0, "action": 0}
+        self.error_kinds: dict[str, int] = {}
+        self.lag: list[float] = []
+        self.change_bytes: list[int] = []
+
+    def error(self, kind: str, what: str) -> None:
+        self.errors[kind] += 1
+        self.error_kinds[what] = self.error_kinds.get(what, 0) + 1
+
+
+async def sleep_until(loop, when: float) -> None:
+    delay = when - loop.time()
+    if delay > 0:
+        await asyncio.sleep(delay)
+
+
+async def poll_loop(phone: Phone, res: Results, start: float, end: float, measure_from: float,
+                    interval: float, floor: bool, rng: random.Random):
+    loop = asyncio.get_running_loop()
+    due = start + rng.uniform(0, interval)
+    while due < end:
+        free = loop.time() < due  # not still waiting on its previous poll
+        await sleep_until(loop, due)
+        if due >= measure_from and free:
+            res.lag.append(loop.time() - due)  # how late this client's own loop woke to send it
+        try:
+            status, headers, body = await asyncio.wait_for(phone.poll_conn.request(
+                "GET", f"/t/{phone.code}/poll?seq={phone.seq}", phone.headers({"HX-Request": "true"})), 30)
+        except asyncio.CancelledError:
+            if due >= measure_from:
+                res.error("poll", "unanswered at the end")  # still waiting when the grace ran out
+            raise
+        except Exception as exc:  # noqa: BLE001  (counted, then the phone polls again)
+            phone.poll_conn.close()
+            if due >= measure_from:
+                res.error("poll", type(exc).__name__)
+            due += interval * rng.uniform(0.9, 1.1)
+            continue
+        took = loop.time() - due
+        phone.take_cookie(headers)
+        if status == 200 and not floor:
+            seq = SEQ_RE.search(unpacked(headers, body))
+            if seq:
+                phone.seq = seq.group(1).decode()
+        if due >= measure_from:
+            if status == 204:
+                res.times["poll_nochange"].append(took)
+            elif status == 200:
+                res.times["poll_change"].append(took)
+                res.change_bytes.append(len(body))
+            else:
+                res.error("poll", f"poll {status}")
+            if status in (200, 204):
+                res.times["poll"].append(took)
+        due += interval * rng.uniform(0.9, 1.1)
+
+
+async def act_loop(phone: Phone, res: Results, start: float, end: float, measure_from: float,
+                   every: float, floor: bool, rng: random.Random, unit: int):
+    loop = asyncio.get_running_loop()
+    due = start + rng.uniform(0, every)
+    by = -1  # -1 then +1 again: HP stays within its bounds whatever the other phones do
+    while due < end:
+        await sleep_until(loop, due)
+        control = f"unit-u{unit}"
+        form = (f"csrf_token={phone.csrf}&_control={control}&do="
+                + quote(f"adjust unit=u{unit} tracker=hp by={by}")).encode()
+        try:
+            status, headers, body = await asyncio.wait_for(phone.act_conn.request(
+                "POST", f"/t/{phone.code}/act", phone.headers({
+                    "HX-Request": "true", "X-CSRF-Token": phone.csrf, "HX-Target": "board",
+                    "Content-Type": "application/x-www-form-urlencoded"}), form), 30)
+        except asyncio.CancelledError:
+            if due >= measure_from:
+                res.error("action", "unanswered at the end")  # still waiting when the grace ran out
+            raise
+        except Exception as exc:  # noqa: BLE001
+            phone.act_conn.close()
+            if due >= measure_from:
+                res.error("action", type(exc).__name__)
+            due += every * rng.uniform(0.5, 1.5)
+            continue
+        took = loop.time() - due
+        phone.take_cookie(headers)
+        if status == 200:
+            by = -by
+            seq = SEQ_RE.search(unpacked(headers, body))
+            if seq:
+                phone.seq = seq.group(1).decode()  # the board swapped in: its poll carries the new seq
+        if due >= measure_from:
+            if status in (200, 204):
+                res.times["action"].append(took)
+            else:
+                res.error("action", f"action {status}")
+        due += every * rng.uniform(0.5, 1.5)
+
+
+# --- the server and what it costs ----------------------------------------------------------------
+
+def process_tree(pid: int) -> list[int]:
+    """The master and every process under it (gunicorn's workers), from /proc."""
+    parents: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            parents.setdefault(ppid, []).append(int(entry))
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo.extend(parents.get(p, []))
+    return out
+
+
+def cpu_ticks(pids) -> int:
+    total = 0
+    for p in pids:
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime + stime
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
+def rss_bytes(pids) -> int:
+    total = 0
+    for p in pids:
+        try:
+            with open(f"/proc/{p}/statm") as f:
+                total += int(f.read().split()[1]) * PAGE
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
+def start_server(target: str, port: int, tmp: str, log) -> subprocess.Popen:
+    env = {**os.environ, "COMPANION_DB": f"{tmp}/load.sqlite", "COMPANION_SECRET_KEY": "load",
+           "FLOOR_DB": f"{tmp}/floor.sqlite"}
+    gunicorn = [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "--bind", f"127.0.0.1:{port}",
+                "--log-level", "warning"]
+    cmd = {"floor": gunicorn + ["scripts.floor_app:create_app()"],
+           "gunicorn": gunicorn + ["companion:create_app()"],  # as the Procfile
+           "serve": [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+                     "--db", f"{tmp}/load.sqlite"]}[target]
+    return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+
+
+def wait_for(port: int, server: subprocess.Popen) -> None:
+    for _ in range(300):
+        if server.poll() is not None:
+            raise RuntimeError(f"the server stopped at start (exit {server.returncode})")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("the server did not start")
+
+
+async def set_up(port: int, tables: int, per_table: int, phones: int, units: int) -> list[Phone]:
+    """Tables of six ships (HP, a hull box track, conditions), as scripts/benchmark.py; each phone
+    joins through the player address with a name and a side."""
+    sem = asyncio.Semaphore(8)
+
+    async def table(t: int) -> list[Phone]:
+        async with sem:
+            api = Conn(port)
+            json_h = {"Content-Type": "application/json"}
+            _, _, body = await api.request("POST", "/api/tables", json_h,
+                                           json.dumps({"system": "freeform", "name": f"Load {t}"}).encode())
+            created = json.loads(body)
+            code, url = created["code"], created["player_url"]
+            auth = {**json_h, "Authorization": "Bearer " + url.rsplit("/", 1)[1]}
+            for i in range(units):
+                for step in ({"type": "add-unit", "name": f"Ship {i}", "hp": 999},
+                             {"type": "add-tracker", "unit": f"u{i + 1}",
+                              "spec": {"id": "hull", "kind": "boxes", "count": 8, "flagged": [6, 7]}},
+                             {"type": "add-tracker", "unit": f"u{i + 1}",
+                              "spec": {"id": "state", "kind": "conditions", "options": ["Burning", "Stunned"]}}):
+                    status, _, body = await api.request("POST", f"/api/tables/{code}/actions", auth,
+                                                        json.dumps(step).encode())
+                    assert status == 200, (status, body[:200])
+            api.close()
+            count = min(per_table, phones - t * per_table)
+            out = []
+            for n in range(count):
+                phone = Phone(port, code, f"P{t}-{n}")
+                await phone.join("/t/" + url.split("/t/", 1)[1], ("Side A", "Side B")[n % 2])
+                phone.act_conn.close()  # a fresh connection for its taps, opened when it first taps
+                out.append(phone)
+            return out
+
+    groups = await asyncio.gather(*(table(t) for t in range(tables)))
+    return [p for g in groups for p in g]
+
+
+async def run_target(target: str, args, phones_n: int) -> dict:
+    port = free_port()
+    tmp = tempfile.mkdtemp(prefix=f"load-{target}-")
+    log = open(f"{tmp}/server.log", "wb")
+    server = start_server(target, port, tmp, log)
+    try:
+        try:
+            wait_for(port, server)
+        except RuntimeError:
+            server = start_server(target, port, tmp, log)  # once more (a fresh file's start-up race)
+            wait_for(port, server)
+        await asyncio.sleep(1.0)  # every worker booted
+        floor = target == "floor"
+        tables = -(-phones_n // args.per_table)
+        if floor:
+            phones = [Phone(port, f"FLOOR{i // args.per_table}", f"P{i}") for i in range(phones_n)]
+        else:
+            phones = await set_up(port, tables, args.per_table, phones_n, args.units)
+        Conn.opened = 0
+        res = Results()
+        loop = asyncio.get_running_loop()
+        rng = random.Random(14)
+        start = loop.time() + 0.5
+        measure_from = start + args.warmup
+        end = measure_from + args.duration
+        pids = process_tree(server.pid)
+        rss_peak = 0
+
+        async def sample():
+            nonlocal rss_peak, pids
+            while loop.time() < end:
+                pids = process_tree(server.pid)
+                rss_peak = max(rss_peak, rss_bytes(pids))
+                await asyncio.sleep(1.0)
+
+        # the clock starts at `start` for every phone; the measured window is [measure_from, end)
+        tasks = [asyncio.ensure_future(sample())]
+        for i, phone in enumerate(phones):
+            tasks.append(asyncio.ensure_future(poll_loop(phone, res, start, end, measure_from, args.poll, floor, rng)))
+            tasks.append(asyncio.ensure_future(act_loop(phone, res, start, end, measure_from, args.act_every, floor, rng,
+                                                        i % args.units + 1)))
+        await sleep_until(loop, measure_from)
+        ticks0, wall0, own0 = cpu_ticks(process_tree(server.pid)), time.perf_counter(), time.process_time()
+        await sleep_until(loop, end)
+        ticks1, wall1, own1 = cpu_ticks(pids), time.perf_counter(), time.process_time()
+        _, pending = await asyncio.wait(tasks, timeout=args.grace)  # a collapsed server: stop waiting
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        # the server's CPU for every request due in the window, to its last answer: what a phone
+        # costs, whatever else the box was doing (on a busy box the wall-clock times are not that)
+        ticks_done = cpu_ticks(pids)
+        for phone in phones:
+            phone.poll_conn.close()
+            phone.act_conn.close()
+        wall = wall1 - wall0
+        return {"target": target, "phones": phones_n, "tables": tables, "duration": round(wall, 1),
+                "times": {k: [round(t * 1000, 3) for t in v] for k, v in res.times.items()},
+                "errors": res.errors, "error_kinds": res.error_kinds,
+                "server_cpu": (ticks1 - ticks0) / HZ / wall * 100, "server_rss_mb": rss_peak / 2**20,
+                "cpu_ms_per_phone_min": (ticks_done - ticks0) / HZ * 1000 / phones_n / (args.duration / 60),
+                "load_average": os.getloadavg()[0],
+                "client_cpu": (own1 - own0) / wall * 100, "lag_p99_ms": pct(res.lag, 99) * 1000,
+                "connections_opened": Conn.opened,
+                "change_bytes": sum(res.change_bytes) / len(res.change_bytes) if res.change_bytes else 0}
+    finally:
+        server.terminate()
+        try:
+            server.wait(15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+
+
+def summary(r: dict) -> dict:
+    out = {}
+    for kind, values in r["times"].items():
+        out[kind] = {"n": len(values), "p50": pct(values, 50), "p99": pct(values, 99),
+                     "max": max(values) if values else float("nan")}
+    return out
+
+
+def report(runs: list[dict]) -> None:
+    by = {(r["phones"], r["target"]): r for r in runs}
+    print("\nphones | target | polls | no-change poll p50/p99/max ms | poll after a change p50/p99/max ms | "
+          "tap p50/p99/max ms | errors | server CPU % (RSS MB) | server CPU ms per phone-minute | "
+          "client CPU %, lag p99 ms | conns | load average | bytes per poll after a change (gzipped)")
+    for r in runs:
+        s = summary(r)
+        f = lambda k: f"{s[k]['p50']:.1f} / {s[k]['p99']:.1f} / {s[k]['max']:.0f}"  # noqa: E731
+        print(f"{r['phones']} | {r['target']} | {s['poll']['n']} | {f('poll_nochange')} | "
+              f"{f('poll_change') if s['poll_change']['n'] else '-'} | {f('action')} ({s['action']['n']}) | "
+              f"{r['errors']['poll'] + r['errors']['action']} {r['error_kinds'] or ''} | "
+              f"{r['server_cpu']:.0f} ({r['server_rss_mb']:.0f}) | {r['cpu_ms_per_phone_min']:.0f} | "
+              f"{r['client_cpu']:.0f}, {r['lag_p99_ms']:.1f} | {r['connections_opened']} | {r['load_average']:.1f} | {r['change_bytes']:.0f}")
+    print("\nratios to the floor measured in the same run (p99 / floor p99: poll to the floor's poll, tap to "
+          "the floor's commit-and-204)")
+    print("phones | target | poll p99 (all) | no-change poll p99 | poll after a change p99 | tap p99 | "
+          "floor poll p99 | floor tap p99")
+    for r in runs:
+        fl = by.get((r["phones"], "floor"))
+        if r["target"] == "floor" or not fl:
+            continue
+        s, fs = summary(r), summary(fl)
+        ratio = lambda k, fk: f"{s[k]['p99']:.1f} ms ({s[k]['p99'] / fs[fk]['p99']:.1f}x)"  # noqa: E731
+        print(f"{r['phones']} | {r['target']} | {ratio('poll', 'poll')} | {ratio('poll_nochange', 'poll')} | "
+              f"{ratio('poll_change', 'poll') if s['poll_change']['n'] else '-'} | {ratio('action', 'action')} | "
+              f"{fs['poll']['p99']:.1f} ms | {fs['action']['p99']:.1f} ms")
+    for r in runs:
+        if r["target"] != "floor" and r["cpu_ms_per_phone_min"]:
+            # two cores are 120,000 CPU ms a minute; at 70 % busy a server still answers promptly
+            print(f"{r['phones']} phones, {r['target']}: {r['cpu_ms_per_phone_min']:.0f} server CPU ms per phone-minute: "
+                  f"two cores at 70 % hold about {0.7 * 120_000 / r['cpu_ms_per_phone_min']:.0f} phones "
+                  f"({0.7 * 120_000 / r['cpu_ms_per_phone_min'] / 8:.0f} tables of 8)")
+    for phones in sorted({r["phones"] for r in runs}):
+        g, sv = by.get((phones, "gunicorn")), by.get((phones, "serve"))
+        if g and sv:
+            gs, ss = summary(g), summary(sv)
+            print(f"{phones} phones: companion serve / gunicorn p99: poll {ss['poll']['p99'] / gs['poll']['p99']:.2f}x, "
+                  f"tap {ss['action']['p99'] / gs['action']['p99']:.2f}x")
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--phones", type=int, nargs="+", default=[8, 300, 600])
+    parser.add_argument("--per-table", type=int, default=8, help="phones at each table")
+    parser.add_argument("--units", type=int, default=6, help="ships at each table")
+    parser.add_argument("--poll", type=float, default=2.0, help="seconds between a phone's polls (x0.9-1.1)")
+    parser.add_argument("--act-every", type=float, default=20.0, help="seconds between a phone's taps (x0.5-1.5)")
+    parser.add_argument("--duration", type=float, default=60.0, help="measured seconds per target")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds run before measuring")
+    parser.add_argument("--grace", type=float, default=30.0,
+                        help="seconds the last requests may still take after the window (then counted as errors)")
+    parser.add_argument("--targets", default="floor,gunicorn,serve", help="comma-separated: floor, gunicorn, serve")
+    parser.add_argument("--out", help="write every run (with every latency) as JSON here")
+    args = parser.parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stop the server we started, too
+    runs = []
+    for phones in args.phones:
+        for target in args.targets.split(","):
+            print(f"{time.strftime('%H:%M:%S')} {phones} phones, {target} ...", flush=True)
+            r = asyncio.run(run_target(target, args, phones))
+            runs.append(r)
+            report([r])
+    print(f"\nall runs ({time.strftime('%Y-%m-%d %H:%M')}; load average now {os.getloadavg()[0]:.1f}):")
+    report(runs)
+    if args.out:
+        Path(args.out).write_text(json.dumps(runs))
+
+
+if __name__ == "__main__":
+    main()

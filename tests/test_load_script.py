@@ -1,0 +1,49 @@
+"""The load test's own tools (scripts/load.py, scripts/floor_app.py) do what the README's numbers
+say they did: phones join, poll with their board's seq, tap through the board's form, and the floor
+answers the same URLs with a bare 204 after one commit."""
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import floor_app  # noqa: E402
+import load  # noqa: E402
+
+
+def test_the_floor_answers_a_poll_with_204_and_commits_a_tap(tmp_path, monkeypatch):
+    monkeypatch.setenv("FLOOR_DB", str(tmp_path / "floor.sqlite"))
+    client = floor_app.create_app().test_client()
+    assert client.get("/t/ABC/poll?seq=3").status_code == 204
+    resp = client.post("/t/ABC/act", data={"do": "adjust unit=u1 tracker=hp by=-1"})
+    assert resp.status_code == 204 and resp.data == b""
+    assert sqlite3.connect(tmp_path / "floor.sqlite").execute("select count(*) from events").fetchone() == (1,)
+
+
+def test_percentiles_are_ranks_of_the_sorted_values():
+    values = list(range(1, 101))
+    assert (load.pct(values, 50), load.pct(values, 99), load.pct(values, 100)) == (51, 99, 100)
+
+
+def test_a_short_run_polls_boards_after_changes_and_taps_without_errors(tmp_path):
+    """Two phones at one table for a few seconds, tapping every second: the other phone's poll
+    brings the changed board (its seq followed), nothing fails, the floor runs beside it."""
+    out = tmp_path / "run.json"
+    done = subprocess.run([sys.executable, "scripts/load.py", "--phones", "2", "--per-table", "2",
+                           "--duration", "4", "--warmup", "1", "--poll", "0.5", "--act-every", "1",
+                           "--targets", "floor,gunicorn", "--out", str(out)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stdout + done.stderr
+    floor, app = json.loads(out.read_text())
+    for run in (floor, app):
+        assert run["errors"] == {"poll": 0, "action": 0}, run["error_kinds"]
+        assert run["times"]["action"] and run["server_rss_mb"] > 10
+    assert floor["times"]["poll_nochange"] and not floor["times"]["poll_change"]
+    assert app["times"]["poll_change"] and app["times"]["poll_nochange"]  # it followed the new seq
+    assert app["connections_opened"] <= 4  # two per phone, kept alive
+    assert "ratios to the floor" in done.stdout

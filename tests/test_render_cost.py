@@ -1,0 +1,73 @@
+"""What a board render costs besides the templates themselves (scripts/benchmark.py --profile):
+a game's optional templates that are not there are looked for once, and button values are the same
+text whether quoted afresh or remembered."""
+from __future__ import annotations
+
+from urllib.parse import quote, unquote
+
+import pytest
+from jinja2 import TemplateNotFound
+
+from companion.play import parse_do
+from companion.web import do_value
+
+
+class Counting:
+    """Stands in for the folder loader: counts the look-ups that reach it."""
+
+    def __init__(self, inner):
+        self.inner, self.calls = inner, []
+
+    def get_source(self, environment, template):
+        self.calls.append(template)
+        return self.inner.get_source(environment, template)
+
+    def list_templates(self):
+        return self.inner.list_templates()
+
+
+def test_a_missing_optional_template_is_looked_for_once(app):
+    env = app.jinja_env
+    env.loader.inner = counting = Counting(env.loader.inner)
+    name = "games/freeform/_unit.html"  # freeform has no unit part of its own
+    for _ in range(5):
+        with pytest.raises(TemplateNotFound):
+            env.get_template(name)
+    assert counting.calls.count(name) == 1
+    env.get_template("_board.html")  # found templates still load (and Jinja caches them itself)
+    assert "_board.html" in counting.calls
+
+
+def test_with_auto_reload_a_missing_template_is_looked_for_again(app):
+    env = app.jinja_env
+    env.auto_reload = True  # a developer adding a game's template sees it without a restart
+    env.loader.inner = counting = Counting(env.loader.inner)
+    for _ in range(3):
+        with pytest.raises(TemplateNotFound):
+            env.get_template("games/freeform/_panel.html")
+    assert counting.calls.count("games/freeform/_panel.html") == 3
+
+
+@pytest.mark.parametrize("value", ["u1", -1, 0, "Side A", "a=b&c", "ünï", "100%", "x y", True])
+def test_button_values_quote_as_before_and_parse_back(value):
+    text = do_value("tracker", unit=value, by=value)
+    assert text == f"tracker unit={quote(str(value), safe='')} by={quote(str(value), safe='')}"
+    assert parse_do(text) == {"type": "tracker", "unit": str(value), "by": str(value)}
+    assert unquote(text.split("=", 1)[1].split()[0]) == str(value)
+
+
+def test_templates_build_each_url_once_per_request_with_flasks_answer(app, monkeypatch):
+    from companion.web import url_for_once
+    built = []
+    real = app.url_for
+    monkeypatch.setattr(app, "url_for", lambda endpoint, **values: built.append(endpoint) or real(endpoint, **values))
+    with app.test_request_context("/t/ABCDEF"):
+        first = [url_for_once("play.act", code="ABCDEF") for _ in range(5)]
+        other = url_for_once("play.poll", code="ABCDEF", seq=3)
+        assert first == [real("play.act", code="ABCDEF")] * 5 and other == real("play.poll", code="ABCDEF", seq=3)
+        assert built == ["play.act", "play.poll"]
+        assert url_for_once("play.poll", code="ABCDEF", seq=4).endswith("seq=4")  # other values, built anew
+    with app.test_request_context("/"):
+        url_for_once("play.act", code="ABCDEF")
+    assert built.count("play.act") == 2  # a new request builds again
+    assert app.jinja_env.globals["url_for"] is url_for_once
