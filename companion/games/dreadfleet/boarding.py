@@ -3,6 +3,7 @@ Boarding Actions sub-phase of an activated ship."""
 from __future__ import annotations
 
 from companion.actions import action
+from companion.actions.schema import Dice, Either, List, Obj, Ref, Text
 from companion.rules import RuleError
 from companion.games.dreadfleet.books import (
     GAME, is_warship, need_phase, now_stat, reach_step, sides, turn, unit_at_sea, wounds,
@@ -47,7 +48,7 @@ def _duel_check(state: dict, args: dict) -> tuple[list, list, str]:
     return a, b, key
 
 
-@action("df-duel", systems=GAME, chance=True)
+@action("df-duel", systems=GAME, chance=True, fields={"ships": Either(List(Ref("unit"), 20), Obj(doc="the form's checkboxes: ships.u2 ..."), Text(300)), "dice": Dice(6, 60, "one group per ship: 5 6 / 2 1")})
 def duel(state: dict, p: dict) -> str:
     """The captains' duel that opens each Boarding Actions sub-phase: Swashbuckling dice, 5-6 a victory."""
     a, b, key = _duel_check(state, p)
@@ -81,7 +82,7 @@ def _boarding_check(state: dict, args: dict) -> tuple[list, list, str]:
     return a, b, key
 
 
-@action("df-boarding", systems=GAME, chance=True)
+@action("df-boarding", systems=GAME, chance=True, fields={"ships": Either(List(Ref("unit"), 20), Obj(doc="the form's checkboxes: ships.u2 ..."), Text(300)), "dice": Dice(6, 60, "one group per ship: 5 6 / 2 1")})
 def boarding(state: dict, p: dict) -> str:
     """A (multiple) boarding action: Crew dice, 5-6 a victory; the side with fewer draws the difference."""
     _, _, key = _boarding_check(state, p)

@@ -3,6 +3,7 @@ fired as she bears, with the Damage cards its unsaved hits draw."""
 from __future__ import annotations
 
 from companion.actions import action
+from companion.actions.schema import Dice, Flag, Int, Num, Ref
 from companion.rules import RuleError
 from companion.games.dreadfleet.books import (
     GAME, books, is_auxiliary, need_phase, order_held, reach_step, resolve_order, turn, unit_at_sea,
@@ -48,7 +49,9 @@ def shot_options(state: dict, args: dict, firer: dict, target: dict) -> dict:
             "target_is_auxiliary": is_auxiliary(target)}
 
 
-@action("df-broadside", systems=GAME, chance=True)
+@action("df-broadside", systems=GAME, chance=True, fields={"firer": Ref("firer"), "target": Ref("target"),
+    "distance": Num(0, 1000, "the range in inches"), "fasb": Flag(), "partial": Flag(), "raking": Flag(),
+    "modifier": Int(-6, 6), "dice": Dice(6, 60), "save_dice": Dice(6, 60)})
 def broadside(state: dict, p: dict) -> str:
     """Fire a broadside: to hit by range, armour saves, a Damage card per unsaved hit drawn at once."""
     firer, target, fasb = _shot_check(state, p)

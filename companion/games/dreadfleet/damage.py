@@ -8,6 +8,7 @@ the real deck, the cards a ship owes are recorded as players draw them.
 from __future__ import annotations
 
 from companion.actions import action
+from companion.actions.schema import Int, Obj, Ref, Scalar, Text
 from companion.rules import RuleError
 from companion.trackers import deck as decks
 from companion.trackers import need_int
@@ -202,7 +203,8 @@ def _told(notes: list[str], owed: int, name: str) -> str:
 
 # --- Damage cards drawn for other reasons (seed 002, Running Aground; Damage Cards) -------------
 
-@action("df-damage", systems=GAME, chance=True)
+@action("df-damage", systems=GAME, chance=True, fields={"unit": Ref("unit"), "mode": Text(20), "value": Scalar(60, "a Damage card's type"),
+    "count": Int(1, 10), "card": Obj(doc="the card drawn from the real deck")})
 def damage(state: dict, p: dict) -> str:
     """Draw Damage cards for a ship: one or more, until a Hull result (run aground), or of a type."""
     unit = unit_at_sea(state, p.get("unit"))

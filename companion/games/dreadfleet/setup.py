@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 
 from companion import trackers
+from companion.actions.schema import Dice, Flag, Int, Obj, Text
 from companion.actions import action
 from companion.rules import RuleError
 from companion.trackers import need_int
@@ -26,7 +27,9 @@ def _made(system, template: str, stats: dict) -> dict:
     return {spec["id"]: trackers.create(spec, stats) for spec in system.templates[template].get("trackers", [])}
 
 
-@action("df-warship", systems=GAME)
+@action("df-warship", systems=GAME, fields={"name": Text(60, "the warship's name (seed 002)"), "sail": Flag(),
+    "stats": Obj(doc="the Warship card's characteristics, typed from the card"),
+    "aux": Obj(doc="the auxiliaries' characteristics, if it carries any")})
 def put_to_sea(state: dict, p: dict) -> str:
     """Put a warship to sea from its Warship card, with its auxiliaries docked inside it."""
     if any(u["name"] == p["units"][0]["name"] and u["template"] == "warship" for u in state["units"].values()):
@@ -72,7 +75,7 @@ def decide_put_to_sea(state: dict, args: dict, ctx) -> dict:
     return {"units": units, "aux_missing": bool(auxiliaries) and len(units) == 1}
 
 
-@action("df-scenario", systems=GAME)
+@action("df-scenario", systems=GAME, fields={"name": Text(60), "turns": Int(1, 99), "victory": Text(300)})
 def scenario(state: dict, p: dict) -> str:
     """Say which scenario is played: its name, how many turns, the victory conditions."""
     name = " ".join(str(p.get("name") or "").split())
@@ -86,7 +89,7 @@ def scenario(state: dict, p: dict) -> str:
     return f"Scenario: {name}" + (f", {turns} turns" if turns else ", no turn limit")
 
 
-@action("df-wind-place", systems=GAME, chance=True)
+@action("df-wind-place", systems=GAME, chance=True, fields={"dice": Dice(6, 2)})
 def place_wind(state: dict, p: dict) -> str:
     """Place the wind gauge at set-up: a red die for the first number, a white die for the second."""
     game = books(state)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from companion.actions import action, core
+from companion.actions.schema import Dice, Flag, Int, Obj, Ref, Text
 from companion.games.empires_of_dust import rules as eod
 from companion.rules import RuleError
 from companion.trackers import cooldown, gauge, need_int
@@ -222,7 +223,14 @@ def hit_odds(state: dict, plan: dict, hit: dict) -> dict:
     return eod.attack_odds(plan["weapon"], target_of(target, state), **hit["options"])
 
 
-@action("eod-attack", systems=SYSTEMS, chance=True)
+@action("eod-attack", systems=SYSTEMS, chance=True, fields={"attacker": Ref("attacker"), "target": Ref("target"),
+    "weapon": Int(0, 99, "the weapon's index on the design"), "shot": Text(20), "distance": Int(0, 999),
+    "fine_tuned": Flag(), "overloader": Flag(), "assassins_touch": Flag(), "target_in": Text(20), "attacker_in": Text(20),
+    "aura": Obj({k: Int(-50, 50) for k in ("range", "penetration", "damage", "detection", "stealth")},
+                "aura boons and banes: range, penetration, damage, detection, stealth"),
+    "hits": Obj(doc="more ships hit: {unit: blast, touching, chain, chain-2 or furtherance}"),
+    "rolled": Dice(20, 1, "the real D20 for the main target, or empty to roll"),
+    "hit_dice": Obj(doc="the real D20s of the other ships hit: {unit: d20}")})
 def attack(state: dict, p: dict) -> str:
     """Fire one weapon: detection, armour, the D20 from the penetration table, augmenter rolls, damage."""
     g = game(state)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from companion.actions import Stale, action
+from companion.actions.schema import Int, Obj, Ref, Text
 from companion.games.empires_of_dust import rules as eod
 from companion.rules import RuleError
 from companion.trackers import need_int
@@ -36,7 +37,8 @@ def rotating_steps(state: dict, ini: dict) -> tuple[list[dict], str]:
 MAX_ROLL_OFF_DICE = 6  # input limit only: a first D20 and up to five tie-breaks
 
 
-@action("eod-initiative", systems=SYSTEMS, chance=True)
+@action("eod-initiative", systems=SYSTEMS, chance=True, fields={"mode": Text(20), "first": Ref("fleet"),
+    "d20": Obj(doc="the real D20s by fleet (or by class): {fleet: d20}")})
 def initiative(state: dict, p: dict) -> str:
     """Set the initiative mode and this phase's order (D20 per phase, ship class, rotating)."""
     g = game(state)
@@ -135,7 +137,7 @@ def step_text(step: dict, state: dict) -> str:
     return f"{step['side']} {verb}"
 
 
-@action("eod-initiative-done", systems=SYSTEMS)
+@action("eod-initiative-done", systems=SYSTEMS, fields={"expect": Int(0, 999, "the initiative step this was made against")})
 def initiative_done(state: dict, p: dict) -> str:
     """The fleet (or class) whose turn it is has moved or fired: the next one goes."""
     ini = game(state).get("initiative")
