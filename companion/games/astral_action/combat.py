@@ -4,7 +4,7 @@ rerolled or dodged "before applying Damage" (L252, L268, L298); a second tap app
 """
 from __future__ import annotations
 
-from companion.actions import action
+from companion.actions import action, chance
 from companion.actions.schema import Dice, Either, Int, List, Obj, Ref, Scalar, Text
 from companion.games.astral_action.rules import attack as atk
 from companion.games.astral_action.books import (SYSTEMS, destroy_if_done, dice_list, game, in_effect, roll, setting,
@@ -278,3 +278,27 @@ def aa_apply_condition(state: dict, p: dict) -> str:
     ship["determined"] = None
     gone = destroy_if_done(state, unit["id"], ship)
     return f"{unit['name']}: {name}: {'; '.join(effects)}{gone}"
+
+
+@aa_attack.dice_check
+def aa_attack_dice(state: dict, p: dict) -> None:
+    """An imported aa-attack (issue 15): every die it records is a D6 (the seed rolls D6s)."""
+    chance.every_die(p, 6)
+
+
+@aa_condition.dice_check
+def aa_condition_dice(state: dict, p: dict) -> None:
+    """An imported aa-condition (issue 15): every die it records is a D6 (the seed rolls D6s)."""
+    chance.every_die(p, 6)
+
+
+@aa_replace_condition.dice_check
+def aa_replace_condition_dice(state: dict, p: dict) -> None:
+    """An imported aa-replace-condition (issue 15): every die it records is a D6 (the seed rolls D6s)."""
+    chance.every_die(p, 6)
+
+
+@aa_reroll.dice_check
+def aa_reroll_dice(state: dict, p: dict) -> None:
+    """An imported reroll (issue 15): the new die is a D6."""
+    chance.dice([p["value"]], 6, "new die")

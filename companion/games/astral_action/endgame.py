@@ -2,7 +2,7 @@
 (seed 004 L137-L138, L259, L341-L349)."""
 from __future__ import annotations
 
-from companion.actions import action
+from companion.actions import action, chance
 from companion.actions.schema import Dice, Int, Ref, Text
 from companion.games.astral_action.rules import turn as tn
 from companion.games.astral_action.rules import victory as vc
@@ -185,3 +185,20 @@ def decide_aa_victory(state: dict, args: dict, ctx) -> dict:
     # each drawn condition's own roll: area control 1-6 areas and the axis; 2 and 3 Size or Points
     rolls = [[ctx.rng.randint(1, 6), ctx.rng.randint(1, 6)] if n == 1 else [ctx.rng.randint(1, 6)] for n in drawn]
     return {"count": count, "drawn": drawn, "rolls": rolls}
+
+
+@aa_end_roll.dice_check
+def aa_end_roll_dice(state: dict, p: dict) -> None:
+    """An imported aa-end-roll (issue 15): every die it records is a D6 (the seed rolls D6s)."""
+    chance.every_die(p, 6)
+
+
+@aa_victory.dice_check
+def aa_victory_dice(state: dict, p: dict) -> None:
+    """An imported Victory Conditions draw (issue 15): as many conditions as the count, each one of
+    the four, and each condition's own D6 roll (two for area control)."""
+    drawn = chance.dice(p["drawn"], 4, "conditions drawn", count=p["count"])
+    rolls = chance.part(p, "rolls", list)
+    chance.same(len(rolls), len(drawn), "number of condition rolls")
+    for n, sub in zip(drawn, rolls):
+        chance.dice(sub, 6, "condition rolls", count=2 if n == 1 else 1)

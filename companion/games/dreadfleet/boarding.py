@@ -2,7 +2,7 @@
 Boarding Actions sub-phase of an activated ship."""
 from __future__ import annotations
 
-from companion.actions import action
+from companion.actions import action, chance
 from companion.actions.schema import Dice, Either, List, Obj, Ref, Text
 from companion.rules import RuleError
 from companion.games.dreadfleet.books import (
@@ -111,3 +111,33 @@ def decide_boarding(state: dict, args: dict, ctx) -> dict:
             "steps": [] if physical else plan_damage(state, ctx.rng, draws), "owed": draws if physical else [],
             "luck": luck(sum(len(s["dice"]) for s in result[mine]) / 3, result["victories"][mine],
                          "boarding victories")}
+
+
+def _fight_dice(state: dict, p: dict, roller: str) -> None:
+    """An imported duel or boarding action (issue 15): each ship's D6s as many as its Crew (or its
+    captain's dice), its victories the 5s and 6s among them, the totals and the result from those
+    (seed 002, Boarding Actions, Duelling)."""
+    result = chance.part(p, "result")
+    if result.get("fought") is False:
+        return
+    totals = {}
+    for key in ("side_a", "side_b"):
+        total = 0
+        for ship in result[key]:
+            dice = chance.dice(ship["dice"], 6, "dice", count=ship[roller] if ship["dice"] and roller in ship else None)
+            chance.same(ship["victories"], df._victories(dice), f"{ship['name']}'s victories")
+            total += ship["victories"]
+        totals[key] = total
+    chance.same(result["victories"], totals, "victories")
+    if "result" in result:
+        chance.same(result["result"], abs(totals["side_a"] - totals["side_b"]), "result")
+
+
+@duel.dice_check
+def duel_dice(state: dict, p: dict) -> None:
+    _fight_dice(state, p, "swashbuckling")
+
+
+@boarding.dice_check
+def boarding_dice(state: dict, p: dict) -> None:
+    _fight_dice(state, p, "crew")

@@ -5,7 +5,7 @@ import copy
 
 from companion import trackers
 from companion.actions.schema import Either, Int, Obj, Ref, Scalar, Text
-from companion.actions import Stale, action
+from companion.actions import Stale, action, chance
 from companion.actions.core import phase_reminders
 from companion.games.dreadnaught.actions import SYSTEMS, battle_on, clean, count, number, phase, ship, turn
 from companion.rules import RuleError
@@ -206,3 +206,15 @@ def split_names(raw) -> list[str]:
     if any(len(n) > 40 for n in names):
         raise RuleError("A card name is at most 40 characters.", "upgrades")
     return names
+
+
+@setup.dice_check
+def setup_dice(state: dict, p: dict) -> None:
+    """An imported set-up (issue 15): the one die that chose who goes first has as many sides as
+    there are players, and the player it chose is the one the set-up names (seed 000, Setup)."""
+    if p.get("rolled") is None:
+        return
+    players = [s["player"] for s in p["ships"]]
+    rolled = chance.dice(p["rolled"], len(players), "die", count=1)
+    chosen = p.get("attacker") if p.get("mode") == "duel" else p.get("first_player")
+    chance.same(chosen, players[rolled[0] - 1], "player the die chose")

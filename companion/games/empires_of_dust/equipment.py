@@ -3,7 +3,7 @@ cloak and ECM, afterburner, FTL jump, tractor beam, a ship off the edge, the det
 """
 from __future__ import annotations
 
-from companion.actions import action, core
+from companion.actions import action, chance, core
 from companion.actions.schema import Dice, Flag, Int, Ref, Text
 from companion.games.empires_of_dust import rules as eod
 from companion.rules import RuleError
@@ -155,3 +155,14 @@ def detection_base(state: dict, p: dict) -> str:
 def decide_detection_base(state: dict, args: dict, ctx) -> dict:
     spec = ctx.system.settings.get("detection_base", {})
     return {"base": need_int(args, "base", spec.get("min", 0), spec.get("max", 100))}
+
+
+def _d20_roll(state: dict, p: dict) -> None:
+    """An imported FTL jump, tractor beam or off-the-edge roll (issue 15): one D20 showing 1 to 20
+    (whether it passes is worked out again from it as the event replays)."""
+    chance.dice([p["roll"]], eod.D20, "D20")
+
+
+ftl_jump.dice_check(_d20_roll)
+tractor_beam.dice_check(_d20_roll)
+off_the_edge.dice_check(_d20_roll)

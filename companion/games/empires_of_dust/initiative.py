@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from companion.actions import Stale, action
+from companion.actions import Stale, action, chance
 from companion.actions.schema import Int, Obj, Ref, Text
 from companion.games.empires_of_dust import rules as eod
 from companion.rules import RuleError
@@ -152,3 +152,13 @@ def initiative_done(state: dict, p: dict) -> str:
     after = (f"; next: {step_text(ini['steps'][ini['next']], state)}" if ini["next"] < len(ini["steps"])
              else "; every fleet has gone")
     return f"{step_text(done, state)}: done{after}"
+
+
+@initiative.dice_check
+def initiative_dice(state: dict, p: dict) -> None:
+    """An imported initiative roll (issue 15): every D20 shows 1 to 20, and a D20 roll-off's order
+    is the one those dice give (highest first, ties rolled again: seed 001, Game Sequence)."""
+    chance.every_die(p, eod.D20, keys=("rolls",))
+    if p.get("mode") == "roll" and p.get("rolls"):
+        again = eod.initiative_order("roll", list(p["rolls"]), p["rolls"], phase=phase_name(state))
+        chance.same([s["side"] for s in p["steps"]], again["order"], "initiative order")

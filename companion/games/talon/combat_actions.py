@@ -8,7 +8,7 @@ entered from the table.
 """
 from __future__ import annotations
 
-from companion.actions import action
+from companion.actions import action, chance
 from companion.actions.schema import Dice, Int, Ref, Text
 from companion.dice import parse_values
 from companion.rules import RuleError, roll_or_take
@@ -192,3 +192,24 @@ def decide_repair(state: dict, args: dict, ctx) -> dict:
 
 missile.decider(books.keep("missile", "op", "arc"))
 take_damage.decider(books.keep("unit", "arc", "amount"))
+
+
+@fire.dice_check
+def fire_dice(state: dict, p: dict) -> None:
+    """An imported talon-fire (issue 15): every die it records is a D6, the weapon group's dice and
+    the 2D6 of the Critical Damage Table alike (how many is checked as the event replays: apply)."""
+    chance.every_die(p, 6)
+
+
+@critical.dice_check
+def critical_dice(state: dict, p: dict) -> None:
+    """An imported talon-critical (issue 15): every die it records is a D6, the weapon group's dice and
+    the 2D6 of the Critical Damage Table alike (how many is checked as the event replays: apply)."""
+    chance.every_die(p, 6)
+
+
+@repair.dice_check
+def repair_dice(state: dict, p: dict) -> None:
+    """An imported talon-repair (issue 15): every die it records is a D6, the weapon group's dice and
+    the 2D6 of the Critical Damage Table alike (how many is checked as the event replays: apply)."""
+    chance.every_die(p, 6)
