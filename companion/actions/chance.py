@@ -20,7 +20,7 @@ def dice(values, sides: int, what: str, count: int | None = None, most: int = 10
         raise RuleError(f"it records {len(values)} {what} where the rules roll {count}.", what)
     for value in values:
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:
-            raise RuleError(f"its {what} hold {value!r}, which no D{sides} shows.", what)
+            raise RuleError(f"it records {value!r} for its {what}, which no D{sides} shows.", what)
     return values
 
 

@@ -215,6 +215,6 @@ def setup_dice(state: dict, p: dict) -> None:
     if p.get("rolled") is None:
         return
     players = [s["player"] for s in p["ships"]]
-    rolled = chance.dice(p["rolled"], len(players), "die", count=1)
+    rolled = chance.dice(p["rolled"], len(players), "first-player die", count=1)
     chosen = p.get("attacker") if p.get("mode") == "duel" else p.get("first_player")
     chance.same(chosen, players[rolled[0] - 1], "player the die chose")
