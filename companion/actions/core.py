@@ -55,7 +55,8 @@ def clean_sides(raw, default: list[str]) -> list[str]:
 
 # --- table -----------------------------------------------------------------------------------
 
-@action("create-table", fields={"name": Text(60), "sides": List(Text(30), 8, text_too=300), "settings": Obj()})
+@action("create-table", fields={
+    "name": Text(60), "sides": List(Text(30), 8, text_too=300), "settings": Obj()})
 def create_table(state: dict, p: dict) -> str:
     """Set up a new table (always the first event)."""
     if state:
@@ -186,7 +187,8 @@ def return_unit(state: dict, p: dict) -> str:
     return f"{unit['name']} back on the table"
 
 
-@action("add-tracker", fields={"spec": Obj(doc="id, kind, label and the kind's own fields"), "unit": Ref("unit")})
+@action("add-tracker", fields={
+    "spec": Obj(doc="id, kind, label and the kind's own fields"), "unit": Ref("unit")})
 def add_tracker(state: dict, p: dict) -> str:
     """Give a unit (or the table) one more tracker: {"spec": {"id", "kind", "label", ...}}."""
     spec = p.get("spec")

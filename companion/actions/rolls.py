@@ -25,7 +25,8 @@ def _count(state: dict) -> None:
     state["rolls"] = state.get("rolls", 0) + 1
 
 
-@action("roll", chance=True, fields={"expr": Text(dice.MAX_EXPR, "dice notation, e.g. 2d6+1"), "why": Text(MAX_WHY)})
+@action("roll", chance=True, fields={
+    "expr": Text(dice.MAX_EXPR, "dice notation, e.g. 2d6+1"), "why": Text(MAX_WHY)})
 def roll(state: dict, p: dict) -> str:
     """Roll dice in standard notation: {"expr": "2d6+1", "why"}."""
     _count(state)

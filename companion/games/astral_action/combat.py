@@ -237,7 +237,8 @@ def decide_aa_condition(state: dict, args: dict, ctx) -> dict:
     return {"unit": unit["id"], "dice": dice}
 
 
-@action("aa-replace-condition", systems=SYSTEMS, chance=True, fields={"unit": Ref("unit"), "via": Scalar(60), "dice": Dice(6, 2)})
+@action("aa-replace-condition", systems=SYSTEMS, chance=True, fields={
+    "unit": Ref("unit"), "via": Scalar(60), "dice": Dice(6, 2)})
 def aa_replace_condition(state: dict, p: dict) -> str:
     """[Defensive] Command: replace the just-determined Condition with another random one (L262)."""
     unit, ship = ship_of(state, p.get("unit"))

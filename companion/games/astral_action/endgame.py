@@ -106,7 +106,8 @@ def scoring_ships(state: dict) -> list[dict]:
     return out
 
 
-@action("aa-victory", systems=SYSTEMS, chance=True, fields={"count": Int(1, 2), "drawn": Dice(4, 2, "the Victory Conditions drawn (1 to 4), or empty to draw")})
+@action("aa-victory", systems=SYSTEMS, chance=True, fields={
+    "count": Int(1, 2), "drawn": Dice(4, 2, "the Victory Conditions drawn (1 to 4), or empty to draw")})
 def aa_victory(state: dict, p: dict) -> str:
     """Draw the victory conditions after the game and score those the app can count (L344-L349)."""
     count = need_int(p, "count", 1, 2)

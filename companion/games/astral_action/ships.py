@@ -78,7 +78,8 @@ def aa_velocity(state: dict, p: dict) -> str:
     return f"{unit['name']} Velocity {new}: Maneuver {m}, Heading {h} ({h * 30} degrees)"
 
 
-@action("aa-damage", systems=SYSTEMS, fields={"unit": Ref("unit"), "amount": Int(1, 99), "per_size": Int(1, 9), "why": Text(40)})
+@action("aa-damage", systems=SYSTEMS, fields={
+    "unit": Ref("unit"), "amount": Int(1, 99), "per_size": Int(1, 9), "why": Text(40)})
 def aa_damage(state: dict, p: dict) -> str:
     """Damage not from an attack: terrain (X per Size), a PWS exchange, an AWS: through the track."""
     unit, ship = ship_of(state, p.get("unit"))

@@ -44,7 +44,8 @@ def describe(attributes: list[dict]) -> str:
                      for a in attributes)
 
 
-@action("aa-terrain", systems=SYSTEMS, fields={"name": Text(60), "attributes": Text(300), "remove": Scalar(60)})
+@action("aa-terrain", systems=SYSTEMS, fields={
+    "name": Text(60), "attributes": Text(300), "remove": Scalar(60)})
 def aa_terrain(state: dict, p: dict) -> str:
     """Place a terrain piece (an example or your own attributes) on the table, or take one away."""
     pieces = game(state).setdefault("terrain", [])

@@ -31,7 +31,8 @@ def _deploy_check(state: dict, args: dict) -> tuple[dict, dict]:
     return aux, carrier
 
 
-@action("df-deploy", systems=GAME, chance=True, fields={"unit": Ref("unit"), "treasure": Int(0, 99), "capsize_dice": Dice(6, 60)})
+@action("df-deploy", systems=GAME, chance=True, fields={
+    "unit": Ref("unit"), "treasure": Int(0, 99), "capsize_dice": Dice(6, 60)})
 def deploy(state: dict, p: dict) -> str:
     """Deploy a docked auxiliary within 1" of its warship; a cog not at anchor or aground tests capsize."""
     aux, carrier = _deploy_check(state, p)
@@ -104,7 +105,8 @@ def dock(state: dict, p: dict) -> str:
             + (f", hands over {tokens} treasure" if tokens else ""))
 
 
-@action("df-treasure", systems=GAME, fields={"unit": Ref("unit"), "op": Text(20), "count": Int(1, 99), "to": Ref("unit")})
+@action("df-treasure", systems=GAME, fields={
+    "unit": Ref("unit"), "op": Text(20), "count": Int(1, 99), "to": Ref("unit")})
 def treasure(state: dict, p: dict) -> str:
     """Treasure tokens: an auxiliary collects one a turn, or hands tokens to another auxiliary."""
     need_phase(state, "Action", "Collecting or handing over treasure")
@@ -175,7 +177,8 @@ def decide_sea_monster(state: dict, args: dict, ctx) -> dict:
             "stats": stats, "trackers": _made(ctx.system, "sea-monster", stats)}
 
 
-@action("df-monster-control", systems=GAME, fields={"unit": Ref("unit"), "noctilus": Flag(), "nearest": Ref("side")})
+@action("df-monster-control", systems=GAME, fields={
+    "unit": Ref("unit"), "noctilus": Flag(), "nearest": Ref("side")})
 def monster_control(state: dict, p: dict) -> str:
     """At the start of a sea monster's Action phase: the nearest warship's opponent controls it."""
     need_phase(state, "Action", "Deciding who controls a sea monster")

@@ -48,7 +48,9 @@ def _duel_check(state: dict, args: dict) -> tuple[list, list, str]:
     return a, b, key
 
 
-@action("df-duel", systems=GAME, chance=True, fields={"ships": Either(List(Ref("unit"), 20), Obj(doc="the form's checkboxes: ships.u2 ..."), Text(300)), "dice": Dice(6, 60, "one group per ship: 5 6 / 2 1")})
+@action("df-duel", systems=GAME, chance=True, fields={
+    "ships": Either(List(Ref("unit"), 20), Obj(doc="the form's checkboxes: ships.u2 ..."), Text(300)),
+    "dice": Dice(6, 60, "one group per ship: 5 6 / 2 1")})
 def duel(state: dict, p: dict) -> str:
     """The captains' duel that opens each Boarding Actions sub-phase: Swashbuckling dice, 5-6 a victory."""
     a, b, key = _duel_check(state, p)
@@ -82,7 +84,9 @@ def _boarding_check(state: dict, args: dict) -> tuple[list, list, str]:
     return a, b, key
 
 
-@action("df-boarding", systems=GAME, chance=True, fields={"ships": Either(List(Ref("unit"), 20), Obj(doc="the form's checkboxes: ships.u2 ..."), Text(300)), "dice": Dice(6, 60, "one group per ship: 5 6 / 2 1")})
+@action("df-boarding", systems=GAME, chance=True, fields={
+    "ships": Either(List(Ref("unit"), 20), Obj(doc="the form's checkboxes: ships.u2 ..."), Text(300)),
+    "dice": Dice(6, 60, "one group per ship: 5 6 / 2 1")})
 def boarding(state: dict, p: dict) -> str:
     """A (multiple) boarding action: Crew dice, 5-6 a victory; the side with fewer draws the difference."""
     _, _, key = _boarding_check(state, p)

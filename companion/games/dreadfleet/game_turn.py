@@ -69,7 +69,8 @@ def next_to_draw(state: dict) -> str:
     raise RuleError("Both players have drawn their Fate card this turn.", "side")
 
 
-@action("df-fate", systems=GAME, chance=True, fields={"side": Ref("side"), "card": Obj(doc="the Fate card drawn from the real deck"), "wind_dice": Dice(6, 2)})
+@action("df-fate", systems=GAME, chance=True, fields={
+    "side": Ref("side"), "card": Obj(doc="the Fate card drawn from the real deck"), "wind_dice": Dice(6, 2)})
 def fate(state: dict, p: dict) -> str:
     """Draw and resolve a Fate card; the wind gauge moves by its markers (or is re-placed on 2D6)."""
     need_phase(state, "Fate", "Drawing a Fate card")

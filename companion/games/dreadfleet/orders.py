@@ -29,7 +29,8 @@ def _order_check(state: dict, args: dict) -> tuple[dict, str]:
     return unit, order
 
 
-@action("df-order", systems=GAME, chance=True, fields={"unit": Ref("unit"), "order": Text(60), "modifier": Int(-6, 6), "order_dice": Dice(6, 60)})
+@action("df-order", systems=GAME, chance=True, fields={
+    "unit": Ref("unit"), "order": Text(60), "modifier": Int(-6, 6), "order_dice": Dice(6, 60)})
 def issue_order(state: dict, p: dict) -> str:
     """Issue one Order card to the activated warship with a Command check."""
     unit, order = _order_check(state, p)

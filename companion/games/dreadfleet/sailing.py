@@ -55,7 +55,8 @@ def moves_off(state: dict, unit: dict) -> str:
     return ""
 
 
-@action("df-sail", systems=GAME, chance=True, fields={"unit": Ref("unit"), "relation": Text(20), "sail_dice": Dice(6, 60)})
+@action("df-sail", systems=GAME, chance=True, fields={
+    "unit": Ref("unit"), "relation": Text(20), "sail_dice": Dice(6, 60)})
 def sail(state: dict, p: dict) -> str:
     """How far the activated ship may and must move with the wind (in irons: a Command check)."""
     unit = _moving(state, p, "Checking the wind")

@@ -27,7 +27,8 @@ def _multiplayer(g: dict, what: str) -> None:
 
 # --- Elimination credit -----------------------------------------------------------------------
 
-@action("dn-credit", systems=SYSTEMS, fields={"ship": Ref("ship", "the ship's unit id or its player's name"), "by": Scalar(60), "advance": Flag()})
+@action("dn-credit", systems=SYSTEMS, fields={
+    "ship": Ref("ship", "the ship's unit id or its player's name"), "by": Scalar(60), "advance": Flag()})
 def credit(state: dict, p: dict) -> str:
     """Say who Eliminated a ship (multiplayer); they may move their Fleet Token 2 spaces."""
     g = battle_on(state)
@@ -95,7 +96,8 @@ def decide_fleet(state: dict, args: dict, ctx) -> dict:
     return clean(args, "trigger", "player")
 
 
-@action("dn-fleet-arrival", systems=SYSTEMS, fields={"distances": Obj(doc="hexes from each arriving Fleet's Dreadnaught to each enemy ship: {fleet: {ship: hexes}}")})
+@action("dn-fleet-arrival", systems=SYSTEMS, fields={
+    "distances": Obj(doc="hexes from each arriving Fleet's Dreadnaught to each enemy ship: {fleet: {ship: hexes}}")})
 def fleet_arrival(state: dict, p: dict) -> str:
     """End of the turn a token reached 0: enemies within 4 hexes of the Fleet's Dreadnaught take 6 Damage, 4 Burn."""
     g = battle_on(state)

@@ -141,7 +141,8 @@ def _per_player(args: dict, key: str, default):
     return value
 
 
-@action("dn-mulligan", systems=SYSTEMS, fields={"ship": Ref("ship", "the ship's unit id or its player's name")})
+@action("dn-mulligan", systems=SYSTEMS, fields={
+    "ship": Ref("ship", "the ship's unit id or its player's name")})
 def mulligan(state: dict, p: dict) -> str:
     """Take the one mulligan right after the starting draw: a new hand of 6 (counts unchanged)."""
     battle_on(state)

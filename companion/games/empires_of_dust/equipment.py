@@ -59,7 +59,8 @@ def afterburner(state: dict, p: dict) -> str:
     return f"{unit['name']} afterburner: {move['summary']}"
 
 
-@action("eod-ftl-jump", systems=SYSTEMS, chance=True, fields={"unit": Ref("unit"), "rolled": Dice(20, 1, "the real D20, or empty to roll")})
+@action("eod-ftl-jump", systems=SYSTEMS, chance=True, fields={
+    "unit": Ref("unit"), "rolled": Dice(20, 1, "the real D20, or empty to roll")})
 def ftl_jump(state: dict, p: dict) -> str:
     """FTL jump after moving: D20 > 5 jumps 15 units; usable every third movement phase."""
     unit = designed(state, p.get("unit"))
@@ -86,7 +87,9 @@ def decide_ftl_jump(state: dict, args: dict, ctx) -> dict:
     return {"unit": unit["id"], **_roll_payload(args, ctx, eod._check_d20("ftl-jump-drive"), "FTL jump")}
 
 
-@action("eod-tractor-beam", systems=SYSTEMS, chance=True, fields={"unit": Ref("unit"), "target": Ref("target"), "distance": Int(0, 999), "rolled": Dice(20, 1, "the real D20, or empty to roll")})
+@action("eod-tractor-beam", systems=SYSTEMS, chance=True, fields={
+    "unit": Ref("unit"), "target": Ref("target"), "distance": Int(0, 999),
+    "rolled": Dice(20, 1, "the real D20, or empty to roll")})
 def tractor_beam(state: dict, p: dict) -> str:
     """Tractor beam at the end of the movement phase: range 20, D20 > 10 moves 10 units, else 5."""
     unit, target, mode = _tractor_check(state, p)
@@ -117,7 +120,8 @@ def decide_tractor_beam(state: dict, args: dict, ctx) -> dict:
             **_roll_payload(args, ctx, eod._check_d20("tractor-beam"), "tractor beam")}
 
 
-@action("eod-off-the-edge", systems=SYSTEMS, chance=True, fields={"unit": Ref("unit"), "rolled": Dice(20, 1, "the real D20, or empty to roll")})
+@action("eod-off-the-edge", systems=SYSTEMS, chance=True, fields={
+    "unit": Ref("unit"), "rolled": Dice(20, 1, "the real D20, or empty to roll")})
 def off_the_edge(state: dict, p: dict) -> str:
     """A ship off the table returns where it left on D20 > 10; otherwise it is lost (decision)."""
     unit = designed(state, p.get("unit"))
@@ -141,7 +145,8 @@ def decide_off_the_edge(state: dict, args: dict, ctx) -> dict:
     return {"unit": unit["id"], **_roll_payload(args, ctx, eod.OFF_THE_EDGE, "off the edge roll")}
 
 
-@action("eod-detection-base", systems=SYSTEMS, fields={"base": Int(0, 100, "the detection base for this game")})
+@action("eod-detection-base", systems=SYSTEMS, fields={
+    "base": Int(0, 100, "the detection base for this game")})
 def detection_base(state: dict, p: dict) -> str:
     """Set the detection base distance: 30 (the seed's formula), 25 (its prose) or as agreed."""
     before = state["settings"].get("detection_base", eod.DEFAULT_DETECTION_BASE)

@@ -137,7 +137,8 @@ def step_text(step: dict, state: dict) -> str:
     return f"{step['side']} {verb}"
 
 
-@action("eod-initiative-done", systems=SYSTEMS, fields={"expect": Int(0, 999, "the initiative step this was made against")})
+@action("eod-initiative-done", systems=SYSTEMS, fields={
+    "expect": Int(0, 999, "the initiative step this was made against")})
 def initiative_done(state: dict, p: dict) -> str:
     """The fleet (or class) whose turn it is has moved or fired: the next one goes."""
     ini = game(state).get("initiative")

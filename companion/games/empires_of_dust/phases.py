@@ -142,7 +142,8 @@ def phase_hook(state: dict) -> list[str]:
     return notes
 
 
-@action("eod-end-phase", systems=SYSTEMS, fields={"expect_round": Int(1, MAX_INT), "expect_phase": Int(0, 99)})
+@action("eod-end-phase", systems=SYSTEMS, fields={
+    "expect_round": Int(1, MAX_INT), "expect_phase": Int(0, 99)})
 def end_phase(state: dict, p: dict) -> str:
     """End this phase (fires, EMP, destroyed ships removed and scored) and go to the next."""
     ended = phase_name(state)

@@ -96,7 +96,8 @@ def decide_fire(state: dict, args: dict, ctx) -> dict:
     return payload
 
 
-@action("talon-missile", systems=GAME, fields={"missile": Ref("missile token"), "op": Text(20), "arc": Text(20)})
+@action("talon-missile", systems=GAME, fields={
+    "missile": Ref("missile token"), "op": Text(20), "arc": Text(20)})
 def missile(state: dict, p: dict) -> str:
     """A missile token reaches its target (2 damage to the arc it enters) or is lost."""
     g = books.game(state)
@@ -166,7 +167,8 @@ def decide_critical(state: dict, args: dict, ctx) -> dict:
     return payload
 
 
-@action("talon-repair", systems=GAME, chance=True, fields={"unit": Ref("unit"), "what": Text(40), "repair_dice": Dice(6, 1)})
+@action("talon-repair", systems=GAME, chance=True, fields={
+    "unit": Ref("unit"), "what": Text(40), "repair_dice": Dice(6, 1)})
 def repair(state: dict, p: dict) -> str:
     """Try to repair an 'until Repaired' critical (one D6, not in the impulse it was taken)."""
     unit, ship = books.live_ship(state, p.get("unit"))

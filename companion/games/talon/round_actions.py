@@ -133,7 +133,8 @@ def set_rules(state: dict, p: dict) -> str:
     raise RuleError("what must be reinforce, repair_on or weapon.", "what")
 
 
-@action("talon-points", systems=GAME, fields={"side": Ref("side"), "points": Int(-999, 999), "why": Text(200)})
+@action("talon-points", systems=GAME, fields={
+    "side": Ref("side"), "points": Int(-999, 999), "why": Text(200)})
 def add_points(state: dict, p: dict) -> str:
     """Add scenario points to a side (victory levels are not public: enter your scenario's)."""
     side = p.get("side")
