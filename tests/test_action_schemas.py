@@ -110,3 +110,12 @@ def test_a_form_post_is_checked_by_the_same_declaration(table):
     resp = table.act(type="roll", expr="2d6", why="x" * 61)
     assert resp.status_code == 400 and "why must be at most 60 characters." in resp.data.decode()
     assert table.state() == before
+
+
+def test_the_document_with_every_declared_request_is_valid_openapi(client):
+    validator = pytest.importorskip("openapi_spec_validator")
+    jsonschema = pytest.importorskip("jsonschema")
+    doc = client.get("/api/openapi.json").get_json()
+    validator.validate(doc)
+    for described in doc["components"]["schemas"].values():
+        jsonschema.Draft202012Validator.check_schema(described)
