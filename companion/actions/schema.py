@@ -69,14 +69,17 @@ def _whole(value) -> int | None:
 class Int(Field):
     """A whole number within ``lo``..``hi`` (digits as text too, as a form sends them)."""
 
-    def __init__(self, lo: int, hi: int, doc: str = "", **kw):
+    def __init__(self, lo: int, hi: int, doc: str = "", *, plain: bool = False, **kw):
         super().__init__(doc, **kw)
-        self.lo, self.hi = lo, hi
+        self.lo, self.hi, self.plain = lo, hi, plain
 
     def check(self, value, name):
-        number = _whole(value)  # the sentences are need_int's, so a form shows the same words
-        if number is None:
-            _refuse(f"{name} must be a whole number from {self.lo} to {self.hi}.", name)
+        # the sentences are need_int's, so a form shows the same words; ``plain``: a game whose own
+        # check says "a whole number from lo to hi" for any bad value (Talon's books.need_int)
+        number = _whole(value)
+        if number is None or (self.plain and not self.lo <= number <= self.hi):
+            _refuse(f"{name.replace('_', ' ') if self.plain else name} must be a whole number from "
+                    f"{self.lo} to {self.hi}.", name)
         if not self.lo <= number <= self.hi:
             _refuse(f"{name} must be from {self.lo} to {self.hi}; got {number}.", name)
 

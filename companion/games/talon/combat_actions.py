@@ -37,8 +37,8 @@ def _reinforce(state: dict):
     return books.game(state)["rules"]["reinforce"]
 
 
-@action("talon-fire", systems=GAME, chance=True, fields={"unit": Ref("unit"), "group": Int(1, 99, "the weapon group, counted from 1"),
-    "target": Ref("target"), "range": Int(0, 30, "hexes"), "arc": Text(20),
+@action("talon-fire", systems=GAME, chance=True, fields={"unit": Ref("unit"), "group": Int(1, 99, "the weapon group, counted from 1", plain=True),
+    "target": Ref("target"), "range": Int(0, 30, "hexes", plain=True), "arc": Text(20),
     "dice": Dice(6, 60, "the group's real dice, or empty to roll")})
 def fire(state: dict, p: dict) -> str:
     """Fire a ready weapon group at a ship: range, the target's arc facing you, one die per weapon."""
@@ -118,7 +118,7 @@ def missile(state: dict, p: dict) -> str:
     return f"Missile {token['id']} hits {target_unit['name']}: {damage.describe(result)}"
 
 
-@action("talon-damage", systems=GAME, fields={"unit": Ref("unit"), "arc": Text(20), "amount": Int(1, 99)})
+@action("talon-damage", systems=GAME, fields={"unit": Ref("unit"), "arc": Text(20), "amount": Int(1, 99, plain=True)})
 def take_damage(state: dict, p: dict) -> str:
     """Damage from elsewhere (explosion, terrain, a correction): to an arc's shields first, or straight to hull."""
     unit, ship = books.live_ship(state, p.get("unit"))

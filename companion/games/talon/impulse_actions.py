@@ -27,7 +27,7 @@ USES = {
 }
 
 
-@action("talon-ap", systems=GAME, fields={"unit": Ref("unit"), "use": Text(40), "pay": Text(20), "group": Int(1, 99),
+@action("talon-ap", systems=GAME, fields={"unit": Ref("unit"), "use": Text(40), "pay": Text(20), "group": Int(1, 99, plain=True),
     "arc": Text(20)})
 def spend_ap(state: dict, p: dict) -> str:
     """Spend the ship's 1 AP this impulse (or a charged battery) on one use."""

@@ -105,8 +105,8 @@ def set_initiative(state: dict, p: dict) -> str:
 
 
 @action("talon-rules", systems=GAME, fields={
-    "what": Text(40), "value": Either(Int(0, 20), Text(60), doc="a number, or a weapon's hit row: 0 0 0 1 1 1"),
-    "weapon": Text(40), "range": Int(1, 9)})
+    "what": Text(40), "value": Either(Int(0, 20, plain=True), Text(60), doc="a number, or a weapon's hit row: 0 0 0 1 1 1"),
+    "weapon": Text(40), "range": Int(1, 9, plain=True)})
 def set_rules(state: dict, p: dict) -> str:
     """Enter a number from your rulebook: reinforcement points, repair roll, or a weapon table row."""
     g = books.game(state)
@@ -134,7 +134,7 @@ def set_rules(state: dict, p: dict) -> str:
 
 
 @action("talon-points", systems=GAME, fields={
-    "side": Ref("side"), "points": Int(-999, 999), "why": Text(200)})
+    "side": Ref("side"), "points": Int(-999, 999, plain=True), "why": Text(200)})
 def add_points(state: dict, p: dict) -> str:
     """Add scenario points to a side (victory levels are not public: enter your scenario's)."""
     side = p.get("side")
