@@ -13,6 +13,7 @@ from flask import Response, abort, request
 from companion import hidden, store
 from companion.db import get_db
 from companion.rules import RuleError
+from companion.validate import CONTROL_RE
 from companion.web import error_fragment, require_player, seat_for
 
 
@@ -29,8 +30,10 @@ def game_table(code: str, slug: str, write: bool = False) -> tuple[dict, dict]:
 
 
 def refusal(exc: RuleError, control: str):
-    """A 400 whose one sentence lands in the control's own error slot."""
-    return error_fragment(exc, request.form.get("_control") or control, 400)
+    """A 400 whose one sentence lands in the control's own error slot (a posted ``_control`` only
+    if it is an element id: it goes into the HX-Retarget header, which must stay ASCII)."""
+    posted = request.form.get("_control") or ""
+    return error_fragment(exc, posted if CONTROL_RE.match(posted) else control, 400)
 
 
 def json_file(doc, filename: str) -> Response:

@@ -16,8 +16,11 @@ refuses (RuleError naming the event) what a live table could never have stored:
 
 ``check_state`` runs after each event: counters within their min and max, box tracks of booleans.
 
-What it cannot check without each game declaring it: the dice inside a game's own chance actions
-(a broadside, an attack); those are bounded by the generic checks and the state checks only.  Pure: no Flask, no database.
+- a game's chance actions (a broadside, an attack): each declares how its payload's dice are
+  checked (``@apply.dice_check``, companion.actions.chance): every die within its sides, as many as
+  the rules roll, and the totals (hits, saves, successes) worked out again from the dice.
+
+Pure: no Flask, no database.
 """
 from __future__ import annotations
 
@@ -85,9 +88,20 @@ def check_event(state: dict, ev: dict, system) -> None:
             special(state, payload, system)
         elif entry.decide and entry.systems is None:
             _decide_again(state, payload, system, entry)
+        if entry.dice:  # a game's chance action: its dice within their sides, its totals from its dice
+            _chance(state, payload, entry)
         _deck_steps(type_, payload)
     except RuleError as exc:
         raise _refuse(seq, type_, exc.message) from None
+
+
+def _chance(state: dict, payload: dict, entry) -> None:
+    try:
+        entry.dice(json.loads(json.dumps(state)), payload)
+    except RuleError:
+        raise
+    except (TypeError, KeyError, ValueError, AttributeError, IndexError, ZeroDivisionError):
+        raise RuleError("its dice are not recorded the way the app records them.", "file") from None
 
 
 def _decide_again(state: dict, payload: dict, system, entry) -> None:

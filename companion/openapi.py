@@ -1,6 +1,7 @@
 """The OpenAPI document for /api (built from the registered action types, so it cannot drift)."""
 from __future__ import annotations
 
+from companion.actions.schema import request_schema
 from companion.validate import MAX_DEPTH, MAX_INT, MAX_TEXT
 
 LIMITS = (f" Every JSON body: strict JSON (no NaN or Infinity), at most {MAX_DEPTH} levels deep, integers "
@@ -22,6 +23,14 @@ def _json_body(schema: dict) -> dict:
     return {"required": True, "content": {"application/json": {"schema": schema}}}
 
 
+def action_schemas(registry: dict) -> dict:
+    """Each action type's request, from the fields it declares (companion.actions.schema): the
+    same declaration the request is checked against before the action runs."""
+    return {f"action-{t}": request_schema(t, registry[t].fields or {}, registry[t].doc + (
+        f" (only {', '.join(sorted(registry[t].systems))})" if registry[t].systems else ""))
+            for t in sorted(registry) if t != "create-table"}
+
+
 def document(registry: dict, systems: dict) -> dict:
     action_types = sorted(t for t in registry if t != "create-table")
     code = [{"name": "code", "in": "path", "required": True, "schema": {"type": "string"}}]
@@ -40,7 +49,7 @@ def document(registry: dict, systems: dict) -> dict:
                  "description": "Table-side companion API. Action types: " + "; ".join(
                      f"{t}: {registry[t].doc}" + (f" (only {', '.join(sorted(registry[t].systems))})"
                                                   if registry[t].systems else "") for t in action_types) + LIMITS},
-        "components": {"securitySchemes": {"secret": {"type": "http", "scheme": "bearer",
+        "components": {"schemas": action_schemas(registry), "securitySchemes": {"secret": {"type": "http", "scheme": "bearer",
                                                       "description": "the secret ending a join URL"}}},
         "paths": {
             "/api/systems": {"get": {"responses": {"200": _resp("Systems", {"type": "array", "items": {
@@ -69,7 +78,10 @@ def document(registry: dict, systems: dict) -> dict:
             "/api/tables/{code}/actions": {"post": {"parameters": code, "security": [{"secret": []}],
                                                     "requestBody": _json_body({"type": "object", "required": ["type"], "properties": {
                                                         "type": {"type": "string", "enum": action_types},
-                                                        "seq": {**seq, "description": "the seq the action was made against; 409 if stale"}}}),
+                                                        "seq": {**seq, "description": "the seq the action was made against; 409 if stale"}},
+                                                        "oneOf": [{"$ref": f"#/components/schemas/action-{t}"} for t in action_types],
+                                                        "discriminator": {"propertyName": "type", "mapping": {
+                                                            t: f"#/components/schemas/action-{t}" for t in action_types}}}),
                                                     "responses": {"200": _resp("Applied", {"type": "object", "required": ["seq", "label"]}), **write_errors}}},
             "/api/tables/{code}/undo": {"post": {"parameters": code, "security": [{"secret": []}],
                                                  "responses": {"200": _resp("Undone", {"type": "object", "required": ["seq"]}), **write_errors}}},

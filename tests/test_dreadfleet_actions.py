@@ -163,7 +163,7 @@ def test_warship_cards_export_and_import_on_another_table(app, game, table):
     game.post("warships", name="Skabrus", **{f"stats.{k}": v for k, v in STATS.items()}, _control="df-editor")
     exported = text(game.client.get(f"/t/{game.code}/dreadfleet/warships.json"))
     db = store.open_db(app.config["DATABASE"])
-    store.library_delete(db, store.library_items(db, "dreadfleet", "warship")[0]["id"])
+    store.library_delete(db, store.library_items(db, "dreadfleet", "warship")[0]["id"], host=True)  # the host clears the library
     resp = game.post("warships/import", text=exported, _control="df-import")
     assert resp.status_code == 200 and "Skabrus" in text(resp)
     bad = json.loads(exported)

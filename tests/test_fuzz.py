@@ -1,7 +1,8 @@
 """Bounded fuzz of every entry point, against a live server in a thread (issue 15).
 
 The JSON API is generated from its own description (``/api/openapi.json``): every operation's path
-parameters and body are drawn from the schema, then one field at a time is swapped for a hostile
+parameters and body are drawn from the schema (an action's body, half the time, from its own type's
+declared request under ``components.schemas``), then one field at a time is swapped for a hostile
 value (NaN, Infinity, ints too large for SQLite, lone surrogates, objects or arrays where scalars
 belong, deep nesting, oversize text, dice like ``1d6/0``).  The HTML forms (``/t/<code>/act``,
 undo/redo, the lobby's create/import/join, the roster library, the odds fragment) get the same
@@ -231,6 +232,8 @@ def schema_values(schema: dict, depth: int = 0):
     """A strategy for values matching a (small) JSON schema, the subset our document uses."""
     if "enum" in schema:
         return st.sampled_from(schema["enum"])
+    if "anyOf" in schema:
+        return st.one_of([schema_values(option, depth + 1) for option in schema["anyOf"]])
     kind = schema.get("type")
     if kind == "string":
         return st.text(max_size=min(schema.get("maxLength", 40), 40))
@@ -416,9 +419,16 @@ def test_api_actions(live, api_doc, action_tables, data):
         action_tables["table"] = new_table(live)
     action_tables["count"] += 1
     table = action_tables["table"]
-    action = {"type": data.draw(st.sampled_from(types + ["", "nope", "create-table"]), label="type")}
-    for key in data.draw(st.lists(st.sampled_from(FIELDS), max_size=5, unique=True), label="fields"):
-        action[key] = data.draw(st.one_of(st.sampled_from(GOOD), any_scalar, hostile), label=key)
+    type_ = data.draw(st.sampled_from(types + ["", "nope", "create-table"]), label="type")
+    declared = api_doc["components"]["schemas"].get(f"action-{type_}")
+    if declared and data.draw(st.booleans(), label="from its schema"):
+        # the type's own declared request (companion/actions/schema.py), one field often spoiled
+        action = data.draw(spoiled(declared), label="action")
+        action = {**action, "type": type_} if isinstance(action, dict) else action
+    else:
+        action = {"type": type_}
+        for key in data.draw(st.lists(st.sampled_from(FIELDS), max_size=5, unique=True), label="fields"):
+            action[key] = data.draw(st.one_of(st.sampled_from(GOOD), any_scalar, hostile), label=key)
     _send_action(live, table, action)
 
 

@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass
 from typing import Callable
 
+from companion.actions import schema
 from companion.rules import RuleError
 
 
@@ -39,23 +40,33 @@ class Action:
     systems: frozenset | None = None
     chance: bool = False  # a roll or a draw: an undo leaves it in the log as withdrawn
     doc: str = ""
+    fields: dict | None = None  # the request's declared fields (companion.actions.schema)
+    dice: Callable | None = None  # checks an imported payload's dice and totals (import_check)
 
 
 REGISTRY: dict[str, Action] = {}
 MAX_ARGS_BYTES = 20_000
 
 
-def action(type_: str, *, systems=None, chance=False):
-    """Register ``apply`` for an action type; ``@fn.decider`` adds its decide step."""
+def action(type_: str, *, systems=None, chance=False, fields=None):
+    """Register ``apply`` for an action type; ``@fn.decider`` adds its decide step.
+
+    ``fields`` declares the request (``companion.actions.schema``): checked before the action runs
+    and published in /api/openapi.json.  ``@fn.dice_check`` adds how an import re-derives the
+    payload's chance (the dice within their sides and counts, the totals from the dice)."""
     def register(apply):
         entry = Action(type_, apply, systems=frozenset(systems) if systems else None, chance=chance,
-                       doc=(apply.__doc__ or "").strip().split("\n")[0])
+                       doc=(apply.__doc__ or "").strip().split("\n")[0], fields=fields)
         REGISTRY[type_] = entry
 
         def decider(decide):
             entry.decide = decide
             return decide
+        def dice_check(check):
+            entry.dice = check
+            return check
         apply.decider = decider
+        apply.dice_check = dice_check
         return apply
     return register
 
@@ -80,6 +91,7 @@ def prepare(state: dict, args: dict, ctx: Ctx) -> dict:
     if len(json.dumps(args)) > MAX_ARGS_BYTES:
         raise RuleError("That action is too large.", "type")
     entry = lookup(args["type"], state.get("system", ctx.system.slug))
+    schema.check(entry.fields or {}, args)
     payload = entry.decide(state, args, ctx) if entry.decide else dict(args)
     payload["type"] = entry.type
     return payload

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 from companion import trackers
+from companion.actions.schema import Int, List, Obj, Ref, Scalar, Text
+from companion.validate import MAX_INT
 from companion import games
 from companion.actions import Stale, action
 from companion.content import ContentError, check_tracker
@@ -53,7 +55,8 @@ def clean_sides(raw, default: list[str]) -> list[str]:
 
 # --- table -----------------------------------------------------------------------------------
 
-@action("create-table")
+@action("create-table", fields={
+    "name": Text(60), "sides": List(Text(30), 8, text_too=300), "settings": Obj()})
 def create_table(state: dict, p: dict) -> str:
     """Set up a new table (always the first event)."""
     if state:
@@ -90,13 +93,13 @@ def decide_create_table(state: dict, args: dict, ctx) -> dict:
             "trackers": table_trackers, "decks": decks}
 
 
-@action("note")
+@action("note", fields={"text": Text(200)})
 def note(state: dict, p: dict) -> str:
     """Write a line into the battle log (no other change)."""
     return need_text(p, "text", 200)
 
 
-@action("finish")
+@action("finish", fields={"result": Text(200, "the headline of the battle report")})
 def finish(state: dict, p: dict) -> str:
     """End the game; the table stays browsable with its battle report (cannot be undone)."""
     if state["finished"]:
@@ -112,7 +115,8 @@ def finish(state: dict, p: dict) -> str:
 
 # --- units -----------------------------------------------------------------------------------
 
-@action("add-unit")
+@action("add-unit", fields={"name": Text(40), "side": Ref("side"), "template": Ref("template"),
+                                "stats": Obj(doc="the template's stats, each within its bounds")})
 def add_unit(state: dict, p: dict) -> str:
     """Put a unit on the table: name, side, template and its stats (trackers follow the template)."""
     uid = p["unit"]
@@ -160,7 +164,7 @@ def decide_add_unit(state: dict, args: dict, ctx) -> dict:
             "stats": {**stats, **flags}, "trackers": made}
 
 
-@action("remove-unit")
+@action("remove-unit", fields={"unit": Ref("unit"), "reason": Text(60)})
 def remove_unit(state: dict, p: dict) -> str:
     """Take a unit off the table (destroyed, sunk, fled); it stays listed as removed."""
     unit = unit_of(state, p.get("unit"))
@@ -173,7 +177,7 @@ def remove_unit(state: dict, p: dict) -> str:
     return f"{unit['name']} {reason}"
 
 
-@action("return-unit")
+@action("return-unit", fields={"unit": Ref("unit")})
 def return_unit(state: dict, p: dict) -> str:
     """Put a removed unit back on the table."""
     unit = unit_of(state, p.get("unit"))
@@ -183,7 +187,8 @@ def return_unit(state: dict, p: dict) -> str:
     return f"{unit['name']} back on the table"
 
 
-@action("add-tracker")
+@action("add-tracker", fields={
+    "spec": Obj(doc="id, kind, label and the kind's own fields"), "unit": Ref("unit")})
 def add_tracker(state: dict, p: dict) -> str:
     """Give a unit (or the table) one more tracker: {"spec": {"id", "kind", "label", ...}}."""
     spec = p.get("spec")
@@ -213,7 +218,11 @@ def _check_size(made: dict) -> None:
         raise RuleError("A tracker has at most 200 boxes or positions.", "spec")
 
 
-@action("tracker")
+@action("tracker", fields={"unit": Ref("unit"), "tracker": Ref("tracker"),
+                           "op": Text(20, "the operation, by the tracker's kind (docs/api.md)"),
+                           "by": Int(-100_000, 100_000), "box": Int(0, 199), "n": Int(1, 1000), "arc": Int(0, 199),
+                           "colour": Text(20), "name": Text(40), "count": Int(1, 999), "rounds": Int(1, 99),
+                           "to": Scalar(60)})
 def tracker_op(state: dict, p: dict) -> str:
     """Change one tracker: {"unit", "tracker", "op", ...}; ops per kind in docs/api.md."""
     tracker, owner = tracker_of(state, p.get("unit"), p.get("tracker"))
@@ -223,7 +232,8 @@ def tracker_op(state: dict, p: dict) -> str:
     return f"{owner} {trackers.operate(tracker, op, p, clock(state))}"
 
 
-@action("adjust")
+@action("adjust", fields={"unit": Ref("unit"), "tracker": Ref("tracker"),
+                          "by": Int(-100_000, 100_000)})
 def adjust(state: dict, p: dict) -> str:
     """Add to a counter: {"unit", "tracker", "by"} (negative to take away)."""
     tracker, owner = tracker_of(state, p.get("unit"), p.get("tracker"))
@@ -254,7 +264,7 @@ def phase_reminders(state: dict) -> list[str]:
     return out
 
 
-@action("next-phase")
+@action("next-phase", fields={"expect_round": Int(1, MAX_INT), "expect_phase": Int(0, 99)})
 def next_phase(state: dict, p: dict) -> str:
     """Go to the next phase (a new round after the last): {"expect_round", "expect_phase"} guard."""
     if "expect_round" in p or "expect_phase" in p:
@@ -277,7 +287,7 @@ def next_phase(state: dict, p: dict) -> str:
     return f"{state['round_label']} {state['round']}: {state['phases'][state['phase']]}"
 
 
-@action("activate")
+@action("activate", fields={"unit": Ref("unit")})
 def activate(state: dict, p: dict) -> str:
     """Mark a unit as activated this round; the turn passes to the next side with units to go."""
     unit = unit_of(state, p.get("unit"))
@@ -295,7 +305,7 @@ def activate(state: dict, p: dict) -> str:
                                           "; every unit has activated")
 
 
-@action("deactivate")
+@action("deactivate", fields={"unit": Ref("unit")})
 def deactivate(state: dict, p: dict) -> str:
     """Clear a unit's activated mark."""
     unit = unit_of(state, p.get("unit"))
@@ -305,7 +315,7 @@ def deactivate(state: dict, p: dict) -> str:
     return f"{unit['name']} not activated"
 
 
-@action("set-turn")
+@action("set-turn", fields={"side": Ref("side")})
 def set_turn(state: dict, p: dict) -> str:
     """Say whose turn it is: {"side"}."""
     side = p.get("side")

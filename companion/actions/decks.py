@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from companion.actions import Stale, action
+from companion.actions.schema import Flag, Int, List, Obj, Ref, Scalar, Text
 from companion.actions.core import unit_of
 from companion.rules import RuleError
 from companion.trackers import deck as decks
@@ -44,7 +45,8 @@ def _drawn_text(deck: dict, ids: list[str], steps: list[dict]) -> str:
     return ("discard reshuffled into a new deck; " if reshuffled else "") + names
 
 
-@action("deck-load", chance=True)
+@action("deck-load", chance=True, fields={"deck": Ref("deck"), "definition": Text(60),
+                                      "cards": List(Obj(doc="a card: name, type, value ..."), decks.MAX_CARDS)})
 def deck_load(state: dict, p: dict) -> str:
     """Load cards into a deck and shuffle: {"deck", "definition"} or {"deck", "cards": [...]}."""
     deck = deck_of(state, p.get("deck"))
@@ -72,7 +74,7 @@ def decide_deck_load(state: dict, args: dict, ctx) -> dict:
     return {"deck": deck_id, "steps": decks.plan_load(decks.expand(cards), ctx.rng, label)}
 
 
-@action("deck-mode")
+@action("deck-mode", fields={"deck": Ref("deck"), "mode": Text(20)})
 def deck_mode(state: dict, p: dict) -> str:
     """Switch a deck between virtual (the app draws) and physical (you record real draws)."""
     deck = deck_of(state, p.get("deck"))
@@ -85,7 +87,7 @@ def deck_mode(state: dict, p: dict) -> str:
     return f"{deck['label']} is now a {mode} deck"
 
 
-@action("deck-shuffle", chance=True)
+@action("deck-shuffle", chance=True, fields={"deck": Ref("deck"), "with_discard": Flag()})
 def deck_shuffle(state: dict, p: dict) -> str:
     """Shuffle the draw pile (with_discard: the discard too)."""
     deck = deck_of(state, p.get("deck"))
@@ -105,7 +107,8 @@ def _check_expect(deck: dict, args: dict) -> None:
         raise Stale(f"{deck['label']} changed since you looked; draw again from the fresh view.", "deck")
 
 
-@action("deck-draw", chance=True)
+@action("deck-draw", chance=True, fields={"deck": Ref("deck"), "to": Text(60), "count": Int(1, 20),
+                                      "expect": Int(0, decks.MAX_CARDS)})
 def deck_draw(state: dict, p: dict) -> str:
     """Draw the top card(s): {"deck", "to": discard|unit:<id>, "count"}; an empty pile reshuffles the discard."""
     deck = deck_of(state, p.get("deck"))
@@ -122,7 +125,9 @@ def decide_deck_draw(state: dict, args: dict, ctx) -> dict:
     return {"deck": args["deck"], "to": to, "steps": decks.plan_draw(deck, ctx.rng, to, count)}
 
 
-@action("deck-draw-until", chance=True)
+@action("deck-draw-until", chance=True, fields={"deck": Ref("deck"), "to": Text(60), "field": Text(60),
+                                            "value": Scalar(60), "fallback_last": Flag(),
+                                            "expect": Int(0, decks.MAX_CARDS)})
 def deck_draw_until(state: dict, p: dict) -> str:
     """Draw until a card whose field has a value (type Hull), the others discarded; at the deck's end, the last."""
     deck = deck_of(state, p.get("deck"))
@@ -151,7 +156,8 @@ def decide_deck_draw_until(state: dict, args: dict, ctx) -> dict:
     return {"deck": args["deck"], "to": to, "field": field, "value": value, "steps": steps}
 
 
-@action("deck-record", chance=True)
+@action("deck-record", chance=True, fields={"deck": Ref("deck"), "to": Text(60),
+                                        "card": Obj(doc="the card drawn from the real deck: name, type, value ...")})
 def deck_record(state: dict, p: dict) -> str:
     """Physical deck: record the card drawn from the real deck: {"deck", "card": {...}, "to"}."""
     deck = deck_of(state, p.get("deck"))
@@ -167,7 +173,7 @@ def decide_deck_record(state: dict, args: dict, ctx) -> dict:
     return {"deck": args["deck"], "to": to, "steps": [{"step": "record", "card": card, "to": to}]}
 
 
-@action("deck-move")
+@action("deck-move", fields={"deck": Ref("deck"), "card": Ref("card"), "to": Text(60)})
 def deck_move(state: dict, p: dict) -> str:
     """Move a card: to the discard (repaired, resolved), onto a unit, or back into the deck."""
     deck = deck_of(state, p.get("deck"))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from companion import dice
+from companion.actions.schema import Dice, Int, Text
 from companion.actions import action
 from companion.rules import RuleError
 from companion.trackers import need_int
@@ -24,7 +25,8 @@ def _count(state: dict) -> None:
     state["rolls"] = state.get("rolls", 0) + 1
 
 
-@action("roll", chance=True)
+@action("roll", chance=True, fields={
+    "expr": Text(dice.MAX_EXPR, "dice notation, e.g. 2d6+1"), "why": Text(MAX_WHY)})
 def roll(state: dict, p: dict) -> str:
     """Roll dice in standard notation: {"expr": "2d6+1", "why"}."""
     _count(state)
@@ -37,7 +39,8 @@ def decide_roll(state: dict, args: dict, ctx) -> dict:
     return {**dice.roll(args.get("expr")), "why": _why(args)}
 
 
-@action("roll-real", chance=True)
+@action("roll-real", chance=True, fields={"sides": Int(2, dice.MAX_SIDES), "dice": Dice(dice.MAX_SIDES, dice.MAX_DICE),
+                                          "modifier": Int(-1000, 1000), "why": Text(MAX_WHY)})
 def roll_real(state: dict, p: dict) -> str:
     """Record dice rolled on the table: {"sides": 6, "dice": [5, 2], "modifier": 0, "why"}."""
     _count(state)
@@ -57,7 +60,9 @@ def decide_roll_real(state: dict, args: dict, ctx) -> dict:
     return {"sides": sides, "dice": values, "modifier": mod, "total": sum(values) + mod, "why": _why(args)}
 
 
-@action("pool", chance=True)
+@action("pool", chance=True, fields={"dice": Int(1, dice.MAX_POOL), "target": Int(2, 20),
+                                "save": Int(0, 20), "sides": Int(2, 20), "rolled": Dice(20, dice.MAX_POOL),
+                                "saves_rolled": Dice(20, dice.MAX_POOL), "why": Text(MAX_WHY)})
 def pool(state: dict, p: dict) -> str:
     """Success pool: {"dice": N, "target": X, "save": Y?, "rolled": [...]?, "saves_rolled": [...]?}."""
     _count(state)

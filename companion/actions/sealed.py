@@ -6,6 +6,7 @@ in a label until it is revealed.
 from __future__ import annotations
 
 from companion.actions import action
+from companion.actions.schema import Ref, Scalar, Text
 from companion.actions.core import unit_of
 from companion.hidden import KEY
 from companion.rules import RuleError
@@ -64,7 +65,7 @@ def whose(state: dict, part: dict) -> str:
     return unit["name"] if unit else part["side"]
 
 
-@action("seal")
+@action("seal", fields={"unit": Ref("unit"), "text": Text(200)})
 def seal(state: dict, p: dict) -> str:
     """Seal a written order for a unit: its side reads it, everyone else sees only that it exists."""
     unit = unit_of(state, p.get("unit"))
@@ -83,7 +84,7 @@ def decide_seal(state: dict, args: dict, ctx) -> dict:
             KEY: {"side": side, "secret": {"text": text}}}
 
 
-@action("reveal")
+@action("reveal", fields={"id": Scalar(60, "the sealed order's id")})
 def reveal(state: dict, p: dict) -> str:
     """Reveal a sealed part to everybody (the text shows in this event's label)."""
     part = part_of(state, p.get("id"))
@@ -103,7 +104,7 @@ def decide_reveal(state: dict, args: dict, ctx) -> dict:
     return {"id": part["id"]}
 
 
-@action("discard-sealed")
+@action("discard-sealed", fields={"id": Scalar(60, "the sealed order's id")})
 def discard_sealed(state: dict, p: dict) -> str:
     """Discard a sealed part unread (e.g. an unrevealed order traded for a command); it stays secret."""
     part = part_of(state, p.get("id"))

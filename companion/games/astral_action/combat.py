@@ -4,7 +4,8 @@ rerolled or dodged "before applying Damage" (L252, L268, L298); a second tap app
 """
 from __future__ import annotations
 
-from companion.actions import action
+from companion.actions import action, chance
+from companion.actions.schema import Dice, Either, Int, List, Obj, Ref, Scalar, Text
 from companion.games.astral_action.rules import attack as atk
 from companion.games.astral_action.books import (SYSTEMS, destroy_if_done, dice_list, game, in_effect, roll, setting,
                                                   ship_of, spend_command, target_view, turn)
@@ -47,7 +48,10 @@ def _result_text(plan: dict, r: dict) -> str:
             f"damage {'+'.join(str(d) for d in r['damage_dice'])}{plan['damage_mod']:+d} = {r['damage']} → {r['applied']}")
 
 
-@action("aa-attack", systems=SYSTEMS, chance=True)
+@action("aa-attack", systems=SYSTEMS, chance=True, fields={"shot": Text(60, "the attack form's select: ship id and weapon index, e.g. u1:0"),
+    "attacker": Ref("attacker"), "target": Ref("target"), "weapon": Int(0, 99, "the weapon's index on the card"),
+    "band": Scalar(20), "token": Scalar(60, "a Missile token's id"), "dice": Dice(6, 60),
+    **{mod: Scalar(20) for mod in MODS}})
 def aa_attack(state: dict, p: dict) -> str:
     """Attack with one weapon: Accuracy and Damage d6 (rolled or entered); applied on the next tap."""
     g = game(state)
@@ -114,7 +118,8 @@ def _pending(state: dict) -> tuple[dict, dict]:
     return pending, plan
 
 
-@action("aa-reroll", systems=SYSTEMS, chance=True)
+@action("aa-reroll", systems=SYSTEMS, chance=True, fields={"die": Int(0, 59, "which die of the pending attack"), "value": Dice(6, 1, "the new die, or empty to roll"),
+    "why": Text(20, choices=REROLLS), "via": Scalar(60)})
 def aa_reroll(state: dict, p: dict) -> str:
     """Discard the Accuracy or a Damage d6 of the attack being resolved and roll it again."""
     pending, plan = _pending(state)
@@ -151,7 +156,7 @@ def decide_aa_reroll(state: dict, args: dict, ctx) -> dict:
             "value": value[0] if value else roll(ctx, 1)[0]}
 
 
-@action("aa-dodge", systems=SYSTEMS)
+@action("aa-dodge", systems=SYSTEMS, fields={"via": Scalar(60)})
 def aa_dodge(state: dict, p: dict) -> str:
     """The target's [Navigate] Dodge Command: -1 Accuracy and recalculate the result (L268)."""
     pending, plan = _pending(state)
@@ -164,7 +169,7 @@ def aa_dodge(state: dict, p: dict) -> str:
     return f"{spent}: {_result_text(plan, pending['result'])}"
 
 
-@action("aa-apply-attack", systems=SYSTEMS)
+@action("aa-apply-attack", systems=SYSTEMS, fields={})
 def aa_apply_attack(state: dict, p: dict) -> str:
     """Apply the attack's damage to the target's Shields, Armor and Health (L81-L82, L92-L94)."""
     pending, plan = _pending(state)
@@ -208,7 +213,7 @@ def _roll_conditions(state: dict, ship: dict, ctx, count: int) -> list[int]:
     return dice
 
 
-@action("aa-condition", systems=SYSTEMS, chance=True)
+@action("aa-condition", systems=SYSTEMS, chance=True, fields={"unit": Ref("unit"), "dice": Dice(6, 60)})
 def aa_condition(state: dict, p: dict) -> str:
     """Generate a Condition for a filled health row: 2d6 (twice under Brace for Impact, L258)."""
     unit, ship = ship_of(state, p.get("unit"))
@@ -232,7 +237,8 @@ def decide_aa_condition(state: dict, args: dict, ctx) -> dict:
     return {"unit": unit["id"], "dice": dice}
 
 
-@action("aa-replace-condition", systems=SYSTEMS, chance=True)
+@action("aa-replace-condition", systems=SYSTEMS, chance=True, fields={
+    "unit": Ref("unit"), "via": Scalar(60), "dice": Dice(6, 2)})
 def aa_replace_condition(state: dict, p: dict) -> str:
     """[Defensive] Command: replace the just-determined Condition with another random one (L262)."""
     unit, ship = ship_of(state, p.get("unit"))
@@ -251,7 +257,9 @@ def decide_aa_replace_condition(state: dict, args: dict, ctx) -> dict:
     return {"unit": unit["id"], "via": args.get("via"), "dice": dice}
 
 
-@action("aa-apply-condition", systems=SYSTEMS)
+@action("aa-apply-condition", systems=SYSTEMS, fields={"unit": Ref("unit"), "pick": Int(0, 99),
+    "items": Either(List(Int(0, 99), 50), Obj(doc="the card's checkboxes: items.0, items.3 ..."), Text(300), Int(0, 99)),
+    "option": Scalar(60)})
 def aa_apply_condition(state: dict, p: dict) -> str:
     """Apply the determined Condition (choosing under Brace, and what a Condition deactivates)."""
     unit, ship = ship_of(state, p.get("unit"))
@@ -271,3 +279,27 @@ def aa_apply_condition(state: dict, p: dict) -> str:
     ship["determined"] = None
     gone = destroy_if_done(state, unit["id"], ship)
     return f"{unit['name']}: {name}: {'; '.join(effects)}{gone}"
+
+
+@aa_attack.dice_check
+def aa_attack_dice(state: dict, p: dict) -> None:
+    """An imported aa-attack (issue 15): every die it records is a D6 (the seed rolls D6s)."""
+    chance.every_die(p, 6)
+
+
+@aa_condition.dice_check
+def aa_condition_dice(state: dict, p: dict) -> None:
+    """An imported aa-condition (issue 15): every die it records is a D6 (the seed rolls D6s)."""
+    chance.every_die(p, 6)
+
+
+@aa_replace_condition.dice_check
+def aa_replace_condition_dice(state: dict, p: dict) -> None:
+    """An imported aa-replace-condition (issue 15): every die it records is a D6 (the seed rolls D6s)."""
+    chance.every_die(p, 6)
+
+
+@aa_reroll.dice_check
+def aa_reroll_dice(state: dict, p: dict) -> None:
+    """An imported reroll (issue 15): the new die is a D6."""
+    chance.dice([p["value"]], 6, "new die")

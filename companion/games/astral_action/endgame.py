@@ -2,7 +2,8 @@
 (seed 004 L137-L138, L259, L341-L349)."""
 from __future__ import annotations
 
-from companion.actions import action
+from companion.actions import action, chance
+from companion.actions.schema import Dice, Int, Ref, Text
 from companion.games.astral_action.rules import turn as tn
 from companion.games.astral_action.rules import victory as vc
 from companion.games.astral_action.books import (SYSTEMS, dice_list, game, in_effect, need_phase,
@@ -70,7 +71,7 @@ def hyperspace_jumps(state: dict) -> list[str]:
     return out
 
 
-@action("aa-end-roll", systems=SYSTEMS, chance=True)
+@action("aa-end-roll", systems=SYSTEMS, chance=True, fields={"dice": Dice(6, 1)})
 def aa_end_roll(state: dict, p: dict) -> str:
     """The end-of-turn d6 from turn 5 on: 4-6 ends the game (L342)."""
     need_phase(state, "Resolution", "The end-of-game roll")
@@ -105,7 +106,8 @@ def scoring_ships(state: dict) -> list[dict]:
     return out
 
 
-@action("aa-victory", systems=SYSTEMS, chance=True)
+@action("aa-victory", systems=SYSTEMS, chance=True, fields={
+    "count": Int(1, 2), "drawn": Dice(4, 2, "the Victory Conditions drawn (1 to 4), or empty to draw")})
 def aa_victory(state: dict, p: dict) -> str:
     """Draw the victory conditions after the game and score those the app can count (L344-L349)."""
     count = need_int(p, "count", 1, 2)
@@ -153,7 +155,7 @@ def _verdict(state: dict, results: list[dict]) -> str:
     return vc.verdict(wins)
 
 
-@action("aa-victory-result", systems=SYSTEMS)
+@action("aa-victory-result", systems=SYSTEMS, fields={"winner": Ref("side"), "name": Text(60)})
 def aa_victory_result(state: dict, p: dict) -> str:
     """Enter who won a condition the app cannot count (Area control, Contested Objective, L345, L356)."""
     v = game(state)["victory"]
@@ -184,3 +186,20 @@ def decide_aa_victory(state: dict, args: dict, ctx) -> dict:
     # each drawn condition's own roll: area control 1-6 areas and the axis; 2 and 3 Size or Points
     rolls = [[ctx.rng.randint(1, 6), ctx.rng.randint(1, 6)] if n == 1 else [ctx.rng.randint(1, 6)] for n in drawn]
     return {"count": count, "drawn": drawn, "rolls": rolls}
+
+
+@aa_end_roll.dice_check
+def aa_end_roll_dice(state: dict, p: dict) -> None:
+    """An imported aa-end-roll (issue 15): every die it records is a D6 (the seed rolls D6s)."""
+    chance.every_die(p, 6)
+
+
+@aa_victory.dice_check
+def aa_victory_dice(state: dict, p: dict) -> None:
+    """An imported Victory Conditions draw (issue 15): as many conditions as the count, each one of
+    the four, and each condition's own D6 roll (two for area control)."""
+    drawn = chance.dice(p["drawn"], 4, "conditions drawn", count=p["count"])
+    rolls = chance.part(p, "rolls", list)
+    chance.same(len(rolls), len(drawn), "number of condition rolls")
+    for n, sub in zip(drawn, rolls):
+        chance.dice(sub, 6, "condition rolls", count=2 if n == 1 else 1)

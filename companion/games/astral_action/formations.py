@@ -4,6 +4,7 @@ Formation ship or on an escorted ship may be moved, recalculated with the new ta
 from __future__ import annotations
 
 from companion.actions import action
+from companion.actions.schema import Either, List, Obj, Ref, Text
 from companion.games.astral_action.books import SYSTEMS, game, need_phase, ship_of
 from companion.rules import RuleError
 
@@ -33,7 +34,8 @@ def movement_of(state: dict, f: dict) -> tuple[int, int] | None:
     return min(r[1] for r in profiles), min(r[2] for r in profiles)
 
 
-@action("aa-formation", systems=SYSTEMS)
+@action("aa-formation", systems=SYSTEMS, fields={"dissolve": Ref("lead ship"), "lead": Ref("lead ship"), "kind": Text(20),
+    "members": Either(List(Ref("unit"), 50), Obj(doc="the form's checkboxes: members.u2 ..."), Text(600))})
 def aa_formation(state: dict, p: dict) -> str:
     """Declare a Formation before the turn (Lead Ship, members, Offensive or Defensive), or end one."""
     formations = game(state).setdefault("formations", {})
@@ -68,7 +70,7 @@ def aa_formation(state: dict, p: dict) -> str:
     return f"{kind.capitalize()} Formation led by {lead['name']}: {names} (within 2 and 1 Heading: check on the table, L376)"
 
 
-@action("aa-redirect", systems=SYSTEMS)
+@action("aa-redirect", systems=SYSTEMS, fields={"to": Ref("unit"), "why": Text(20)})
 def aa_redirect(state: dict, p: dict) -> str:
     """Move the attack being resolved to an Escort (L395) or a Defensive Formation ship (L384)."""
     pending = game(state)["attack"]

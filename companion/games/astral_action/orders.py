@@ -3,6 +3,7 @@ the Ship Activation phase in the seed's order by Size (L124-L136, L245-L286)."""
 from __future__ import annotations
 
 from companion.actions import action
+from companion.actions.schema import Flag, Ref, Scalar, Text
 from companion.actions.sealed import next_id, store_part
 from companion.games.astral_action.rules import turn as tn
 from companion.games.astral_action.books import (SYSTEMS, activation_status, need_phase, orders_given, ship_of,
@@ -25,7 +26,7 @@ def _check_order(state: dict, uid: str, name: str) -> tuple[dict, str]:
     return unit, kind
 
 
-@action("aa-order", systems=SYSTEMS)
+@action("aa-order", systems=SYSTEMS, fields={"unit": Ref("unit"), "order": Text(60), "hidden": Flag()})
 def aa_order(state: dict, p: dict) -> str:
     """Give a ship an Order in the Command phase, openly or sealed (hidden until revealed, L126-L128)."""
     if p.get(KEY):
@@ -51,7 +52,7 @@ def decide_aa_order(state: dict, args: dict, ctx) -> dict:
             KEY: {"side": unit["side"], "secret": {"order": name, "text": name}}}
 
 
-@action("aa-token", systems=SYSTEMS)
+@action("aa-token", systems=SYSTEMS, fields={"unit": Ref("unit")})
 def aa_token(state: dict, p: dict) -> str:
     """Place a Command Token on a ship's card instead of Orders (L129)."""
     need_phase(state, "Command", "Placing Command Tokens")
@@ -69,13 +70,13 @@ def aa_token(state: dict, p: dict) -> str:
     return f"{unit['name']}: Command Token placed"
 
 
-@action("aa-command", systems=SYSTEMS)
+@action("aa-command", systems=SYSTEMS, fields={"unit": Ref("unit"), "command": Text(60), "via": Scalar(60)})
 def aa_command(state: dict, p: dict) -> str:
     """Enact a Command: spend the Command Token or discard an unrevealed Order (L127, L253-L284)."""
     return spend_command(state, p.get("unit"), p.get("command"), p.get("via"))
 
 
-@action("aa-activate", systems=SYSTEMS)
+@action("aa-activate", systems=SYSTEMS, fields={"unit": Ref("unit")})
 def aa_activate(state: dict, p: dict) -> str:
     """Activate a ship in the seed's order: by Size up, alternating, then back down (L132-L136)."""
     need_phase(state, "Activation", "Activating a ship")
@@ -106,7 +107,7 @@ def aa_activate(state: dict, p: dict) -> str:
     return f"{unit['name']} activates (Size {ship['card']['size']}): attack first, then move{nxt}"
 
 
-@action("aa-pass", systems=SYSTEMS)
+@action("aa-pass", systems=SYSTEMS, fields={"side": Ref("side")})
 def aa_pass(state: dict, p: dict) -> str:
     """Pass at this Size step (no more ships of this Size until the way back down, L132)."""
     need_phase(state, "Activation", "Passing")

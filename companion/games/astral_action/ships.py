@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from companion.actions import Stale, action
+from companion.actions.schema import Int, Obj, Ref, Text
 from companion.games.astral_action.rules import design
 from companion.games.astral_action.books import (SYSTEMS, destroy_if_done, game, in_effect, setting, ship_of,
                                                   turn)
@@ -13,7 +14,8 @@ from companion.trackers import need_int, need_text
 SETTINGS = ("size_reading", "damage_order", "whole_track", "bypass_total", "surcharge_per_item")
 
 
-@action("aa-ship", systems=SYSTEMS)
+@action("aa-ship", systems=SYSTEMS, fields={"card": Obj(doc="the ship card (design.validate checks it)"), "side": Ref("side"),
+    "carrier": Ref("carrier"), "name": Text(60)})
 def aa_ship(state: dict, p: dict) -> str:
     """Put a ship (or fighter) on the table from its Ship Information Card (checked, points counted)."""
     card = design.validate(p["card"])
@@ -58,7 +60,7 @@ def decide_aa_ship(state: dict, args: dict, ctx) -> dict:
             "carrier": args.get("carrier") or None}
 
 
-@action("aa-velocity", systems=SYSTEMS)
+@action("aa-velocity", systems=SYSTEMS, fields={"unit": Ref("unit"), "by": Int(-1, 1)})
 def aa_velocity(state: dict, p: dict) -> str:
     """Change a ship's Velocity by one (movement step 1, L69; or a Change Velocity Order/Command)."""
     unit, ship = ship_of(state, p.get("unit"))
@@ -76,7 +78,8 @@ def aa_velocity(state: dict, p: dict) -> str:
     return f"{unit['name']} Velocity {new}: Maneuver {m}, Heading {h} ({h * 30} degrees)"
 
 
-@action("aa-damage", systems=SYSTEMS)
+@action("aa-damage", systems=SYSTEMS, fields={
+    "unit": Ref("unit"), "amount": Int(1, 99), "per_size": Int(1, 9), "why": Text(40)})
 def aa_damage(state: dict, p: dict) -> str:
     """Damage not from an attack: terrain (X per Size), a PWS exchange, an AWS: through the track."""
     unit, ship = ship_of(state, p.get("unit"))
@@ -95,7 +98,7 @@ def aa_damage(state: dict, p: dict) -> str:
     return f"{unit['name']} takes {amount} {why}: {', '.join(result['steps']) or 'no effect'}{rows}{gone}"
 
 
-@action("aa-setting", systems=SYSTEMS)
+@action("aa-setting", systems=SYSTEMS, fields={"setting": Text(60), "value": Int(0, 1)})
 def aa_setting(state: dict, p: dict) -> str:
     """Change a table setting where the seed can be read two ways (Ship Size, damage order ...)."""
     key = p.get("setting")
@@ -106,7 +109,7 @@ def aa_setting(state: dict, p: dict) -> str:
     return f"Setting {key} = {value}"
 
 
-@action("aa-resupply", systems=SYSTEMS)
+@action("aa-resupply", systems=SYSTEMS, fields={"unit": Ref("unit")})
 def aa_resupply(state: dict, p: dict) -> str:
     """A fighter that spent the entire turn on its carrier resupplies its weapon (L229-L230)."""
     unit, ship = ship_of(state, p.get("unit"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from companion.actions import action
+from companion.actions.schema import Scalar, Text
 from companion.games.astral_action.books import SYSTEMS, game
 from companion.rules import RuleError
 
@@ -43,7 +44,8 @@ def describe(attributes: list[dict]) -> str:
                      for a in attributes)
 
 
-@action("aa-terrain", systems=SYSTEMS)
+@action("aa-terrain", systems=SYSTEMS, fields={
+    "name": Text(60), "attributes": Text(300), "remove": Scalar(60)})
 def aa_terrain(state: dict, p: dict) -> str:
     """Place a terrain piece (an example or your own attributes) on the table, or take one away."""
     pieces = game(state).setdefault("terrain", [])

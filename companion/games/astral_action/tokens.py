@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 from companion.actions import action
+from companion.actions.schema import Int, Ref, Scalar, Text
 from companion.games.astral_action.books import SYSTEMS, game, ship_of, turn
 from companion.games.astral_action.rules.equipment import MISSILE_DIRECT
 from companion.rules import RuleError
 
 
-@action("aa-missile-token", systems=SYSTEMS)
+@action("aa-missile-token", systems=SYSTEMS, fields={"remove": Scalar(60, "a Missile token's id"), "attacker": Ref("attacker"), "target": Ref("target"),
+    "weapon": Int(0, 99), "shot": Text(60)})
 def aa_missile_token(state: dict, p: dict) -> str:
     """Place a Missile token for a missile attack beyond 10, or remove one (an AWS, L189)."""
     g = game(state)
@@ -46,7 +48,7 @@ def decide_aa_missile_token(state: dict, args: dict, ctx) -> dict:
             "weapon": args["weapon"] if isinstance(args.get("weapon"), int) else (int(weapon) if weapon.isdigit() else None)}
 
 
-@action("aa-patrol", systems=SYSTEMS)
+@action("aa-patrol", systems=SYSTEMS, fields={"unit": Ref("unit")})
 def aa_patrol(state: dict, p: dict) -> str:
     """Patrol scenario: a ship in the opponent's half uses a [Scanning] Order to take an objective token (L352)."""
     from companion.games.astral_action.books import in_effect, need_phase

@@ -9,6 +9,7 @@ from flask import Blueprint, abort, render_template, request
 
 from companion import store
 from companion.db import get_db
+from companion.games import library
 from companion.games.astral_action.rules import attack as atk
 from companion.games.astral_action.rules import design
 from companion.games.astral_action.rules import turn as tn
@@ -108,7 +109,10 @@ def save_card(code: str):
         card = design.validate(card_from_form(request.form))
     except RuleError as exc:
         return _failed(exc, "aa-designer")
-    store.library_save(get_db(), SLUG, KIND, card["name"], card)
+    try:
+        library.save(SLUG, KIND, card["name"], card, code)
+    except RuleError as exc:
+        return _failed(exc, "aa-designer")
     return _cards(code)
 
 
@@ -129,9 +133,11 @@ def delete_card(code: str, item: int):
     try:
         saved = store.library_item(get_db(), item)
         if saved["system"] == SLUG and saved["kind"] == KIND:
-            store.library_delete(get_db(), item)
+            library.delete(item, code)
     except store.NotFound:
         pass
+    except RuleError as exc:
+        return _failed(exc, f"aa-card-{item}")
     return _cards(code)
 
 
@@ -177,10 +183,9 @@ def import_cards(code: str):
                 checked.append(design.validate(card if isinstance(card, dict) else {}))
             except RuleError as exc:
                 raise RuleError(f"Card {i}: {exc.message}", exc.field) from None
+        library.save_all(SLUG, KIND, [(card["name"], card) for card in checked], code)
     except RuleError as exc:
         return _failed(exc, "aa-import")
-    for card in checked:
-        store.library_save(get_db(), SLUG, KIND, card["name"], card)
     return _cards(code)
 
 

@@ -2,7 +2,8 @@
 Auxiliaries; Treasure Tokens; Sea Monsters)."""
 from __future__ import annotations
 
-from companion.actions import action
+from companion.actions import action, chance
+from companion.actions.schema import Dice, Flag, Int, Obj, Ref, Text
 from companion.rules import RuleError
 from companion.trackers import deck as decks
 from companion.trackers import need_int
@@ -30,7 +31,8 @@ def _deploy_check(state: dict, args: dict) -> tuple[dict, dict]:
     return aux, carrier
 
 
-@action("df-deploy", systems=GAME, chance=True)
+@action("df-deploy", systems=GAME, chance=True, fields={
+    "unit": Ref("unit"), "treasure": Int(0, 99), "capsize_dice": Dice(6, 60)})
 def deploy(state: dict, p: dict) -> str:
     """Deploy a docked auxiliary within 1" of its warship; a cog not at anchor or aground tests capsize."""
     aux, carrier = _deploy_check(state, p)
@@ -68,7 +70,7 @@ def decide_deploy(state: dict, args: dict, ctx) -> dict:
             "dice": [result["roll"]] if result["roll"] else []}
 
 
-@action("df-dock", systems=GAME)
+@action("df-dock", systems=GAME, fields={"unit": Ref("unit"), "to": Ref("warship")})
 def dock(state: dict, p: dict) -> str:
     """Dock an auxiliary with a warship of its fleet in base contact: it is repaired, hands over treasure."""
     need_phase(state, "Action", "Docking")
@@ -103,7 +105,8 @@ def dock(state: dict, p: dict) -> str:
             + (f", hands over {tokens} treasure" if tokens else ""))
 
 
-@action("df-treasure", systems=GAME)
+@action("df-treasure", systems=GAME, fields={
+    "unit": Ref("unit"), "op": Text(20), "count": Int(1, 99), "to": Ref("unit")})
 def treasure(state: dict, p: dict) -> str:
     """Treasure tokens: an auxiliary collects one a turn, or hands tokens to another auxiliary."""
     need_phase(state, "Action", "Collecting or handing over treasure")
@@ -148,7 +151,8 @@ def _controller(state: dict, args: dict) -> tuple[str, bool]:
     return second if nearest == first else first, False
 
 
-@action("df-sea-monster", systems=GAME)
+@action("df-sea-monster", systems=GAME, fields={"name": Text(60), "stats": Obj(doc="the monster's characteristics"),
+    "noctilus": Flag(), "nearest": Ref("side")})
 def sea_monster(state: dict, p: dict) -> str:
     """A sea monster enters play (from a Fate card); the nearest warship's opponent controls it."""
     if any(u["name"] == p["name"] and not u["removed"] for u in state["units"].values()):
@@ -173,7 +177,8 @@ def decide_sea_monster(state: dict, args: dict, ctx) -> dict:
             "stats": stats, "trackers": _made(ctx.system, "sea-monster", stats)}
 
 
-@action("df-monster-control", systems=GAME)
+@action("df-monster-control", systems=GAME, fields={
+    "unit": Ref("unit"), "noctilus": Flag(), "nearest": Ref("side")})
 def monster_control(state: dict, p: dict) -> str:
     """At the start of a sea monster's Action phase: the nearest warship's opponent controls it."""
     need_phase(state, "Action", "Deciding who controls a sea monster")
@@ -189,3 +194,10 @@ def monster_control(state: dict, p: dict) -> str:
     if unit["id"] not in now["control"]:
         now["control"].append(unit["id"])
     return f"The {unit['name']} is controlled by {'Count Noctilus' if noctilus else side} this turn"
+
+
+@deploy.dice_check
+def deploy_dice(state: dict, p: dict) -> None:
+    """An imported df-deploy (issue 15): every die it records is a D6 (seed 002 rolls only D6s; a D3 is a
+    D6 halved); its cards are checked as deck steps (companion.import_check)."""
+    chance.every_die(p, 6)

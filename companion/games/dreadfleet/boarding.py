@@ -2,7 +2,8 @@
 Boarding Actions sub-phase of an activated ship."""
 from __future__ import annotations
 
-from companion.actions import action
+from companion.actions import action, chance
+from companion.actions.schema import Dice, Either, List, Obj, Ref, Text
 from companion.rules import RuleError
 from companion.games.dreadfleet.books import (
     GAME, is_warship, need_phase, now_stat, reach_step, sides, turn, unit_at_sea, wounds,
@@ -47,7 +48,9 @@ def _duel_check(state: dict, args: dict) -> tuple[list, list, str]:
     return a, b, key
 
 
-@action("df-duel", systems=GAME, chance=True)
+@action("df-duel", systems=GAME, chance=True, fields={
+    "ships": Either(List(Ref("unit"), 20), Obj(doc="the form's checkboxes: ships.u2 ..."), Text(300)),
+    "dice": Dice(6, 60, "one group per ship: 5 6 / 2 1")})
 def duel(state: dict, p: dict) -> str:
     """The captains' duel that opens each Boarding Actions sub-phase: Swashbuckling dice, 5-6 a victory."""
     a, b, key = _duel_check(state, p)
@@ -81,7 +84,9 @@ def _boarding_check(state: dict, args: dict) -> tuple[list, list, str]:
     return a, b, key
 
 
-@action("df-boarding", systems=GAME, chance=True)
+@action("df-boarding", systems=GAME, chance=True, fields={
+    "ships": Either(List(Ref("unit"), 20), Obj(doc="the form's checkboxes: ships.u2 ..."), Text(300)),
+    "dice": Dice(6, 60, "one group per ship: 5 6 / 2 1")})
 def boarding(state: dict, p: dict) -> str:
     """A (multiple) boarding action: Crew dice, 5-6 a victory; the side with fewer draws the difference."""
     _, _, key = _boarding_check(state, p)
@@ -110,3 +115,33 @@ def decide_boarding(state: dict, args: dict, ctx) -> dict:
             "steps": [] if physical else plan_damage(state, ctx.rng, draws), "owed": draws if physical else [],
             "luck": luck(sum(len(s["dice"]) for s in result[mine]) / 3, result["victories"][mine],
                          "boarding victories")}
+
+
+def _fight_dice(state: dict, p: dict, roller: str) -> None:
+    """An imported duel or boarding action (issue 15): each ship's D6s as many as its Crew (or its
+    captain's dice), its victories the 5s and 6s among them, the totals and the result from those
+    (seed 002, Boarding Actions, Duelling)."""
+    result = chance.part(p, "result")
+    if result.get("fought") is False:
+        return
+    totals = {}
+    for key in ("side_a", "side_b"):
+        total = 0
+        for ship in result[key]:
+            dice = chance.dice(ship["dice"], 6, "dice", count=ship[roller] if ship["dice"] and roller in ship else None)
+            chance.same(ship["victories"], df._victories(dice), f"{ship['name']}'s victories")
+            total += ship["victories"]
+        totals[key] = total
+    chance.same(result["victories"], totals, "victories")
+    if "result" in result:
+        chance.same(result["result"], abs(totals["side_a"] - totals["side_b"]), "result")
+
+
+@duel.dice_check
+def duel_dice(state: dict, p: dict) -> None:
+    _fight_dice(state, p, "swashbuckling")
+
+
+@boarding.dice_check
+def boarding_dice(state: dict, p: dict) -> None:
+    _fight_dice(state, p, "crew")

@@ -2,7 +2,8 @@
 fired as she bears, with the Damage cards its unsaved hits draw."""
 from __future__ import annotations
 
-from companion.actions import action
+from companion.actions import action, chance
+from companion.actions.schema import Dice, Flag, Int, Num, Ref
 from companion.rules import RuleError
 from companion.games.dreadfleet.books import (
     GAME, books, is_auxiliary, need_phase, order_held, reach_step, resolve_order, turn, unit_at_sea,
@@ -48,7 +49,9 @@ def shot_options(state: dict, args: dict, firer: dict, target: dict) -> dict:
             "target_is_auxiliary": is_auxiliary(target)}
 
 
-@action("df-broadside", systems=GAME, chance=True)
+@action("df-broadside", systems=GAME, chance=True, fields={"firer": Ref("firer"), "target": Ref("target"),
+    "distance": Num(0, 1000, "the range in inches"), "fasb": Flag(), "partial": Flag(), "raking": Flag(),
+    "modifier": Int(-6, 6), "dice": Dice(6, 60), "save_dice": Dice(6, 60)})
 def broadside(state: dict, p: dict) -> str:
     """Fire a broadside: to hit by range, armour saves, a Damage card per unsaved hit drawn at once."""
     firer, target, fasb = _shot_check(state, p)
@@ -99,3 +102,24 @@ def decide_broadside(state: dict, args: dict, ctx) -> dict:
             "dice": shot["hit_dice"], "real": hits is not None, "steps": steps,
             "owed": shot["unsaved"] if physical else 0,
             "luck": luck(odds["mean"], shot["unsaved"], "Damage cards")}
+
+
+@broadside.dice_check
+def broadside_dice(state: dict, p: dict) -> None:
+    """An imported broadside (issue 15): the shot worked out again from the firer's Broadside, the
+    range and the target's Armour, its D6s as many as the rules roll, hits and saves from them
+    (seed 002, Broadsides steps 3-6)."""
+    shot = chance.part(p, "shot")
+    firer, target = state["units"][p["firer"]], state["units"][p["target"]]
+    chance.same(shot["broadside"], firer["stats"].get("broadside", 0), "broadside")
+    chance.same(shot["armour"], target["stats"]["armour"], "armour")
+    band = df.range_band(shot["distance"])
+    chance.same((shot["band"], shot["needed"]), (band["band"], band["needed"]), "range band")
+    chance.same(shot["dice"], df.broadside_dice(shot["broadside"], shot["partial"]), "number of dice")
+    chance.same(shot["hits_on"], df.lowest_success(shot["needed"], shot["modifier"]), "to-hit score")
+    hit_dice = chance.dice(shot["hit_dice"], 6, "hit dice", count=shot["dice"])
+    chance.same(p["dice"], hit_dice, "dice")
+    chance.same(shot["hits"], sum(df._passes(d, shot["needed"], shot["modifier"]) for d in hit_dice), "hits")
+    saves = chance.dice(shot["save_dice"], 6, "armour saves", count=shot["hits"] if shot["save_dice"] else 0)
+    chance.same(shot["saved"], sum(1 for d in saves if d >= shot["armour"]), "saves")
+    chance.same(shot["unsaved"], shot["hits"] - shot["saved"], "unsaved hits")

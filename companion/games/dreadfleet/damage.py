@@ -7,7 +7,8 @@ the real deck, the cards a ship owes are recorded as players draw them.
 """
 from __future__ import annotations
 
-from companion.actions import action
+from companion.actions import action, chance
+from companion.actions.schema import Int, Obj, Ref, Scalar, Text
 from companion.rules import RuleError
 from companion.trackers import deck as decks
 from companion.trackers import need_int
@@ -202,7 +203,8 @@ def _told(notes: list[str], owed: int, name: str) -> str:
 
 # --- Damage cards drawn for other reasons (seed 002, Running Aground; Damage Cards) -------------
 
-@action("df-damage", systems=GAME, chance=True)
+@action("df-damage", systems=GAME, chance=True, fields={"unit": Ref("unit"), "mode": Text(20), "value": Scalar(60, "a Damage card's type"),
+    "count": Int(1, 10), "card": Obj(doc="the card drawn from the real deck")})
 def damage(state: dict, p: dict) -> str:
     """Draw Damage cards for a ship: one or more, until a Hull result (run aground), or of a type."""
     unit = unit_at_sea(state, p.get("unit"))
@@ -253,3 +255,10 @@ def decide_damage(state: dict, args: dict, ctx) -> dict:
     else:
         raise RuleError("mode must be card, aground or type.", "mode")
     return {"unit": unit["id"], "mode": mode, "value": args.get("value"), "steps": steps}
+
+
+@damage.dice_check
+def damage_dice(state: dict, p: dict) -> None:
+    """An imported df-damage (issue 15): every die it records is a D6 (seed 002 rolls only D6s; a D3 is a
+    D6 halved); its cards are checked as deck steps (companion.import_check)."""
+    chance.every_die(p, 6)

@@ -2,7 +2,8 @@
 the wind they move, activating ships in turn, and what to remember as each phase starts (the phase hook)."""
 from __future__ import annotations
 
-from companion.actions import action
+from companion.actions import action, chance
+from companion.actions.schema import Dice, Obj, Ref
 from companion.rules import RuleError
 from companion.trackers import deck as decks
 from companion.games.dreadfleet.books import (
@@ -16,7 +17,7 @@ from companion.games.dreadfleet import rules as df
 
 # --- 1: Initiative (seed 002, The Game Turn 1) -------------------------------------------------
 
-@action("df-initiative", systems=GAME, chance=True)
+@action("df-initiative", systems=GAME, chance=True, fields={"dice": Dice(6, 2)})
 def initiative(state: dict, p: dict) -> str:
     """Roll off for the initiative: the higher die wins (a tie rolls again)."""
     need_phase(state, "Initiative", "The initiative roll-off")
@@ -37,7 +38,7 @@ def decide_initiative(state: dict, args: dict, ctx) -> dict:
     return {**result, "dice": list(result["rolls"].values())}
 
 
-@action("df-first", systems=GAME)
+@action("df-first", systems=GAME, fields={"first": Ref("side")})
 def choose_first(state: dict, p: dict) -> str:
     """The initiative winner chooses who is first player: {"first": side}."""
     need_phase(state, "Initiative", "Choosing the first player")
@@ -68,7 +69,8 @@ def next_to_draw(state: dict) -> str:
     raise RuleError("Both players have drawn their Fate card this turn.", "side")
 
 
-@action("df-fate", systems=GAME, chance=True)
+@action("df-fate", systems=GAME, chance=True, fields={
+    "side": Ref("side"), "card": Obj(doc="the Fate card drawn from the real deck"), "wind_dice": Dice(6, 2)})
 def fate(state: dict, p: dict) -> str:
     """Draw and resolve a Fate card; the wind gauge moves by its markers (or is re-placed on 2D6)."""
     need_phase(state, "Fate", "Drawing a Fate card")
@@ -120,7 +122,7 @@ def decide_fate(state: dict, args: dict, ctx) -> dict:
             "dice": wind_dice or []}
 
 
-@action("df-place-card", systems=GAME)
+@action("df-place-card", systems=GAME, fields={"card": Ref("card"), "unit": Ref("unit")})
 def place_card(state: dict, p: dict) -> str:
     """Put this turn's Fate card that stays in play (Status, Spell, Upgrade, Shot) on a ship."""
     need_phase(state, "Fate", "Placing a Fate card")
@@ -151,7 +153,7 @@ def place_card(state: dict, p: dict) -> str:
 
 # --- 4: Action - activations (seed 002, The Game Turn 4) ---------------------------------------
 
-@action("df-activate", systems=GAME)
+@action("df-activate", systems=GAME, fields={"unit": Ref("unit")})
 def activate(state: dict, p: dict) -> str:
     """Activate a ship: players alternate; sea monsters act after every other ship."""
     need_phase(state, "Action", "Activating a warship")
@@ -225,3 +227,17 @@ def reminders(state: dict) -> list[str]:
         else:
             out.append("No turn limit set: check the victory conditions.")
     return out
+
+
+@initiative.dice_check
+def initiative_dice(state: dict, p: dict) -> None:
+    """An imported df-initiative (issue 15): every die it records is a D6 (seed 002 rolls only D6s; a D3 is a
+    D6 halved); its cards are checked as deck steps (companion.import_check)."""
+    chance.every_die(p, 6)
+
+
+@fate.dice_check
+def fate_dice(state: dict, p: dict) -> None:
+    """An imported df-fate (issue 15): every die it records is a D6 (seed 002 rolls only D6s; a D3 is a
+    D6 halved); its cards are checked as deck steps (companion.import_check)."""
+    chance.every_die(p, 6)

@@ -2,7 +2,8 @@
 order (or a brief respite) that discards a card at the start of the Movement sub-phase."""
 from __future__ import annotations
 
-from companion.actions import action
+from companion.actions import action, chance
+from companion.actions.schema import Dice, Flag, Int, Ref, Text
 from companion.rules import RuleError
 from companion.trackers import deck as decks
 from companion.games.dreadfleet.books import (
@@ -28,7 +29,8 @@ def _order_check(state: dict, args: dict) -> tuple[dict, str]:
     return unit, order
 
 
-@action("df-order", systems=GAME, chance=True)
+@action("df-order", systems=GAME, chance=True, fields={
+    "unit": Ref("unit"), "order": Text(60), "modifier": Int(-6, 6), "order_dice": Dice(6, 60)})
 def issue_order(state: dict, p: dict) -> str:
     """Issue one Order card to the activated warship with a Command check."""
     unit, order = _order_check(state, p)
@@ -69,7 +71,7 @@ def repairable(state: dict, uid: str) -> list[tuple[str, str]]:
     return out
 
 
-@action("df-repair", systems=GAME)
+@action("df-repair", systems=GAME, fields={"unit": Ref("unit"), "card": Ref("card"), "respite": Flag()})
 def repair(state: dict, p: dict) -> str:
     """Repair: discard one Hull, Speed, Special, Crew or Set Ablaze card (never an Irreparable one)."""
     unit = unit_at_sea(state, p.get("unit"))
@@ -113,3 +115,10 @@ def repair(state: dict, p: dict) -> str:
     lift_damage(unit, card)
     decks.apply_steps(state["decks"][deck_id], [{"step": "move", "card": cid, "to": "discard"}])
     return f"{unit['name']} ({how}): {card['name']} discarded"
+
+
+@issue_order.dice_check
+def issue_order_dice(state: dict, p: dict) -> None:
+    """An imported df-order (issue 15): every die it records is a D6 (seed 002 rolls only D6s; a D3 is a
+    D6 halved); its cards are checked as deck steps (companion.import_check)."""
+    chance.every_die(p, 6)

@@ -2,7 +2,8 @@
 Escaping Jeopardy): how far the wind lets a ship sail, anchors, and escaping jeopardy."""
 from __future__ import annotations
 
-from companion.actions import action
+from companion.actions import action, chance
+from companion.actions.schema import Dice, Int, Num, Ref, Text
 from companion.rules import RuleError
 from companion.trackers import need_int
 from companion.games.dreadfleet.books import (
@@ -54,7 +55,8 @@ def moves_off(state: dict, unit: dict) -> str:
     return ""
 
 
-@action("df-sail", systems=GAME, chance=True)
+@action("df-sail", systems=GAME, chance=True, fields={
+    "unit": Ref("unit"), "relation": Text(20), "sail_dice": Dice(6, 60)})
 def sail(state: dict, p: dict) -> str:
     """How far the activated ship may and must move with the wind (in irons: a Command check)."""
     unit = _moving(state, p, "Checking the wind")
@@ -82,7 +84,7 @@ def decide_sail(state: dict, args: dict, ctx) -> dict:
     return {**result, "unit": unit["id"], "dice": check["rolls"] if check else []}
 
 
-@action("df-full-speed", systems=GAME, chance=True)
+@action("df-full-speed", systems=GAME, chance=True, fields={"unit": Ref("unit"), "fsa_dice": Dice(6, 60)})
 def full_speed(state: dict, p: dict) -> str:
     """Full Speed Ahead: after its other moves the warship must move 2D6" straight forwards."""
     unit = _fsa_check(state, p)
@@ -109,7 +111,7 @@ def decide_full_speed(state: dict, args: dict, ctx) -> dict:
     return {**result, "unit": unit["id"], "luck": luck(7.0, result["inches"], "inches at Full Speed")}
 
 
-@action("df-anchor", systems=GAME)
+@action("df-anchor", systems=GAME, fields={"unit": Ref("unit"), "op": Text(20), "distance": Num(0, 1000)})
 def anchor(state: dict, p: dict) -> str:
     """Drop anchor within 2" of an island or wreck, or weigh anchor (not both in one turn)."""
     unit = _moving(state, p, "Dropping or weighing anchor")
@@ -131,7 +133,8 @@ def anchor(state: dict, p: dict) -> str:
     raise RuleError("op must be drop or weigh.", "op")
 
 
-@action("df-escape", systems=GAME, chance=True)
+@action("df-escape", systems=GAME, chance=True, fields={"unit": Ref("unit"), "escape_dice": Dice(6, 60), "move_dice": Dice(3, 60),
+    "enemies": Int(0, 20)})
 def escape(state: dict, p: dict) -> str:
     """Escape jeopardy instead of moving: Command check -1 per enemy in contact, then up to D3+1"."""
     unit = _escape_check(state, p)
@@ -163,3 +166,24 @@ def decide_escape(state: dict, args: dict, ctx) -> dict:
     if result.get("awaiting"):
         raise RuleError("Passed: now enter the D3 rolled for the escape move.", "move_dice")
     return {**result, "unit": unit["id"], "dice": result["check"]["rolls"] + ([result["d3"]] if result["d3"] else [])}
+
+
+@sail.dice_check
+def sail_dice(state: dict, p: dict) -> None:
+    """An imported df-sail (issue 15): every die it records is a D6 (seed 002 rolls only D6s; a D3 is a
+    D6 halved); its cards are checked as deck steps (companion.import_check)."""
+    chance.every_die(p, 6)
+
+
+@full_speed.dice_check
+def full_speed_dice(state: dict, p: dict) -> None:
+    """An imported df-full-speed (issue 15): every die it records is a D6 (seed 002 rolls only D6s; a D3 is a
+    D6 halved); its cards are checked as deck steps (companion.import_check)."""
+    chance.every_die(p, 6)
+
+
+@escape.dice_check
+def escape_dice(state: dict, p: dict) -> None:
+    """An imported df-escape (issue 15): every die it records is a D6 (seed 002 rolls only D6s; a D3 is a
+    D6 halved); its cards are checked as deck steps (companion.import_check)."""
+    chance.every_die(p, 6)

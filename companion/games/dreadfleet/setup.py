@@ -5,7 +5,8 @@ from __future__ import annotations
 import copy
 
 from companion import trackers
-from companion.actions import action
+from companion.actions.schema import Dice, Flag, Int, Obj, Text
+from companion.actions import action, chance
 from companion.rules import RuleError
 from companion.trackers import need_int
 from companion.games.dreadfleet.books import GAME, books, set_wind
@@ -26,7 +27,9 @@ def _made(system, template: str, stats: dict) -> dict:
     return {spec["id"]: trackers.create(spec, stats) for spec in system.templates[template].get("trackers", [])}
 
 
-@action("df-warship", systems=GAME)
+@action("df-warship", systems=GAME, fields={"name": Text(60, "the warship's name (seed 002)"), "sail": Flag(),
+    "stats": Obj(doc="the Warship card's characteristics, typed from the card"),
+    "aux": Obj(doc="the auxiliaries' characteristics, if it carries any")})
 def put_to_sea(state: dict, p: dict) -> str:
     """Put a warship to sea from its Warship card, with its auxiliaries docked inside it."""
     if any(u["name"] == p["units"][0]["name"] and u["template"] == "warship" for u in state["units"].values()):
@@ -72,7 +75,7 @@ def decide_put_to_sea(state: dict, args: dict, ctx) -> dict:
     return {"units": units, "aux_missing": bool(auxiliaries) and len(units) == 1}
 
 
-@action("df-scenario", systems=GAME)
+@action("df-scenario", systems=GAME, fields={"name": Text(60), "turns": Int(1, 99), "victory": Text(300)})
 def scenario(state: dict, p: dict) -> str:
     """Say which scenario is played: its name, how many turns, the victory conditions."""
     name = " ".join(str(p.get("name") or "").split())
@@ -86,7 +89,7 @@ def scenario(state: dict, p: dict) -> str:
     return f"Scenario: {name}" + (f", {turns} turns" if turns else ", no turn limit")
 
 
-@action("df-wind-place", systems=GAME, chance=True)
+@action("df-wind-place", systems=GAME, chance=True, fields={"dice": Dice(6, 2)})
 def place_wind(state: dict, p: dict) -> str:
     """Place the wind gauge at set-up: a red die for the first number, a white die for the second."""
     game = books(state)
@@ -104,3 +107,10 @@ def decide_place_wind(state: dict, args: dict, ctx) -> dict:
     dice = dice_arg(args, "dice")
     result = df.place_wind(dice, ctx.rng)
     return {**result, "dice": [result["red"], result["white"]], "real": dice is not None}
+
+
+@place_wind.dice_check
+def place_wind_dice(state: dict, p: dict) -> None:
+    """An imported df-wind-place (issue 15): every die it records is a D6 (seed 002 rolls only D6s; a D3 is a
+    D6 halved); its cards are checked as deck steps (companion.import_check)."""
+    chance.every_die(p, 6)

@@ -13,6 +13,7 @@ from flask import Blueprint, abort, render_template, request
 
 from companion import store
 from companion.db import get_db, systems
+from companion.games import library
 from companion.games.dreadfleet.deck_lists import (  # noqa: F401 (names kept where they were before the split)
     MAX_DECK_LINES, TURNS, WORDS, card_line, parse_card, parse_deck,
 )
@@ -58,9 +59,9 @@ def save_warship(code: str):
     _table(code, write=True)
     try:
         data = warship_card(request.form)
+        library.save(SLUG, "warship", data["name"], data, code)
     except RuleError as exc:
         return _failed(exc, "df-editor")
-    store.library_save(get_db(), SLUG, "warship", data["name"], data)
     return warship_cards(code)
 
 
@@ -90,7 +91,10 @@ def delete_warship(code: str, item: int):
     except store.NotFound:
         return warship_cards(code)
     if saved["system"] == SLUG and saved["kind"] == "warship":
-        store.library_delete(get_db(), item)
+        try:
+            library.delete(item, code)
+        except RuleError as exc:
+            return _failed(exc, f"df-card-{item}")
     return warship_cards(code)
 
 
@@ -117,10 +121,9 @@ def import_warships(code: str):
                 checked.append(warship_card(_flat(card)))
             except RuleError as exc:
                 raise RuleError(f"Card {i} ({(card or {}).get('name', '?')}): {exc.message}", exc.field) from None
+        library.save_all(SLUG, "warship", [(data["name"], data) for data in checked], code)
     except RuleError as exc:
         return _failed(exc, "df-import")
-    for data in checked:
-        store.library_save(get_db(), SLUG, "warship", data["name"], data)
     return warship_cards(code)
 
 
@@ -143,9 +146,9 @@ def save_deck(code: str):
         if not name or len(name) > 40:
             raise RuleError("Name the deck (1 to 40 characters).", "name")
         cards = parse_deck(request.form.get("cards", ""), deck)
+        library.save(SLUG, "deck", name, {"deck": deck, "cards": cards}, code)
     except RuleError as exc:
         return _failed(exc, "df-deckdef")
-    store.library_save(get_db(), SLUG, "deck", name, {"deck": deck, "cards": cards})
     return _decks_fragment(code, row)
 
 
@@ -188,9 +191,11 @@ def delete_deck(code: str, item: int):
     try:
         saved = store.library_item(get_db(), item)
         if saved["system"] == SLUG and saved["kind"] == "deck":
-            store.library_delete(get_db(), item)
+            library.delete(item, code)
     except store.NotFound:
         pass
+    except RuleError as exc:
+        return _failed(exc, "df-decks")
     return _decks_fragment(code, row)
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from companion.actions import action
+from companion.actions.schema import Flag, Obj, Ref, Scalar, Text
 from companion.games.dreadnaught.actions import (RESOLVING, SYSTEMS, battle_on, clean, count, eliminate,
                                            elimination_of, flag, fleet_of, move_tokens, phase, players,
                                            remaining, set_count, ship, timer_rules, turn)
@@ -26,7 +27,8 @@ def _multiplayer(g: dict, what: str) -> None:
 
 # --- Elimination credit -----------------------------------------------------------------------
 
-@action("dn-credit", systems=SYSTEMS)
+@action("dn-credit", systems=SYSTEMS, fields={
+    "ship": Ref("ship", "the ship's unit id or its player's name"), "by": Scalar(60), "advance": Flag()})
 def credit(state: dict, p: dict) -> str:
     """Say who Eliminated a ship (multiplayer); they may move their Fleet Token 2 spaces."""
     g = battle_on(state)
@@ -66,7 +68,7 @@ FLEET_TRIGGERS = {"pushed_to_edge": "a ship Pushed to the map edge", "event_card
                   "deck_empty": "a Draw Deck reduced to 0"}
 
 
-@action("dn-fleet", systems=SYSTEMS)
+@action("dn-fleet", systems=SYSTEMS, fields={"trigger": Text(40), "player": Ref("player")})
 def fleet(state: dict, p: dict) -> str:
     """Move Fleet Tokens: a ship Pushed to the map edge (all 1), an Event Card played for it (own 1)."""
     g = battle_on(state)
@@ -94,7 +96,8 @@ def decide_fleet(state: dict, args: dict, ctx) -> dict:
     return clean(args, "trigger", "player")
 
 
-@action("dn-fleet-arrival", systems=SYSTEMS)
+@action("dn-fleet-arrival", systems=SYSTEMS, fields={
+    "distances": Obj(doc="hexes from each arriving Fleet's Dreadnaught to each enemy ship: {fleet: {ship: hexes}}")})
 def fleet_arrival(state: dict, p: dict) -> str:
     """End of the turn a token reached 0: enemies within 4 hexes of the Fleet's Dreadnaught take 6 Damage, 4 Burn."""
     g = battle_on(state)
@@ -158,7 +161,7 @@ def decide_fleet_arrival(state: dict, args: dict, ctx) -> dict:
 
 # --- the end of a battle ----------------------------------------------------------------------
 
-@action("dn-end-battle", systems=SYSTEMS)
+@action("dn-end-battle", systems=SYSTEMS, fields={"results": Obj(doc="each player's result, by name")})
 def end_battle(state: dict, p: dict) -> str:
     """End the battle: duel points from who was Eliminated; multiplayer by most Eliminations."""
     g = battle_on(state)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from companion.actions import Stale, action
+from companion.actions.schema import Either, Flag, List, Obj, Ref, Scalar, Text
 from companion.games.dreadnaught.actions import (RESOLVING, SYSTEMS, battle_on, clean, current_row, flag, game,
                                            need_phase, number, players, refresh_order, remaining, turn)
 from companion.rules import RuleError
@@ -12,7 +13,8 @@ MAX_CARDS = 40          # an input limit of the board, not a rule of the game
 
 # --- the initiative resolver ------------------------------------------------------------------
 
-@action("dn-reveal", systems=SYSTEMS)
+@action("dn-reveal", systems=SYSTEMS, fields={"owner": Ref("player"), "name": Text(40), "card_type": Text(40), "power_level": Scalar(20),
+    "speed": Scalar(20), "steps": Either(List(Scalar(20), 20), Text(200), doc="initiative steps: X or 5.9 down to 0")})
 def reveal(state: dict, p: dict) -> str:
     """Enter a revealed card (owner, type, initiative steps, power level or speed) into the resolver."""
     battle_on(state)
@@ -63,7 +65,7 @@ def steps_of(raw) -> list[str]:
     return [part.strip().upper() if part.strip().upper() == "X" else part.strip() for part in parts]
 
 
-@action("dn-unreveal", systems=SYSTEMS)
+@action("dn-unreveal", systems=SYSTEMS, fields={"card": Ref("card")})
 def unreveal(state: dict, p: dict) -> str:
     """Take a card entered by mistake out of the resolver."""
     battle_on(state)
@@ -83,7 +85,7 @@ def decide_unreveal(state: dict, args: dict, ctx) -> dict:
     return clean(args, "card")
 
 
-@action("dn-next-step", systems=SYSTEMS)
+@action("dn-next-step", systems=SYSTEMS, fields={"expect": Scalar(60), "entry": Scalar(60)})
 def next_step(state: dict, p: dict) -> str:
     """Mark the current initiative step resolved and move on (in a tie, the Attacker picks which)."""
     battle_on(state)
@@ -123,7 +125,7 @@ def decide_next_step(state: dict, args: dict, ctx) -> dict:
 
 # --- table checks everybody sees ----------------------------------------------------------------
 
-@action("dn-range", systems=SYSTEMS)
+@action("dn-range", systems=SYSTEMS, fields={"hexes": Scalar(20)})
 def range_check(state: dict, p: dict) -> str:
     """Range helper: hexes to the target (its hex included) -> Close, Medium, Long, Extreme or out of range."""
     g = game(state)
@@ -143,7 +145,8 @@ def decide_range(state: dict, args: dict, ctx) -> dict:
     return clean(args, "hexes")
 
 
-@action("dn-reduce", systems=SYSTEMS)
+@action("dn-reduce", systems=SYSTEMS, fields={"value": Scalar(20), "reduction": Scalar(20), "negate": Flag(), "unstoppable": Flag(),
+    "unbreakable": Flag()})
 def reduce(state: dict, p: dict) -> str:
     """Apply a reduction or a negate effect to Damage, Push or Card Burn (Unstoppable halves, rounding down)."""
     g = game(state)
@@ -164,7 +167,8 @@ def decide_reduce(state: dict, args: dict, ctx) -> dict:
     return clean(args, "value", "reduction", "negate", "unstoppable", "unbreakable")
 
 
-@action("dn-combined-fire", systems=SYSTEMS)
+@action("dn-combined-fire", systems=SYSTEMS, fields={"target": Ref("player"), "effect": Scalar(60),
+    "attackers": Either(List(Ref("player"), 20), Obj(doc="checkboxes attackers.<player>"), Text(400))})
 def combined_fire(state: dict, p: dict) -> str:
     """[Teams] Combined Fire: teammates on one target at one step add 2 Damage, 1 Push or 2 Card Burn."""
     g = battle_on(state)

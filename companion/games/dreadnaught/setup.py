@@ -4,7 +4,8 @@ from __future__ import annotations
 import copy
 
 from companion import trackers
-from companion.actions import Stale, action
+from companion.actions.schema import Either, Int, Obj, Ref, Scalar, Text
+from companion.actions import Stale, action, chance
 from companion.actions.core import phase_reminders
 from companion.games.dreadnaught.actions import SYSTEMS, battle_on, clean, count, number, phase, ship, turn
 from companion.rules import RuleError
@@ -16,7 +17,8 @@ BATTLE_SIZES = (1, 3, 5, 7, 9)   # seed 000, Victory & Defeat, Running Battles: 
 
 # --- set-up -----------------------------------------------------------------------------------
 
-@action("dn-setup", systems=SYSTEMS, chance=True)
+@action("dn-setup", systems=SYSTEMS, chance=True, fields={"names": Obj(doc="who plays each side, by side"), "teams": Either(Obj(doc="each player's team"), Text(400)),
+    "team": Either(Obj(doc="each player's team"), Text(400)), "attacker": Ref("side"), "best_of": Scalar(10)})
 def setup(state: dict, p: dict) -> str:
     """Set up a battle: a Dreadnaught per player, HP 24 + System bonus, Draw Deck 26/36, hand of 6."""
     p = copy.deepcopy(p)  # the state must not share objects with the logged payload
@@ -139,7 +141,8 @@ def _per_player(args: dict, key: str, default):
     return value
 
 
-@action("dn-mulligan", systems=SYSTEMS)
+@action("dn-mulligan", systems=SYSTEMS, fields={
+    "ship": Ref("ship", "the ship's unit id or its player's name")})
 def mulligan(state: dict, p: dict) -> str:
     """Take the one mulligan right after the starting draw: a new hand of 6 (counts unchanged)."""
     battle_on(state)
@@ -158,7 +161,8 @@ def decide_mulligan(state: dict, args: dict, ctx) -> dict:
     return clean(args, "ship")
 
 
-@action("dn-upgrades", systems=SYSTEMS)
+@action("dn-upgrades", systems=SYSTEMS, fields={"ship": Ref("ship", "the ship's unit id or its player's name"), "system_power": Scalar(20), "upgrades": Text(400, "card names, comma separated"),
+    "levels": Either(Text(100), Int(0, 99), doc="Power Levels, e.g. 2, 1, 3")})
 def upgrades(state: dict, p: dict) -> str:
     """Place the chosen Upgrade Cards (up to 4) face-up in the slots, checking their Power Levels."""
     battle_on(state)
@@ -203,3 +207,15 @@ def split_names(raw) -> list[str]:
     if any(len(n) > 40 for n in names):
         raise RuleError("A card name is at most 40 characters.", "upgrades")
     return names
+
+
+@setup.dice_check
+def setup_dice(state: dict, p: dict) -> None:
+    """An imported set-up (issue 15): the one die that chose who goes first has as many sides as
+    there are players, and the player it chose is the one the set-up names (seed 000, Setup)."""
+    if p.get("rolled") is None:
+        return
+    players = [s["player"] for s in p["ships"]]
+    rolled = chance.dice(p["rolled"], len(players), "first-player die", count=1)
+    chosen = p.get("attacker") if p.get("mode") == "duel" else p.get("first_player")
+    chance.same(chosen, players[rolled[0] - 1], "player the die chose")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from companion.actions import action
+from companion.actions.schema import Either, Flag, List, Ref, Scalar, Text
 from companion.games.dreadnaught.actions import (SYSTEMS, battle_on, clean, count, eliminate, elimination_of,
                                                  fleet_trigger, flag, need_phase, number, per_ship, phase, set_count,
                                                  ship, turn)
@@ -21,7 +22,8 @@ def _deck_emptied(state: dict, player: str) -> str:
 
 # --- Damage and healing -----------------------------------------------------------------------
 
-@action("dn-damage", systems=SYSTEMS)
+@action("dn-damage", systems=SYSTEMS, fields={
+    "ship": Ref("ship", "the ship's unit id or its player's name"), "amount": Scalar(20)})
 def damage(state: dict, p: dict) -> str:
     """Damage a ship (after modifiers): HP down, 0 or less Eliminates (seed 000, Damage)."""
     battle_on(state)
@@ -42,7 +44,8 @@ def decide_damage(state: dict, args: dict, ctx) -> dict:
     return clean(args, "ship", "amount")
 
 
-@action("dn-heal", systems=SYSTEMS)
+@action("dn-heal", systems=SYSTEMS, fields={
+    "ship": Ref("ship", "the ship's unit id or its player's name"), "amount": Scalar(20)})
 def heal(state: dict, p: dict) -> str:
     """Heal a ship (green HP): never above its starting HP (seed 000, Symbols & Colours, Increase)."""
     battle_on(state)
@@ -64,7 +67,11 @@ BURN_FIELDS = ("ship", "amount", "hand_cards", "hand_primary", "tokens", "remain
                "indestructible_x", "indestructible_tokens", "indestructible_name")
 
 
-@action("dn-card-burn", systems=SYSTEMS)
+@action("dn-card-burn", systems=SYSTEMS, fields={
+    "ship": Ref("ship", "the ship's unit id or its player's name"), "amount": Scalar(60),
+    "hand_cards": Scalar(60), "hand_primary": Scalar(60), "tokens": Scalar(60), "remains": Scalar(60),
+    "remains_primary": Scalar(60), "indestructible_x": Scalar(60), "indestructible_tokens": Scalar(60),
+    "indestructible_name": Scalar(60), "revealed": Either(List(Text(20), 60), Text(400))})
 def card_burn(state: dict, p: dict) -> str:
     """Card Burn: discards from hand, tokens, Remains in Play, Indestructible-X and revealed deck cards."""
     battle_on(state)
@@ -147,7 +154,8 @@ def revealed_cards(raw) -> list[str]:
 
 # --- the Draw step ----------------------------------------------------------------------------
 
-@action("dn-draw", systems=SYSTEMS)
+@action("dn-draw", systems=SYSTEMS, fields={
+    "ship": Ref("ship", "the ship's unit id or its player's name"), "no_attack": Flag()})
 def draw(state: dict, p: dict) -> str:
     """Draw step: top a ship's hand (or every ship's) up to 6; an empty deck stops the draw."""
     g = battle_on(state)
@@ -189,7 +197,9 @@ def decide_draw(state: dict, args: dict, ctx) -> dict:
 
 # --- Power Management, Ready and the slots ----------------------------------------------------
 
-@action("dn-power", systems=SYSTEMS)
+@action("dn-power", systems=SYSTEMS, fields={
+    "ship": Ref("ship", "the ship's unit id or its player's name"), "cards": Scalar(60),
+    "offense": Scalar(60), "ready_slot": Scalar(60), "terrain": Scalar(60), "events": Scalar(60)})
 def power(state: dict, p: dict) -> str:
     """Power Management: up to 3 cards (at most 2 Offense, one Ready card); lists the choices they leave."""
     battle_on(state)
@@ -223,7 +233,8 @@ def decide_power(state: dict, args: dict, ctx) -> dict:
     return clean(args, "ship", "cards", "offense", "ready_slot", "terrain", "events")
 
 
-@action("dn-ready", systems=SYSTEMS)
+@action("dn-ready", systems=SYSTEMS, fields={
+    "ship": Ref("ship", "the ship's unit id or its player's name"), "slot": Scalar(20), "card": Text(60)})
 def ready(state: dict, p: dict) -> str:
     """Ready step: put a Primary Card from the hand into a slot, covering what is there (2 a turn)."""
     battle_on(state)
@@ -255,7 +266,8 @@ def decide_ready(state: dict, args: dict, ctx) -> dict:
     return out
 
 
-@action("dn-flip", systems=SYSTEMS)
+@action("dn-flip", systems=SYSTEMS, fields={
+    "ship": Ref("ship", "the ship's unit id or its player's name"), "slot": Scalar(20), "face": Scalar(20)})
 def flip(state: dict, p: dict) -> str:
     """Flip the Upgrade Card on top of a slot: face-down when used, face-up through Power Management."""
     battle_on(state)
@@ -275,7 +287,8 @@ def decide_flip(state: dict, args: dict, ctx) -> dict:
 
 # --- Discard and Return -----------------------------------------------------------------------
 
-@action("dn-discard", systems=SYSTEMS)
+@action("dn-discard", systems=SYSTEMS, fields={
+    "ship": Ref("ship", "the ship's unit id or its player's name"), "count": Scalar(20)})
 def discard(state: dict, p: dict) -> str:
     """Discard step: the face-up cards that have fully resolved go to the discard pile."""
     battle_on(state)
@@ -292,7 +305,8 @@ def decide_discard(state: dict, args: dict, ctx) -> dict:
     return clean(args, "ship", "count")
 
 
-@action("dn-return", systems=SYSTEMS)
+@action("dn-return", systems=SYSTEMS, fields={
+    "ship": Ref("ship", "the ship's unit id or its player's name"), "count": Scalar(20)})
 def return_cards(state: dict, p: dict) -> str:
     """Return step: up to two cards from the hand to the bottom of the Draw Deck."""
     battle_on(state)
@@ -321,7 +335,8 @@ def decide_return(state: dict, args: dict, ctx) -> dict:
 REASONS = {"destroyed": "damage", "disabled": "card_burn", "denied": "push"}
 
 
-@action("dn-eliminate", systems=SYSTEMS)
+@action("dn-eliminate", systems=SYSTEMS, fields={
+    "ship": Ref("ship", "the ship's unit id or its player's name"), "reason": Text(60)})
 def eliminate_ship(state: dict, p: dict) -> str:
     """Record an Elimination the counters show (HP 0; no cards) or a Push off through a Danger Zone."""
     battle_on(state)

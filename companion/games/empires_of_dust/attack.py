@@ -2,7 +2,8 @@
 """
 from __future__ import annotations
 
-from companion.actions import action, core
+from companion.actions import action, chance, core
+from companion.actions.schema import Dice, Flag, Int, Obj, Ref, Text
 from companion.games.empires_of_dust import rules as eod
 from companion.rules import RuleError
 from companion.trackers import cooldown, gauge, need_int
@@ -222,7 +223,14 @@ def hit_odds(state: dict, plan: dict, hit: dict) -> dict:
     return eod.attack_odds(plan["weapon"], target_of(target, state), **hit["options"])
 
 
-@action("eod-attack", systems=SYSTEMS, chance=True)
+@action("eod-attack", systems=SYSTEMS, chance=True, fields={"attacker": Ref("attacker"), "target": Ref("target"),
+    "weapon": Int(0, 99, "the weapon's index on the design"), "shot": Text(20), "distance": Int(0, 999),
+    "fine_tuned": Flag(), "overloader": Flag(), "assassins_touch": Flag(), "target_in": Text(20), "attacker_in": Text(20),
+    "aura": Obj({k: Int(-50, 50) for k in ("range", "penetration", "damage", "detection", "stealth")},
+                "aura boons and banes: range, penetration, damage, detection, stealth"),
+    "hits": Obj(doc="more ships hit: {unit: blast, touching, chain, chain-2 or furtherance}"),
+    "rolled": Dice(20, 1, "the real D20 for the main target, or empty to roll"),
+    "hit_dice": Obj(doc="the real D20s of the other ships hit: {unit: d20}")})
 def attack(state: dict, p: dict) -> str:
     """Fire one weapon: detection, armour, the D20 from the penetration table, augmenter rolls, damage."""
     g = game(state)
@@ -332,3 +340,20 @@ def decide_attack(state: dict, args: dict, ctx) -> dict:
             "distance": plan["aim"]["distance"], "detection": plan["aim"]["summary"], "uses": plan["uses"],
             "hits": hits, "luck": {"expected": round(expected, 4), "actual": actual,
                                    "what": "repair" if plan["ally"] else "damage"}}
+
+
+@attack.dice_check
+def attack_dice(state: dict, p: dict) -> None:
+    """An imported attack (issue 15): every D20 of every ship hit shows 1 to 20 and passed exactly
+    when it beat what it needed (seed 001: "D20 > needed"); the penetration roll needed the
+    number the hit records; the luck line's total is the damage (or repair) of the hits."""
+    total = 0
+    for hit in chance.part(p, "hits", list):
+        result = hit["result"]
+        for roll in result["rolls"]:
+            chance.dice([roll["value"]], eod.D20, f"{roll['roll']} roll")
+            chance.same(roll["passed"], roll["value"] > roll["needs"], f"{roll['roll']} roll's success")
+            if roll["roll"] == "penetration":
+                chance.same(roll["needs"], result["needed"], "penetration roll's target")
+        total += result["target_heal"] if hit["ally"] else result["damage"]
+    chance.same(p["luck"]["actual"], total, "total damage")

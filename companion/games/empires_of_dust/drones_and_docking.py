@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from companion.actions import action
+from companion.actions.schema import Ref
 from companion.games.empires_of_dust import rules as eod
 from companion.rules import RuleError
 from companion.games.empires_of_dust.fleets import insert_units, new_unit
@@ -10,7 +11,7 @@ from companion.games.empires_of_dust.table import (SYSTEMS, active_drone, cls_of
     game, in_phase, is_base, stats_of, weapon_index)
 
 
-@action("eod-launch-drone", systems=SYSTEMS)
+@action("eod-launch-drone", systems=SYSTEMS, fields={"unit": Ref("drone"), "launcher": Ref("launcher")})
 def launch_drone(state: dict, p: dict) -> str:
     """Launch a launcher's drone in the movement phase: one in flight per launcher (seed 001)."""
     carrier, launcher = _launch_check(state, p)
@@ -53,7 +54,7 @@ def decide_launch_drone(state: dict, args: dict, ctx) -> dict:
     return {"unit": carrier["id"], "launcher": index, "drone": drone}
 
 
-@action("eod-dock", systems=SYSTEMS)
+@action("eod-dock", systems=SYSTEMS, fields={"unit": Ref("unit"), "base": Ref("base")})
 def dock(state: dict, p: dict) -> str:
     """Dock a ship at a larger base in the movement phase: it cannot fire or be targeted (seed 001)."""
     ship = designed(state, p.get("unit"))
@@ -71,7 +72,7 @@ def dock(state: dict, p: dict) -> str:
     return f"{ship['name']} docks at {base['name']}: {result['summary']}"
 
 
-@action("eod-undock", systems=SYSTEMS)
+@action("eod-undock", systems=SYSTEMS, fields={"unit": Ref("unit")})
 def undock(state: dict, p: dict) -> str:
     """Launch a docked ship from its base at the start of the movement phase (seed 001, Docking)."""
     ship = designed(state, p.get("unit"))

@@ -3,7 +3,8 @@ cloak and ECM, afterburner, FTL jump, tractor beam, a ship off the edge, the det
 """
 from __future__ import annotations
 
-from companion.actions import action, core
+from companion.actions import action, chance, core
+from companion.actions.schema import Dice, Flag, Int, Ref, Text
 from companion.games.empires_of_dust import rules as eod
 from companion.rules import RuleError
 from companion.trackers import cooldown, need_int
@@ -21,7 +22,7 @@ def _roll_payload(args: dict, ctx, needs: int, what: str) -> dict:
             "luck": {"expected": float(chance), "actual": int(value > needs), "what": "successes"}}
 
 
-@action("eod-device", systems=SYSTEMS)
+@action("eod-device", systems=SYSTEMS, fields={"unit": Ref("unit"), "device": Text(20), "on": Flag()})
 def device(state: dict, p: dict) -> str:
     """Cloak or ECM on or off, at the start of the combat phase (seed 001, Equipment)."""
     unit = designed(state, p.get("unit"))
@@ -44,7 +45,7 @@ def device(state: dict, p: dict) -> str:
     return f"{unit['name']}: {result['summary']}"
 
 
-@action("eod-afterburner", systems=SYSTEMS)
+@action("eod-afterburner", systems=SYSTEMS, fields={"unit": Ref("unit")})
 def afterburner(state: dict, p: dict) -> str:
     """Afterburner: +5 speed this turn, no attack (seed 001, Afterburner)."""
     unit = designed(state, p.get("unit"))
@@ -58,7 +59,8 @@ def afterburner(state: dict, p: dict) -> str:
     return f"{unit['name']} afterburner: {move['summary']}"
 
 
-@action("eod-ftl-jump", systems=SYSTEMS, chance=True)
+@action("eod-ftl-jump", systems=SYSTEMS, chance=True, fields={
+    "unit": Ref("unit"), "rolled": Dice(20, 1, "the real D20, or empty to roll")})
 def ftl_jump(state: dict, p: dict) -> str:
     """FTL jump after moving: D20 > 5 jumps 15 units; usable every third movement phase."""
     unit = designed(state, p.get("unit"))
@@ -85,7 +87,9 @@ def decide_ftl_jump(state: dict, args: dict, ctx) -> dict:
     return {"unit": unit["id"], **_roll_payload(args, ctx, eod._check_d20("ftl-jump-drive"), "FTL jump")}
 
 
-@action("eod-tractor-beam", systems=SYSTEMS, chance=True)
+@action("eod-tractor-beam", systems=SYSTEMS, chance=True, fields={
+    "unit": Ref("unit"), "target": Ref("target"), "distance": Int(0, 999),
+    "rolled": Dice(20, 1, "the real D20, or empty to roll")})
 def tractor_beam(state: dict, p: dict) -> str:
     """Tractor beam at the end of the movement phase: range 20, D20 > 10 moves 10 units, else 5."""
     unit, target, mode = _tractor_check(state, p)
@@ -116,7 +120,8 @@ def decide_tractor_beam(state: dict, args: dict, ctx) -> dict:
             **_roll_payload(args, ctx, eod._check_d20("tractor-beam"), "tractor beam")}
 
 
-@action("eod-off-the-edge", systems=SYSTEMS, chance=True)
+@action("eod-off-the-edge", systems=SYSTEMS, chance=True, fields={
+    "unit": Ref("unit"), "rolled": Dice(20, 1, "the real D20, or empty to roll")})
 def off_the_edge(state: dict, p: dict) -> str:
     """A ship off the table returns where it left on D20 > 10; otherwise it is lost (decision)."""
     unit = designed(state, p.get("unit"))
@@ -140,7 +145,8 @@ def decide_off_the_edge(state: dict, args: dict, ctx) -> dict:
     return {"unit": unit["id"], **_roll_payload(args, ctx, eod.OFF_THE_EDGE, "off the edge roll")}
 
 
-@action("eod-detection-base", systems=SYSTEMS)
+@action("eod-detection-base", systems=SYSTEMS, fields={
+    "base": Int(0, 100, "the detection base for this game")})
 def detection_base(state: dict, p: dict) -> str:
     """Set the detection base distance: 30 (the seed's formula), 25 (its prose) or as agreed."""
     before = state["settings"].get("detection_base", eod.DEFAULT_DETECTION_BASE)
@@ -154,3 +160,14 @@ def detection_base(state: dict, p: dict) -> str:
 def decide_detection_base(state: dict, args: dict, ctx) -> dict:
     spec = ctx.system.settings.get("detection_base", {})
     return {"base": need_int(args, "base", spec.get("min", 0), spec.get("max", 100))}
+
+
+def _d20_roll(state: dict, p: dict) -> None:
+    """An imported FTL jump, tractor beam or off-the-edge roll (issue 15): one D20 showing 1 to 20
+    (whether it passes is worked out again from it as the event replays)."""
+    chance.dice([p["roll"]], eod.D20, "D20")
+
+
+ftl_jump.dice_check(_d20_roll)
+tractor_beam.dice_check(_d20_roll)
+off_the_edge.dice_check(_d20_roll)

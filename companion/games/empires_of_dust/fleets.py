@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from companion import trackers
+from companion.actions.schema import List, Obj, Ref, Text
 from companion.actions import Stale, action, core
 from companion.games.empires_of_dust import rules as eod
 from companion.rules import RuleError
@@ -202,7 +203,8 @@ def side_arg(state: dict, args: dict, ctx) -> str:
     return side
 
 
-@action("eod-deploy", systems=SYSTEMS)
+@action("eod-deploy", systems=SYSTEMS, fields={"side": Ref("side"), "preset": Text(60), "name": Text(60),
+    "ships": List(Obj(doc="a ship's design (fleets.clean_design checks it)"), MAX_SHIPS)})
 def deploy(state: dict, p: dict) -> str:
     """Put a fleet on the table: each ship a unit with its class HP and its design."""
     insert_units(state, p["units"])

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 
-from companion.actions import Stale, action
+from companion.actions import Stale, action, chance
+from companion.actions.schema import Int, Obj, Ref, Text
 from companion.games.empires_of_dust import rules as eod
 from companion.rules import RuleError
 from companion.trackers import need_int
@@ -36,7 +37,8 @@ def rotating_steps(state: dict, ini: dict) -> tuple[list[dict], str]:
 MAX_ROLL_OFF_DICE = 6  # input limit only: a first D20 and up to five tie-breaks
 
 
-@action("eod-initiative", systems=SYSTEMS, chance=True)
+@action("eod-initiative", systems=SYSTEMS, chance=True, fields={"mode": Text(20), "first": Ref("fleet"),
+    "d20": Obj(doc="the real D20s by fleet (or by class): {fleet: d20}")})
 def initiative(state: dict, p: dict) -> str:
     """Set the initiative mode and this phase's order (D20 per phase, ship class, rotating)."""
     g = game(state)
@@ -135,7 +137,8 @@ def step_text(step: dict, state: dict) -> str:
     return f"{step['side']} {verb}"
 
 
-@action("eod-initiative-done", systems=SYSTEMS)
+@action("eod-initiative-done", systems=SYSTEMS, fields={
+    "expect": Int(0, 999, "the initiative step this was made against")})
 def initiative_done(state: dict, p: dict) -> str:
     """The fleet (or class) whose turn it is has moved or fired: the next one goes."""
     ini = game(state).get("initiative")
@@ -150,3 +153,13 @@ def initiative_done(state: dict, p: dict) -> str:
     after = (f"; next: {step_text(ini['steps'][ini['next']], state)}" if ini["next"] < len(ini["steps"])
              else "; every fleet has gone")
     return f"{step_text(done, state)}: done{after}"
+
+
+@initiative.dice_check
+def initiative_dice(state: dict, p: dict) -> None:
+    """An imported initiative roll (issue 15): every D20 shows 1 to 20, and a D20 roll-off's order
+    is the one those dice give (highest first, ties rolled again: seed 001, Game Sequence)."""
+    chance.every_die(p, eod.D20, keys=("rolls",))
+    if p.get("mode") == "roll" and p.get("rolls"):
+        again = eod.initiative_order("roll", list(p["rolls"]), p["rolls"], phase=phase_name(state))
+        chance.same([s["side"] for s in p["steps"]], again["order"], "initiative order")

@@ -4,6 +4,8 @@ wears off, ships at 0 HP are removed and scored; the phase hook and ``eod-end-ph
 from __future__ import annotations
 
 from companion.actions import action, core
+from companion.actions.schema import Int
+from companion.validate import MAX_INT
 from companion.games.empires_of_dust import rules as eod
 from companion.games.empires_of_dust.initiative import rotating_steps
 from companion.games.empires_of_dust.table import (ROLL_REMINDER, SYSTEMS, cls_of, game, hp_of,
@@ -140,7 +142,8 @@ def phase_hook(state: dict) -> list[str]:
     return notes
 
 
-@action("eod-end-phase", systems=SYSTEMS)
+@action("eod-end-phase", systems=SYSTEMS, fields={
+    "expect_round": Int(1, MAX_INT), "expect_phase": Int(0, 99)})
 def end_phase(state: dict, p: dict) -> str:
     """End this phase (fires, EMP, destroyed ships removed and scored) and go to the next."""
     ended = phase_name(state)

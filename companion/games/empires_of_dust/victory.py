@@ -4,6 +4,7 @@ at the end of a turn, the chosen conditions, convoy and prize ships, captures, a
 from __future__ import annotations
 
 from companion.actions import action
+from companion.actions.schema import Flag, Int, Ref, Text
 from companion.games.empires_of_dust import rules as eod
 from companion.rules import RuleError
 from companion.trackers import need_int
@@ -51,7 +52,7 @@ def victory_checks(state: dict) -> list[str]:
     return notes
 
 
-@action("eod-victory", systems=SYSTEMS)
+@action("eod-victory", systems=SYSTEMS, fields={"turns": Int(1, 99), "on": Flag()})
 def victory(state: dict, p: dict) -> str:
     """Choose the win conditions (checkmate, points, capture, gladiator, interdiction) and turns."""
     chosen = [v for v in VICTORY if _flag(p, v)]
@@ -65,7 +66,7 @@ def victory(state: dict, p: dict) -> str:
     return f"Win conditions: {', '.join(chosen)}" + (f" over {turns} turns" if turns else "")
 
 
-@action("eod-role", systems=SYSTEMS)
+@action("eod-role", systems=SYSTEMS, fields={"unit": Ref("unit"), "role": Text(20)})
 def role(state: dict, p: dict) -> str:
     """Mark a ship as a convoy ship (interdiction) or the prize (capture the ship), or neither."""
     unit = designed(state, p.get("unit"))
@@ -82,7 +83,7 @@ def role(state: dict, p: dict) -> str:
     return f"{unit['name']} is {'no longer marked' if kind == 'none' else 'a ' + kind + ' ship'}"
 
 
-@action("eod-capture", systems=SYSTEMS)
+@action("eod-capture", systems=SYSTEMS, fields={"unit": Ref("unit"), "fleet": Ref("fleet")})
 def capture(state: dict, p: dict) -> str:
     """Capture a ship for a fleet: full hit points, it changes sides (seed 001, Capture the Ship)."""
     unit = designed(state, p.get("unit"))

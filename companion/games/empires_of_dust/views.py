@@ -16,6 +16,7 @@ from flask import Blueprint, abort, make_response, render_template, request
 
 from companion import store
 from companion.db import get_db, systems
+from companion.games import library
 from companion.games.empires_of_dust import rules as eod
 from companion.play import board_context
 from companion.rules import RuleError
@@ -116,9 +117,9 @@ def designer_save(code: str):
     draft = draft_from_form(request.form)
     try:
         name, ships = _clean_for_saving(draft)
+        library.save(SLUG, KIND, name, {"ships": ships, "size": draft.get("size") or None}, code)
     except RuleError as exc:
         return _designer(code, row, seat, draft, error=exc.message)
-    store.library_save(get_db(), SLUG, KIND, name, {"ships": ships, "size": draft.get("size") or None})
     resp = _designer(code, row, seat, draft, message=f"Saved {name!r}: {len(ships)} ships.")
     resp.headers["HX-Trigger"] = "eod-fleets"
     return resp
@@ -217,8 +218,8 @@ def fleet_import(code: str):
         if not isinstance(doc, dict) or doc.get("format") != EXPORT_FORMAT:
             raise RuleError(f"This is not an exported fleet (format must be {EXPORT_FORMAT!r}).", "eod-import")
         name, ships = _clean_for_saving({"name": doc.get("name"), "ships": doc.get("ships")})
-        store.library_save(get_db(), SLUG, KIND, name, {"ships": ships, "size": doc.get("size")
-                                                        if doc.get("size") in eod.fleet_sizes() else None})
+        library.save(SLUG, KIND, name, {"ships": ships, "size": doc.get("size")
+                                        if doc.get("size") in eod.fleet_sizes() else None}, code)
     except RuleError as exc:
         return make_response(_fleets(code, row, seat, {"eod-import": exc.message}), 400)
     return _fleets(code, row, seat)
@@ -231,7 +232,7 @@ def fleet_delete(code: str, item: int):
     require_player(seat)
     try:
         _saved(item)
+        library.delete(item, code)
     except RuleError as exc:
         return make_response(_fleets(code, row, seat, {"eod-fleets": exc.message}), 400)
-    store.library_delete(get_db(), item)
     return _fleets(code, row, seat)

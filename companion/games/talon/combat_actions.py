@@ -8,7 +8,8 @@ entered from the table.
 """
 from __future__ import annotations
 
-from companion.actions import action
+from companion.actions import action, chance
+from companion.actions.schema import Dice, Int, Ref, Text
 from companion.dice import parse_values
 from companion.rules import RuleError, roll_or_take
 from companion.games.talon import books
@@ -36,7 +37,9 @@ def _reinforce(state: dict):
     return books.game(state)["rules"]["reinforce"]
 
 
-@action("talon-fire", systems=GAME, chance=True)
+@action("talon-fire", systems=GAME, chance=True, fields={"unit": Ref("unit"), "group": Int(1, 99, "the weapon group, counted from 1", plain=True),
+    "target": Ref("target"), "range": Int(0, 30, "hexes", plain=True), "arc": Text(20),
+    "dice": Dice(6, 60, "the group's real dice, or empty to roll")})
 def fire(state: dict, p: dict) -> str:
     """Fire a ready weapon group at a ship: range, the target's arc facing you, one die per weapon."""
     unit, ship = books.live_ship(state, p.get("unit"))
@@ -93,7 +96,8 @@ def decide_fire(state: dict, args: dict, ctx) -> dict:
     return payload
 
 
-@action("talon-missile", systems=GAME)
+@action("talon-missile", systems=GAME, fields={
+    "missile": Ref("missile token"), "op": Text(20), "arc": Text(20)})
 def missile(state: dict, p: dict) -> str:
     """A missile token reaches its target (2 damage to the arc it enters) or is lost."""
     g = books.game(state)
@@ -114,7 +118,7 @@ def missile(state: dict, p: dict) -> str:
     return f"Missile {token['id']} hits {target_unit['name']}: {damage.describe(result)}"
 
 
-@action("talon-damage", systems=GAME)
+@action("talon-damage", systems=GAME, fields={"unit": Ref("unit"), "arc": Text(20), "amount": Int(1, 99, plain=True)})
 def take_damage(state: dict, p: dict) -> str:
     """Damage from elsewhere (explosion, terrain, a correction): to an arc's shields first, or straight to hull."""
     unit, ship = books.live_ship(state, p.get("unit"))
@@ -129,7 +133,8 @@ def take_damage(state: dict, p: dict) -> str:
     return f"{unit['name']} takes {amount}: {damage.describe(result)}"
 
 
-@action("talon-critical", systems=GAME, chance=True)
+@action("talon-critical", systems=GAME, chance=True, fields={"unit": Ref("unit"), "crit_dice": Dice(6, 2, "the real 2D6, or empty to roll"),
+    "group_dice": Text(400, "the weapon groups' dice, rounds split by '/'")})
 def critical(state: dict, p: dict) -> str:
     """Roll 2D6 on the Critical Damage Table for a marked critical hull box."""
     unit, ship = books.live_ship(state, p.get("unit"))
@@ -162,7 +167,8 @@ def decide_critical(state: dict, args: dict, ctx) -> dict:
     return payload
 
 
-@action("talon-repair", systems=GAME, chance=True)
+@action("talon-repair", systems=GAME, chance=True, fields={
+    "unit": Ref("unit"), "what": Text(40), "repair_dice": Dice(6, 1)})
 def repair(state: dict, p: dict) -> str:
     """Try to repair an 'until Repaired' critical (one D6, not in the impulse it was taken)."""
     unit, ship = books.live_ship(state, p.get("unit"))
@@ -188,3 +194,24 @@ def decide_repair(state: dict, args: dict, ctx) -> dict:
 
 missile.decider(books.keep("missile", "op", "arc"))
 take_damage.decider(books.keep("unit", "arc", "amount"))
+
+
+@fire.dice_check
+def fire_dice(state: dict, p: dict) -> None:
+    """An imported talon-fire (issue 15): every die it records is a D6, the weapon group's dice and
+    the 2D6 of the Critical Damage Table alike (how many is checked as the event replays: apply)."""
+    chance.every_die(p, 6)
+
+
+@critical.dice_check
+def critical_dice(state: dict, p: dict) -> None:
+    """An imported talon-critical (issue 15): every die it records is a D6, the weapon group's dice and
+    the 2D6 of the Critical Damage Table alike (how many is checked as the event replays: apply)."""
+    chance.every_die(p, 6)
+
+
+@repair.dice_check
+def repair_dice(state: dict, p: dict) -> None:
+    """An imported talon-repair (issue 15): every die it records is a D6, the weapon group's dice and
+    the 2D6 of the Critical Damage Table alike (how many is checked as the event replays: apply)."""
+    chance.every_die(p, 6)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 
 from companion import content
+from companion.actions.schema import Ref, Scalar, Text
 from companion.actions import action
 from companion.rules import RuleError
 from companion.games.talon import books
@@ -71,7 +72,10 @@ def spec_fields(ship: dict, side: str) -> dict:
     }
 
 
-@action("talon-ship", systems=GAME)
+@action("talon-ship", systems=GAME, fields={"name": Text(40), "cls": Text(60, "a ship class, or custom"), "side": Ref("side"),
+    "class_name": Text(60), "hull_class": Scalar(20), "sp": Scalar(20), "battery": Scalar(20), "afterburners": Scalar(20),
+    "curve": Text(300, "the power curve's rows, comma separated"), "shields": Text(100), "hull": Text(300),
+    "groups": Text(600, "weapon groups: 'phaser 1 1 1 F L; torpedo 1 2 2 F'")})
 def add_ship(state: dict, p: dict) -> str:
     """Put a ship on the table: a base-game class with its counter's numbers, or your own."""
     if p["unit"] != f"u{state['next_unit']}":
@@ -115,7 +119,7 @@ def decide_add_ship(state: dict, args: dict, ctx) -> dict:
     return out
 
 
-@action("talon-correct", systems=GAME)
+@action("talon-correct", systems=GAME, fields={"unit": Ref("unit"), "what": Text(40), "value": Scalar(200)})
 def correct(state: dict, p: dict) -> str:
     """Correct a number from your own counter: curve, shields, hull boxes, SP (damage marked stays)."""
     unit, ship = books.ship_of(state, p.get("unit"))
@@ -151,7 +155,7 @@ def correct(state: dict, p: dict) -> str:
     return f"{unit['name']} {what} corrected: {shown}"
 
 
-@action("talon-lost", systems=GAME)
+@action("talon-lost", systems=GAME, fields={"unit": Ref("unit"), "reason": Text(60)})
 def lose(state: dict, p: dict) -> str:
     """A ship breaks apart (overheat, TT#17), explodes or retreats (FTL): it leaves the fight."""
     unit, ship = books.live_ship(state, p.get("unit"))

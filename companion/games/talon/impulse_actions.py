@@ -10,6 +10,7 @@ in an impulse without AP (BGA help 1.1.2, TT#3, TT#7); afterburner to move in an
 from __future__ import annotations
 
 from companion.actions import action
+from companion.actions.schema import Flag, Int, Ref, Text
 from companion.rules import RuleError
 from companion.games.talon import books
 from companion.games.talon.rules import counter, weapons
@@ -26,7 +27,8 @@ USES = {
 }
 
 
-@action("talon-ap", systems=GAME)
+@action("talon-ap", systems=GAME, fields={"unit": Ref("unit"), "use": Text(40), "pay": Text(20), "group": Int(1, 99, plain=True),
+    "arc": Text(20)})
 def spend_ap(state: dict, p: dict) -> str:
     """Spend the ship's 1 AP this impulse (or a charged battery) on one use."""
     unit, ship = books.live_ship(state, p.get("unit"))
@@ -98,7 +100,7 @@ def spend_ap(state: dict, p: dict) -> str:
     return f"{unit['name']} {USES[use]}{detail}" + (" with its battery" if pay == "battery" else " (1 AP)")
 
 
-@action("talon-move", systems=GAME)
+@action("talon-move", systems=GAME, fields={"unit": Ref("unit"), "how": Text(40), "afterburner": Flag()})
 def move(state: dict, p: dict) -> str:
     """Move the ship one hex this impulse: straight, turn or sideslip (afterburner if not scheduled)."""
     unit, ship = books.live_ship(state, p.get("unit"))

@@ -9,6 +9,7 @@ sources do not show (TALON.md 11.3), so each tap charges one box and the players
 from __future__ import annotations
 
 from companion.actions import action
+from companion.actions.schema import Int, Ref
 from companion.rules import RuleError
 from companion.games.talon import books
 from companion.games.talon.rules import chart, counter, weapons
@@ -16,7 +17,7 @@ from companion.games.talon.rules import chart, counter, weapons
 GAME = {"talon"}
 
 
-@action("talon-curve", systems=GAME)
+@action("talon-curve", systems=GAME, fields={"unit": Ref("unit"), "row": Int(0, 99, plain=True)})
 def change_curve(state: dict, p: dict) -> str:
     """Move the ship's power curve one row (faster or slower) in the Power Phase; once per round."""
     unit, ship = books.live_ship(state, p.get("unit"))
@@ -34,7 +35,7 @@ def change_curve(state: dict, p: dict) -> str:
     return f"{unit['name']} power curve {old} → {chart.row_text(ship['curve'][new])}"
 
 
-@action("talon-afterburners", systems=GAME)
+@action("talon-afterburners", systems=GAME, fields={"unit": Ref("unit")})
 def restore_afterburners(state: dict, p: dict) -> str:
     """Restore a Talon ship's afterburners (when they refresh is in your rulebook, not our sources)."""
     unit, ship = books.live_ship(state, p.get("unit"))
@@ -44,7 +45,7 @@ def restore_afterburners(state: dict, p: dict) -> str:
     return f"{unit['name']} afterburners restored ({ship['afterburners']})"
 
 
-@action("talon-passive", systems=GAME)
+@action("talon-passive", systems=GAME, fields={"unit": Ref("unit"), "group": Int(1, 99, plain=True)})
 def passive_charge(state: dict, p: dict) -> str:
     """Passively charge one yellow box of a weapon group in the Power Phase."""
     unit, ship = books.live_ship(state, p.get("unit"))

@@ -9,6 +9,7 @@ initiative side's Defend markers (FAN model/PlayerTurn.js, FAN's reading).  Powe
 from __future__ import annotations
 
 from companion.actions import action
+from companion.actions.schema import Either, Int, Ref, Text
 from companion.rules import RuleError
 from companion.games.talon import books
 from companion.games.talon.rules import chart, counter, weapons
@@ -88,7 +89,7 @@ def on_phase(state: dict) -> list[str]:
     return out
 
 
-@action("talon-initiative", systems=GAME)
+@action("talon-initiative", systems=GAME, fields={"side": Ref("side")})
 def set_initiative(state: dict, p: dict) -> str:
     """Say which side has the initiative (scenario start; Talon by default)."""
     side = p.get("side")
@@ -103,7 +104,9 @@ def set_initiative(state: dict, p: dict) -> str:
     return f"{side} has the initiative"
 
 
-@action("talon-rules", systems=GAME)
+@action("talon-rules", systems=GAME, fields={
+    "what": Text(40), "value": Either(Int(0, 20, plain=True), Text(60), doc="a number, or a weapon's hit row: 0 0 0 1 1 1"),
+    "weapon": Text(40), "range": Int(1, 9, plain=True)})
 def set_rules(state: dict, p: dict) -> str:
     """Enter a number from your rulebook: reinforcement points, repair roll, or a weapon table row."""
     g = books.game(state)
@@ -130,7 +133,8 @@ def set_rules(state: dict, p: dict) -> str:
     raise RuleError("what must be reinforce, repair_on or weapon.", "what")
 
 
-@action("talon-points", systems=GAME)
+@action("talon-points", systems=GAME, fields={
+    "side": Ref("side"), "points": Int(-999, 999, plain=True), "why": Text(200)})
 def add_points(state: dict, p: dict) -> str:
     """Add scenario points to a side (victory levels are not public: enter your scenario's)."""
     side = p.get("side")

@@ -8,6 +8,7 @@ from flask import Blueprint, request
 
 from companion import store
 from companion.db import get_db
+from companion.games import library
 from companion.play import board_context
 from companion.rules import RuleError
 from companion.game_pages import game_table, refusal
@@ -42,7 +43,10 @@ def save_class(code: str):
     name = " ".join((request.form.get("class_name") or unit["talon"]["class_name"]).split())[:40]
     data = spec_fields(unit["talon"], unit["side"])
     data["class_name"] = name
-    store.library_save(get_db(), SLUG, "class", name, data)
+    try:
+        library.save(SLUG, "class", name, data, code)
+    except RuleError as exc:
+        return _failed(exc, "tl-fleet")
     return page_or_partial("board.html", "_board.html", **board_context(code, seat, flash=f"{name} saved for the next game."))
 
 

@@ -1,7 +1,8 @@
 """Tiny Duel's one rules file: a salvo of D6 hitting on 5+, each hit one hull box, and a phase hook."""
 from __future__ import annotations
 
-from companion.actions import action
+from companion.actions import action, chance
+from companion.actions.schema import Dice, Int, Ref
 from companion.rules import RuleError, roll_or_take
 from companion.trackers import need_int
 
@@ -15,7 +16,8 @@ def salvo(dice: int, rolled=None, rng=None) -> dict:
     return {"dice": values, "hits": sum(v >= HIT_ON for v in values)}
 
 
-@action("tiny-salvo", systems={SLUG}, chance=True)
+@action("tiny-salvo", systems={SLUG}, chance=True,
+        fields={"target": Ref("target"), "dice": Int(1, 6), "rolled": Dice(6, 6)})
 def fire_salvo(state: dict, p: dict) -> str:
     """Fire a salvo at a ship: {"target", "dice", "rolled"?}; each 5+ takes one hull."""
     target = state["units"].get(p.get("target")) if isinstance(p.get("target"), str) else None
@@ -33,6 +35,14 @@ def _decide(state: dict, args: dict, ctx) -> dict:
     rolled = args.get("rolled")
     result = salvo(need_int(args, "dice", 1, 6), rolled, None if rolled is not None else ctx.rng)
     return {**args, "result": result}
+
+
+@fire_salvo.dice_check
+def _salvo_dice(state: dict, p: dict) -> None:
+    """An import re-derives the salvo: as many D6s as it fired, its hits the 5s and 6s among them."""
+    result = chance.part(p, "result")
+    values = chance.dice(result["dice"], 6, "dice", count=need_int(p, "dice", 1, 6))
+    chance.same(result["hits"], sum(v >= HIT_ON for v in values), "hits")
 
 
 def reminders(state: dict) -> list[str]:

@@ -1,0 +1,121 @@
+"""The contract of the declared schemas (issue 15): every action type, the core's and every game's,
+declares its request's fields; /api/openapi.json describes each type's request from that
+declaration; and a value the declaration refuses is a 400 naming the field, with nothing stored."""
+from __future__ import annotations
+
+import pytest
+
+from companion import actions
+from companion.actions import schema
+from companion.actions.schema import Dice, Either, Flag, Int, List, Num, Obj, Scalar, Text
+from companion.validate import InputError
+
+
+def registry() -> dict:
+    actions._load_all()
+    return actions.REGISTRY
+
+
+def test_every_registered_action_type_declares_its_fields():
+    missing = [t for t, a in registry().items() if a.fields is None]
+    assert not missing, f"action types without a declared schema: {missing}"
+    for t, a in registry().items():
+        for key, field in a.fields.items():
+            assert isinstance(field, schema.Field), (t, key)
+    assert len(registry()) >= 120  # the core's and the five games' types are all loaded
+
+
+def test_the_openapi_request_of_each_type_is_its_declaration(client):
+    doc = client.get("/api/openapi.json").get_json()
+    body = doc["paths"]["/api/tables/{code}/actions"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    types = sorted(t for t in registry() if t != "create-table")
+    assert body["properties"]["type"]["enum"] == types
+    assert [ref["$ref"] for ref in body["oneOf"]] == [f"#/components/schemas/action-{t}" for t in types]
+    assert body["discriminator"]["propertyName"] == "type"
+    for t in types:
+        described = doc["components"]["schemas"][f"action-{t}"]
+        assert described["properties"]["type"] == {"type": "string", "enum": [t]}
+        fields = registry()[t].fields
+        assert {k: v for k, v in described["properties"].items() if k not in ("type", "seq")} == \
+            {k: f.schema() for k, f in fields.items()}, t
+        assert described["required"] == ["type"] + [k for k, f in fields.items() if f.required]
+
+
+def test_each_kind_refuses_its_own_bad_value_and_takes_what_forms_send():
+    cases = [
+        (Int(1, 99), [1, 99, "7", " 12 "], [0, 100, "x", 1.5, True, [1], "1e3"]),
+        (Num(0, 1000), [0, 7.5, "7.5", '7"'], [-1, 1001, "far", float("nan"), False, {}]),
+        (Text(5), ["", "abcde", 12], ["abcdef", ["a"], {"a": 1}, True]),
+        (Text(10, choices=["a", "b"]), ["a", "b"], ["c", 1, ["a"]]),
+        (Flag(), [True, 0, "on", "no"], [["x"], {"a": 1}, "x" * 11]),
+        (Dice(6, 3), [[1, 6], "5 6 2", 4, ["3"]], [[7], [0], [1, 2, 3, 4], {"a": 1}, [True], ["x"]]),
+        (Scalar(10), ["ok", 3, 2.5, True], [[1], {"a": 1}, "x" * 11, 2 ** 60]),
+        (List(Int(0, 9), 2, text_too=20), [[1, 2], "1, 2"], [[1, 2, 3], [10], {"a": 1}, "x" * 21]),
+        (Obj({"n": Int(0, 3)}), [{}, {"n": 2, "other": "free"}], [{"n": 4}, [], "x"]),
+        (Either(List(Text(5), 3), Obj(), Text(20)), [["a"], {"a": 1}, "a b", 1.5], [True, [["x"]], "x" * 21]),
+    ]
+    for field, good, bad in cases:
+        for value in good:
+            field.check(value, "f")
+        for value in bad + [field.bad()]:
+            with pytest.raises(InputError) as refused:
+                field.check(value, "f")
+            assert refused.value.field == "f" and refused.value.message.endswith(".")
+
+
+def test_every_declared_field_refuses_its_bad_value():
+    for t, a in registry().items():
+        for key, field in a.fields.items():
+            with pytest.raises(InputError):
+                schema.check(a.fields, {"type": t, key: field.bad()})
+
+
+# --- through the API: a 400 naming the field, nothing stored --------------------------------------
+
+def _new_table(client, system: str) -> tuple[str, dict]:
+    made = client.post("/api/tables", json={"system": system, "name": "Schema"},
+                       headers={"Authorization": "Bearer x"})
+    assert made.status_code == 201, made.get_json()
+    body = made.get_json()
+    return body["code"], {"Authorization": f"Bearer {body['player_url'].rsplit('/', 1)[1]}", "X-Seat": "Bot"}
+
+
+def test_a_payload_violating_a_types_schema_is_a_400_naming_the_field_and_stores_nothing(client):
+    systems = [s["slug"] for s in client.get("/api/systems").get_json()]
+    tables = {s: _new_table(client, s) for s in systems}
+    sent = 0
+    for t, a in sorted(registry().items()):
+        if t == "create-table":
+            continue
+        slug = sorted(a.systems)[0] if a.systems else "freeform"
+        code, player = tables[slug]
+        before = client.get(f"/api/tables/{code}/events", headers=player).get_json()
+        for key, field in a.fields.items():
+            resp = client.post(f"/api/tables/{code}/actions", json={"type": t, key: field.bad()}, headers=player)
+            body = resp.get_json()
+            assert resp.status_code == 400, (t, key, resp.status_code, body)
+            assert body["field"] == key, (t, key, body)
+            assert body["error"].endswith("."), body
+            sent += 1
+        assert client.get(f"/api/tables/{code}/events", headers=player).get_json() == before, t
+    assert sent >= 300  # every declared field of every type was tried
+
+
+def test_a_form_post_is_checked_by_the_same_declaration(table):
+    """The HTML form path (/t/<code>/act) meets the same gate, and says so next to the control."""
+    table.create()
+    before = table.state()
+    resp = table.act(type="adjust", unit="table", tracker="x", by="100001")
+    assert resp.status_code == 400 and "by must be from -100000 to 100000; got 100001." in resp.data.decode()
+    resp = table.act(type="roll", expr="2d6", why="x" * 61)
+    assert resp.status_code == 400 and "why must be at most 60 characters." in resp.data.decode()
+    assert table.state() == before
+
+
+def test_the_document_with_every_declared_request_is_valid_openapi(client):
+    validator = pytest.importorskip("openapi_spec_validator")
+    jsonschema = pytest.importorskip("jsonschema")
+    doc = client.get("/api/openapi.json").get_json()
+    validator.validate(doc)
+    for described in doc["components"]["schemas"].values():
+        jsonschema.Draft202012Validator.check_schema(described)
