@@ -126,7 +126,10 @@
       if (slot.querySelector(".err-text")) slot.innerHTML = "";
     });
     var form = e.detail.elt.closest && e.detail.elt.closest("form");
-    if (form) form.querySelectorAll("[data-clear]").forEach(function (i) { i.value = ""; });
+    // the form as it is now (the board may have been redrawn) and every field it owns, also those
+    // placed elsewhere with form="..." (kept across redraws by hx-preserve)
+    var live = form && form.id && document.getElementById(form.id) || form;
+    if (live) Array.prototype.forEach.call(live.elements, function (i) { if (i.matches("[data-clear]")) i.value = ""; });
   });
   function kindFields(root) {
     (root || document).querySelectorAll("form[data-kind-form]").forEach(function (form) {
