@@ -59,6 +59,7 @@ def test_four_ships_fit_two_screens_and_common_moves_take_two_taps(live_server, 
     board = anna.locator("#board").bounding_box()["height"]
     assert board <= 2 * SCREEN, board  # before rows: 5,215 px for this board
     anna.evaluate("window.scrollTo(0, 0)")
+    anna.click("#result [data-dismiss]")  # the set-up's result sheet, read
     shot(anna, "dreadnaught-rows-closed.png")
 
     # damage: tap Ben's row (1), type 5, tap Damage (2); the Damage button stays under the thumb
