@@ -130,7 +130,10 @@
     var src = (e.detail.requestConfig && e.detail.requestConfig.elt) || e.detail.elt;
     var form = src && src.closest && src.closest("form");
     var live = form && form.id && document.getElementById(form.id) || form;
-    if (live) Array.prototype.forEach.call(live.elements, function (i) { if (i.matches("[data-clear]")) i.value = ""; });
+    if (live) Array.prototype.forEach.call(live.elements, function (i) {
+      if (!i.matches("[data-clear]")) return;
+      if (i.type === "checkbox") i.checked = false; else i.value = "";  // a one-shot option is unticked
+    });
   });
   function kindFields(root) {
     (root || document).querySelectorAll("form[data-kind-form]").forEach(function (form) {
