@@ -126,8 +126,13 @@
     document.querySelectorAll("[id$='-err']").forEach(function (slot) {
       if (slot.querySelector(".err-text")) slot.innerHTML = "";
     });
-    var form = e.detail.elt.closest && e.detail.elt.closest("form");
-    if (form) form.querySelectorAll("[data-clear]").forEach(function (i) {
+    // the form that was sent (once the board is redrawn the event comes from an ancestor), as it is
+    // now, and every field it owns, also those placed elsewhere with form="..." (kept by hx-preserve)
+    var src = (e.detail.requestConfig && e.detail.requestConfig.elt) || e.detail.elt;
+    var form = src && src.closest && src.closest("form");
+    var live = form && form.id && document.getElementById(form.id) || form;
+    if (live) Array.prototype.forEach.call(live.elements, function (i) {
+      if (!i.matches("[data-clear]")) return;
       if (i.type === "checkbox") i.checked = false; else i.value = "";  // a one-shot option is unticked
     });
   });
@@ -197,7 +202,27 @@
       rowsAtSubmit = Array.prototype.map.call(document.querySelectorAll("details.unitrow"), function (d) { return d.id; });
     }
   });
+  // An answer may come back to a board that another answer replaced meanwhile (a poll and an action
+  // cross): swapped into that old element, the board's kept (hx-preserve) fields would leave the page.
+  // An action's answer goes to the board on the page; a crossed poll is dropped (the next one follows).
+  function liveTarget(e) {
+    var t = e.detail.target;
+    if (!t || t.isConnected || t.id !== "board") return;
+    var live = document.getElementById("board");
+    if (live && e.detail.requestConfig && e.detail.requestConfig.verb === "post") e.detail.target = live;
+    else e.detail.shouldSwap = false;
+  }
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    // htmx announces the swap on the target itself: once that board has left the page the event no
+    // longer reaches the document, so each board listens for itself (once per board)
+    var t = e.detail.target;
+    if (!t || t.id !== "board" || t.crossingWatched) return;
+    t.crossingWatched = true;
+    t.addEventListener("htmx:beforeSwap", function (s) { if (!t.isConnected) liveTarget(s); });
+  });
   document.addEventListener("htmx:beforeSwap", function (e) {
+    liveTarget(e);
+    if (!e.detail.shouldSwap) { anchor = null; return; }
     var board = e.detail.target;
     if (!board || board.id !== "board") { anchor = null; return; }
     var el = e.detail.requestConfig && e.detail.requestConfig.elt;

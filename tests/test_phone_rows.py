@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
+
+import pytest
 
 
 def board(table):
@@ -34,6 +37,11 @@ def test_the_filter_is_offered_to_a_seat_with_a_side_and_marks_its_side(table):
 
 
 def test_a_game_with_its_own_unit_card_and_no_row_keeps_full_cards(table):
-    table.create(system="dreadnaught")
+    # whichever game still has its own _unit.html and no _row.html (games gain rows one by one)
+    games = Path(__file__).resolve().parents[1] / "templates" / "games"
+    full = sorted(d.name for d in games.iterdir() if (d / "_unit.html").exists() and not (d / "_row.html").exists())
+    if not full:
+        pytest.skip("every game with its own unit card says what its row shows")
+    table.create(system=full[0])
     page = board(table)
     assert "unitrow" not in page and "data-unit-filter" not in page

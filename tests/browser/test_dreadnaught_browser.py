@@ -32,6 +32,10 @@ def join(page, url, seat):
 
 
 def ship(page, player):
+    """The ship's card; its row on the board is unfolded first (rows start closed)."""
+    row = page.locator("details.unitrow", has=page.locator("summary .rname", has_text=f"{player}'s Dreadnaught"))
+    if row.count() and row.get_attribute("open") is None:
+        row.locator("summary .rname").click()
     return page.locator(f".dn-ship[data-ship='{player}']")
 
 
@@ -170,7 +174,7 @@ def test_duel_through_a_full_turn_to_a_major_victory(live_server, phone):
     expect(counter(anna, "Anna", "hand")).to_have_text("2")
     next_phase(anna, "Draw")
     expect(ben.locator("#turn .round")).to_have_text("Turn 2", timeout=SYNC)
-    ship(ben, "Ben").get_by_role("button", name="Draw 4 → hand 6").click()
+    ship(ben, "Ben").get_by_role("button", name="Draw 4 cards (hand 6)").click()
     expect(counter(ben, "Ben", "deck")).to_have_text("15")
 
     # Anna's broadside destroys Ben: the battle ends with a Major Victory

@@ -15,7 +15,15 @@ pytestmark = pytest.mark.browser
 PHONES = []
 
 
+def row_of(page, name):
+    return page.locator("details.unitrow", has=page.locator("summary .rname", has_text=re.compile(f"^{re.escape(name)}$")))
+
+
 def ship(page, name):
+    """The ship's card; its row on the board is unfolded first (rows start closed)."""
+    row = row_of(page, name)
+    if row.count() and row.get_attribute("open") is None:
+        row.locator("summary .rname").click()
     return page.locator("form.unit", has=page.locator("h3", has_text=re.compile(f"^{re.escape(name)}$")))
 
 
@@ -52,7 +60,7 @@ def add_ship(page, cls, name):
     form.locator("select[name=cls]").select_option(cls)
     form.locator("input[name=name]").fill(name)
     form.get_by_role("button", name="Add ship").click()
-    expect(ship(page, name)).to_be_visible()
+    expect(row_of(page, name)).to_be_visible()
     expect(page.locator("#tl-fleet input[name=name]")).to_have_value("")  # it belonged to the last ship
 
 
@@ -74,9 +82,9 @@ def test_a_round_of_talon_on_two_phones(live_server, phone):
     expect(ben.locator("#tl-panel")).to_be_visible()
 
     add_ship(anna, "terran-ca", "Zhukov")
-    expect(ship(ben, "Zhukov")).to_be_visible(timeout=5000)  # Ben's board has Anna's ship before he types
+    expect(row_of(ben, "Zhukov")).to_be_visible(timeout=5000)  # Ben's board has Anna's ship before he types
     add_ship(ben, "talon-ca", "Justice")
-    expect(ship(anna, "Justice")).to_be_visible(timeout=5000)
+    expect(row_of(anna, "Justice")).to_be_visible(timeout=5000)
     expect(ship(anna, "Zhukov").locator("[data-tl-curve]")).to_have_text("3-3-2")  # seed 003 5.4.1
     expect(ship(ben, "Justice").locator("[data-tl-curve]")).to_have_text("3-3-1")
     # the schedule reads the Impulse Chart: 3-3-x gets AP and moves in B, D, F
@@ -112,7 +120,8 @@ def test_a_round_of_talon_on_two_phones(live_server, phone):
     tap(anna, "Zhukov", "Straight")
     expect(ship(ben, "Zhukov")).to_contain_text("free to turn", timeout=5000)
     next_phase(anna, "E · initiative player")
-    tap(ben, "Justice", "Straight")  # E holds only 6: the afterburner moves it
+    ship(ben, "Justice").get_by_label("how the afterburner moves it").select_option("straight")
+    tap(ben, "Justice", "Afterburner: 1 hex (2 left)")  # E holds only 6: the afterburner moves it
     expect(ship(anna, "Justice")).to_contain_text("afterburners 1/2", timeout=5000)
     next_phase(ben, "E · other player")
     next_phase(anna, "F · initiative player")
@@ -184,10 +193,9 @@ def test_a_round_of_talon_on_two_phones(live_server, phone):
     expect(ship(ben, "Justice").locator(".tl-arc[data-arc=F]")).not_to_contain_text("+R")
 
     # a critical hull box: other damage to the hull, then 2D6 entered on the Critical Damage Table
-    counter = ship(anna, "Justice").locator("details.tl-counter")
-    counter.locator("summary").click()
-    counter.locator("input[name=amount]").fill("3")
-    counter.get_by_role("button", name="Hull").click()
+    damage = ship(anna, "Justice").locator("[data-tl-damage]")  # other damage, in the card itself
+    damage.locator("input[name=amount]").fill("3")
+    damage.get_by_role("button", name="Hull").click()
     expect(ship(ben, "Justice")).to_contain_text("critical box: roll 2D6", timeout=5000)
     card = ship(ben, "Justice")
     card.locator("input[name=crit_dice]").fill("2 2")

@@ -1,5 +1,6 @@
 """What the board shows of a Talon table, computed by the same rules the actions use (pure).
 
+``row_view`` is a ship's closed row on the board (hull, shields per arc, Power, Speed, what needs doing);
 ``ship_view`` is one ship's card: its curve row now, Power after damage, AP and movement this impulse,
 shields and hull left, ready groups with their hit numbers and odds.  ``round_view`` is the impulse
 panel: whose turn, which ships move and which get AP now, and the per-round schedule players draw on
@@ -9,6 +10,18 @@ from __future__ import annotations
 
 from companion.games.talon import books
 from companion.games.talon.rules import chart, counter, weapons
+
+
+def row_view(state: dict, uid: str) -> dict:
+    """The few numbers of a ship's closed row, without the odds the card computes."""
+    unit = state["units"][uid]
+    ship = unit["talon"]
+    letter, half, key = books.now(state)
+    my_turn = bool(letter) and books.turn_side(state) == unit["side"]
+    return {"hull_left": counter.hull_left(ship), "hull": len(ship["hull"]),
+            "shields": [(a, counter.shields_left(ship, a), ship["shields"][a]) for a in counter.ARCS],
+            "power": counter.power(ship), "speed": counter.speed(ship), "my_turn": my_turn,
+            "ready": [i + 1 for i, g in enumerate(ship["groups"]) if counter.ready(g)] if my_turn else []}
 
 
 def ship_view(state: dict, uid: str) -> dict:

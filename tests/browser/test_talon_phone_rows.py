@@ -1,0 +1,175 @@
+"""Talon one-handed at 390x844 (issue 10 §3): two ships a side as compact rows (hull, shields per arc,
+Power, Speed); "Fire" on a ship's row opens its fire form; firing, other damage, next phase and undo each
+in at most two taps from the closed board; the fire result in the sheet above the bottom bar on both
+phones; the page does not jump; one Afterburner button per ship. Screenshots go to /work/shots/dntalon10/
+if it exists."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+SHOTS = Path("/work/shots/dntalon10")
+SCREEN = 844
+SYNC = 5000
+FLEET = [("terran-ca", "Zhukov"), ("terran-ca", "Nimitz"), ("talon-ca", "Justice"), ("talon-ca", "Fury")]
+
+
+def shot(page, name):
+    if SHOTS.is_dir():
+        page.screenshot(path=str(SHOTS / name))
+
+
+def row(page, name):
+    return page.locator("details.unitrow", has=page.locator("summary .rname", has_text=re.compile(f"^{name}$")))
+
+
+def top_of(locator):
+    return locator.evaluate("el => el.getBoundingClientRect().top")
+
+
+def above_the_bar(page, locator):
+    bar = page.locator("nav.bar").bounding_box()
+    box = locator.bounding_box()
+    return box["y"] >= 0 and box["y"] + box["height"] <= bar["y"] + 1
+
+
+class Table:
+    """The table's moves a round needs before anything can fire, posted as the board's buttons post them."""
+
+    def __init__(self, page, base):
+        self.page, self.base = page, base
+        self.code = page.url.split("#")[0].rstrip("/").split("/")[-1]
+        self.csrf = page.locator("input[name=csrf_token]").first.get_attribute("value")
+        self.round, self.phase = 1, 0
+
+    def post(self, do, **fields):
+        r = self.page.request.post(f"{self.base}/t/{self.code}/act", form={"csrf_token": self.csrf, "do": do, **fields})
+        assert r.ok, re.findall(r"class=\"err[^>]*>.{0,200}", r.text())
+
+    def uid(self, name):
+        return self.page.locator("details.unitrow", has=self.page.locator(".rname", has_text=re.compile(f"^{name}$"))
+                                 ).get_attribute("id").removeprefix("row-")
+
+    def next_phase(self, times=1):
+        for _ in range(times):
+            self.post(f"next-phase expect_round={self.round} expect_phase={self.phase}")
+            self.phase += 1
+            if self.phase == 13:  # A-F, each side's turn, then the Power Phase (seed 003, TALON.md 1)
+                self.round, self.phase = self.round + 1, 0
+
+
+def test_talon_rows_fire_from_the_row_in_two_taps(live_server, phone):
+    anna, ben = phone(), phone()
+    anna.goto(live_server + "/")
+    anna.select_option("select[name=system]", "talon")
+    anna.fill("input[name=name]", "War is upon us")
+    anna.fill("#new-table input[name=seat]", "Anna")
+    anna.select_option("#new-table select[name=side]", "Terran")
+    anna.click("text=Create table")
+    player_url = anna.locator("#player-url").inner_text()
+    anna.click("text=Go to the board")
+    ben.goto(player_url)
+    ben.fill("input[name=seat]", "Ben")
+    ben.check("input[name=side][value='Talon']")
+    ben.click("text=Take my seat")
+    table = Table(anna, live_server)
+    for cls, name in FLEET:
+        table.post("talon-ship", cls=cls, name=name)
+    anna.reload()
+    expect(anna.locator("details.unitrow")).to_have_count(4)
+    justice = table.uid("Justice")
+
+    # round 1 as the existing round test plays it: Justice charges yellow G1 with its AP in B, D and F
+    # (3-3-1 gets AP there, seed 003 Impulse Chart), the Power Phase fills the red box and one passive yellow
+    table.next_phase(2)
+    for impulse in range(3):
+        table.post(f"talon-ap unit={justice} use=yellow group=1 pay=ap")
+        table.next_phase(4 if impulse < 2 else 2)
+    table.post(f"talon-passive unit={justice} group=1")
+    table.next_phase()  # round 2, impulse A: Talon (initiative) goes first
+    for page in (anna, ben):
+        page.reload()
+        expect(page.locator(".round")).to_have_text("Round 2")
+    taps = {}
+
+    # closed rows: hull, shields per arc, Power, Speed; four ships well within two screens
+    expect(row(ben, "Zhukov").locator("[data-row-hull]")).to_have_text("Hull 6/6")
+    expect(row(ben, "Zhukov").locator("[data-row-shields]")).to_contain_text("F6")
+    board = ben.locator("#board").bounding_box()["height"]
+    assert board <= 2 * SCREEN, board  # before rows: 2,433 px for this table
+    ben.evaluate("window.scrollTo(0, 0)")
+    shot(ben, "talon-rows-closed.png")
+
+    # Fire on Justice's closed row (1): its fire form, in view, its ready group chosen
+    fire_link = row(ben, "Justice").locator("a.tl-rowfire")
+    expect(row(ben, "Fury").locator("a.tl-rowfire")).to_have_count(0)  # nothing ready: no Fire
+    fire_link.click()
+    form = ben.locator(f"#tl-fire-{justice}")
+    expect(form).to_be_visible()
+    expect(form.locator("select[name=group]")).to_have_value("1")
+    expect(form).to_be_in_viewport()
+    form.locator("select[name=target]").select_option(label="Zhukov")
+    form.locator("input[name=range]").fill("2")
+    form.locator("select[name=arc]").select_option("F")
+    form.locator("input[name=dice]").fill("5 1")
+    summary = row(ben, "Justice").locator("summary .rname")
+    before = top_of(summary)
+    form.get_by_role("button", name="Fire").click()  # (2)
+    taps["fire"] = 2
+    sheet = ben.locator("#result")
+    expect(sheet).to_contain_text("2 damage: 2 on forward shields")
+    assert above_the_bar(ben, sheet)
+    assert abs(top_of(summary) - before) < 4
+    expect(anna.locator("#result")).to_contain_text("2 damage: 2 on forward shields", timeout=SYNC)
+    expect(row(anna, "Zhukov").locator("[data-row-shields]")).to_contain_text("F4")
+    shot(ben, "talon-fire-result.png")
+
+    # one Afterburner button per ship: Fury does not move in A (3-3-1 moves in B, D, F), so its card offers
+    # one button for its afterburner, the way it moves chosen beside it
+    fury = row(ben, "Fury")
+    fury.locator("summary .rname").click()
+    burner = fury.get_by_role("button", name=re.compile("Afterburner"))
+    expect(burner).to_have_count(1)
+    expect(burner).to_have_text("Afterburner: 1 hex (2 left)")
+    expect(fury.get_by_role("button", name="Straight", exact=True)).to_have_count(0)
+    fury.get_by_label("how the afterburner moves it").select_option("straight")
+    burner.click()
+    expect(fury.locator("[data-tl-result]")).to_contain_text("Fury moves straight")
+    expect(fury).to_contain_text("afterburners 1/2")
+    fury.locator("summary .rname").click()
+
+    # other damage: Anna opens Nimitz's row (1), types 3, taps Hull (2)
+    row(anna, "Nimitz").locator("summary .rname").click()
+    card = row(anna, "Nimitz").locator("[data-tl-damage]")
+    card.locator("input[name=amount]").fill("3")
+    hull = card.get_by_role("button", name="Hull", exact=True)
+    hull.evaluate("el => el.scrollIntoView({block: 'center'})")  # where the thumb is, clear of the bar
+    before = top_of(hull)
+    hull.click()
+    taps["damage"] = 2
+    expect(row(anna, "Nimitz").locator("[data-row-hull]")).to_have_text("Hull 3/6")
+    expect(row(ben, "Nimitz").locator("[data-row-hull]")).to_have_text("Hull 3/6", timeout=SYNC)
+    expect(card.locator("input[name=amount]")).to_have_value("")  # that hit's number goes with it
+    assert abs(top_of(hull) - before) < 4
+    shot(anna, "talon-row-open.png")
+
+    # undo her own move (1), next phase (1), in the bar
+    anna.click("#undo button")
+    taps["undo"] = 1
+    expect(row(ben, "Nimitz").locator("[data-row-hull]")).to_have_text("Hull 6/6", timeout=SYNC)
+    anna.click("nav.bar #next button")
+    taps["next phase"] = 1
+    expect(ben.locator("[data-phase]")).to_have_text("A · other player", timeout=SYNC)
+    assert max(taps.values()) <= 2, taps
+
+
+    # the same board on a tablet
+    ben.set_viewport_size({"width": 820, "height": 1180})
+    assert ben.evaluate("document.documentElement.scrollWidth") <= 820
+    ben.evaluate("window.scrollTo(0, 0)")
+    shot(ben, "talon-tablet.png")
