@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
+from phone_checks import shots
 
 pytestmark = pytest.mark.browser
 
 SYNC = 5000
-SHOTS = Path("/work/shots/aa10")
+SHOTS = shots("astral-action")
 SCREEN = 844
 KINETIC = ("primary", "kinetic", "F")
 BEAM = ("primary", "beam", "F")

@@ -2,7 +2,7 @@
 screens as compact rows; "Fire" on a ship opens the broadside with that ship chosen; the broadside's
 result shows above the bottom bar of the phone that fired and arrives on the other; the page does not
 jump; the fired dice are emptied; damage, the broadside, undo and next phase each take at most two taps
-from the closed board. Screenshots go to /work/shots/df10 when that folder exists (the lead's copy)."""
+from the closed board. Screenshots go to $COMPANION_SHOTS/dreadfleet (phone_checks.shots)."""
 from __future__ import annotations
 
 import re
@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from phone_checks import PHONE
+from phone_checks import PHONE, shots
 
 pytestmark = pytest.mark.browser
 
 SYNC = 5000
-SHOTS = Path("/work/shots/df10")
+SHOTS = shots("dreadfleet")
 STATS = {"speed": 6, "handling": 3, "broadside": 4, "armour": 5, "hull": 10, "crew": 4, "command": 4,
          "swashbuckling": 3}
 COG = {"speed": 5, "broadside": 2, "armour": 5, "hull": 2, "crew": 2}

@@ -1,19 +1,20 @@
 """Dreadnaught one-handed at 390x844 (issue 10 §3): a four-player battle's ships as compact rows, the
 board within two screens; a ship's row opens the Card Burn tool on that ship; damage, Card Burn, next
 phase and undo each in at most two taps from the closed board, results in reach on the phone that acted
-and on the other phone, and the page does not jump. Screenshots go to /work/shots/dntalon10/ if it exists."""
+and on the other phone, and the page does not jump. Screenshots go to $COMPANION_SHOTS/dreadnaught/ if it exists."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
+from phone_checks import shots
 
 from test_dreadnaught_browser import SYNC, create_table, join
 
 pytestmark = pytest.mark.browser
 
-SHOTS = Path("/work/shots/dntalon10")
+SHOTS = shots("dreadnaught")
 SCREEN = 844
 
 

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from phone_checks import PHONE
+from phone_checks import PHONE, shots
 from test_empires_of_dust_browser import create_table, join
 
 pytestmark = pytest.mark.browser
 SYNC = 4000
-SHOTS = Path("/work/shots/eod10")
+SHOTS = shots("empires-of-dust")
 
 
 def row(page, side, name):

@@ -1,18 +1,19 @@
 """The Freeform board one-handed at 390x844 (issue 10 §3): units as compact rows opening with one
 tap, "my side / all", Next phase, Undo, Dice and Cards in the bottom bar; common moves in at most
-two taps, on two phones. Saves the screenshots of docs/img/board-phone*.png."""
+two taps, on two phones. Saves its screenshots under $COMPANION_SHOTS/freeform/ (see phone_checks.shots)."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
+from phone_checks import shots
 
 from test_core_browser import create_table, join
 
 pytestmark = pytest.mark.browser
 
-IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
+IMG = shots("freeform")
 SYNC = 4000
 
 

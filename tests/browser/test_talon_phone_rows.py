@@ -1,7 +1,7 @@
 """Talon one-handed at 390x844 (issue 10 §3): two ships a side as compact rows (hull, shields per arc,
 Power, Speed); "Fire" on a ship's row opens its fire form; firing, other damage, next phase and undo each
 in at most two taps from the closed board; the fire result in the sheet above the bottom bar on both
-phones; the page does not jump; one Afterburner button per ship. Screenshots go to /work/shots/dntalon10/
+phones; the page does not jump; one Afterburner button per ship. Screenshots go to $COMPANION_SHOTS/talon/
 if it exists."""
 from __future__ import annotations
 
@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
+from phone_checks import shots
 
 pytestmark = pytest.mark.browser
 
-SHOTS = Path("/work/shots/dntalon10")
+SHOTS = shots("talon")
 SCREEN = 844
 SYNC = 5000
 FLEET = [("terran-ca", "Zhukov"), ("terran-ca", "Nimitz"), ("talon-ca", "Justice"), ("talon-ca", "Fury")]
