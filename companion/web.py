@@ -17,7 +17,7 @@ from jinja2 import BaseLoader, TemplateNotFound
 from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 
-from companion import store, validate
+from companion import store, validate, words
 from companion.actions import Ctx, Stale
 from companion.db import get_db, systems
 from companion.rules import RuleError
@@ -36,6 +36,7 @@ def init_app(app) -> None:
     app.jinja_env.trim_blocks = True  # block tags leave no blank lines: the board is sent every change
     app.jinja_env.lstrip_blocks = True
     app.jinja_env.globals["do"] = do_value
+    app.jinja_env.filters["for_players"] = words.for_players  # a rule's sentence without our source notes
     app.jinja_env.globals["csrf"] = csrf_token
     app.jinja_env.loader = MissRemembered(app.jinja_env.loader)
     app.jinja_env.globals["url_for"] = url_for_once
@@ -336,7 +337,7 @@ def page_or_partial(page: str, partial: str, status: int = 200, **context):
 
 def error_fragment(exc: RuleError, control: str | None, status: int):
     """A 4xx answer for htmx: one sentence swapped into the control's own error slot."""
-    resp = make_response(f'<span class="err-text" role="alert">{escape(exc.message)}</span>', status)
+    resp = make_response(f'<span class="err-text" role="alert">{escape(words.for_players(exc.message))}</span>', status)
     resp.headers["HX-Retarget"] = f"#{control or 'board'}-err"
     resp.headers["HX-Reswap"] = "innerHTML"
     return resp
