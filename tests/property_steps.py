@@ -28,7 +28,7 @@ from companion import actions, store
 from companion.actions import Ctx
 from companion.content import default_systems
 from companion.rules import RuleError
-from companion.validate import shielded
+from companion.validate import CrashShielded, shielded
 
 SYSTEMS = default_systems()
 SERVER_KEY = "property-test-key"
@@ -99,7 +99,7 @@ class Play:
                     store.act(self.db, self.code, args, self.ctx)
         except RuleError as exc:
             assert store._row(self.db, self.code) == before, f"refused {args} changed the table"
-            (self.shielded if type(exc).__name__ == "InputError" else self.refused)[kind] += 1
+            (self.shielded if isinstance(exc, CrashShielded) else self.refused)[kind] += 1
             self.why[kind] = f"{exc.message} <- {args}"
             return False
         self.accepted[kind] += 1
