@@ -8,7 +8,7 @@ from urllib.parse import unquote
 from flask import Blueprint, g, Response, current_app, redirect, render_template, request, url_for
 from jinja2 import TemplateNotFound
 
-from companion import dice, hidden, report, store, validate
+from companion import dice, drawn, hidden, report, store, validate
 from companion.actions import Stale
 from companion.validate import shielded
 from companion.db import get_db, systems
@@ -179,11 +179,13 @@ def tool(code: str, part: str):
 def poll(code: str):
     """Cheap sync: 204 when nothing changed since ``seq``, else the fresh board."""
     seat = seats().get(code) or seat_for(code)  # the cookie first: no table read on the hot path
-    current = store.table_seq(get_db(), code)
-    if current is None:
+    head = store.table_head(get_db(), code)
+    if head is None:
         return Response(status=404)
-    if str(current) == request.args.get("seq"):
+    if str(head[1]) == request.args.get("seq"):
         return Response(status=204)
+    if request.htmx:  # drawn once per change and view, shared by every phone (companion/drawn.py)
+        return drawn.board_answer(code, seat, head)
     return page_or_partial("board.html", "_board.html", **board_context(code, seat))
 
 
@@ -193,8 +195,8 @@ def _answer(code: str, seat: dict, exc: RuleError | None):
     if control and not validate.CONTROL_RE.match(control):
         control = None  # not one of our element ids (and not safe in a response header)
     if exc is None:
-        if request.htmx:
-            return page_or_partial("board.html", "_board.html", **board_context(code, seat))
+        if request.htmx:  # the board the other phones will poll for next: drawn once for this view
+            return drawn.board_answer(code, seat)
         return redirect(url_for("play.board", code=code) + (f"#{control}" if control else ""), 303)
     status = status_of(exc)
     if request.htmx:

@@ -97,6 +97,14 @@ def m004_library_owner(db: Database) -> None:
     db["library"].add_column("owner", str)
 
 
+@migrations()
+def m005_drawn(db: Database) -> None:
+    """Pages drawn for one view of a table at one seq (the board fragment, the battle report):
+    rendered once per change and served to every phone with that view (companion/drawn.py)."""
+    db["drawn"].create({"table_id": int, "seq": int, "view": str, "html": str, "meta": str},
+                       pk=("table_id", "seq", "view"))
+
+
 class NotFound(LookupError):
     """No such table (or not for these credentials): answered 404 without a hint."""
 
@@ -189,6 +197,29 @@ def table_seq(db: Database, code: str) -> int | None:
     """Just the sequence number: what a poll compares (one indexed read)."""
     row = db.execute("select seq from tables where code = ?", [code]).fetchone()
     return row[0] if row else None
+
+
+def table_head(db: Database, code: str) -> tuple[int, int, str] | None:
+    """(id, seq, system) of a table: enough to find a drawn page without reading the state."""
+    return db.execute("select id, seq, system from tables where code = ?", [code]).fetchone()
+
+
+def drawn(db: Database, table_id: int, seq: int, view: str) -> tuple[str, dict] | None:
+    """A page drawn earlier for this view of the table at this seq: (html, meta), or None."""
+    hit = db.execute("select html, meta from drawn where table_id = ? and seq = ? and view = ?",
+                     [table_id, seq, view]).fetchone()
+    return (hit[0], json.loads(hit[1])) if hit else None
+
+
+def keep_drawn(db: Database, table_id: int, seq: int, view: str, html: str, meta: dict) -> None:
+    """Keep a drawn page for the next phone with the same view; pages of older seqs are dropped
+    (no phone asks for them again: a poll always gets the newest), a late page of an old seq is
+    not kept."""
+    with write_lock(db):
+        db.conn.execute("insert or replace into drawn (table_id, seq, view, html, meta) select ?, ?, ?, ?, ?"
+                        " where not exists (select 1 from drawn where table_id = ? and seq > ?)",
+                        [table_id, seq, view, html, json.dumps(meta), table_id, seq])
+        db.conn.execute("delete from drawn where table_id = ? and seq < ?", [table_id, seq])
 
 
 def _new_code(db: Database) -> str:
@@ -327,11 +358,19 @@ def library_save(db: Database, system: str, kind: str, name: str, data: dict, ow
             library_owned(existing[1], owner, host, name)
             db.conn.execute("update library set data = ?, updated = ? where id = ?",
                             [json.dumps(data), now(), existing[0]])
+            _forget_drawn(db)
             return existing[0]
         cur = db.conn.execute(
             "insert into library (system, kind, name, data, created, updated, owner) values (?, ?, ?, ?, ?, ?, ?)",
             [system, kind, name, json.dumps(data), now(), now(), owner])
+        _forget_drawn(db)
         return cur.lastrowid
+
+
+def _forget_drawn(db: Database) -> None:
+    """A board may list saved items (Talon's saved classes): pages drawn before a library change
+    are not served again (the library changes rarely, a table every few seconds)."""
+    db.conn.execute("delete from drawn")
 
 
 def library_owned(item_owner: str | None, owner: str | None, host: bool, name: str) -> None:
@@ -347,3 +386,4 @@ def library_delete(db: Database, item_id: int, owner: str | None = None, host: b
         if row:
             library_owned(row[0], owner, host, row[1])
         db.conn.execute("delete from library where id = ?", [item_id])
+        _forget_drawn(db)
