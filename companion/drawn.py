@@ -71,24 +71,31 @@ def draw(template: str, context: dict) -> str:
     return html.replace(token, _placeholder("csrf"))
 
 
-def board_answer(code: str, seat: dict, head: tuple | None = None):
-    """The board fragment (htmx) for this phone: the kept one for its view, or drawn now and kept."""
-    from companion.play import board_context  # play imports this module
-
+def kept_answer(code: str, seat: dict, page: str, template: str, context_of, head: tuple | None = None):
+    """``template`` for this phone: the page kept for its view at the table's seq, or drawn now
+    (``context_of(row, seat)`` gives the context) and kept for the next phone."""
     db = get_db()
     head = head or store.table_head(db, code)
     if head is None:
         return make_response("", 404)
     table_id, seq, slug = head
     system = systems().get(slug)
-    # the game's content (decks, unit templates) is on the board too
-    view = view_of(seat, "board", system.version if system else "")
+    # the game's content (decks, unit templates) is on the pages too
+    view = view_of(seat, page, system.version if system else "")
     hit = store.drawn(db, table_id, seq, view)
     if hit is None:
         row = store.table(db, code)
-        ctx = board_context(code, {**seat, "name": _placeholder("name")}, row=row)
-        hit = (draw("_board.html", ctx), {"undo": ctx["history"]["undo"]})
+        ctx = context_of(row, {**seat, "name": _placeholder("name")})
+        hit = (draw(template, ctx), {"undo": (ctx.get("history") or {}).get("undo")})
         store.keep_drawn(db, table_id, row["seq"], view, *hit)
     resp = make_response(for_phone(*hit, seat))
     resp.headers["Vary"] = "HX-Request, Cookie, Accept-Encoding"
     return resp
+
+
+def board_answer(code: str, seat: dict, head: tuple | None = None):
+    """The board fragment (htmx) for this phone, drawn once per change and view."""
+    from companion.play import board_context  # play imports this module
+
+    return kept_answer(code, seat, "board", "_board.html",
+                       lambda row, s: board_context(code, s, row=row), head)

@@ -283,27 +283,36 @@ def odds(code: str):
     return render_template("_odds.html", odds=result, message=None)
 
 
+LOG_PAGE = 100  # events per page of the log (newest first)
+
+
 @bp.get("/t/<code>/log")
 def log(code: str):
-    """The whole history: every event, who made it, undone ones marked withdrawn."""
+    """The history, newest first, a page at a time: who made each event, undone ones marked."""
     seat = seat_for(code)
     viewer = hidden.viewer_side(seat)
-    row = store.state_for(store.table(get_db(), code), viewer)
-    return render_template("log.html", row=row, seat=seat,
-                           events=store.events_for(get_db(), code, viewer, newest_first=True))
+    row = store.state_for(g.table, viewer)
+    before = request.args.get("before", "")
+    before = int(before) if INT_RE.match(before) and int(before) > 1 else None
+    events = store.log_page(get_db(), row["id"], viewer, before, LOG_PAGE)
+    older = events[-1]["seq"] if events and events[-1]["seq"] > 1 else None
+    return render_template("log.html", row=row, seat=seat, events=events, older=older, newest=before is None)
 
 
 @bp.get("/t/<code>/report")
 def battle_report(code: str):
-    """The battle report: what happened, who rolled what, how lucky each seat was."""
+    """The battle report: what happened, who rolled what, how lucky each seat was (drawn once per
+    change and view: building it replays the whole log)."""
     seat = seat_for(code)
-    viewer = hidden.viewer_side(seat)
-    row = store.state_for(store.table(get_db(), code), viewer)
-    evs = store.events_for(get_db(), code, viewer)
-    # The charts replay the whole log (a sealed order's text must be there to replay it); what the
-    # report shows of it is numbers only, and its timeline lists the redacted events.
-    built = report.build(row["state"], store.events(get_db(), code))
-    return render_template("report.html", row=row, seat=seat, report=built, events=evs)
+
+    def context(row, seat):
+        viewer = hidden.viewer_side(seat)
+        evs = store.events_for(get_db(), code, viewer)
+        # The charts replay the whole log (a sealed order's text must be there to replay it); what
+        # the report shows of it is numbers only, and its timeline lists the redacted events.
+        built = report.build(row["state"], store.events(get_db(), code))
+        return {"row": store.state_for(row, viewer), "seat": seat, "report": built, "events": evs}
+    return drawn.kept_answer(code, seat, "report", "report.html", context)
 
 
 @bp.get("/t/<code>/export")

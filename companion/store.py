@@ -274,13 +274,14 @@ def undo(db: Database, code: str, ctx: Ctx, redo: bool = False) -> dict:
     return {"seq": seq, "label": label, "target": target, "state": state}
 
 
-def _event_rows(db: Database, table_id: int, chance_only=False, limit=None, newest_first=False):
-    where = "table_id = ?" + (" and chance = 1" if chance_only else "")
+def _event_rows(db: Database, table_id: int, chance_only=False, limit=None, newest_first=False, before=None):
+    where = "table_id = ?" + (" and chance = 1" if chance_only else "") + (" and seq < ?" if before else "")
     sql = (f"select seq, ts, seat, side, type, label, payload, target, withdrawn, chance from events where {where}"
            f" order by seq {'desc' if newest_first else 'asc'}" + (f" limit {int(limit)}" if limit else ""))
+    params = [table_id, int(before)] if before else [table_id]
     return [{"seq": seq, "ts": ts, "seat": seat, "side": side, "type": type_, "label": label,
              "withdrawn": bool(withdrawn), "target": target, "payload": json.loads(payload), "chance": bool(chance)}
-            for seq, ts, seat, side, type_, label, payload, target, withdrawn, chance in db.execute(sql, [table_id])]
+            for seq, ts, seat, side, type_, label, payload, target, withdrawn, chance in db.execute(sql, params)]
 
 
 def events(db: Database, code: str, chance_only: bool = False, limit: int | None = None,
@@ -293,6 +294,13 @@ def events(db: Database, code: str, chance_only: bool = False, limit: int | None
 def events_for(db: Database, code: str, viewer: str | None, newest_first: bool = False) -> list[dict]:
     """The log as a seat of side ``viewer`` may see it (None: a spectator): other sides' secrets out."""
     return hidden.for_viewer(events(db, code, newest_first=newest_first), viewer)
+
+
+def log_page(db: Database, table_id: int, viewer: str | None, before: int | None = None,
+             size: int = 100) -> list[dict]:
+    """One page of the log, newest first: ``size`` events older than ``before`` (an index range,
+    whatever the log's length), as a seat of side ``viewer`` may see them."""
+    return hidden.for_viewer(_event_rows(db, table_id, limit=size, newest_first=True, before=before), viewer)
 
 
 def state_for(row: dict, viewer: str | None) -> dict:
@@ -368,8 +376,8 @@ def library_save(db: Database, system: str, kind: str, name: str, data: dict, ow
 
 
 def _forget_drawn(db: Database) -> None:
-    """A board may list saved items (Talon's saved classes): pages drawn before a library change
-    are not served again (the library changes rarely, a table every few seconds)."""
+    """A game's board may list saved items (say, ship classes): pages drawn before a library
+    change are not served again (the library changes rarely, a table every few seconds)."""
     db.conn.execute("delete from drawn")
 
 
