@@ -284,6 +284,7 @@ def odds(code: str):
 
 
 LOG_PAGE = 100  # events per page of the log (newest first)
+REPORT_TIMELINE = 200  # the report's timeline: the newest events, the log page has them all
 
 
 @bp.get("/t/<code>/log")
@@ -307,11 +308,12 @@ def battle_report(code: str):
 
     def context(row, seat):
         viewer = hidden.viewer_side(seat)
-        evs = store.events_for(get_db(), code, viewer)
         # The charts replay the whole log (a sealed order's text must be there to replay it); what
-        # the report shows of it is numbers only, and its timeline lists the redacted events.
+        # the report shows of it is numbers only, and its timeline lists the newest redacted events
+        # (the log page has the rest).
         built = report.build(row["state"], store.events(get_db(), code))
-        return {"row": store.state_for(row, viewer), "seat": seat, "report": built, "events": evs}
+        timeline = store.log_page(get_db(), row["id"], viewer, None, REPORT_TIMELINE)[::-1]
+        return {"row": store.state_for(row, viewer), "seat": seat, "report": built, "events": timeline}
     return drawn.kept_answer(code, seat, "report", "report.html", context)
 
 

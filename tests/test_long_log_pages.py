@@ -84,3 +84,11 @@ def test_the_report_is_built_once_per_change_and_view(app, long_table, monkeypat
     ada.client.get(f"/t/{long_table.code}/report")
     assert len(built) == 3  # a change: built again
     template_rendered.disconnect(count, app)
+
+
+def test_the_reports_timeline_is_the_newest_events_and_a_link_to_the_log(long_table, monkeypatch):
+    monkeypatch.setattr(play, "REPORT_TIMELINE", 5)
+    page = long_table.client.get(f"/t/{long_table.code}/report").data.decode()
+    timeline = page.split("<h2>Timeline", 1)[1]
+    assert f"({LOG_PAGE + 7} events)" in timeline and "The newest 5" in timeline
+    assert timeline.count("<li") == 5 and f'href="/t/{long_table.code}/log"' in timeline
