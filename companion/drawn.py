@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+import re
 
 from flask import current_app, make_response, render_template
 from markupsafe import escape
@@ -71,13 +72,8 @@ def draw(template: str, context: dict) -> str:
     return html.replace(token, _placeholder("csrf"))
 
 
-def kept_answer(code: str, seat: dict, page: str, template: str, context_of, head: tuple | None = None):
-    """``template`` for this phone: the page kept for its view at the table's seq, or drawn now
-    (``context_of(row, seat)`` gives the context) and kept for the next phone."""
-    db = get_db()
-    head = head or store.table_head(db, code)
-    if head is None:
-        return make_response("", 404)
+def _kept(db, code: str, seat: dict, page: str, template: str, context_of, head: tuple) -> tuple[str, dict]:
+    """(html, meta) of ``template`` for the seat's view at the table's seq: kept, or drawn and kept."""
     table_id, seq, slug = head
     system = systems().get(slug)
     # the game's content (decks, unit templates) is on the pages too
@@ -86,9 +82,19 @@ def kept_answer(code: str, seat: dict, page: str, template: str, context_of, hea
     if hit is None:
         row = store.table(db, code)
         ctx = context_of(row, {**seat, "name": _placeholder("name")})
-        hit = (draw(template, ctx), {"undo": (ctx.get("history") or {}).get("undo")})
-        store.keep_drawn(db, table_id, row["seq"], view, *hit)
-    resp = make_response(for_phone(*hit, seat))
+        hit = (draw(template, ctx), {"undo": (ctx.get("history") or {}).get("undo"), "seq": row["seq"]})
+        store.keep_drawn(db, table_id, row["seq"], view, *hit, keep=DELTA_BEHIND)
+    return hit
+
+
+def kept_answer(code: str, seat: dict, page: str, template: str, context_of, head: tuple | None = None):
+    """``template`` for this phone: the page kept for its view at the table's seq, or drawn now
+    (``context_of(row, seat)`` gives the context) and kept for the next phone."""
+    db = get_db()
+    head = head or store.table_head(db, code)
+    if head is None:
+        return make_response("", 404)
+    resp = make_response(for_phone(*_kept(db, code, seat, page, template, context_of, head), seat))
     resp.headers["Vary"] = "HX-Request, Cookie, Accept-Encoding"
     return resp
 
@@ -99,3 +105,76 @@ def board_answer(code: str, seat: dict, head: tuple | None = None):
 
     return kept_answer(code, seat, "board", "_board.html",
                        lambda row, s: board_context(code, s, row=row), head)
+
+
+# --- a poll a change or two behind: only what changed ------------------------------------------------
+# The board's parts that a change usually touches: each unit (div.unitbox), the turn line, the dock
+# (bottom bar and result sheet), the rolls and the unit list the forms below the board copy.  A phone
+# a few changes behind gets just those of them that differ, as htmx out-of-band swaps, when nothing
+# else on its board differs; otherwise (a new unit, a deck, the table's trackers, a game's panel) it
+# gets the whole board.
+DELTA_BEHIND = 3
+PARTS = ("turn", "dock", "rolls", "unit-options")
+_UNIT = re.compile(r'<div class="unitbox" id="(u-[^"]+)">')
+_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)[\s>/]")
+
+
+def _end(html: str, start: int, tag: str) -> int:
+    """Where the element of ``tag`` opening at ``start`` ends (same-name tags counted)."""
+    depth = 0
+    for m in _TAG.finditer(html, start):
+        if m.group(2).lower() != tag:
+            continue
+        depth += -1 if m.group(1) else 1
+        if depth == 0:
+            return html.index(">", m.start()) + 1
+    raise ValueError(f"<{tag}> at {start} is not closed")
+
+
+def parts_of(html: str) -> tuple[dict[str, str], str]:
+    """The board's swappable parts by id, and the rest of it with each part's place marked."""
+    spans = [(m.start(), "div", m.group(1)) for m in _UNIT.finditer(html)]
+    for part in PARTS:
+        at = html.find(f' id="{part}"')
+        if at >= 0:
+            start = html.rfind("<", 0, at)
+            spans.append((start, re.match(r"<([a-zA-Z0-9]+)", html[start:]).group(1).lower(), part))
+    # the board's own tag names the seq it shows: a delta moves that on itself (X-Board-Seq)
+    pos = html.index(">") + 1 if html.startswith('<section id="board"') else 0
+    parts, rest = {}, []
+    for start, tag, pid in sorted(spans):
+        if start < pos:
+            raise ValueError(f"#{pid} lies inside another part")
+        end = _end(html, start, tag)
+        parts[pid] = html[start:end]
+        rest += [html[pos:start], f"\x00{pid}\x00"]
+        pos = end
+    return parts, "".join(rest) + html[pos:]
+
+
+def board_delta(code: str, seat: dict, head: tuple, since: int):
+    """For a phone showing the board at ``since`` (a few changes behind): the parts that changed,
+    out of band, or None when the whole board has to come (too far behind, or more changed)."""
+    from companion.play import board_context  # play imports this module
+
+    db = get_db()
+    table_id, seq, slug = head
+    system = systems().get(slug)
+    old = store.drawn(db, table_id, since, view_of(seat, "board", system.version if system else ""))
+    if old is None or not 0 < seq - since <= DELTA_BEHIND:
+        return None
+    html, meta = _kept(db, code, seat, "board", "_board.html",
+                       lambda row, s: board_context(code, s, row=row), head)
+    try:
+        (was, was_rest), (now, now_rest) = parts_of(old[0]), parts_of(html)
+    except ValueError:
+        return None
+    if was_rest != now_rest:
+        return None
+    changed = "".join(re.sub(r"^<([a-zA-Z0-9]+)", r'<\1 hx-swap-oob="true"', part)
+                      for pid, part in now.items() if was.get(pid) != part)
+    resp = make_response(for_phone(changed, meta, seat))
+    resp.headers["HX-Reswap"] = "none"  # the board stays; only the parts sent out of band change
+    resp.headers["X-Board-Seq"] = str(meta.get("seq", seq))
+    resp.headers["Vary"] = "HX-Request, Cookie, Accept-Encoding"
+    return resp

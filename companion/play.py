@@ -185,7 +185,9 @@ def poll(code: str):
     if str(head[1]) == request.args.get("seq"):
         return Response(status=204)
     if request.htmx:  # drawn once per change and view, shared by every phone (companion/drawn.py)
-        return drawn.board_answer(code, seat, head)
+        since = request.args.get("seq", "")
+        delta = drawn.board_delta(code, seat, head, int(since)) if INT_RE.match(since) else None
+        return delta or drawn.board_answer(code, seat, head)
     return page_or_partial("board.html", "_board.html", **board_context(code, seat))
 
 

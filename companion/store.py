@@ -211,15 +211,15 @@ def drawn(db: Database, table_id: int, seq: int, view: str) -> tuple[str, dict] 
     return (hit[0], json.loads(hit[1])) if hit else None
 
 
-def keep_drawn(db: Database, table_id: int, seq: int, view: str, html: str, meta: dict) -> None:
-    """Keep a drawn page for the next phone with the same view; pages of older seqs are dropped
-    (no phone asks for them again: a poll always gets the newest), a late page of an old seq is
-    not kept."""
+def keep_drawn(db: Database, table_id: int, seq: int, view: str, html: str, meta: dict, keep: int = 0) -> None:
+    """Keep a drawn page for the next phone with the same view; pages more than ``keep`` seqs
+    older are dropped (a poll always gets the newest; the few before it tell what changed since),
+    a late page of an old seq is not kept."""
     with write_lock(db):
         db.conn.execute("insert or replace into drawn (table_id, seq, view, html, meta) select ?, ?, ?, ?, ?"
                         " where not exists (select 1 from drawn where table_id = ? and seq > ?)",
                         [table_id, seq, view, html, json.dumps(meta), table_id, seq])
-        db.conn.execute("delete from drawn where table_id = ? and seq < ?", [table_id, seq])
+        db.conn.execute("delete from drawn where table_id = ? and seq < ?", [table_id, seq - keep])
 
 
 def _new_code(db: Database) -> str:

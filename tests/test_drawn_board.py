@@ -8,7 +8,7 @@ import re
 import pytest
 from flask import template_rendered
 
-from companion import store
+from companion import drawn, store
 from tests.test_hidden_information import SECRET, Phone
 
 HX = {"HX-Request": "true"}
@@ -103,8 +103,12 @@ def test_a_sealed_order_is_kept_only_in_its_sides_board(app, club):
     rows = kept(app, red.code)
     assert {tuple(view.split("|")[1:3]) for _, view, _ in rows} == {("player", "Red"), ("player", "Blue"),
                                                                      ("spectator", "")}
-    for _, view, html in rows:
-        assert (SECRET in html) == ("|Red|" in view), view
+    newest = max(seq for seq, _, _ in rows)
+    for seq, view, html in rows:
+        if "|Red|" not in view:
+            assert SECRET not in html, view
+        elif seq == newest:
+            assert SECRET in html
 
 
 def test_a_spectators_board_is_its_own_and_read_only(club):
@@ -116,14 +120,16 @@ def test_a_spectators_board_is_its_own_and_read_only(club):
 
 def test_pages_of_older_seqs_are_dropped(app, club):
     anna = club["anna"]
-    for by in (-1, -2):
-        anna.act(do=f"adjust unit=u1 tracker=hp by={by}")
+    for by in range(1, 7):
+        anna.act(do=f"adjust unit=u1 tracker=hp by=-{by}")
         for phone in club.values():
             poll(phone)
     with app.app_context():
         seq = store.table(store.open_db(app.config["DATABASE"]), anna.code)["seq"]
     rows = kept(app, anna.code)
-    assert len(rows) == 3 and {s for s, _, _ in rows} == {seq}
+    # the newest page of each of the three views, and the few before it a delta compares with
+    assert {s for s, _, _ in rows} == set(range(seq - drawn.DELTA_BEHIND, seq + 1))
+    assert len([s for s, _, _ in rows if s == seq]) == 3
 
 
 def test_a_library_change_redraws_the_board(app, club, boards_drawn):
@@ -138,3 +144,52 @@ def test_a_library_change_redraws_the_board(app, club, boards_drawn):
     assert kept(app, anna.code) == []
     poll(club["ben"])
     assert boards_drawn == ["Blue"]
+
+
+# --- a poll a change or two behind gets only what changed -------------------------------------------
+
+def delta(phone, seq):
+    resp = phone.client.get(f"/t/{phone.code}/poll?seq={seq}", headers=HX)
+    assert resp.status_code == 200, resp.data
+    return resp
+
+
+def seq_of(phone) -> int:
+    return int(re.search(r'data-seq="(\d+)"', poll(phone)).group(1))
+
+
+def test_one_change_behind_gets_the_unit_and_the_bars_out_of_band(club):
+    ben = club["ben"]
+    seq = seq_of(ben)  # Ben's board as it is now (kept)
+    club["anna"].act(do="adjust unit=u2 tracker=hp by=-1")  # Raven, a Blue unit
+    resp = delta(ben, seq)
+    body = resp.data.decode()
+    assert resp.headers["HX-Reswap"] == "none" and resp.headers["X-Board-Seq"] == str(seq + 1)
+    ids = re.findall(r'<[a-z]+ hx-swap-oob="true"[^>]* id="([^"]+)"', body)
+    assert "u-u2" in ids and "dock" in ids and "u-u1" not in ids  # Falcon did not change
+    assert "<section id=\"board\"" not in body
+    assert "Raven HP -1" in body  # what Undo would take back, in the bar
+    assert len(body) < len(poll(ben)) / 2
+    assert set(re.findall(r'name="csrf_token" value="([^"]+)"', body)) == {own_token(ben)}
+
+
+def test_too_far_behind_or_a_new_unit_gets_the_whole_board(club):
+    ben, anna = club["ben"], club["anna"]
+    seq = seq_of(ben)
+    for _ in range(drawn.DELTA_BEHIND + 1):
+        anna.act(do="adjust unit=u1 tracker=hp by=-1")
+    assert '<section id="board"' in delta(ben, seq).data.decode()  # four changes behind
+    seq = seq_of(ben)
+    anna.act(do="add-unit", name="Kestrel", side="Blue", hp=10)  # the side's section changes
+    resp = delta(ben, seq)
+    assert '<section id="board"' in resp.data.decode() and "HX-Reswap" not in resp.headers
+
+
+def test_a_delta_never_carries_another_sides_sealed_order(club):
+    ben, anna = club["ben"], club["anna"]
+    anna.act(do="seal unit=u1", text=SECRET, _control="seal-u1")
+    seq = seq_of(ben)
+    anna.act(do="adjust unit=u1 tracker=hp by=-1")  # Falcon, whose card holds the sealed order
+    body = delta(ben, seq).data.decode()
+    assert 'id="u-u1"' in body and "Sealed order" in body and SECRET not in body
+    assert SECRET in delta(club["ada"], seq).data.decode()
