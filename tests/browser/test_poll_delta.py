@@ -27,6 +27,7 @@ def test_a_change_reaches_the_other_phone_as_the_changed_rows_only(live_server, 
         "csrf_token": anna.locator("input[name=csrf_token]").first.get_attribute("value"),
         "do": "adjust unit=u2 tracker=hp by=-1"})
     expect(row(ben, "Temeraire").locator("summary .rnums")).to_contain_text("HP 9/10", timeout=SYNC)
+    expect(row(anna, "Temeraire").locator("summary .rnums")).to_contain_text("HP 9/10", timeout=SYNC)  # her board too
     bellona = row(ben, "Bellona")
     bellona.locator("summary.rowline").click()  # Ben reads one of his units
     ben.evaluate("window.__board = document.getElementById('board')")
