@@ -8,7 +8,7 @@ from urllib.parse import unquote
 from flask import Blueprint, g, Response, current_app, redirect, render_template, request, url_for
 from jinja2 import TemplateNotFound
 
-from companion import dice, hidden, report, store, validate
+from companion import dice, drawn, hidden, report, store, validate
 from companion.actions import Stale
 from companion.validate import shielded
 from companion.db import get_db, systems
@@ -179,11 +179,15 @@ def tool(code: str, part: str):
 def poll(code: str):
     """Cheap sync: 204 when nothing changed since ``seq``, else the fresh board."""
     seat = seats().get(code) or seat_for(code)  # the cookie first: no table read on the hot path
-    current = store.table_seq(get_db(), code)
-    if current is None:
+    head = store.table_head(get_db(), code)
+    if head is None:
         return Response(status=404)
-    if str(current) == request.args.get("seq"):
+    if str(head[1]) == request.args.get("seq"):
         return Response(status=204)
+    if request.htmx:  # drawn once per change and view, shared by every phone (companion/drawn.py)
+        since = request.args.get("seq", "")
+        delta = drawn.board_delta(code, seat, head, int(since)) if INT_RE.match(since) else None
+        return delta or drawn.board_answer(code, seat, head)
     return page_or_partial("board.html", "_board.html", **board_context(code, seat))
 
 
@@ -193,8 +197,8 @@ def _answer(code: str, seat: dict, exc: RuleError | None):
     if control and not validate.CONTROL_RE.match(control):
         control = None  # not one of our element ids (and not safe in a response header)
     if exc is None:
-        if request.htmx:
-            return page_or_partial("board.html", "_board.html", **board_context(code, seat))
+        if request.htmx:  # the board the other phones will poll for next: drawn once for this view
+            return drawn.board_answer(code, seat)
         return redirect(url_for("play.board", code=code) + (f"#{control}" if control else ""), 303)
     status = status_of(exc)
     if request.htmx:
@@ -281,27 +285,38 @@ def odds(code: str):
     return render_template("_odds.html", odds=result, message=None)
 
 
+LOG_PAGE = 100  # events per page of the log (newest first)
+REPORT_TIMELINE = 200  # the report's timeline: the newest events, the log page has them all
+
+
 @bp.get("/t/<code>/log")
 def log(code: str):
-    """The whole history: every event, who made it, undone ones marked withdrawn."""
+    """The history, newest first, a page at a time: who made each event, undone ones marked."""
     seat = seat_for(code)
     viewer = hidden.viewer_side(seat)
-    row = store.state_for(store.table(get_db(), code), viewer)
-    return render_template("log.html", row=row, seat=seat,
-                           events=store.events_for(get_db(), code, viewer, newest_first=True))
+    row = store.state_for(g.table, viewer)
+    before = request.args.get("before", "")
+    before = int(before) if INT_RE.match(before) and int(before) > 1 else None
+    events = store.log_page(get_db(), row["id"], viewer, before, LOG_PAGE)
+    older = events[-1]["seq"] if events and events[-1]["seq"] > 1 else None
+    return render_template("log.html", row=row, seat=seat, events=events, older=older, newest=before is None)
 
 
 @bp.get("/t/<code>/report")
 def battle_report(code: str):
-    """The battle report: what happened, who rolled what, how lucky each seat was."""
+    """The battle report: what happened, who rolled what, how lucky each seat was (drawn once per
+    change and view: building it replays the whole log)."""
     seat = seat_for(code)
-    viewer = hidden.viewer_side(seat)
-    row = store.state_for(store.table(get_db(), code), viewer)
-    evs = store.events_for(get_db(), code, viewer)
-    # The charts replay the whole log (a sealed order's text must be there to replay it); what the
-    # report shows of it is numbers only, and its timeline lists the redacted events.
-    built = report.build(row["state"], store.events(get_db(), code))
-    return render_template("report.html", row=row, seat=seat, report=built, events=evs)
+
+    def context(row, seat):
+        viewer = hidden.viewer_side(seat)
+        # The charts replay the whole log (a sealed order's text must be there to replay it); what
+        # the report shows of it is numbers only, and its timeline lists the newest redacted events
+        # (the log page has the rest).
+        built = report.build(row["state"], store.events(get_db(), code))
+        timeline = store.log_page(get_db(), row["id"], viewer, None, REPORT_TIMELINE)[::-1]
+        return {"row": store.state_for(row, viewer), "seat": seat, "report": built, "events": timeline}
+    return drawn.kept_answer(code, seat, "report", "report.html", context)
 
 
 @bp.get("/t/<code>/export")

@@ -13,18 +13,17 @@ import secrets
 import sqlite3
 import threading
 from contextlib import contextmanager
-from datetime import datetime, timezone
 
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from companion import actions, hidden, import_check
+from companion import actions, hidden
 from companion.actions import Ctx, Stale
 from companion.rules import RuleError
+from companion.undo_chain import (SNAPSHOT_EVERY, _append_action, _append_undo, _link, _state_at,  # noqa: F401
+                                  _text, now)
 
 CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no 0/O, 1/I: read aloud across a table
-EXPORT_FORMAT = "companion-table"
-MAX_EVENTS_IMPORT = 20_000
 
 migrations = Migrations("companion")
 
@@ -92,15 +91,18 @@ def m003_undo_chain(db: Database) -> None:
                    [done[-1] if done else None, undone[-1] if undone else None, table_id])
 
 
-# A snapshot of the folded state every this many links of the done stack: undo and redo then
-# apply at most this many events whatever the log's length (scripts/benchmark.py measures it).
-SNAPSHOT_EVERY = 64
-
-
 @migrations()
 def m004_library_owner(db: Database) -> None:
     """Whose an item is: the code of the table that saved it (empty: anyone's, as before)."""
     db["library"].add_column("owner", str)
+
+
+@migrations()
+def m005_drawn(db: Database) -> None:
+    """Pages drawn for one view of a table at one seq (the board fragment, the battle report):
+    rendered once per change and served to every phone with that view (companion/drawn.py)."""
+    db["drawn"].create({"table_id": int, "seq": int, "view": str, "html": str, "meta": str},
+                       pk=("table_id", "seq", "view"))
 
 
 class NotFound(LookupError):
@@ -109,10 +111,6 @@ class NotFound(LookupError):
 
 class Finished(RuleError):
     """The table is finished: browsable, no longer changeable (409)."""
-
-
-def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
 def open_db(path, migrate: bool = True) -> Database:
@@ -201,20 +199,34 @@ def table_seq(db: Database, code: str) -> int | None:
     return row[0] if row else None
 
 
+def table_head(db: Database, code: str) -> tuple[int, int, str] | None:
+    """(id, seq, system) of a table: enough to find a drawn page without reading the state."""
+    return db.execute("select id, seq, system from tables where code = ?", [code]).fetchone()
+
+
+def drawn(db: Database, table_id: int, seq: int, view: str) -> tuple[str, dict] | None:
+    """A page drawn earlier for this view of the table at this seq: (html, meta), or None."""
+    hit = db.execute("select html, meta from drawn where table_id = ? and seq = ? and view = ?",
+                     [table_id, seq, view]).fetchone()
+    return (hit[0], json.loads(hit[1])) if hit else None
+
+
+def keep_drawn(db: Database, table_id: int, seq: int, view: str, html: str, meta: dict, keep: int = 0) -> None:
+    """Keep a drawn page for the next phone with the same view; pages more than ``keep`` seqs
+    older are dropped (a poll always gets the newest; the few before it tell what changed since),
+    a late page of an old seq is not kept."""
+    with write_lock(db):
+        db.conn.execute("insert or replace into drawn (table_id, seq, view, html, meta) select ?, ?, ?, ?, ?"
+                        " where not exists (select 1 from drawn where table_id = ? and seq > ?)",
+                        [table_id, seq, view, html, json.dumps(meta), table_id, seq])
+        db.conn.execute("delete from drawn where table_id = ? and seq < ?", [table_id, seq - keep])
+
+
 def _new_code(db: Database) -> str:
     while True:
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
         if not db.execute("select 1 from tables where code = ?", [code]).fetchone():
             return code
-
-
-def _insert_event(db, table_id: int, seq: int, seat: str, side, payload: dict, label: str,
-                  chance: bool, target=None, ts=None, link=None, since_snap=0) -> None:
-    db.conn.execute(
-        "insert into events (table_id, seq, ts, seat, side, type, label, payload, chance, target, link,"
-        " since_snap) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [table_id, seq, ts or now(), seat, side, payload["type"], label, json.dumps(payload),
-         int(chance), target, link, since_snap])
 
 
 def create(db: Database, system, args: dict, ctx: Ctx) -> dict:
@@ -252,92 +264,6 @@ def act(db: Database, code: str, args: dict, ctx: Ctx, expect_seq: int | None = 
     return {"seq": seq, "label": label, "payload": payload, "state": state}
 
 
-# --- the undo chain -------------------------------------------------------------------------------
-# The actions in force form a stack (undo pops its top, redo pushes back what the last undo took,
-# a new action clears what could be redone).  Each action event links to the action below it on
-# that stack (events.link) and the table keeps the top (tables.done_top); each undo event links to
-# the undo before it whose target can still be redone (tables.undone_event is the newest).  While
-# an action is in force, the actions in force below it never change, so the state after it is
-# fixed: snapshots of it every SNAPSHOT_EVERY links bound the work of undo whatever the log length.
-
-def _link(db: Database, table_id: int, seq: int) -> tuple:
-    """(link, target, since_snap) of one event: the chain alone, never its payload (hot path)."""
-    return db.execute("select link, target, since_snap from events where table_id = ? and seq = ?",
-                      [table_id, seq]).fetchone()
-
-
-def _text(db: Database, table_id: int, seq: int) -> tuple[str, str]:
-    """(label, payload) of one event, read only where undo/redo needs them."""
-    return db.execute("select label, payload from events where table_id = ? and seq = ?", [table_id, seq]).fetchone()
-
-
-def _append_action(db: Database, row: dict, payload: dict, seat: str, side, ts=None) -> tuple[int, str, dict]:
-    """Apply one action event on the table's state and store it, linked on the undo chain."""
-    entry = actions.lookup(payload["type"], row["system"])
-    state, label = actions.attempt(row["state"], payload)
-    seq, parent = row["seq"] + 1, row.get("done_top")
-    since = 0 if parent is None else _link(db, row["id"], parent)[2] + 1
-    if since >= SNAPSHOT_EVERY or parent is None:
-        since = 0
-        db.conn.execute("insert or replace into snapshots (table_id, seq, state) values (?, ?, ?)",
-                        [row["id"], seq, json.dumps(state)])
-    _insert_event(db, row["id"], seq, seat, side, payload, label, entry.chance, ts=ts, link=parent,
-                  since_snap=since)
-    db.conn.execute("update tables set state = ?, seq = ?, finished = ?, done_top = ?, undone_event = NULL,"
-                    " name = ? where id = ?",
-                    [json.dumps(state), seq, int(state["finished"]), seq, state["name"], row["id"]])
-    row.update(state=state, seq=seq, finished=int(state["finished"]), done_top=seq, undone_event=None)
-    return seq, label, state
-
-
-def _state_at(db: Database, table_id: int, top: int) -> dict:
-    """The state with every action in force up to ``top``: its snapshot plus at most
-    SNAPSHOT_EVERY actions down the chain (a log linked before snapshots existed folds from seq 1)."""
-    chain = []
-    seq = top
-    while seq is not None:
-        snap = db.execute("select state from snapshots where table_id = ? and seq = ?", [table_id, seq]).fetchone()
-        if snap:
-            state = json.loads(snap[0])
-            break
-        chain.append(json.loads(_text(db, table_id, seq)[1]))
-        seq = _link(db, table_id, seq)[0]
-    else:
-        state = {}
-    for payload in reversed(chain):
-        actions.apply(state, payload)
-    return state
-
-
-def _append_undo(db: Database, row: dict, redo: bool, seat: str, side, ts=None) -> tuple[int, str, int, dict]:
-    """Undo the action on top of the chain (or redo the last one undone) and store the event."""
-    table_id, seq = row["id"], row["seq"] + 1
-    if redo:
-        if row.get("undone_event") is None:
-            raise RuleError("Nothing to redo.", "redo")
-        undone_link, target = _link(db, table_id, row["undone_event"])[:2]
-        target_label, payload = _text(db, table_id, target)
-        state, _ = actions.attempt(row["state"], json.loads(payload))  # the top again: apply it once more
-        top, undone, link, withdrawn = target, undone_link, None, 0
-    else:
-        target = row.get("done_top")
-        parent = _link(db, table_id, target)[0]
-        target_label = _text(db, table_id, target)[0]
-        if parent is None:
-            raise RuleError("Nothing to undo.", "undo")
-        state = _state_at(db, table_id, parent)
-        top, undone, link, withdrawn = parent, seq, row.get("undone_event"), 1
-    kind = "redo" if redo else "undo"
-    label = f"{kind}: {target_label}"
-    _insert_event(db, table_id, seq, seat, side, {"type": kind, "target": target}, label, False, target,
-                  ts=ts, link=link)
-    db.conn.execute("update events set withdrawn = ? where table_id = ? and seq = ?", [withdrawn, table_id, target])
-    db.conn.execute("update tables set state = ?, seq = ?, done_top = ?, undone_event = ? where id = ?",
-                    [json.dumps(state), seq, top, undone, table_id])
-    row.update(state=state, seq=seq, done_top=top, undone_event=undone)
-    return seq, label, target, state
-
-
 def undo(db: Database, code: str, ctx: Ctx, redo: bool = False) -> dict:
     """Undo the last action in force (or redo the last undone one): a snapshot and a short chain."""
     with write_lock(db):
@@ -348,13 +274,14 @@ def undo(db: Database, code: str, ctx: Ctx, redo: bool = False) -> dict:
     return {"seq": seq, "label": label, "target": target, "state": state}
 
 
-def _event_rows(db: Database, table_id: int, chance_only=False, limit=None, newest_first=False):
-    where = "table_id = ?" + (" and chance = 1" if chance_only else "")
+def _event_rows(db: Database, table_id: int, chance_only=False, limit=None, newest_first=False, before=None):
+    where = "table_id = ?" + (" and chance = 1" if chance_only else "") + (" and seq < ?" if before else "")
     sql = (f"select seq, ts, seat, side, type, label, payload, target, withdrawn, chance from events where {where}"
            f" order by seq {'desc' if newest_first else 'asc'}" + (f" limit {int(limit)}" if limit else ""))
+    params = [table_id, int(before)] if before else [table_id]
     return [{"seq": seq, "ts": ts, "seat": seat, "side": side, "type": type_, "label": label,
              "withdrawn": bool(withdrawn), "target": target, "payload": json.loads(payload), "chance": bool(chance)}
-            for seq, ts, seat, side, type_, label, payload, target, withdrawn, chance in db.execute(sql, [table_id])]
+            for seq, ts, seat, side, type_, label, payload, target, withdrawn, chance in db.execute(sql, params)]
 
 
 def events(db: Database, code: str, chance_only: bool = False, limit: int | None = None,
@@ -367,6 +294,13 @@ def events(db: Database, code: str, chance_only: bool = False, limit: int | None
 def events_for(db: Database, code: str, viewer: str | None, newest_first: bool = False) -> list[dict]:
     """The log as a seat of side ``viewer`` may see it (None: a spectator): other sides' secrets out."""
     return hidden.for_viewer(events(db, code, newest_first=newest_first), viewer)
+
+
+def log_page(db: Database, table_id: int, viewer: str | None, before: int | None = None,
+             size: int = 100) -> list[dict]:
+    """One page of the log, newest first: ``size`` events older than ``before`` (an index range,
+    whatever the log's length), as a seat of side ``viewer`` may see them."""
+    return hidden.for_viewer(_event_rows(db, table_id, limit=size, newest_first=True, before=before), viewer)
 
 
 def state_for(row: dict, viewer: str | None) -> dict:
@@ -396,89 +330,10 @@ def history(db: Database, code: str) -> dict:
     return {"undo": log["undo"], "redo": log["redo"]}
 
 
-def export_for(db: Database, code: str, viewer: str | None, server_key: str) -> dict:
-    """An export made by a seat of side ``viewer``: its own side's sealed parts in clear, every
-    other side's boxed with the server's key (re-importable here, exactly; unreadable elsewhere).
-    See companion/hidden.py and docs/hidden-information.md."""
-    return hidden.for_export(export(db, code), viewer, server_key)
-
-
-def export(db: Database, code: str) -> dict:
-    """The full export, sealed parts in clear: only for the host's own use and tests."""
-    row = _row(db, code)
-    return {"format": EXPORT_FORMAT, "version": 1, "system": row["system"], "name": row["name"],
-            "content_version": row["content_version"], "created": row["created"],
-            "finished": bool(row["finished"]),
-            "events": [{k: e[k] for k in ("seq", "ts", "seat", "side", "type", "label", "payload")}
-                       for e in events(db, code)]}
-
-
-def import_table(db: Database, doc: dict, systems: dict, server_key: str | None = None) -> dict:
-    """Rebuild a table from an export: every event is replayed and checked before anything is stored.
-    Boxed sealed parts (an export made by one side's seat) are opened with ``server_key`` first."""
-    if not isinstance(doc, dict) or doc.get("format") != EXPORT_FORMAT:
-        raise RuleError(f"This is not a companion table export (format must be {EXPORT_FORMAT!r}).", "file")
-    system = systems.get(doc.get("system")) if isinstance(doc.get("system"), str) else None
-    if system is None:
-        raise RuleError(f"Unknown system {str(doc.get('system'))[:40]!r} in the export.", "file")
-    log = doc.get("events")
-    if not isinstance(log, list) or not log or len(log) > MAX_EVENTS_IMPORT:
-        raise RuleError(f"The export needs 1 to {MAX_EVENTS_IMPORT} events.", "file")
-    log = hidden.open_export(log, server_key)
-    version = doc.get("content_version") or system.version
-    if not isinstance(version, str) or len(version) > 64:
-        raise RuleError("The export's content_version is not a version.", "file")
-    clean = []
-    for i, ev in enumerate(log, start=1):
-        if not isinstance(ev, dict) or ev.get("seq") != i or not isinstance(ev.get("payload"), dict) \
-                or ev.get("type") != ev["payload"].get("type"):
-            raise RuleError(f"Event {i} of the export is damaged (seq, type or payload).", "file")
-        import_check.check_envelope(ev)
-        clean.append({"seq": i, "type": ev["type"], "payload": ev["payload"]})
-    if clean[0]["type"] != "create-table" or clean[0]["payload"].get("system") != system.slug:
-        raise RuleError("The export must start with the table's create-table event.", "file")
-    try:
-        _check_replay(clean)
-        with write_lock(db):  # any refusal rolls the whole import back
-            code = _insert_table(db, system.slug, version)
-            row = table(db, code)  # kept current by each append
-            for ev, raw in zip(clean, log):
-                _replay_event(db, row, ev, raw, system)
-    except (RuleError, KeyError, TypeError, IndexError, ValueError, AttributeError, ZeroDivisionError,
-            OverflowError, RecursionError) as exc:
-        message = exc.message if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
-        raise RuleError(f"The export does not replay: {message}", "file") from None
-    return table(db, code)
-
-
-def _replay_event(db: Database, row: dict, ev: dict, raw: dict, system) -> None:
-    """One imported event through the same path as live play: checked first as a live action
-    would be (companion.import_check), its label the app's own, never the document's, and
-    undo/redo through the chain and snapshots (an import costs what the game did)."""
-    import_check.check_event(row["state"], ev, system)
-    seat, side, ts = str(raw.get("seat", ""))[:40], raw.get("side"), raw.get("ts")
-    if ev["type"] in ("undo", "redo"):
-        _append_undo(db, row, ev["type"] == "redo", seat, side, ts)
-    else:
-        _append_action(db, row, ev["payload"], seat, side, ts)
-    import_check.check_state(ev["seq"], ev["type"], row["state"])
-
-
-def _check_replay(log: list[dict]) -> None:
-    """Undo/redo targets must be what the timeline says they are (a hand-edited file is refused)."""
-    done, undone = [], []
-    for ev in log:
-        if ev["type"] in ("undo", "redo"):
-            stack = done if ev["type"] == "undo" else undone
-            if not stack or stack[-1] != ev["payload"].get("target") or (ev["type"] == "undo" and len(done) <= 1):
-                raise RuleError(f"event {ev['seq']} {ev['type']}s the wrong event", "file")
-            (undone if ev["type"] == "undo" else done).append(stack.pop())
-        else:
-            done.append(ev["seq"])
-            if ev["seq"] > 1:
-                undone.clear()
-            if ev["type"] == "create-table" and ev["seq"] != 1:
-                raise RuleError(f"event {ev['seq']} creates the table again", "file")
+# The import and export live in companion.replay (they need the functions above); the names
+# callers know stay here.
+from companion.replay import (EXPORT_FORMAT, MAX_EVENTS_IMPORT, _check_replay, _replay_event,  # noqa: E402,F401
+                             export, export_for, import_table)
 
 
 # --- the library: fleets, warship cards, decks saved for the next game ----------------------------
@@ -511,11 +366,19 @@ def library_save(db: Database, system: str, kind: str, name: str, data: dict, ow
             library_owned(existing[1], owner, host, name)
             db.conn.execute("update library set data = ?, updated = ? where id = ?",
                             [json.dumps(data), now(), existing[0]])
+            _forget_drawn(db)
             return existing[0]
         cur = db.conn.execute(
             "insert into library (system, kind, name, data, created, updated, owner) values (?, ?, ?, ?, ?, ?, ?)",
             [system, kind, name, json.dumps(data), now(), now(), owner])
+        _forget_drawn(db)
         return cur.lastrowid
+
+
+def _forget_drawn(db: Database) -> None:
+    """A game's board may list saved items (say, ship classes): pages drawn before a library
+    change are not served again (the library changes rarely, a table every few seconds)."""
+    db.conn.execute("delete from drawn")
 
 
 def library_owned(item_owner: str | None, owner: str | None, host: bool, name: str) -> None:
@@ -531,3 +394,4 @@ def library_delete(db: Database, item_id: int, owner: str | None = None, host: b
         if row:
             library_owned(row[0], owner, host, row[1])
         db.conn.execute("delete from library where id = ?", [item_id])
+        _forget_drawn(db)

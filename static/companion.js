@@ -255,6 +255,20 @@
     if (f && f.focus) f.focus({preventScroll: true});
   });
 
+  // The board polls from the seq it shows. A poll a change or two behind may bring only the parts
+  // that changed (out of band, the board itself stays: companion/drawn.py) and the new seq in
+  // X-Board-Seq; the next poll then asks from there, not from the seq the board was drawn at.
+  document.addEventListener("htmx:configRequest", function (e) {
+    var board = e.detail.elt;
+    if (!board || board.id !== "board" || e.detail.verb !== "get" || !board.dataset.seq) return;
+    e.detail.path = e.detail.path.replace(/([?&]seq=)\d+/, "$1" + board.dataset.seq);
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var board = document.getElementById("board"), xhr = e.detail.xhr;
+    var seq = xhr && e.detail.elt === board && xhr.getResponseHeader("X-Board-Seq");
+    if (seq) board.dataset.seq = seq;
+  });
+
   // Rule tables: say so when a table scrolls sideways; the two-input lookup answers as you choose.
   function tables() {
     document.querySelectorAll("[data-scroll]").forEach(function (box) {

@@ -7,7 +7,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import actions, store
+from companion import actions, store, undo_chain
 from companion.actions import Ctx
 from companion.content import default_systems
 from companion.rules import RuleError
@@ -54,7 +54,7 @@ def request_for(kind, value, state):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(steps=STEPS, seed=st.integers(0, 2 ** 16))
 def test_cached_state_equals_fold_of_log_after_every_step(tmp_path, monkeypatch, steps, seed):
-    monkeypatch.setattr(store, "SNAPSHOT_EVERY", 4)  # undo from a snapshot + tail == the full fold
+    monkeypatch.setattr(undo_chain, "SNAPSHOT_EVERY", 4)  # undo from a snapshot + tail == the full fold
     db = store.open_db(tmp_path / f"p{seed}-{len(steps)}.sqlite")
     ctx = Ctx(system=SYSTEM, rng=random.Random(seed), seat="Anna", side="Side A")
     code = store.create(db, SYSTEM, {"name": "Property"}, ctx)["code"]

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from companion import actions, store
+from companion import actions, store, undo_chain
 from companion.actions import Ctx
 from companion.content import default_systems
 from companion.rules import RuleError
@@ -185,7 +185,7 @@ def full_fold(db, code):
 
 
 def test_undo_from_snapshots_equals_the_full_fold(path, monkeypatch):
-    monkeypatch.setattr(store, "SNAPSHOT_EVERY", 3)  # many snapshots, undo runs across them
+    monkeypatch.setattr(undo_chain, "SNAPSHOT_EVERY", 3)  # many snapshots, undo runs across them
     db = store.open_db(path)
     code = new_table(db)
     rng = random.Random(7)

@@ -1,0 +1,180 @@
+"""A table's pages drawn once per change and shared by every phone with the same view.
+
+After a change every phone at the table polls and gets the board again; drawn here, the board is
+rendered once per (table, seq, view) and kept in the database (so every server worker shares it),
+then each phone's answer is the kept page with its own bits put back in:
+
+- the view is what changes the HTML between seats: the role (a spectator's board is read-only)
+  and the side (a side's sealed orders are in clear only on its own board, hidden.for_viewer);
+- the CSRF token is the phone's own: the page is kept with a placeholder in its place;
+- the seat name is drawn as a placeholder too, and whether Undo asks first (it does when the
+  move it takes back is another seat's) is decided per phone from the kept Undo label.
+
+The placeholders derive from the server's secret key, so a name typed at the table cannot forge
+one.  The view also names the templates' version: a page drawn by older templates is not served.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import re
+
+from flask import current_app, make_response, render_template
+from markupsafe import escape
+
+from companion import store
+from companion.db import get_db, systems
+from companion.web import csrf_token, without_indentation
+
+
+def _placeholder(what: str) -> str:
+    key = current_app.config["SECRET_KEY"]
+    key = key.encode() if isinstance(key, str) else key
+    return "drawn" + hmac.new(key, what.encode(), hashlib.sha256).hexdigest()[:20] + what
+
+
+def _templates_version() -> str:
+    """Changes whenever a template file does (a restart after an upgrade serves no old pages)."""
+    app = current_app._get_current_object()
+    known = app.extensions.get("companion.drawn")
+    if known and not app.jinja_env.auto_reload:
+        return known
+    digest = hashlib.sha256(str(app.config["POLL_SECONDS"]).encode())
+    for folder, _, files in sorted(os.walk(app.template_folder)):
+        for name in sorted(files):
+            st = os.stat(os.path.join(folder, name))
+            digest.update(f"{folder}/{name}:{st.st_mtime_ns}:{st.st_size};".encode())
+    app.extensions["companion.drawn"] = digest.hexdigest()[:12]
+    return app.extensions["companion.drawn"]
+
+
+def view_of(seat: dict, page: str, system_version: str = "") -> str:
+    """What the HTML of ``page`` depends on besides the table's seq: role and side (not the name)."""
+    return f"{page}|{seat.get('role')}|{seat.get('side') or ''}|{_templates_version()}|{system_version}"
+
+
+def for_phone(html: str, meta: dict, seat: dict) -> str:
+    """A kept page with this phone's own CSRF token and seat name, and its own Undo question."""
+    name = str(seat.get("name") or "")
+    html = html.replace(_placeholder("csrf"), csrf_token()).replace(_placeholder("name"), str(escape(name)))
+    undo = meta.get("undo")
+    if undo and undo.startswith(name + ": "):
+        # the phone's own move: Undo takes it back without asking (issue 10 §5)
+        html = html.replace(f' hx-confirm="Undo {escape(undo)}?"', "", 1)
+    return html
+
+
+def draw(template: str, context: dict) -> str:
+    """Render ``template`` with the per-phone bits as placeholders."""
+    token = csrf_token()
+    html = without_indentation(render_template(template, **context))
+    return html.replace(token, _placeholder("csrf"))
+
+
+def _kept(db, code: str, seat: dict, page: str, template: str, context_of, head: tuple) -> tuple[str, dict]:
+    """(html, meta) of ``template`` for the seat's view at the table's seq: kept, or drawn and kept."""
+    table_id, seq, slug = head
+    system = systems().get(slug)
+    # the game's content (decks, unit templates) is on the pages too
+    view = view_of(seat, page, system.version if system else "")
+    hit = store.drawn(db, table_id, seq, view)
+    if hit is None:
+        row = store.table(db, code)
+        ctx = context_of(row, {**seat, "name": _placeholder("name")})
+        hit = (draw(template, ctx), {"undo": (ctx.get("history") or {}).get("undo"), "seq": row["seq"]})
+        store.keep_drawn(db, table_id, row["seq"], view, *hit, keep=DELTA_BEHIND)
+    return hit
+
+
+def kept_answer(code: str, seat: dict, page: str, template: str, context_of, head: tuple | None = None):
+    """``template`` for this phone: the page kept for its view at the table's seq, or drawn now
+    (``context_of(row, seat)`` gives the context) and kept for the next phone."""
+    db = get_db()
+    head = head or store.table_head(db, code)
+    if head is None:
+        return make_response("", 404)
+    resp = make_response(for_phone(*_kept(db, code, seat, page, template, context_of, head), seat))
+    resp.headers["Vary"] = "HX-Request, Cookie, Accept-Encoding"
+    return resp
+
+
+def board_answer(code: str, seat: dict, head: tuple | None = None):
+    """The board fragment (htmx) for this phone, drawn once per change and view."""
+    from companion.play import board_context  # play imports this module
+
+    return kept_answer(code, seat, "board", "_board.html",
+                       lambda row, s: board_context(code, s, row=row), head)
+
+
+# --- a poll a change or two behind: only what changed ------------------------------------------------
+# The board's parts that a change usually touches: each unit (div.unitbox), the turn line, the dock
+# (bottom bar and result sheet), the rolls and the unit list the forms below the board copy.  A phone
+# a few changes behind gets just those of them that differ, as htmx out-of-band swaps, when nothing
+# else on its board differs; otherwise (a new unit, a deck, the table's trackers, a game's panel) it
+# gets the whole board.
+DELTA_BEHIND = 3
+PARTS = ("turn", "dock", "rolls", "unit-options")
+_UNIT = re.compile(r'<div class="unitbox" id="(u-[^"]+)">')
+_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)[\s>/]")
+
+
+def _end(html: str, start: int, tag: str) -> int:
+    """Where the element of ``tag`` opening at ``start`` ends (same-name tags counted)."""
+    depth = 0
+    for m in _TAG.finditer(html, start):
+        if m.group(2).lower() != tag:
+            continue
+        depth += -1 if m.group(1) else 1
+        if depth == 0:
+            return html.index(">", m.start()) + 1
+    raise ValueError(f"<{tag}> at {start} is not closed")
+
+
+def parts_of(html: str) -> tuple[dict[str, str], str]:
+    """The board's swappable parts by id, and the rest of it with each part's place marked."""
+    spans = [(m.start(), "div", m.group(1)) for m in _UNIT.finditer(html)]
+    for part in PARTS:
+        at = html.find(f' id="{part}"')
+        if at >= 0:
+            start = html.rfind("<", 0, at)
+            spans.append((start, re.match(r"<([a-zA-Z0-9]+)", html[start:]).group(1).lower(), part))
+    # the board's own tag names the seq it shows: a delta moves that on itself (X-Board-Seq)
+    pos = html.index(">") + 1 if html.startswith('<section id="board"') else 0
+    parts, rest = {}, []
+    for start, tag, pid in sorted(spans):
+        if start < pos:
+            raise ValueError(f"#{pid} lies inside another part")
+        end = _end(html, start, tag)
+        parts[pid] = html[start:end]
+        rest += [html[pos:start], f"\x00{pid}\x00"]
+        pos = end
+    return parts, "".join(rest) + html[pos:]
+
+
+def board_delta(code: str, seat: dict, head: tuple, since: int):
+    """For a phone showing the board at ``since`` (a few changes behind): the parts that changed,
+    out of band, or None when the whole board has to come (too far behind, or more changed)."""
+    from companion.play import board_context  # play imports this module
+
+    db = get_db()
+    table_id, seq, slug = head
+    system = systems().get(slug)
+    old = store.drawn(db, table_id, since, view_of(seat, "board", system.version if system else ""))
+    if old is None or not 0 < seq - since <= DELTA_BEHIND:
+        return None
+    html, meta = _kept(db, code, seat, "board", "_board.html",
+                       lambda row, s: board_context(code, s, row=row), head)
+    try:
+        (was, was_rest), (now, now_rest) = parts_of(old[0]), parts_of(html)
+    except ValueError:
+        return None
+    if was_rest != now_rest:
+        return None
+    changed = "".join(re.sub(r"^<([a-zA-Z0-9]+)", r'<\1 hx-swap-oob="true"', part)
+                      for pid, part in now.items() if was.get(pid) != part)
+    resp = make_response(for_phone(changed, meta, seat))
+    resp.headers["HX-Reswap"] = "none"  # the board stays; only the parts sent out of band change
+    resp.headers["X-Board-Seq"] = str(meta.get("seq", seq))
+    resp.headers["Vary"] = "HX-Request, Cookie, Accept-Encoding"
+    return resp

@@ -1,0 +1,97 @@
+"""A table as a document: the export, and the import that replays it through the live path."""
+from __future__ import annotations
+
+from sqlite_utils import Database
+
+from companion import hidden, import_check
+from companion.rules import RuleError
+from companion.store import _insert_table, _row, events, table, write_lock
+from companion.undo_chain import _append_action, _append_undo
+
+EXPORT_FORMAT = "companion-table"
+MAX_EVENTS_IMPORT = 20_000
+
+
+def export_for(db: Database, code: str, viewer: str | None, server_key: str) -> dict:
+    """An export made by a seat of side ``viewer``: its own side's sealed parts in clear, every
+    other side's boxed with the server's key (re-importable here, exactly; unreadable elsewhere).
+    See companion/hidden.py and docs/hidden-information.md."""
+    return hidden.for_export(export(db, code), viewer, server_key)
+
+
+def export(db: Database, code: str) -> dict:
+    """The full export, sealed parts in clear: only for the host's own use and tests."""
+    row = _row(db, code)
+    return {"format": EXPORT_FORMAT, "version": 1, "system": row["system"], "name": row["name"],
+            "content_version": row["content_version"], "created": row["created"],
+            "finished": bool(row["finished"]),
+            "events": [{k: e[k] for k in ("seq", "ts", "seat", "side", "type", "label", "payload")}
+                       for e in events(db, code)]}
+
+
+def import_table(db: Database, doc: dict, systems: dict, server_key: str | None = None) -> dict:
+    """Rebuild a table from an export: every event is replayed and checked before anything is stored.
+    Boxed sealed parts (an export made by one side's seat) are opened with ``server_key`` first."""
+    if not isinstance(doc, dict) or doc.get("format") != EXPORT_FORMAT:
+        raise RuleError(f"This is not a companion table export (format must be {EXPORT_FORMAT!r}).", "file")
+    system = systems.get(doc.get("system")) if isinstance(doc.get("system"), str) else None
+    if system is None:
+        raise RuleError(f"Unknown system {str(doc.get('system'))[:40]!r} in the export.", "file")
+    log = doc.get("events")
+    if not isinstance(log, list) or not log or len(log) > MAX_EVENTS_IMPORT:
+        raise RuleError(f"The export needs 1 to {MAX_EVENTS_IMPORT} events.", "file")
+    log = hidden.open_export(log, server_key)
+    version = doc.get("content_version") or system.version
+    if not isinstance(version, str) or len(version) > 64:
+        raise RuleError("The export's content_version is not a version.", "file")
+    clean = []
+    for i, ev in enumerate(log, start=1):
+        if not isinstance(ev, dict) or ev.get("seq") != i or not isinstance(ev.get("payload"), dict) \
+                or ev.get("type") != ev["payload"].get("type"):
+            raise RuleError(f"Event {i} of the export is damaged (seq, type or payload).", "file")
+        import_check.check_envelope(ev)
+        clean.append({"seq": i, "type": ev["type"], "payload": ev["payload"]})
+    if clean[0]["type"] != "create-table" or clean[0]["payload"].get("system") != system.slug:
+        raise RuleError("The export must start with the table's create-table event.", "file")
+    try:
+        _check_replay(clean)
+        with write_lock(db):  # any refusal rolls the whole import back
+            code = _insert_table(db, system.slug, version)
+            row = table(db, code)  # kept current by each append
+            for ev, raw in zip(clean, log):
+                _replay_event(db, row, ev, raw, system)
+    except (RuleError, KeyError, TypeError, IndexError, ValueError, AttributeError, ZeroDivisionError,
+            OverflowError, RecursionError) as exc:
+        message = exc.message if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
+        raise RuleError(f"The export does not replay: {message}", "file") from None
+    return table(db, code)
+
+
+def _replay_event(db: Database, row: dict, ev: dict, raw: dict, system) -> None:
+    """One imported event through the same path as live play: checked first as a live action
+    would be (companion.import_check), its label the app's own, never the document's, and
+    undo/redo through the chain and snapshots (an import costs what the game did)."""
+    import_check.check_event(row["state"], ev, system)
+    seat, side, ts = str(raw.get("seat", ""))[:40], raw.get("side"), raw.get("ts")
+    if ev["type"] in ("undo", "redo"):
+        _append_undo(db, row, ev["type"] == "redo", seat, side, ts)
+    else:
+        _append_action(db, row, ev["payload"], seat, side, ts)
+    import_check.check_state(ev["seq"], ev["type"], row["state"])
+
+
+def _check_replay(log: list[dict]) -> None:
+    """Undo/redo targets must be what the timeline says they are (a hand-edited file is refused)."""
+    done, undone = [], []
+    for ev in log:
+        if ev["type"] in ("undo", "redo"):
+            stack = done if ev["type"] == "undo" else undone
+            if not stack or stack[-1] != ev["payload"].get("target") or (ev["type"] == "undo" and len(done) <= 1):
+                raise RuleError(f"event {ev['seq']} {ev['type']}s the wrong event", "file")
+            (undone if ev["type"] == "undo" else done).append(stack.pop())
+        else:
+            done.append(ev["seq"])
+            if ev["seq"] > 1:
+                undone.clear()
+            if ev["type"] == "create-table" and ev["seq"] != 1:
+                raise RuleError(f"event {ev['seq']} creates the table again", "file")

@@ -1,0 +1,116 @@
+"""The undo chain: which actions are in force, and the state after any of them, without reading
+the whole log.
+
+The actions in force form a stack (undo pops its top, redo pushes back what the last undo took,
+a new action clears what could be redone).  Each action event links to the action below it on
+that stack (events.link) and the table keeps the top (tables.done_top); each undo event links to
+the undo before it whose target can still be redone (tables.undone_event is the newest).  While
+an action is in force, the actions in force below it never change, so the state after it is
+fixed: snapshots of it every SNAPSHOT_EVERY links bound the work of undo whatever the log length.
+
+Every function here runs inside the caller's write transaction (companion.store.write_lock).
+"""
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+
+from sqlite_utils import Database
+
+from companion import actions
+from companion.rules import RuleError
+
+# A snapshot of the folded state every this many links of the done stack: undo and redo then
+# apply at most this many events whatever the log's length (scripts/benchmark.py measures it).
+SNAPSHOT_EVERY = 64
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _insert_event(db, table_id: int, seq: int, seat: str, side, payload: dict, label: str,
+                  chance: bool, target=None, ts=None, link=None, since_snap=0) -> None:
+    db.conn.execute(
+        "insert into events (table_id, seq, ts, seat, side, type, label, payload, chance, target, link,"
+        " since_snap) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [table_id, seq, ts or now(), seat, side, payload["type"], label, json.dumps(payload),
+         int(chance), target, link, since_snap])
+
+
+def _link(db: Database, table_id: int, seq: int) -> tuple:
+    """(link, target, since_snap) of one event: the chain alone, never its payload (hot path)."""
+    return db.execute("select link, target, since_snap from events where table_id = ? and seq = ?",
+                      [table_id, seq]).fetchone()
+
+
+def _text(db: Database, table_id: int, seq: int) -> tuple[str, str]:
+    """(label, payload) of one event, read only where undo/redo needs them."""
+    return db.execute("select label, payload from events where table_id = ? and seq = ?", [table_id, seq]).fetchone()
+
+
+def _append_action(db: Database, row: dict, payload: dict, seat: str, side, ts=None) -> tuple[int, str, dict]:
+    """Apply one action event on the table's state and store it, linked on the undo chain."""
+    entry = actions.lookup(payload["type"], row["system"])
+    state, label = actions.attempt(row["state"], payload)
+    seq, parent = row["seq"] + 1, row.get("done_top")
+    since = 0 if parent is None else _link(db, row["id"], parent)[2] + 1
+    if since >= SNAPSHOT_EVERY or parent is None:
+        since = 0
+        db.conn.execute("insert or replace into snapshots (table_id, seq, state) values (?, ?, ?)",
+                        [row["id"], seq, json.dumps(state)])
+    _insert_event(db, row["id"], seq, seat, side, payload, label, entry.chance, ts=ts, link=parent,
+                  since_snap=since)
+    db.conn.execute("update tables set state = ?, seq = ?, finished = ?, done_top = ?, undone_event = NULL,"
+                    " name = ? where id = ?",
+                    [json.dumps(state), seq, int(state["finished"]), seq, state["name"], row["id"]])
+    row.update(state=state, seq=seq, finished=int(state["finished"]), done_top=seq, undone_event=None)
+    return seq, label, state
+
+
+def _state_at(db: Database, table_id: int, top: int) -> dict:
+    """The state with every action in force up to ``top``: its snapshot plus at most
+    SNAPSHOT_EVERY actions down the chain (a log linked before snapshots existed folds from seq 1)."""
+    chain = []
+    seq = top
+    while seq is not None:
+        snap = db.execute("select state from snapshots where table_id = ? and seq = ?", [table_id, seq]).fetchone()
+        if snap:
+            state = json.loads(snap[0])
+            break
+        chain.append(json.loads(_text(db, table_id, seq)[1]))
+        seq = _link(db, table_id, seq)[0]
+    else:
+        state = {}
+    for payload in reversed(chain):
+        actions.apply(state, payload)
+    return state
+
+
+def _append_undo(db: Database, row: dict, redo: bool, seat: str, side, ts=None) -> tuple[int, str, int, dict]:
+    """Undo the action on top of the chain (or redo the last one undone) and store the event."""
+    table_id, seq = row["id"], row["seq"] + 1
+    if redo:
+        if row.get("undone_event") is None:
+            raise RuleError("Nothing to redo.", "redo")
+        undone_link, target = _link(db, table_id, row["undone_event"])[:2]
+        target_label, payload = _text(db, table_id, target)
+        state, _ = actions.attempt(row["state"], json.loads(payload))  # the top again: apply it once more
+        top, undone, link, withdrawn = target, undone_link, None, 0
+    else:
+        target = row.get("done_top")
+        parent = _link(db, table_id, target)[0]
+        target_label = _text(db, table_id, target)[0]
+        if parent is None:
+            raise RuleError("Nothing to undo.", "undo")
+        state = _state_at(db, table_id, parent)
+        top, undone, link, withdrawn = parent, seq, row.get("undone_event"), 1
+    kind = "redo" if redo else "undo"
+    label = f"{kind}: {target_label}"
+    _insert_event(db, table_id, seq, seat, side, {"type": kind, "target": target}, label, False, target,
+                  ts=ts, link=link)
+    db.conn.execute("update events set withdrawn = ? where table_id = ? and seq = ?", [withdrawn, table_id, target])
+    db.conn.execute("update tables set state = ?, seq = ?, done_top = ?, undone_event = ? where id = ?",
+                    [json.dumps(state), seq, top, undone, table_id])
+    row.update(state=state, seq=seq, done_top=top, undone_event=undone)
+    return seq, label, target, state
