@@ -11,6 +11,7 @@ import re
 import pytest
 
 from companion import actions, store
+from companion.words import for_players
 from tests.test_hidden_information import Phone
 
 KINETIC = {"slot": "primary", "item": "kinetic", "arcs": ["F", "P"]}
@@ -56,7 +57,7 @@ class Astral:
         resp = (phone or self.table).act(_control=control, **fields)
         assert resp.status_code == 400, text(resp)[:300]
         assert resp.headers["HX-Retarget"] == f"#{control}-err"
-        assert sentence in text(resp), text(resp)
+        assert for_players(sentence) in text(resp), text(resp)  # the screen drops our line notes
         after = self.row()
         assert after["state"] == before["state"] and after["seq"] == before["seq"]  # nothing stored
         return resp
@@ -125,19 +126,19 @@ def test_designer_saves_a_card_with_its_points_and_it_enters_play(aa):
 def test_the_designer_refuses_a_broken_card_with_a_sentence(aa, equipment, extra, sentence):
     resp = aa.design("Broken", 2, equipment, **extra)
     assert resp.status_code == 400 and resp.headers["HX-Retarget"] == "#aa-designer-err"
-    assert sentence in text(resp)
+    assert for_players(sentence) in text(resp)
     assert store.library_items(aa.db(), "astral-action", "sic") == []
 
 
 def test_fighters_need_a_carrier_and_follow_fighter_rules(aa):
     resp = aa.design("Wasp", 0, [{"slot": "secondary", "item": "kinetic", "arcs": ["F"]}], weapon_size="1")
-    assert resp.status_code == 400 and "A Fighter may not take a Weapon as a secondary slot (L221)." in text(resp)
+    assert resp.status_code == 400 and for_players("A Fighter may not take a Weapon as a secondary slot (L221).") in text(resp)
     assert aa.design("Wasp", 0, [KINETIC, {"slot": "secondary", "item": "interceptor"}], weapon_size="1").status_code == 200
     item = next(i["id"] for i in store.library_items(aa.db(), "astral-action", "sic") if i["name"] == "Wasp")
     resp = aa.client.post(f"/t/{aa.code}/astral-action/cards/{item}/launch",
                           data={"csrf_token": aa.table.csrf, "side": "Player 1", "_control": f"aa-card-{item}"},
                           headers={"HX-Request": "true"})
-    assert resp.status_code == 400 and "Assign the fighter to its carrier ship (L217)." in text(resp)
+    assert resp.status_code == 400 and for_players("Assign the fighter to its carrier ship (L217).") in text(resp)
     carrier = aa.ship("Mother", 3, equipment=[KINETIC, {"slot": "primary", "item": "launch"}])
     wasp = aa.ship("Wasp", 0, equipment=[KINETIC, {"slot": "secondary", "item": "interceptor"}], carrier=carrier,
                    weapon_size="1")

@@ -75,7 +75,7 @@ class Int(Field):
 
     def check(self, value, name):
         # the sentences are need_int's, so a form shows the same words; ``plain``: a game whose own
-        # check says "a whole number from lo to hi" for any bad value (Talon's books.need_int)
+        # check says "a whole number from lo to hi" for any bad value (as a game's own whole-number check does)
         number = _whole(value)
         if number is None or (self.plain and not self.lo <= number <= self.hi):
             _refuse(f"{name.replace('_', ' ') if self.plain else name} must be a whole number from "
