@@ -1,5 +1,5 @@
 """Random play for any system, checked after every step (issue 13 part 1; the game files are
-tests/test_property_<game>.py).
+tests/test_property_games.py, with each game's data in tests/property_data/<game>.json).
 
 A *phrasebook* per game holds one request of each shape its tests make for every action type it
 registers (taken from the games' own action tests).  ``Play.request`` turns a phrase into a request
@@ -24,7 +24,7 @@ import re
 from collections import Counter
 from contextlib import contextmanager
 
-from companion import actions, store
+from companion import actions, store, undo_chain
 from companion.actions import Ctx
 from companion.content import default_systems
 from companion.rules import RuleError
@@ -47,12 +47,12 @@ def core_types() -> set[str]:
 
 @contextmanager
 def low_snapshots(every: int = SNAPSHOT_EVERY):
-    saved = store.SNAPSHOT_EVERY
-    store.SNAPSHOT_EVERY = every
+    saved = undo_chain.SNAPSHOT_EVERY
+    undo_chain.SNAPSHOT_EVERY = every
     try:
         yield
     finally:
-        store.SNAPSHOT_EVERY = saved
+        undo_chain.SNAPSHOT_EVERY = saved
 
 
 class Play:
