@@ -211,7 +211,7 @@ def test_undo_reads_a_bounded_part_of_the_log(path, monkeypatch):
     real = actions.apply
     monkeypatch.setattr(actions, "apply", lambda state, payload: applied.append(1) or real(state, payload))
     store.undo(db, code, ctx())
-    assert 0 < len(applied) <= store.SNAPSHOT_EVERY
+    assert 0 < len(applied) <= undo_chain.SNAPSHOT_EVERY
     assert store.table(db, code)["state"]["units"]["u1"]["trackers"]["hp"]["value"] == 500 - 299
 
 
