@@ -2,9 +2,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
-
-import pytest
 
 
 def board(table):
@@ -36,12 +33,17 @@ def test_the_filter_is_offered_to_a_seat_with_a_side_and_marks_its_side(table):
     assert re.search(r'<section class="side side-1 mine" aria-label="Side B">', page)
 
 
-def test_a_game_with_its_own_unit_card_and_no_row_keeps_full_cards(table):
-    # whichever game still has its own _unit.html and no _row.html (games gain rows one by one)
-    games = Path(__file__).resolve().parents[1] / "templates" / "games"
-    full = sorted(d.name for d in games.iterdir() if (d / "_unit.html").exists() and not (d / "_row.html").exists())
-    if not full:
-        pytest.skip("every game with its own unit card says what its row shows")
-    table.create(system=full[0])
+def test_a_game_with_its_own_unit_card_and_no_row_keeps_full_cards(table, monkeypatch):
+    # every shipped game now says what its row shows, so a game without _row.html is Dreadnaught
+    # with its row template hidden: its ships are full cards, and rows come back with the template
+    from companion import play
+    from test_dreadnaught_actions import DUEL
+    table.create(system="dreadnaught", name="Planet 7", sides="Anna, Ben", side="Anna")
+    table.act(do="dn-setup", **{k: str(v) for k, v in DUEL.items()})
+    assert 'class="unitrow' in board(table)
+    real = play.has_template
+    monkeypatch.setattr(play, "has_template", lambda name: not name.endswith("/_row.html") and real(name))
+    table.act(do="note", text="the board is drawn again")  # a new change: a fresh render, not the cached one
     page = board(table)
     assert "unitrow" not in page and "data-unit-filter" not in page
+    assert 'id="unit-u1"' in page and 'id="unit-u2"' in page  # the full cards, open
