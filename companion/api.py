@@ -9,7 +9,7 @@ import secrets
 
 from flask import Blueprint, current_app, g, abort, jsonify, request, url_for
 
-from companion import actions, dice, hidden, store
+from companion import actions, dice, hidden, replay, store
 from companion.actions import Ctx
 from companion.validate import shielded
 from companion.db import get_db, systems
@@ -130,7 +130,7 @@ def create_table():
 def import_table():
     """Import an export document as a new table."""
     try:
-        row = store.import_table(get_db(), body(), systems(), current_app.config["SECRET_KEY"])
+        row = replay.import_table(get_db(), body(), systems(), current_app.config["SECRET_KEY"])
     except RuleError as exc:
         return error(exc)
     return _created(row)
@@ -196,7 +196,7 @@ def get_events(code: str):
 @bp.get("/tables/<code>/export")
 def export(code: str):
     seat = seat_for(code)
-    return jsonify(store.export_for(get_db(), code, hidden.viewer_side(seat), current_app.config["SECRET_KEY"]))
+    return jsonify(replay.export_for(get_db(), code, hidden.viewer_side(seat), current_app.config["SECRET_KEY"]))
 
 
 @bp.get("/openapi.json")

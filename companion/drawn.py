@@ -99,12 +99,10 @@ def kept_answer(code: str, seat: dict, page: str, template: str, context_of, hea
     return resp
 
 
-def board_answer(code: str, seat: dict, head: tuple | None = None):
-    """The board fragment (htmx) for this phone, drawn once per change and view."""
-    from companion.play import board_context  # play imports this module
-
-    return kept_answer(code, seat, "board", "_board.html",
-                       lambda row, s: board_context(code, s, row=row), head)
+def board_answer(code: str, seat: dict, context_of, head: tuple | None = None):
+    """The board fragment (htmx) for this phone, drawn once per change and view; ``context_of(row,
+    seat)`` is the board's template context (play.board_context, passed in: play imports this module)."""
+    return kept_answer(code, seat, "board", "_board.html", context_of, head)
 
 
 # --- a poll a change or two behind: only what changed ------------------------------------------------
@@ -152,19 +150,16 @@ def parts_of(html: str) -> tuple[dict[str, str], str]:
     return parts, "".join(rest) + html[pos:]
 
 
-def board_delta(code: str, seat: dict, head: tuple, since: int):
+def board_delta(code: str, seat: dict, context_of, head: tuple, since: int):
     """For a phone showing the board at ``since`` (a few changes behind): the parts that changed,
     out of band, or None when the whole board has to come (too far behind, or more changed)."""
-    from companion.play import board_context  # play imports this module
-
     db = get_db()
     table_id, seq, slug = head
     system = systems().get(slug)
     old = store.drawn(db, table_id, since, view_of(seat, "board", system.version if system else ""))
     if old is None or not 0 < seq - since <= DELTA_BEHIND:
         return None
-    html, meta = _kept(db, code, seat, "board", "_board.html",
-                       lambda row, s: board_context(code, s, row=row), head)
+    html, meta = _kept(db, code, seat, "board", "_board.html", context_of, head)
     try:
         (was, was_rest), (now, now_rest) = parts_of(old[0]), parts_of(html)
     except ValueError:

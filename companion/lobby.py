@@ -5,7 +5,7 @@ import json
 
 from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, send_from_directory, url_for
 
-from companion import qr, store
+from companion import qr, replay, store
 from companion.db import get_db, systems
 from companion.rules import RuleError
 from companion.web import MAX_SEAT_NAME, ctx_for, public_url, remember_seat, seat_for, seats
@@ -79,7 +79,7 @@ def import_table():
             doc = json.load(upload.stream)
         except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested too deeply
             raise RuleError("That file is not JSON (export a table to get one).", "file") from None
-        row = store.import_table(get_db(), doc, systems(), current_app.config["SECRET_KEY"])
+        row = replay.import_table(get_db(), doc, systems(), current_app.config["SECRET_KEY"])
     except RuleError as exc:
         return render_template("home.html", tables=my_tables(), systems=systems(),
                                errors={exc.field or "file": exc.message}, form=request.form), 400

@@ -8,7 +8,7 @@ from urllib.parse import unquote
 from flask import Blueprint, g, Response, current_app, redirect, render_template, request, url_for
 from jinja2 import TemplateNotFound
 
-from companion import dice, drawn, hidden, report, store, validate
+from companion import dice, drawn, hidden, replay, report, store, validate
 from companion.actions import Stale
 from companion.validate import shielded
 from companion.db import get_db, systems
@@ -143,6 +143,11 @@ def board_context(code: str, seat: dict, errors=None, flash=None, row=None) -> d
             "errors": errors or {}, "flash": flash, "poll_seconds": current_app.config["POLL_SECONDS"]}
 
 
+def _board_of(code: str):
+    """The board's context for a table row as a seat sees it (what companion/drawn.py draws from)."""
+    return lambda row, seat: board_context(code, seat, row=row)
+
+
 NO_OUTCOME = {"deck-load", "deck-shuffle"}  # chance actions with nothing to read off (a new order)
 
 
@@ -186,8 +191,8 @@ def poll(code: str):
         return Response(status=204)
     if request.htmx:  # drawn once per change and view, shared by every phone (companion/drawn.py)
         since = request.args.get("seq", "")
-        delta = drawn.board_delta(code, seat, head, int(since)) if INT_RE.match(since) else None
-        return delta or drawn.board_answer(code, seat, head)
+        delta = drawn.board_delta(code, seat, _board_of(code), head, int(since)) if INT_RE.match(since) else None
+        return delta or drawn.board_answer(code, seat, _board_of(code), head)
     return page_or_partial("board.html", "_board.html", **board_context(code, seat))
 
 
@@ -198,7 +203,7 @@ def _answer(code: str, seat: dict, exc: RuleError | None):
         control = None  # not one of our element ids (and not safe in a response header)
     if exc is None:
         if request.htmx:  # the board the other phones will poll for next: drawn once for this view
-            return drawn.board_answer(code, seat)
+            return drawn.board_answer(code, seat, _board_of(code))
         return redirect(url_for("play.board", code=code) + (f"#{control}" if control else ""), 303)
     status = status_of(exc)
     if request.htmx:
@@ -324,7 +329,7 @@ def export(code: str):
     """The table as a JSON document (system, content version, the event log; other sides' sealed
     parts boxed so only this server can re-import them, see companion/hidden.py)."""
     seat = seat_for(code)
-    doc = store.export_for(get_db(), code, hidden.viewer_side(seat), current_app.config["SECRET_KEY"])
+    doc = replay.export_for(get_db(), code, hidden.viewer_side(seat), current_app.config["SECRET_KEY"])
     resp = Response(json.dumps(doc, indent=1), mimetype="application/json")
     resp.headers["Content-Disposition"] = f'attachment; filename="companion-{code}.json"'
     return resp

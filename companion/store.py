@@ -330,10 +330,7 @@ def history(db: Database, code: str) -> dict:
     return {"undo": log["undo"], "redo": log["redo"]}
 
 
-# The import and export live in companion.replay (they need the functions above); the names
-# callers know stay here.
-from companion.replay import (EXPORT_FORMAT, MAX_EVENTS_IMPORT, _check_replay, _replay_event,  # noqa: E402,F401
-                             export, export_for, import_table)
+# The import and export live in companion.replay, which builds on the functions above.
 
 
 # --- the library: fleets, warship cards, decks saved for the next game ----------------------------

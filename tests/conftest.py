@@ -30,17 +30,17 @@ def table(client):
 def check_round_trip(app, code: str) -> None:
     """Every table a test played, whatever the game: export -> import gives the same state, undo and
     redo behave the same on both, and the import exports again to the same events."""
-    from companion import store
+    from companion import replay, store
     from companion.actions import Ctx
     from companion.db import get_db, systems
     from companion.rules import RuleError
 
     with app.app_context():
         db = get_db()
-        doc = store.export(db, code)
-        copy = store.import_table(db, doc, systems())["code"]
+        doc = replay.export(db, code)
+        copy = replay.import_table(db, doc, systems())["code"]
         keep = ("seq", "seat", "side", "type", "label", "payload")
-        assert [{k: e[k] for k in keep} for e in store.export(db, copy)["events"]] == \
+        assert [{k: e[k] for k in keep} for e in replay.export(db, copy)["events"]] == \
             [{k: e[k] for k in keep} for e in doc["events"]]
         if store.table(db, code)["finished"]:
             return

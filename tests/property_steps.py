@@ -24,7 +24,7 @@ import re
 from collections import Counter
 from contextlib import contextmanager
 
-from companion import actions, store, undo_chain
+from companion import actions, replay, store, undo_chain
 from companion.actions import Ctx
 from companion.content import default_systems
 from companion.rules import RuleError
@@ -173,14 +173,14 @@ class Play:
     # --- the end: export, import, undo/redo on both ------------------------------------------------
     def round_trip(self) -> None:
         db, code = self.db, self.code
-        doc = store.export(db, code)
-        copy = store.import_table(db, json.loads(json.dumps(doc)), SYSTEMS)["code"]
+        doc = replay.export(db, code)
+        copy = replay.import_table(db, json.loads(json.dumps(doc)), SYSTEMS)["code"]
         assert store.table(db, copy)["state"] == store.table(db, code)["state"]
-        again = store.export(db, copy)
+        again = replay.export(db, copy)
         assert json.dumps(again["events"]) == json.dumps(doc["events"]), "the import exports other events"
         for side in self.row["state"]["sides"] + [None]:  # a seat's export: others' secrets boxed
-            mine = store.export_for(db, code, side, SERVER_KEY)
-            other = store.import_table(db, mine, SYSTEMS, server_key=SERVER_KEY)["code"]
+            mine = replay.export_for(db, code, side, SERVER_KEY)
+            other = replay.import_table(db, mine, SYSTEMS, server_key=SERVER_KEY)["code"]
             assert store.table(db, other)["state"] == store.table(db, code)["state"], side
         self.same_undo_redo(code, copy)
 
@@ -199,7 +199,7 @@ class Play:
                 if isinstance(outcome[0], str):
                     break
         keep = ("seq", "seat", "side", "type", "label", "payload")
-        logs = [[{k: e[k] for k in keep} for e in store.export(self.db, c)["events"]] for c in (code, copy)]
+        logs = [[{k: e[k] for k in keep} for e in replay.export(self.db, c)["events"]] for c in (code, copy)]
         assert logs[0] == logs[1]
 
 

@@ -7,7 +7,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import actions, store, undo_chain
+from companion import actions, replay, store, undo_chain
 from companion.actions import Ctx
 from companion.content import default_systems
 from companion.rules import RuleError
@@ -74,11 +74,11 @@ def test_cached_state_equals_fold_of_log_after_every_step(tmp_path, monkeypatch,
         assert row["seq"] == len(log)
         assert actions.fold(log) == row["state"]
     # export -> import: the same state and events, and undo/redo behave the same on both tables
-    doc = store.export(db, code)
-    copy = store.import_table(db, doc, {"freeform": SYSTEM})["code"]
+    doc = replay.export(db, code)
+    copy = replay.import_table(db, doc, {"freeform": SYSTEM})["code"]
     assert store.table(db, copy)["state"] == store.table(db, code)["state"]
     keep = ("seq", "seat", "side", "type", "label", "payload")
-    assert [{k: e[k] for k in keep} for e in store.export(db, copy)["events"]] == \
+    assert [{k: e[k] for k in keep} for e in replay.export(db, copy)["events"]] == \
         [{k: e[k] for k in keep} for e in doc["events"]]
     for redo in (False, False, True):
         outcome = []

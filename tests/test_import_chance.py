@@ -7,7 +7,7 @@ import copy
 
 import pytest
 
-from companion import actions, import_check, store
+from companion import actions, import_check, replay, store
 from companion.db import get_db, systems
 from companion.rules import RuleError
 from test_dreadfleet_actions import Game, ids
@@ -27,7 +27,7 @@ def refused(app, doc: dict) -> str:
     with app.app_context():
         tables = len(list(get_db().query("select code from tables")))
         with pytest.raises(RuleError) as exc:
-            store.import_table(get_db(), doc, systems())
+            replay.import_table(get_db(), doc, systems())
         assert len(list(get_db().query("select code from tables"))) == tables  # nothing stored
         assert exc.value.message.startswith("The export does not replay: ")
         return exc.value.message.removeprefix("The export does not replay: ")
@@ -35,12 +35,12 @@ def refused(app, doc: dict) -> str:
 
 def imports(app, doc: dict) -> None:
     with app.app_context():
-        store.import_table(get_db(), doc, systems())
+        replay.import_table(get_db(), doc, systems())
 
 
 def export(app, code: str) -> dict:
     with app.app_context():
-        return store.export(get_db(), code)
+        return replay.export(get_db(), code)
 
 
 def event(doc: dict, type_: str) -> dict:

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from companion import actions, store, undo_chain
+from companion import actions, replay, store, undo_chain
 from companion.actions import Ctx
 from companion.content import default_systems
 from companion.rules import RuleError
@@ -116,8 +116,8 @@ def test_export_import_makes_an_identical_table(path):
     store.act(db, code, {"type": "deck-draw", "deck": "deck", "to": "unit:u1"}, ctx())
     store.act(db, code, {"type": "roll", "expr": "2d6"}, ctx())
     store.undo(db, code, ctx())
-    doc = store.export(db, code)
-    copy = store.import_table(db, doc, {"freeform": SYSTEM})
+    doc = replay.export(db, code)
+    copy = replay.import_table(db, doc, {"freeform": SYSTEM})
     assert copy["code"] != code
     assert copy["state"] == store.table(db, code)["state"]
     assert [(e["type"], e["label"], e["withdrawn"]) for e in store.events(db, copy["code"])] == \
@@ -134,10 +134,10 @@ def test_a_damaged_export_is_refused_and_creates_nothing(path, damage, message):
     db = store.open_db(path)
     code = new_table(db)
     store.act(db, code, {"type": "adjust", "unit": "u1", "tracker": "hp", "by": -1}, ctx())
-    doc = store.export(db, code)
+    doc = replay.export(db, code)
     damage(doc)
     with pytest.raises(RuleError, match=message):
-        store.import_table(db, doc, {"freeform": SYSTEM})
+        replay.import_table(db, doc, {"freeform": SYSTEM})
     assert db.execute("select count(*) from tables").fetchone()[0] == 1
 
 
@@ -153,15 +153,15 @@ def test_an_imported_table_with_an_added_tracker_undoes_and_exports_again(path):
     store.act(db, code, {"type": "add-tracker", "unit": "table",
                          "spec": {"id": "cond", "kind": "conditions", "options": ["Burning"]}}, ctx())
     store.act(db, code, {"type": "tracker", "unit": "table", "tracker": "cond", "op": "add", "name": "Burning"}, ctx())
-    doc = store.export(db, code)
-    copy = store.import_table(db, doc, {"freeform": SYSTEM})
-    again = store.export(db, copy["code"])
+    doc = replay.export(db, code)
+    copy = replay.import_table(db, doc, {"freeform": SYSTEM})
+    again = replay.export(db, copy["code"])
     assert [e["payload"] for e in again["events"]] == [e["payload"] for e in doc["events"]]
     for _ in range(4):  # every undo works on the imported table, as on the original
         store.undo(db, code, ctx())
         store.undo(db, copy["code"], ctx())
         assert store.table(db, copy["code"])["state"] == store.table(db, code)["state"]
-    store.import_table(db, store.export(db, copy["code"]), {"freeform": SYSTEM})  # and it imports again
+    replay.import_table(db, replay.export(db, copy["code"]), {"freeform": SYSTEM})  # and it imports again
 
 
 def play_with_undos(db, code, rng, steps=120):
@@ -241,7 +241,7 @@ def test_a_log_written_before_the_undo_chain_is_linked_by_the_migration(path):
 
 START_SCRIPT = """
 import os, sys, time
-from companion import store
+from companion import replay, store
 open(sys.argv[2] + "." + str(os.getpid()), "w").close()  # imported and ready
 while not os.path.exists(sys.argv[2]):  # all open the file at the same moment
     time.sleep(0.001)

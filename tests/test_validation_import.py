@@ -87,7 +87,7 @@ def test_a_forged_label_is_not_kept(client, played):
     doc = copy.deepcopy(played)
     event(doc, "roll")["label"] = "Anna rolled 1d20 = 20"
     code = client.post("/api/tables/import", json=doc).get_json()["code"]
-    from companion import store
+    from companion import replay, store
     from companion.db import get_db
     with client.application.app_context():
         labels = [e["label"] for e in store.events(get_db(), code)]
@@ -162,11 +162,11 @@ def test_a_two_megabyte_event_is_refused(client, played):
     client.application.config["MAX_CONTENT_LENGTH"] = 8 * 1024 * 1024
     assert "events[9].payload.text is too long" in refused(client, doc, None, "")
     # the store's own check, for documents that do not come through the gate
-    from companion import store
+    from companion import replay, store
     from companion.db import get_db, systems
     from companion.rules import RuleError
     with client.application.app_context(), pytest.raises(RuleError, match="Event 10 .*an event is at most"):
-        store.import_table(get_db(), doc, systems())
+        replay.import_table(get_db(), doc, systems())
 
 
 def test_nothing_happens_after_finish(client, played):
