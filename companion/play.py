@@ -13,7 +13,7 @@ from companion.actions import Stale
 from companion.validate import shielded
 from companion.db import get_db, systems
 from companion.rules import RuleError
-from companion.web import (ctx_for, error_fragment, page_or_partial, require_player, seat_for, seats,
+from companion.web import (ctx_for, error_fragment, is_host, page_or_partial, require_player, seat_for, seats,
                            status_of)
 
 bp = Blueprint("play", __name__)
@@ -354,13 +354,6 @@ def save_roster(code: str):
     except RuleError as exc:
         return _answer(code, seat, exc)
     return _answer(code, seat, None)
-
-
-def is_host() -> bool:
-    """The device running the server (a browser on it reaches us over loopback) may change any
-    saved item; behind a reverse proxy every request looks local, so set COMPANION_PUBLIC_URL and
-    keep the proxy in mind."""
-    return request.remote_addr in ("127.0.0.1", "::1")
 
 
 @bp.post("/t/<code>/library/<int:item>/add")

@@ -329,6 +329,13 @@ def require_player(seat: dict) -> None:
         abort(403, "Spectators can watch but not change anything.")
 
 
+def is_host() -> bool:
+    """The device running the server (a browser on it reaches us over loopback) may change any
+    saved item; behind a reverse proxy every request looks local, so set COMPANION_PUBLIC_URL and
+    keep the proxy in mind."""
+    return request.remote_addr in ("127.0.0.1", "::1")
+
+
 def ctx_for(row: dict, seat: dict) -> Ctx:
     return Ctx(system=systems()[row["system"]], rng=secrets.SystemRandom(), seat=seat["name"],
                side=seat.get("side"))

@@ -24,11 +24,12 @@ def text(resp) -> str:
 class Astral:
     """An Astral Action table driven like phones do: Anna plays Player 1, Ben Player 2."""
 
-    def __init__(self, app, table):
+    def __init__(self, app, table, sides=("Player 1", "Player 2")):
         self.app, self.table, self.client = app, table, table.client
-        table.create(system="astral-action", seat="Anna", side="Player 1")
+        table.create(system="astral-action", seat="Anna", side=sides[0],
+                     sides="" if sides == ("Player 1", "Player 2") else ", ".join(sides))
         player, _ = table.secrets()
-        self.ben = Phone(app.test_client()).join(table.code, player, "Ben", "Player 2")
+        self.ben = Phone(app.test_client()).join(table.code, player, "Ben", sides[1])
 
     @property
     def code(self):
@@ -193,6 +194,39 @@ def test_command_token_and_commands_by_token_or_by_discarding_a_sealed_order(aa)
     aa.refused("Only an unrevealed Order of Raven from this turn can be discarded for a Command (L127).", phone=aa.ben,
                type="aa-command", unit=raven, command="Enhance Sensors", via="s1")
     aa.folds()
+
+
+def undo_label(aa) -> str:
+    return store.history(aa.db(), aa.code)["undo"]
+
+
+def test_a_sealed_order_names_the_sealing_seat_once(aa):
+    raven = aa.ship("Raven", 1, side="Player 2")
+    aa.ok(phone=aa.ben, type="aa-order", unit=raven, order="Brace for Impact", hidden="1")
+    # the undo button and the log put the seat's name before the label
+    assert undo_label(aa) == "Ben: sealed an order for Raven"
+    log = html.unescape(aa.client.get(f"/t/{aa.code}/log").data.decode())
+    assert "Ben</small> sealed an order for Raven" in log and "Brace for Impact" not in log
+
+
+def test_a_side_that_passes_is_named_once_when_its_seat_bears_its_name(app, table):
+    aa = Astral(app, table, sides=("Anna", "Ben"))
+    aa.ship("Scout", 1, side="Anna")
+    aa.ship("Raven", 1, side="Ben")
+    aa.ship("Hawk", 2, side="Ben")
+    aa.to_phase("Activation")
+    aa.ok(type="aa-pass", side="Anna")
+    assert undo_label(aa) == "Anna: passes at Size 1"
+    aa.folds()
+
+
+def test_a_side_passed_for_by_another_seat_is_named(aa):
+    aa.ship("Scout", 1)
+    aa.ship("Raven", 1, side="Player 2")
+    aa.ship("Hawk", 2, side="Player 2")
+    aa.to_phase("Activation")
+    aa.ok(type="aa-pass", side="Player 1")
+    assert undo_label(aa) == "Anna: Player 1 passes at Size 1"
 
 
 # --- activation by size ------------------------------------------------------------------------

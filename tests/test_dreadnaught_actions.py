@@ -573,6 +573,47 @@ def test_duel_has_no_timer_or_credit(duel):
     duel.refused("dn-credit", "is a multiplayer rule", ship="Ben", by="Anna")
 
 
+# --- labels: each name said once ----------------------------------------------------------------
+
+def labels(game) -> tuple[str, list[str]]:
+    """The undo button's label ("<seat>: <label>") and the log's labels, newest last."""
+    db = store.open_db(game.app.config["DATABASE"])
+    return store.history(db, game.table.code)["undo"], [e["label"] for e in store.events(db, game.table.code)]
+
+
+def test_a_player_acting_on_their_own_ship_is_named_once(duel):
+    # Anna's phone: the log and the undo button already put "Anna" before every label
+    duel.ok("dn-mulligan", ship="Anna")
+    assert labels(duel)[0] == "Anna: draws a new hand of 6 and shuffles the old one back; counts unchanged."
+    duel.ok("dn-mulligan", ship="Ben")
+    assert labels(duel)[0] == "Anna: Ben draws a new hand of 6 and shuffles the old one back; counts unchanged."
+    duel.ok("dn-card-burn", ship="Anna", amount=1, hand_cards=1)
+    assert labels(duel)[0] == "Anna: Card Burn 1: 1 from hand."
+    # the Card Burn tool's answer has no seat beside it: it names the burned player
+    assert duel.game()["burn_result"]["summary"] == "Anna: Card Burn 1: 1 from hand."
+    duel.ok("dn-damage", ship="Ben", amount=3)
+    assert labels(duel)[0] == "Anna: Ben: 3 Damage: HP 24 -> 21."
+    duel.ok("dn-heal", ship="Anna", amount=1)
+    assert labels(duel)[0] == "Anna: Heal 1: HP 26 -> 26 (1 lost: never above the starting 26)."
+    duel.ok("dn-draw")
+    assert labels(duel)[0] == "Anna: Everyone draws up to 6: Anna draws 1 (hand 6, deck 29). Ben draws 0 (hand 6, deck 20)."
+    log = html.unescape(duel.table.client.get(f"/t/{duel.table.code}/log").data.decode())
+    assert "Anna: Anna" not in log and "Anna: Card Burn" not in labels(duel)[1]
+
+
+def test_a_role_side_nobody_named_is_called_by_its_role(app, table):
+    game = Dreadnaught(app, table)
+    table.create(system="dreadnaught", name="Planet 7", seat="Anna")
+    page = html.unescape(game.ok("dn-setup", **{"names.Attacker": "Anna"}).data.decode())
+    assert game.unit("Attacker")["name"] == "Anna's Dreadnaught" and game.unit("Defender")["name"] == "Defender"
+    assert "Defender's Dreadnaught" not in page
+    game.ok("dn-card-burn", ship="Attacker", amount=1, hand_cards=1)   # Anna's own ship, by its typed name
+    assert labels(game)[0] == "Anna: Card Burn 1: 1 from hand."
+    game.ok("dn-damage", ship="Defender", amount=3)
+    assert labels(game)[0] == "Anna: Defender: 3 Damage: HP 24 -> 21."
+    game.fold_matches()
+
+
 # --- running battles and the log ----------------------------------------------------------------
 
 def test_running_battle_best_of_three(dn):

@@ -100,6 +100,33 @@ def test_dreadfleet_a_forged_broadside_or_roll_off_is_refused(app, table):
     assert refused(app, forged(doc, "df-initiative", loaded)).endswith("it records 7 for its dice, which no D6 shows.")
 
 
+def test_dreadfleet_rolls_with_no_total_share_one_d6_check_that_refuses_a_7(app, table):
+    from companion.games.dreadfleet.imported_dice import D6_ONLY
+    actions._load_all()
+    assert len({actions.REGISTRY[t].dice for t in D6_ONLY}) == 1  # one check, not a twin per action
+    game = Game(app, table).create()
+    game.action_phase()  # df-wind-place, df-initiative, df-fate
+    units = ids(game)
+    game.ok(type="df-activate", unit=units["Heldenhammer"])
+    game.ok(type="df-order", unit=units["Heldenhammer"], order="Full Speed Ahead", order_dice="5")
+    game.ok(type="df-deploy", unit=units["Grand Alliance Cog (Heldenhammer)"], capsize_dice="3")
+    game.ok(type="df-full-speed", unit=units["Heldenhammer"], fsa_dice="3 4")
+    game.ok(type="df-activate", unit=units["Bloody Reaver"])
+    game.ok(type="df-sail", unit=units["Bloody Reaver"], relation="in irons", sail_dice="1")
+    game.ok(type="df-activate", unit=units["Seadrake"])
+    game.ok(type="df-escape", unit=units["Seadrake"], enemies="1", escape_dice="5", move_dice="2")
+    game.ok(type="df-damage", unit=units["Seadrake"], mode="card", count="1")
+    doc = export(app, game.code)
+    imports(app, doc)
+
+    def seven(p):  # the first die it records becomes a 7 (a card draw records none: one is added)
+        p["dice"] = [7, *p["dice"][1:]] if p.get("dice") else [7]
+    for type_ in D6_ONLY:
+        seq = event(doc, type_)["seq"]
+        assert refused(app, forged(doc, type_, seven)) == \
+            f"Event {seq} ({type_}): it records 7 for its dice, which no D6 shows."
+
+
 # --- Empires of Dust: the initiative D20s and the order they give ---------------------------------
 
 def test_empires_of_dust_a_forged_initiative_roll_is_refused(app, client):

@@ -126,3 +126,17 @@ def test_talon_classes_belong_to_the_table_that_saved_them(app):
     assert item(app, "talon", "class", "Our DD")["data"] == saved["data"]
     ben.client.environ_base["REMOTE_ADDR"] = HOST
     assert post(ben, "talon/classes", unit="u1", class_name="Our DD", _control="unit-u1").status_code == 200
+
+
+def test_the_library_asks_who_is_host_from_the_web_plumbing_not_from_the_play_blueprint():
+    """companion.games.library sits under the games' views; reaching up into companion.play for
+    is_host made a game-level module import the board's blueprint."""
+    import ast
+    import inspect
+
+    from companion import web
+    from companion.games import library
+    imported = {node.module for node in ast.walk(ast.parse(inspect.getsource(library)))
+                if isinstance(node, ast.ImportFrom)}
+    assert imported.isdisjoint({"companion.play", "companion.lobby", "companion.api"}), imported
+    assert library.is_host is web.is_host and web.is_host.__module__ == "companion.web"

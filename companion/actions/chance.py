@@ -9,6 +9,7 @@ come from the app.  ``companion.import_check`` runs it before replaying the even
 """
 from __future__ import annotations
 
+from companion.actions import REGISTRY
 from companion.rules import RuleError
 
 
@@ -49,6 +50,18 @@ def every_die(payload, sides: int, keys=DICE_KEYS, depth: int = 0) -> None:
     elif isinstance(payload, list):
         for value in payload:
             every_die(value, sides, keys, depth + 1)
+
+
+def every_die_checked(types, sides: int) -> None:
+    """Register one import check for each action type in ``types``: every die its payload records
+    (``every_die``) shows 1 to ``sides``.  For a game whose dice are all D``sides`` and whose
+    actions record no total an import could work out again from them; call it once the action
+    types are registered (after importing their modules)."""
+    def check(state: dict, payload: dict) -> None:
+        """An imported event of one of ``types``: every die it records is a D``sides``."""
+        every_die(payload, sides)
+    for type_ in types:
+        REGISTRY[type_].dice = check
 
 
 def _dice_in(value, sides: int, what: str) -> None:

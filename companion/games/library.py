@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from companion import store
 from companion.db import get_db
-from companion.play import is_host
+from companion.web import is_host
 
 
 def save(slug: str, kind: str, name: str, data: dict, code: str) -> int:

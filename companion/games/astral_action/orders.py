@@ -32,7 +32,10 @@ def aa_order(state: dict, p: dict) -> str:
     if p.get(KEY):
         unit, _ = _check_order(state, p["unit"], p[KEY]["secret"]["order"])
         store_part(state, p, "order")
-        return f"{p.get('seat') or unit['side']} sealed an order for {unit['name']}"
+        # the log and the undo button put the sealing seat's name before the label ("Anna: sealed an
+        # order for Falcon"); a seat with no name leaves the side to say who sealed it
+        what = f"sealed an order for {unit['name']}"
+        return what if p.get("seat") else f"{unit['side']} {what}"
     unit, kind = _check_order(state, p.get("unit"), p.get("order"))
     turn(state)["orders"].setdefault(unit["id"], []).append(p["order"])
     return f"{unit['name']}: Order [{kind}] {p['order']}"
@@ -125,9 +128,11 @@ def aa_pass(state: dict, p: dict) -> str:
     books = turn(state)
     books["passed"].setdefault(str(status["size"]), []).append(side)
     books["last"] = side
-    return f"{side} passes at Size {status['size']}"
+    # a seat named as its side (sides typed as the players' names) is named once: "Anna: passes at Size 3"
+    what = f"passes at Size {status['size']}"
+    return what if p.get("by") == side else f"{side} {what}"
 
 
 @aa_pass.decider
 def decide_aa_pass(state: dict, args: dict, ctx) -> dict:
-    return {"side": args.get("side") or ctx.side}
+    return {"side": args.get("side") or ctx.side, "by": ctx.seat}

@@ -2,7 +2,7 @@
 Auxiliaries; Treasure Tokens; Sea Monsters)."""
 from __future__ import annotations
 
-from companion.actions import action, chance
+from companion.actions import action
 from companion.actions.schema import Dice, Flag, Int, Obj, Ref, Text
 from companion.rules import RuleError
 from companion.trackers import deck as decks
@@ -194,10 +194,3 @@ def monster_control(state: dict, p: dict) -> str:
     if unit["id"] not in now["control"]:
         now["control"].append(unit["id"])
     return f"The {unit['name']} is controlled by {'Count Noctilus' if noctilus else side} this turn"
-
-
-@deploy.dice_check
-def deploy_dice(state: dict, p: dict) -> None:
-    """An imported df-deploy (issue 15): every die it records is a D6 (seed 002 rolls only D6s; a D3 is a
-    D6 halved); its cards are checked as deck steps (companion.import_check)."""
-    chance.every_die(p, 6)

@@ -7,7 +7,7 @@ the real deck, the cards a ship owes are recorded as players draw them.
 """
 from __future__ import annotations
 
-from companion.actions import action, chance
+from companion.actions import action
 from companion.actions.schema import Int, Obj, Ref, Scalar, Text
 from companion.rules import RuleError
 from companion.trackers import deck as decks
@@ -255,10 +255,3 @@ def decide_damage(state: dict, args: dict, ctx) -> dict:
     else:
         raise RuleError("mode must be card, aground or type.", "mode")
     return {"unit": unit["id"], "mode": mode, "value": args.get("value"), "steps": steps}
-
-
-@damage.dice_check
-def damage_dice(state: dict, p: dict) -> None:
-    """An imported df-damage (issue 15): every die it records is a D6 (seed 002 rolls only D6s; a D3 is a
-    D6 halved); its cards are checked as deck steps (companion.import_check)."""
-    chance.every_die(p, 6)

@@ -2,7 +2,7 @@
 the wind they move, activating ships in turn, and what to remember as each phase starts (the phase hook)."""
 from __future__ import annotations
 
-from companion.actions import action, chance
+from companion.actions import action
 from companion.actions.schema import Dice, Obj, Ref
 from companion.rules import RuleError
 from companion.trackers import deck as decks
@@ -227,17 +227,3 @@ def reminders(state: dict) -> list[str]:
         else:
             out.append("No turn limit set: check the victory conditions.")
     return out
-
-
-@initiative.dice_check
-def initiative_dice(state: dict, p: dict) -> None:
-    """An imported df-initiative (issue 15): every die it records is a D6 (seed 002 rolls only D6s; a D3 is a
-    D6 halved); its cards are checked as deck steps (companion.import_check)."""
-    chance.every_die(p, 6)
-
-
-@fate.dice_check
-def fate_dice(state: dict, p: dict) -> None:
-    """An imported df-fate (issue 15): every die it records is a D6 (seed 002 rolls only D6s; a D3 is a
-    D6 halved); its cards are checked as deck steps (companion.import_check)."""
-    chance.every_die(p, 6)

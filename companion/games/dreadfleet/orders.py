@@ -2,7 +2,7 @@
 order (or a brief respite) that discards a card at the start of the Movement sub-phase."""
 from __future__ import annotations
 
-from companion.actions import action, chance
+from companion.actions import action
 from companion.actions.schema import Dice, Flag, Int, Ref, Text
 from companion.rules import RuleError
 from companion.trackers import deck as decks
@@ -115,10 +115,3 @@ def repair(state: dict, p: dict) -> str:
     lift_damage(unit, card)
     decks.apply_steps(state["decks"][deck_id], [{"step": "move", "card": cid, "to": "discard"}])
     return f"{unit['name']} ({how}): {card['name']} discarded"
-
-
-@issue_order.dice_check
-def issue_order_dice(state: dict, p: dict) -> None:
-    """An imported df-order (issue 15): every die it records is a D6 (seed 002 rolls only D6s; a D3 is a
-    D6 halved); its cards are checked as deck steps (companion.import_check)."""
-    chance.every_die(p, 6)

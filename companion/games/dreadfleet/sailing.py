@@ -2,7 +2,7 @@
 Escaping Jeopardy): how far the wind lets a ship sail, anchors, and escaping jeopardy."""
 from __future__ import annotations
 
-from companion.actions import action, chance
+from companion.actions import action
 from companion.actions.schema import Dice, Int, Num, Ref, Text
 from companion.rules import RuleError
 from companion.trackers import need_int
@@ -166,24 +166,3 @@ def decide_escape(state: dict, args: dict, ctx) -> dict:
     if result.get("awaiting"):
         raise RuleError("Passed: now enter the D3 rolled for the escape move.", "move_dice")
     return {**result, "unit": unit["id"], "dice": result["check"]["rolls"] + ([result["d3"]] if result["d3"] else [])}
-
-
-@sail.dice_check
-def sail_dice(state: dict, p: dict) -> None:
-    """An imported df-sail (issue 15): every die it records is a D6 (seed 002 rolls only D6s; a D3 is a
-    D6 halved); its cards are checked as deck steps (companion.import_check)."""
-    chance.every_die(p, 6)
-
-
-@full_speed.dice_check
-def full_speed_dice(state: dict, p: dict) -> None:
-    """An imported df-full-speed (issue 15): every die it records is a D6 (seed 002 rolls only D6s; a D3 is a
-    D6 halved); its cards are checked as deck steps (companion.import_check)."""
-    chance.every_die(p, 6)
-
-
-@escape.dice_check
-def escape_dice(state: dict, p: dict) -> None:
-    """An imported df-escape (issue 15): every die it records is a D6 (seed 002 rolls only D6s; a D3 is a
-    D6 halved); its cards are checked as deck steps (companion.import_check)."""
-    chance.every_die(p, 6)

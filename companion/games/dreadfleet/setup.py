@@ -6,7 +6,7 @@ import copy
 
 from companion import trackers
 from companion.actions.schema import Dice, Flag, Int, Obj, Text
-from companion.actions import action, chance
+from companion.actions import action
 from companion.rules import RuleError
 from companion.trackers import need_int
 from companion.games.dreadfleet.books import GAME, books, set_wind
@@ -107,10 +107,3 @@ def decide_place_wind(state: dict, args: dict, ctx) -> dict:
     dice = dice_arg(args, "dice")
     result = df.place_wind(dice, ctx.rng)
     return {**result, "dice": [result["red"], result["white"]], "real": dice is not None}
-
-
-@place_wind.dice_check
-def place_wind_dice(state: dict, p: dict) -> None:
-    """An imported df-wind-place (issue 15): every die it records is a D6 (seed 002 rolls only D6s; a D3 is a
-    D6 halved); its cards are checked as deck steps (companion.import_check)."""
-    chance.every_die(p, 6)

@@ -126,6 +126,25 @@ def clean(args: dict, *keys: str) -> dict:
             if k in args and isinstance(args[k], (str, int, float, bool)) and args[k] != ""}
 
 
+def called(state: dict, player: str) -> str:
+    """The name a player goes by: the one typed at set-up for a role side (Attacker, Defender), else the side."""
+    return (state["game"].get("names") or {}).get(player, player)
+
+
+def signed(out: dict, ctx) -> dict:
+    """A ship action's payload with the seat that made it, so its label can leave out a name the log
+    already shows (``said``)."""
+    return {**out, "by": ctx.seat}
+
+
+def said(state: dict, p: dict, player: str, text: str, sep: str = ": ") -> str:
+    """A label about ``player``'s ship.  The log and the undo button put the acting seat's name before
+    every label, so a player acting on their own ship is named once: "Ben: Card Burn 3", not
+    "Ben: Ben: Card Burn 3"; when Anna does it for him, "Anna: Ben: Card Burn 3"."""
+    name = called(state, player)
+    return text if p.get("by") == name else f"{name}{sep}{text}"
+
+
 def players(state: dict) -> list[str]:
     return list(state["game"]["ship_of"])
 

@@ -7,7 +7,8 @@ from companion import trackers
 from companion.actions.schema import Either, Int, Obj, Ref, Scalar, Text
 from companion.actions import Stale, action, chance
 from companion.actions.core import phase_reminders
-from companion.games.dreadnaught.actions import SYSTEMS, battle_on, clean, count, number, phase, ship, turn
+from companion.games.dreadnaught.actions import (SYSTEMS, battle_on, called, clean, count, number, phase, said, ship,
+                                                 signed, turn)
 from companion.rules import RuleError
 from companion.games.dreadnaught import rules as dn
 
@@ -87,6 +88,7 @@ def decide_setup(state: dict, args: dict, ctx) -> dict:
     if teams is None and g.get("teams") and "teams" not in args:
         teams = dict(g["teams"])
     names = player_names(args, sides, ctx.system.sides, g.get("names") or {})
+    roles = sides == list(ctx.system.sides)
     result = dn.setup(sides, _per_player(args, "deck_size", decks), _per_player(args, "system_bonus", bonus),
                       teams=teams, attacker=attacker, rng=ctx.rng)
     next_unit = state["next_unit"]
@@ -103,14 +105,21 @@ def decide_setup(state: dict, args: dict, ctx) -> dict:
         drawn = dn.draw(built["hand"]["value"], built["deck"]["value"])
         assert (drawn["hand"], drawn["deck"]) == (made["hand"], made["deck"])
         built["hand"]["value"], built["deck"]["value"] = drawn["hand"], drawn["deck"]
-        captain = names.get(made["name"], made["name"])
-        ships.append({"uid": uid, "player": made["name"], "name": f"{captain}'s Dreadnaught",
+        ships.append({"uid": uid, "player": made["name"], "name": ship_name(made["name"], names, roles),
                       "role": made.get("role"), "team": made.get("team"), "stats": stats, "trackers": built})
     return {"mode": result["mode"], "attacker": result.get("attacker"),
             "first_player": result.get("first_player"), "teams": result.get("teams"),
             "placement_distance": result.get("placement_distance"), "rolled": result["rolled"],
             "best_of": best_of, "ships": ships, "summary": result["summary"], "reminders": result["reminders"],
             "names": names}
+
+
+def ship_name(side: str, names: dict, roles: bool) -> str:
+    """A ship is its player's Dreadnaught ("Anna's Dreadnaught"); a role side nobody named is called by
+    its role alone ("Defender", not "Defender's Dreadnaught", as if Defender were somebody's name)."""
+    if side in names or not roles:
+        return f"{names.get(side, side)}'s Dreadnaught"
+    return side
 
 
 def player_names(args: dict, sides: list, default_sides, before: dict) -> dict:
@@ -150,15 +159,15 @@ def mulligan(state: dict, p: dict) -> str:
     if state["round"] != 1 or phase(state) != "Draw" or turn(state)["power"]:
         raise RuleError("The mulligan comes right after the starting draw, in Turn 1's Draw step "
                         "(seed 000, Setup).", "mulligan")
-    result = dn.mulligan({"name": data["player"], "hand": count(unit, "hand"),
-                          "mulligan_available": data["mulligan_available"]})
+    name = called(state, data["player"])
+    result = dn.mulligan({"name": name, "hand": count(unit, "hand"), "mulligan_available": data["mulligan_available"]})
     data["mulligan_available"] = False
-    return result["summary"]
+    return said(state, p, data["player"], result["summary"].removeprefix(f"{name} "), sep=" ")
 
 
 @mulligan.decider
 def decide_mulligan(state: dict, args: dict, ctx) -> dict:
-    return clean(args, "ship")
+    return signed(clean(args, "ship"), ctx)
 
 
 @action("dn-upgrades", systems=SYSTEMS, fields={"ship": Ref("ship", "the ship's unit id or its player's name"), "system_power": Scalar(20), "upgrades": Text(400, "card names, comma separated"),
@@ -184,12 +193,12 @@ def upgrades(state: dict, p: dict) -> str:
         text = f" ({check['summary'].rstrip('.')})"
     placed = dn.upgrade_slots(names)
     data["slots"] = placed["slots"]
-    return f"{data['player']}: {', '.join(names)} in the slots, face-up{text}."
+    return said(state, p, data["player"], f"{', '.join(names)} in the slots, face-up{text}.")
 
 
 @upgrades.decider
 def decide_upgrades(state: dict, args: dict, ctx) -> dict:
-    out = clean(args, "ship", "system_power")
+    out = signed(clean(args, "ship", "system_power"), ctx)
     out["upgrades"] = split_names(args.get("upgrades"))
     levels = args.get("levels")
     if levels not in (None, ""):

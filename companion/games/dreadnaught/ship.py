@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from companion.actions import action
 from companion.actions.schema import Either, Flag, List, Ref, Scalar, Text
-from companion.games.dreadnaught.actions import (SYSTEMS, battle_on, clean, count, eliminate, elimination_of,
-                                                 fleet_trigger, flag, need_phase, number, per_ship, phase, set_count,
-                                                 ship, turn)
+from companion.games.dreadnaught.actions import (SYSTEMS, battle_on, called, clean, count, eliminate,
+                                                 elimination_of, fleet_trigger, flag, need_phase, number, per_ship,
+                                                 phase, said, set_count, ship, signed, turn)
 from companion.rules import RuleError
 from companion.games.dreadnaught import rules as dn
 
@@ -33,7 +33,7 @@ def damage(state: dict, p: dict) -> str:
     result = dn.damage(count(unit, "hp"), amount, t["damage"].get(uid, 0))
     set_count(unit, "hp", result["hp"])
     t["damage"][uid] = result["damage_this_turn"]
-    label = f"{data['player']}: {result['summary'].removesuffix(' - Eliminated.')}"
+    label = said(state, p, data["player"], result["summary"].removesuffix(" - Eliminated."))
     if result["eliminated"]:
         label = _and(label, eliminate(state, uid, ["destroyed"], "damage"))
     return label if label.endswith(".") else label + "."
@@ -41,7 +41,7 @@ def damage(state: dict, p: dict) -> str:
 
 @damage.decider
 def decide_damage(state: dict, args: dict, ctx) -> dict:
-    return clean(args, "ship", "amount")
+    return signed(clean(args, "ship", "amount"), ctx)
 
 
 @action("dn-heal", systems=SYSTEMS, fields={
@@ -53,12 +53,12 @@ def heal(state: dict, p: dict) -> str:
     amount = number(p, "amount", "the healing", 1, 99)
     result = dn.heal(count(unit, "hp"), unit["stats"]["start_hp"], amount)
     set_count(unit, "hp", result["hp"])
-    return f"{data['player']}: {result['summary']}"
+    return said(state, p, data["player"], result["summary"])
 
 
 @heal.decider
 def decide_heal(state: dict, args: dict, ctx) -> dict:
-    return clean(args, "ship", "amount")
+    return signed(clean(args, "ship", "amount"), ctx)
 
 
 # --- Card Burn --------------------------------------------------------------------------------
@@ -100,7 +100,7 @@ def card_burn(state: dict, p: dict) -> str:
     set_count(unit, "tokens", result["tokens"])
     set_count(unit, "discard", count(unit, "discard") + result["discard_added"])
     per_ship(turn(state), "burn", uid, amount)
-    label = f"{data['player']}: {result['summary'].removesuffix('.')}"
+    label = result["summary"].removesuffix(".")
     primaries = sum(1 for b in result["burned"] if b["primary"])
     if primaries:
         label += f" ({primaries} Primary card{'s' if primaries > 1 else ''}: counts 2)"
@@ -108,7 +108,7 @@ def card_burn(state: dict, p: dict) -> str:
     if pending:
         data["pending_burn"].remove(pending)
         label += f" (the {pending['fleet']} Fleet Arrival's Card Burn)"
-    parts = [label]
+    parts = []
     if result["deck_emptied"]:
         parts.append(_deck_emptied(state, data["player"]))
     if result["eliminated"]:
@@ -118,15 +118,15 @@ def card_burn(state: dict, p: dict) -> str:
             # count towards this" (the most Eliminations), as the damage path of dn-fleet-arrival credits it
             elimination_of(state, uid)["by"] = pending["fleet"]
             parts.append(f"Elimination credited to {pending['fleet']}")
-    text = _and(*parts)
-    # the answer every phone shows under the Card Burn tool, next to the button that made it
-    state["game"]["burn_result"] = {"round": state["round"], "phase": phase(state), "summary": text}
-    return text
+    # the answer every phone shows under the Card Burn tool, next to the button that made it (no seat beside it)
+    state["game"]["burn_result"] = {"round": state["round"], "phase": phase(state),
+                                    "summary": _and(f"{called(state, data['player'])}: {label}", *parts)}
+    return _and(said(state, p, data["player"], label), *parts)
 
 
 @card_burn.decider
 def decide_card_burn(state: dict, args: dict, ctx) -> dict:
-    out = clean(args, *BURN_FIELDS)
+    out = signed(clean(args, *BURN_FIELDS), ctx)
     out["revealed"] = revealed_cards(args.get("revealed"))
     return out
 
@@ -177,7 +177,10 @@ def draw(state: dict, p: dict) -> str:
         set_count(unit, "hand", result["hand"])
         set_count(unit, "deck", result["deck"])
         t["drawn"].append(uid)
-        parts.append(f"{data['player']}: draw {result['drawn']} (hand {result['hand']}, deck {result['deck']})")
+        drew = f"{result['drawn']} (hand {result['hand']}, deck {result['deck']})"
+        # one ship's draw is said like any other ship action; everyone's names each player
+        parts.append(said(state, p, data["player"], f"draw {drew}") if len(uids) == 1
+                     else f"{called(state, data['player'])} draws {drew}")
         if result["deck_emptied"]:
             parts.append(_deck_emptied(state, data["player"]))
         if result["eliminated"]:
@@ -187,12 +190,12 @@ def draw(state: dict, p: dict) -> str:
             # an attack on them"
             t["always_dangerous"].append(uid)
             parts.append(dn.always_dangerous_reminder())
-    return _and(*parts)
+    return _and(*parts) if len(uids) == 1 else "Everyone draws up to 6: " + _and(*parts)
 
 
 @draw.decider
 def decide_draw(state: dict, args: dict, ctx) -> dict:
-    return clean(args, "ship", "no_attack")
+    return signed(clean(args, "ship", "no_attack"), ctx)
 
 
 # --- Power Management, Ready and the slots ----------------------------------------------------
@@ -225,12 +228,13 @@ def power(state: dict, p: dict) -> str:
                        "events": events, "options": result["options"], "summary": result["summary"]}
     t["played"][uid] = cards + terrain + events
     extra = " + ".join(x for x in (f"{terrain} Terrain" if terrain else "", f"{events} Event" if events else "") if x)
-    return _and(f"{data['player']}: {result['summary']}" + (f" ({extra} face-down too)" if extra else ""), ready)
+    played = result["summary"] + (f" ({extra} face-down too)" if extra else "")
+    return _and(said(state, p, data["player"], played), ready)
 
 
 @power.decider
 def decide_power(state: dict, args: dict, ctx) -> dict:
-    return clean(args, "ship", "cards", "offense", "ready_slot", "terrain", "events")
+    return signed(clean(args, "ship", "cards", "offense", "ready_slot", "terrain", "events"), ctx)
 
 
 @action("dn-ready", systems=SYSTEMS, fields={
@@ -252,12 +256,12 @@ def ready(state: dict, p: dict) -> str:
     data["slots"] = result["slots"]
     set_count(unit, "hand", count(unit, "hand") - 1)
     per_ship(t, "readied", uid, 1)
-    return f"{data['player']}: {name} readied in slot {p['slot']}. {result['summary']}"
+    return said(state, p, data["player"], f"{name} readied in slot {p['slot']}. {result['summary']}")
 
 
 @ready.decider
 def decide_ready(state: dict, args: dict, ctx) -> dict:
-    out = clean(args, "ship", "slot")
+    out = signed(clean(args, "ship", "slot"), ctx)
     name = " ".join(str(args.get("card") or "").split())
     if len(name) > 40:
         raise RuleError("A card name is at most 40 characters.", "card")
@@ -277,12 +281,12 @@ def flip(state: dict, p: dict) -> str:
         raise RuleError("Flip face up or face down.", "face")
     result = dn.flip_upgrade(data["slots"], number(p, "slot", "the slot", 1, dn.SLOTS), face == "up")
     data["slots"] = result["slots"]
-    return f"{data['player']}: {result['summary']}"
+    return said(state, p, data["player"], result["summary"])
 
 
 @flip.decider
 def decide_flip(state: dict, args: dict, ctx) -> dict:
-    return clean(args, "ship", "slot", "face")
+    return signed(clean(args, "ship", "slot", "face"), ctx)
 
 
 # --- Discard and Return -----------------------------------------------------------------------
@@ -297,12 +301,13 @@ def discard(state: dict, p: dict) -> str:
     n = number(p, "count", "the cards discarded", 1, 20)
     set_count(unit, "discard", count(unit, "discard") + n)
     per_ship(turn(state), "discarded", uid, n)
-    return f"{data['player']}: {n} resolved card{'s' if n != 1 else ''} discarded (pile {count(unit, 'discard')})."
+    return said(state, p, data["player"],
+                f"{n} resolved card{'s' if n != 1 else ''} discarded (pile {count(unit, 'discard')}).")
 
 
 @discard.decider
 def decide_discard(state: dict, args: dict, ctx) -> dict:
-    return clean(args, "ship", "count")
+    return signed(clean(args, "ship", "count"), ctx)
 
 
 @action("dn-return", systems=SYSTEMS, fields={
@@ -322,12 +327,12 @@ def return_cards(state: dict, p: dict) -> str:
     set_count(unit, "hand", result["hand"])
     set_count(unit, "deck", result["deck"])
     per_ship(t, "returned", uid, n)
-    return f"{data['player']}: {result['summary']}"
+    return said(state, p, data["player"], result["summary"])
 
 
 @return_cards.decider
 def decide_return(state: dict, args: dict, ctx) -> dict:
-    return clean(args, "ship", "count")
+    return signed(clean(args, "ship", "count"), ctx)
 
 
 # --- Elimination by hand ----------------------------------------------------------------------
