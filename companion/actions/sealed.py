@@ -72,7 +72,8 @@ def seal(state: dict, p: dict) -> str:
     if unit["removed"]:
         raise RuleError(f"{unit['name']} is off the table.", "unit")
     store_part(state, p, "order")
-    return f"{p.get('seat') or unit['side']} sealed an order for {unit['name']}"
+    # the undo label and the log put the seat before it: "Anna: sealed an order for Falcon"
+    return f"sealed an order for {unit['name']}" if p.get("seat") else f"{unit['side']} sealed an order for {unit['name']}"
 
 
 @seal.decider
