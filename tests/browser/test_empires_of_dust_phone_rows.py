@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from phone_checks import PHONE, shots
-from test_empires_of_dust_browser import create_table, join
+from test_empires_of_dust_browser import at_the_table
 
 pytestmark = pytest.mark.browser
 SYNC = 4000
@@ -58,8 +58,7 @@ def board_length(page):
 def test_two_average_fleets_on_two_phones_one_handed(live_server, phone):
     SHOTS.mkdir(parents=True, exist_ok=True)
     anna, ben = phone(), phone()
-    url = create_table(anna, live_server)
-    join(ben, url, "Ben", "Fleet 2")
+    at_the_table(anna, ben, live_server)
     anna.select_option("#eod-average select[name=side]", "Fleet 1")
     anna.click("#eod-average button.primary")
     expect(anna.locator("details.unitrow")).to_have_count(4)

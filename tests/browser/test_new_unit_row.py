@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from test_core_browser import create_table, open_tool
+from phone_checks import open_table
+from test_core_browser import open_tool
 
 pytestmark = pytest.mark.browser
 
@@ -38,8 +39,7 @@ def caught(page, waiting):
 
 def a_board(live_server, phone):
     anna = phone()
-    create_table(anna, live_server)
-    anna.click("text=Go to the board")
+    open_table(anna, live_server)
     row(anna, "Victory").wait_for(state="detached")
     open_tool(anna, "add")
     anna.fill("#add-unit input[name=name]", "Victory")
