@@ -58,10 +58,11 @@ def join(page, url, seat, side=None, ready="#board"):
     expect(page.locator(ready)).to_be_visible()
 
 
-def open_table(page, base, system="freeform", name="Harbour fight", side=None, typed_sides=None, ready="#board"):
+def open_table(page, base, system="freeform", name="Harbour fight", side=None, typed_sides=None, ready="#board",
+               seat="Anna"):
     """Anna creates a table and goes to its board (``ready``, a game's panel, shows): the player and
     spectator URLs."""
-    urls = create_table(page, base, system, name, side=side, typed_sides=typed_sides)
+    urls = create_table(page, base, system, name, seat, side, typed_sides)
     page.click("text=Go to the board")
     expect(page.locator(ready)).to_be_visible()
     return urls
