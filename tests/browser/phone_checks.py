@@ -1,4 +1,5 @@
-"""Checks every phone-sized page must pass."""
+"""Checks every phone-sized page must pass, and the steps most browser tests start with: a table
+created on the front page, its board, a second phone taking a seat."""
 from __future__ import annotations
 
 import os

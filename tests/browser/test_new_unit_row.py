@@ -40,7 +40,7 @@ def caught(page, waiting):
 def a_board(live_server, phone):
     anna = phone()
     open_table(anna, live_server)
-    row(anna, "Victory").wait_for(state="detached")
+    expect(row(anna, "Victory")).to_have_count(0)
     open_tool(anna, "add")
     anna.fill("#add-unit input[name=name]", "Victory")
     return anna
