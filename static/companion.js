@@ -218,9 +218,11 @@
     var t = e.detail.target;
     if (!t || t.id !== "board" || t.crossingWatched) return;
     t.crossingWatched = true;
-    t.addEventListener("htmx:beforeSwap", function (s) { if (!t.isConnected) liveTarget(s); });
+    // (the action's answer then also keeps the page in place and opens a unit it added: boardSwap)
+    t.addEventListener("htmx:beforeSwap", function (s) { if (!t.isConnected) boardSwap(s); });
   });
-  document.addEventListener("htmx:beforeSwap", function (e) {
+  document.addEventListener("htmx:beforeSwap", boardSwap);
+  function boardSwap(e) {
     liveTarget(e);
     if (!e.detail.shouldSwap) { anchor = null; return; }
     var board = e.detail.target;
@@ -237,7 +239,7 @@
     anchor = {key: key, top: same ? same.getBoundingClientRect().top : 0, focus: focused, open: openDetails(board), y: window.scrollY,
       // a unit this phone has just put on the table opens, ready to be set up
       rows: tapped && tapped.closest("form[id^='add-'], form[id^='roster']") ? rowsAtSubmit : null};
-  });
+  }
   document.addEventListener("htmx:afterSwap", function (e) {
     var board = document.getElementById("board"), a = anchor;
     if (!a || !board) return;

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from phone_checks import assert_fits_a_phone
+from phone_checks import assert_fits_a_phone, two_players
 
 pytestmark = pytest.mark.browser
 SECRET = "Mark Target"
@@ -61,18 +61,7 @@ def agree(anna, ben):
 
 def test_a_turn_of_astral_action_on_two_phones(live_server, phone, tmp_path):
     anna, ben = phone(), phone()
-    anna.goto(live_server + "/")
-    anna.select_option("select[name=system]", "astral-action")
-    anna.fill("input[name=name]", "Astral skirmish")
-    anna.fill("#new-table input[name=seat]", "Anna")
-    anna.select_option("#new-table select[name=side]", "Player 1")
-    anna.click("text=Create table")
-    player_url = anna.locator("#player-url").inner_text()
-    anna.click("text=Go to the board")
-    ben.goto(player_url)
-    ben.fill("input[name=seat]", "Ben")
-    ben.check("input[name=side][value='Player 2']")
-    ben.click("text=Take my seat")
+    two_players(anna, ben, live_server, "astral-action", "Astral skirmish", ("Player 1", "Player 2"))
 
     # each player designs a ship (the live check shows the points) and puts it on the table
     design(anna, "Falcon", 2, [("primary", "kinetic", "F"), ("secondary", "shields", "")])

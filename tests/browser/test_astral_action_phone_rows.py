@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from phone_checks import shots
+from phone_checks import shots, two_players
 
 pytestmark = pytest.mark.browser
 
@@ -73,18 +73,7 @@ def uid_of(page, name) -> str:
 def two_phones(live_server, phone):
     """Anna (Player 1) creates the table, Ben (Player 2) joins; both fleets are on the table."""
     anna, ben = phone(), phone()
-    anna.goto(live_server + "/")
-    anna.select_option("select[name=system]", "astral-action")
-    anna.fill("input[name=name]", "Astral skirmish")
-    anna.fill("#new-table input[name=seat]", "Anna")
-    anna.select_option("#new-table select[name=side]", "Player 1")
-    anna.click("text=Create table")
-    player_url = anna.locator("#player-url").inner_text()
-    anna.click("text=Go to the board")
-    ben.goto(player_url)
-    ben.fill("input[name=seat]", "Ben")
-    ben.check("input[name=side][value='Player 2']")
-    ben.click("text=Take my seat")
+    two_players(anna, ben, live_server, "astral-action", "Astral skirmish", ("Player 1", "Player 2"))
     build_fleets(anna, live_server)
     return anna, ben
 

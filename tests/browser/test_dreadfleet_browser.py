@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from phone_checks import assert_fits_a_phone
+from phone_checks import assert_fits_a_phone, open_table, two_players
 
 
 pytestmark = pytest.mark.browser
@@ -78,19 +78,8 @@ def put_to_sea(page, name):
 
 def test_a_turn_of_dreadfleet_on_two_phones(live_server, phone):
     anna, ben = phone(), phone()
-    anna.goto(live_server + "/")
-    anna.select_option("select[name=system]", "dreadfleet")
-    anna.fill("input[name=name]", "Battle of the Bay")
-    anna.fill("#new-table input[name=seat]", "Anna")
-    anna.select_option("#new-table select[name=side]", "Grand Alliance")
-    anna.click("text=Create table")
-    player_url = anna.locator("#player-url").inner_text()
-    anna.click("text=Go to the board")
-    ben.goto(player_url)
-    ben.fill("input[name=seat]", "Ben")
-    ben.check("input[name=side][value='Dreadfleet']")
-    ben.click("text=Take my seat")
-    expect(ben.locator("#df-panel")).to_be_visible()
+    two_players(anna, ben, live_server, "dreadfleet", "Battle of the Bay", ("Grand Alliance", "Dreadfleet"),
+                ready="#df-panel")
 
     # set-up: each player enters his two Warship cards in the fleet editor and puts them to sea
     save_card(anna, "Heldenhammer")
@@ -250,12 +239,7 @@ def test_a_turn_of_dreadfleet_on_two_phones(live_server, phone):
 
 def test_the_dreadfleet_board_fits_a_360_phone_and_its_buttons_are_big_enough(live_server, phone):
     anna = phone()
-    anna.goto(live_server + "/")
-    anna.select_option("select[name=system]", "dreadfleet")
-    anna.fill("input[name=name]", "Narrow")
-    anna.fill("#new-table input[name=seat]", "Anna")
-    anna.click("text=Create table")
-    anna.click("text=Go to the board")
+    open_table(anna, live_server, "dreadfleet", "Narrow")
     save_card(anna, "Swordfysh")
     put_to_sea(anna, "Swordfysh")
     assert_fits_a_phone(anna, "#df-panel button, .df-unit button, .df-tools button")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from phone_checks import PHONE, shots
+from phone_checks import PHONE, join, open_table, shots
 
 pytestmark = pytest.mark.browser
 
@@ -43,14 +43,7 @@ def on_screen(page, selector):
 def a_table_at_sea(anna, ben, base):
     """Five warships a side (auxiliaries docked, as they start), the players' own decks, the wind placed,
     the initiative to the Grand Alliance; the board at the Action phase of turn 1."""
-    anna.goto(base + "/")
-    anna.select_option("select[name=system]", "dreadfleet")
-    anna.fill("input[name=name]", "The Bay")
-    anna.fill("#new-table input[name=seat]", "Anna")
-    anna.select_option("#new-table select[name=side]", "Grand Alliance")
-    anna.click("text=Create table")
-    player_url = anna.locator("#player-url").inner_text()
-    anna.click("text=Go to the board")
+    player_url, _ = open_table(anna, base, "dreadfleet", "The Bay", "Grand Alliance")
     code = anna.url.split("#")[0].rstrip("/").split("/")[-1]
     csrf = anna.locator("input[name=csrf_token]").first.get_attribute("value")
 
@@ -78,10 +71,7 @@ def a_table_at_sea(anna, ben, base):
     post("act", type="df-fate", side="Dreadfleet")
     post("act", type="next-phase")
     anna.goto(f"{base}/t/{code}")
-    ben.goto(player_url)
-    ben.fill("input[name=seat]", "Ben")
-    ben.check("input[name=side][value='Dreadfleet']")
-    ben.click("text=Take my seat")
+    join(ben, player_url, "Ben", "Dreadfleet")
     for page in (anna, ben):
         expect(page.locator("#turn [data-phase]")).to_have_text("Action")
         expect(page.locator("#df-shot-card")).to_be_attached()  # the helpers' second request

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 from phone_checks import shots
 
-from test_dreadnaught_browser import SYNC, create_table, join
+from test_dreadnaught_browser import SYNC, at_the_table
 
 pytestmark = pytest.mark.browser
 
@@ -45,8 +45,7 @@ def above_the_bar(page, locator):
 
 def test_four_ships_fit_two_screens_and_common_moves_take_two_taps(live_server, phone):
     anna, ben = phone(), phone()
-    url = create_table(anna, live_server, "Anna, Ben, Cleo, Dan")
-    join(ben, url, "Ben")
+    at_the_table(anna, ben, live_server, "Anna, Ben, Cleo, Dan")
     anna.click("#dn-setup button[name=do]")
     for page in (anna, ben):
         expect(page.locator("details.unitrow")).to_have_count(4, timeout=SYNC)

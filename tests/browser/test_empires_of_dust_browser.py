@@ -7,30 +7,15 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from phone_checks import assert_fits_a_phone
+from phone_checks import assert_fits_a_phone, open_table, two_players
 
 pytestmark = pytest.mark.browser
 SYNC = 3000  # the board polls every second in tests (+ render)
 
 
-def create_table(page, base):
-    page.goto(base + "/")
-    page.select_option("select[name=system]", "empires-of-dust")
-    page.fill("input[name=name]", "Dust up")
-    page.fill("#new-table input[name=seat]", "Anna")
-    page.click("text=Create table")
-    url = page.locator("#player-url").inner_text()
-    page.click("text=Go to the board")
-    expect(page.locator("#eod-panel")).to_be_visible()
-    return url
-
-
-def join(page, url, seat, side):
-    page.goto(url)
-    page.fill("input[name=seat]", seat)
-    page.check(f"input[name=side][value='{side}']")
-    page.click("text=Take my seat")
-    expect(page.locator("#eod-panel")).to_be_visible()
+def at_the_table(anna, ben, base):
+    """Anna creates the table (on Fleet 1, the first side), Ben takes Fleet 2."""
+    return two_players(anna, ben, base, "empires-of-dust", "Dust up", (None, "Fleet 2"), ready="#eod-panel")
 
 
 def card(page, side, name):
@@ -60,8 +45,7 @@ def choose_attacker(page, uid):
 
 def test_two_fleets_fight_a_turn_and_a_cooldown_comes_back(live_server, phone):
     anna, ben = phone(), phone()
-    url = create_table(anna, live_server)
-    join(ben, url, "Ben", "Fleet 2")
+    at_the_table(anna, ben, live_server)
 
     # the appendix's average fleet for each player (the battleship's deviation is a warning)
     anna.select_option("#eod-average select[name=side]", "Fleet 1")
@@ -189,7 +173,7 @@ def test_two_fleets_fight_a_turn_and_a_cooldown_comes_back(live_server, phone):
 
 def test_designer_and_board_fit_a_phone(live_server, phone):
     anna = phone()
-    create_table(anna, live_server)
+    open_table(anna, live_server, "empires-of-dust", "Dust up", ready="#eod-panel")
     anna.click("#eod-average button.primary")
     expect(anna.locator("form.unit")).to_have_count(4)
     anna.click("#eod-designer-box > summary")

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from phone_checks import PHONE, shots
-from test_empires_of_dust_browser import create_table, join
+from test_empires_of_dust_browser import at_the_table
 
 pytestmark = pytest.mark.browser
 SYNC = 4000
@@ -49,6 +49,13 @@ def in_viewport(page, locator):
     return box is not None and box["y"] >= 0 and box["y"] + min(box["height"], 80) <= PHONE["height"]
 
 
+def covered(page, selector):
+    """What lies over the centre of the element (the result sheet, the bar), or None: tappable there."""
+    return page.evaluate("""(sel) => { const el = document.querySelector(sel), r = el.getBoundingClientRect();
+        const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return top && (top === el || el.contains(top)) ? null : (top ? top.outerHTML.slice(0, 80) : 'off screen'); }""", selector)
+
+
 def board_length(page):
     """Top of the page to the bottom of the last unit row (the board a player works on)."""
     return page.evaluate("""() => { const rows = [...document.querySelectorAll('details.unitrow')];
@@ -58,8 +65,7 @@ def board_length(page):
 def test_two_average_fleets_on_two_phones_one_handed(live_server, phone):
     SHOTS.mkdir(parents=True, exist_ok=True)
     anna, ben = phone(), phone()
-    url = create_table(anna, live_server)
-    join(ben, url, "Ben", "Fleet 2")
+    at_the_table(anna, ben, live_server)
     anna.select_option("#eod-average select[name=side]", "Fleet 1")
     anna.click("#eod-average button.primary")
     expect(anna.locator("details.unitrow")).to_have_count(4)
@@ -120,6 +126,7 @@ def test_two_average_fleets_on_two_phones_one_handed(live_server, phone):
     sheet = anna.locator("#result")
     expect(sheet).to_contain_text("rolled 15: 10 damage")
     assert in_viewport(anna, sheet)
+    assert covered(anna, "#eod-fire") is None  # the sheet came above the bar, the next Fire is still in reach
     expect(ben.locator("#result")).to_contain_text("rolled 15: 10 damage", timeout=SYNC)
     expect(row(ben, "Fleet 2", "Avg. F.").locator("[data-row-hp]")).to_have_text("HP 10/20")
     expect(helper.locator("input[name=rolled]")).to_have_value("")  # dice nobody rolled never feed the next shot

@@ -7,9 +7,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from phone_checks import shots
-
-from test_core_browser import create_table, join
+from phone_checks import open_table, shots, two_players
 
 pytestmark = pytest.mark.browser
 
@@ -39,9 +37,7 @@ def row(page, name):
 
 def test_rows_fit_two_screens_and_common_moves_take_two_taps(live_server, phone):
     anna, ben = phone(), phone()
-    player_url, _ = create_table(anna, live_server)
-    anna.click("text=Go to the board")
-    join(ben, player_url, "Ben", "Side B")
+    two_players(anna, ben, live_server)
     fill_table(anna, live_server)
     expect(anna.locator("details.unitrow")).to_have_count(10)
     board = anna.locator("#board").bounding_box()["height"]
@@ -107,8 +103,7 @@ def test_rows_fit_two_screens_and_common_moves_take_two_taps(live_server, phone)
 
 def test_the_board_on_a_tablet(live_server, phone):
     anna = phone()
-    create_table(anna, live_server)
-    anna.click("text=Go to the board")
+    open_table(anna, live_server)
     fill_table(anna, live_server)
     anna.set_viewport_size({"width": 820, "height": 1180})
     row(anna, "Ajax").locator("summary.rowline").click()

@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from test_core_browser import add_unit, create_table, hp_of, join
+from phone_checks import create_table, open_table, two_players
+from test_core_browser import add_unit, hp_of
 
 pytestmark = pytest.mark.browser
 
@@ -56,9 +57,7 @@ def test_the_side_is_chosen_from_the_games_sides(live_server, phone):
 
 def test_undoing_another_seats_move_asks_first_and_no_means_no(live_server, phone):
     anna, ben = phone(), phone()
-    player_url, _ = create_table(anna, live_server)
-    anna.click("text=Go to the board")
-    join(ben, player_url, "Ben", "Side B")
+    two_players(anna, ben, live_server)
     add_unit(anna, "Victory", 10)
     anna.get_by_label("HP minus one").click()
     expect(hp_of(ben, "Victory")).to_have_text("9", timeout=2500)
@@ -75,8 +74,7 @@ def test_undoing_another_seats_move_asks_first_and_no_means_no(live_server, phon
 
 def test_bar_links_land_below_the_sticky_top_bar(live_server, phone):
     anna = phone()
-    create_table(anna, live_server)
-    anna.click("text=Go to the board")
+    open_table(anna, live_server)
     for link, target in (("a[href='#dice']", "#dice"), ("a[href='#decks']", "#decks")):
         anna.click(f"nav.bar {link}")
         anna.wait_for_timeout(200)

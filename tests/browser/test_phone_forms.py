@@ -5,15 +5,15 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from test_core_browser import add_unit, create_table, hp_of, open_tool
+from phone_checks import open_table
+from test_core_browser import add_unit, hp_of, open_tool
 
 pytestmark = pytest.mark.browser
 
 
 def test_an_error_goes_with_the_next_success_and_spent_real_dice_are_emptied(live_server, phone):
     anna = phone()
-    create_table(anna, live_server)
-    anna.click("text=Go to the board")
+    open_table(anna, live_server)
     anna.fill("#roll input[name=expr]", "1000d6")
     anna.click("#roll button.primary")
     expect(anna.locator("#roll-err")).to_contain_text("At most 100 dice")
@@ -34,8 +34,7 @@ def test_an_error_goes_with_the_next_success_and_spent_real_dice_are_emptied(liv
 
 def test_the_tracker_form_shows_and_sends_only_the_chosen_kind(live_server, phone):
     anna = phone()
-    create_table(anna, live_server)
-    anna.click("text=Go to the board")
+    open_table(anna, live_server)
     add_unit(anna, "Victory")
     expect(hp_of(anna, "Victory")).to_have_text("10")
     form = anna.locator("#add-tracker")
@@ -62,8 +61,7 @@ def test_the_tracker_form_shows_and_sends_only_the_chosen_kind(live_server, phon
 
 def test_players_load_their_own_typed_cards(live_server, phone):
     anna = phone()
-    create_table(anna, live_server)
-    anna.click("text=Go to the board")
+    open_table(anna, live_server)
     deck = anna.locator("#deck-deck")
     deck.locator("summary", has_text="Deck set-up").click()
     deck.locator("textarea[name=cards_text]").fill("Broadside!\nFire! | Special | 3\nStorm")

@@ -7,7 +7,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from test_core_browser import add_unit, create_table, hp_of, join
+from phone_checks import two_players
+from test_core_browser import add_unit, hp_of
 
 pytestmark = pytest.mark.browser
 
@@ -21,9 +22,7 @@ def in_viewport(page, selector):
 
 def two_phones(live_server, phone):
     anna, ben = phone(), phone()
-    player_url, _ = create_table(anna, live_server)
-    anna.click("text=Go to the board")
-    join(ben, player_url, "Ben", "Side B")
+    two_players(anna, ben, live_server)
     return anna, ben
 
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from phone_checks import CHROMIUM, PHONE
-from test_core_browser import create_table
+from phone_checks import CHROMIUM, PHONE, open_table
 
 pytestmark = pytest.mark.browser
 
@@ -27,9 +26,7 @@ def lan_phone(playwright, browser_type_launch_args, browser_context_args):
 def test_at_a_lan_address_the_video_fallback_keeps_the_screen_on_after_the_first_tap(live_server, lan_phone):
     page = lan_phone
     base = live_server.replace("127.0.0.1", HOST)
-    create_table(page, base)
-    page.click("text=Go to the board")
-    expect(page.locator("#board")).to_be_visible()
+    open_table(page, base)
     assert page.evaluate("window.isSecureContext") is False
     assert page.evaluate("'wakeLock' in navigator") is False
     expect(page.locator("[data-awake-mark]")).to_be_hidden()  # nothing claimed before the tap
@@ -51,8 +48,7 @@ def test_at_a_lan_address_the_video_fallback_keeps_the_screen_on_after_the_first
 def test_where_neither_works_a_one_line_hint_says_so(live_server, lan_phone):
     page = lan_phone
     base = live_server.replace("127.0.0.1", HOST)
-    create_table(page, base)
-    page.click("text=Go to the board")
+    open_table(page, base)
     page.wait_for_load_state("load")  # the vendored script is in
     page.evaluate("window.NoSleep = undefined")  # a browser that cannot play the video either
     page.locator("h1.tablename").tap()
@@ -62,8 +58,7 @@ def test_where_neither_works_a_one_line_hint_says_so(live_server, lan_phone):
 
 def test_on_a_secure_origin_the_wake_lock_api_is_used(live_server, phone):
     page = phone()
-    create_table(page, live_server)  # 127.0.0.1 counts as secure
-    page.click("text=Go to the board")
+    open_table(page, live_server)  # 127.0.0.1 counts as secure
     page.locator("h1.tablename").tap()
     page.wait_for_function("['lock', 'video', 'none'].includes(document.body.dataset.awake)")
     assert page.evaluate("'wakeLock' in navigator") is True

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from test_core_browser import create_table, join
+from phone_checks import two_players
 from test_phone_board import fill_table, row
 
 pytestmark = pytest.mark.browser
@@ -16,9 +16,7 @@ SYNC = 5000
 
 def test_a_change_reaches_the_other_phone_as_the_changed_rows_only(live_server, phone):
     anna, ben = phone(), phone()
-    player_url, _ = create_table(anna, live_server)
-    anna.click("text=Go to the board")
-    join(ben, player_url, "Ben", "Side B")
+    two_players(anna, ben, live_server)
     fill_table(anna, live_server, per_side=2)
     ben.reload()
     expect(ben.locator("details.unitrow")).to_have_count(4)

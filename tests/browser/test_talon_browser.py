@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from phone_checks import assert_fits_a_phone
+from phone_checks import assert_fits_a_phone, two_players
 
 pytestmark = pytest.mark.browser
 PHONES = []
@@ -67,19 +67,7 @@ def add_ship(page, cls, name):
 def test_a_round_of_talon_on_two_phones(live_server, phone):
     anna, ben = phone(), phone()
     PHONES[:] = [anna, ben]
-    anna.goto(live_server + "/")
-    anna.select_option("select[name=system]", "talon")
-    anna.fill("input[name=name]", "War is upon us")
-    anna.fill("#new-table input[name=seat]", "Anna")
-    anna.select_option("#new-table select[name=side]", "Terran")
-    anna.click("text=Create table")
-    player_url = anna.locator("#player-url").inner_text()
-    anna.click("text=Go to the board")
-    ben.goto(player_url)
-    ben.fill("input[name=seat]", "Ben")
-    ben.check("input[name=side][value='Talon']")
-    ben.click("text=Take my seat")
-    expect(ben.locator("#tl-panel")).to_be_visible()
+    two_players(anna, ben, live_server, "talon", "War is upon us", ("Terran", "Talon"), ready="#tl-panel")
 
     add_ship(anna, "terran-ca", "Zhukov")
     expect(row_of(ben, "Zhukov")).to_be_visible(timeout=5000)  # Ben's board has Anna's ship before he types

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from phone_checks import shots
+from phone_checks import shots, two_players
 
 pytestmark = pytest.mark.browser
 
@@ -66,18 +66,7 @@ class Table:
 
 def test_talon_rows_fire_from_the_row_in_two_taps(live_server, phone):
     anna, ben = phone(), phone()
-    anna.goto(live_server + "/")
-    anna.select_option("select[name=system]", "talon")
-    anna.fill("input[name=name]", "War is upon us")
-    anna.fill("#new-table input[name=seat]", "Anna")
-    anna.select_option("#new-table select[name=side]", "Terran")
-    anna.click("text=Create table")
-    player_url = anna.locator("#player-url").inner_text()
-    anna.click("text=Go to the board")
-    ben.goto(player_url)
-    ben.fill("input[name=seat]", "Ben")
-    ben.check("input[name=side][value='Talon']")
-    ben.click("text=Take my seat")
+    two_players(anna, ben, live_server, "talon", "War is upon us", ("Terran", "Talon"))
     table = Table(anna, live_server)
     for cls, name in FLEET:
         table.post("talon-ship", cls=cls, name=name)
