@@ -231,8 +231,10 @@
     var tapped = e.detail.requestConfig && e.detail.requestConfig.triggeringEvent && e.detail.requestConfig.triggeringEvent.submitter;
     el = tapped || (el && board.contains(el) && el !== board ? el : null);
     if (!el || !el.getBoundingClientRect || !el.getBoundingClientRect().height) {
+      // what is in the middle of the screen stays there, on the board or in a tool below it (a
+      // taller board must not push the tool the player is reading down the page)
       var mid = document.elementFromPoint(window.innerWidth / 2, window.innerHeight / 2);
-      el = mid && board.contains(mid) ? mid : null;
+      el = mid && mid !== document.body && mid !== document.documentElement && mid !== board ? mid : null;
     }
     var focused = document.activeElement && board.contains(document.activeElement) ? keyOf(document.activeElement) : null;
     var key = keyOf(el), same = find(key);  // measure what the key finds again after the swap

@@ -31,6 +31,37 @@
     // (htmx:afterRequest comes after the board settled), and the redrawn helper must not bring them back
     setTimeout(function () { htmx.trigger(document.body, "eod-roster"); }, 0);
   });
+  // The helper is drawn again from what its fields held when it asked (a new attacker, or the ships
+  // changed); what the player typed while that answer was on its way (the real dice, say) must not be
+  // wiped by it: those fields are put back into the new helper.
+  var sent = null, typed = null;
+  function fields(form) {
+    return Array.prototype.filter.call(form.elements, function (f) {
+      return f.name && (f.tagName === "TEXTAREA" || (f.tagName === "INPUT" && /^(text|number|search|)$/.test(f.type)));
+    });
+  }
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var form = document.getElementById("eod-attack");
+    if (!form || e.detail.target !== form) return;
+    sent = {};
+    fields(form).forEach(function (f) { sent[f.name] = f.value; });
+  });
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    typed = null;
+    if (!sent || !e.detail.target || e.detail.target.id !== "eod-attack") return;
+    fields(e.detail.target).forEach(function (f) {
+      if (f.name in sent && f.value !== sent[f.name]) (typed = typed || {})[f.name] = f.value;
+    });
+    sent = null;
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    var form = document.getElementById("eod-attack"), was = typed;
+    typed = null;
+    if (!form || !was) return;
+    fields(form).forEach(function (f) {
+      if (f.name in was) { f.value = was[f.name]; f.dispatchEvent(new Event("input", {bubbles: true})); }
+    });
+  });
   document.addEventListener("htmx:afterSwap", function () {
     if (!kept) return;
     var m = document.getElementById(kept.id) || document.getElementById("eod-attack");

@@ -141,8 +141,9 @@ def test_two_fleets_fight_a_turn_and_a_cooldown_comes_back(live_server, phone):
     ben.locator("#eod-attack button.primary").click()
     expect(hp(ben, "Fleet 1", "Hammer")).to_have_text("10")
     expect(hp(anna, "Fleet 1", "Hammer")).to_have_text("10", timeout=SYNC)
-    expect(anna.locator("#eod-attack")).to_have_attribute("data-roster", ben.locator("#eod-attack").get_attribute(
-        "data-roster"), timeout=SYNC)
+    # Anna's board has Ben's attack (Hammer's HP above): her helper follows her board's roster
+    expect(anna.locator("#eod-attack")).to_have_attribute(
+        "data-roster", anna.locator("#eod-roster").get_attribute("data-roster"), timeout=SYNC)
     expect(anna.locator("#eod-attack input[name=rolled]")).to_have_value("7")
     expect(anna.locator("#eod-attack select[name=attacker]")).to_have_value("u3")
 
@@ -180,3 +181,29 @@ def test_designer_and_board_fit_a_phone(live_server, phone):
     anna.click("#eod-designer button[value='load:average-fleet']")
     expect(anna.locator("#eod-violations")).to_contain_text("rules broken as printed")
     assert_fits_a_phone(anna, "#eod-panel button, .eod-unit button, #eod-attack button, #eod-attack select, #eod-designer button, #eod-designer select")
+
+
+def test_dice_typed_while_the_helper_is_redrawn_stay(live_server, phone):
+    """The attack helper is drawn again when the attacker changes (or the ships do); the dice the
+    player types while that answer is on its way are still there when it lands."""
+    anna, ben = phone(), phone()
+    at_the_table(anna, ben, live_server)
+    anna.select_option("#eod-average select[name=side]", "Fleet 1")
+    anna.click("#eod-average button.primary")
+    expect(hp(anna, "Fleet 1", "Avg. B.")).to_have_text("80")
+    held, holding = [], [True]
+    anna.route("**/eod/attack?*", lambda route: held.append(route) if holding[0] else route.continue_())
+    anna.select_option("#eod-attack select[name=attacker]", "u2")  # the helper asks for itself again
+    for _ in range(50):
+        if held:
+            break
+        anna.wait_for_timeout(50)
+    assert held, "the attacker change did not ask for the helper"
+    anna.fill("#eod-attack input[name=rolled]", "14 7")  # typed while the answer is held back
+    holding[0] = False
+    for route in held:
+        route.continue_()
+    expect(anna.locator("#eod-attack select[name=attacker]")).to_have_value("u2")
+    expect(anna.locator("#eod-attack select[name=weapon] option").first).to_be_attached()
+    anna.wait_for_load_state("networkidle")
+    expect(anna.locator("#eod-attack input[name=rolled]")).to_have_value("14 7")
