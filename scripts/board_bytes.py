@@ -20,7 +20,7 @@ from benchmark import GAME_CASES, GAME_TABLES as TABLES  # noqa: E402  (issue 14
 
 
 def board_page(app, system: str) -> str:
-    """The board page a player's phone gets after the set-up above."""
+    """The board page a player's phone gets after GAME_TABLES' set-up (scripts/benchmark.py)."""
     client = app.test_client()
     home = client.get("/").get_data(as_text=True)
     csrf = re.search(r'name="csrf_token" value="([^"]+)"', home).group(1)
@@ -50,6 +50,10 @@ def report(page: str, name: str) -> None:
         seal = re.search(r'<form[^>]*class="sealed".*?</form>', b, re.S)
         print(f"    {uid}: {len(b.encode()):6,} (row {len(re.search(r'<summary.*?</summary>', b, re.S).group(0).encode())},"
               f" seal {len(seal.group(0).encode()) if seal else 0}{', no card' if '<form' not in b else ''})")
+    # what a design that sends a unit's card only when its row is opened would leave (issue 14's 40 KB)
+    cards = sum(len(c.encode()) for c in re.findall(r'<form method="post"[^>]*id="unit-[^"]+".*?</form>\n', page, re.S))
+    seals = sum(len(c.encode()) for c in re.findall(r'<form method="post"[^>]*id="seal-[^"]+".*?</form>\n', page, re.S))
+    print(f"  unit cards (form#unit-*) {cards:,}, sealed-order forms {seals:,}: the page without them {len(raw) - cards - seals:,}")
     # top-level parts
     for label, pat in [("panel", r'<section[^>]*id="df-panel".*?</section>|<section[^>]*id="eod-panel".*?</section>'),
                        ("unit-options", r'<select id="unit-options".*?</select>'),
