@@ -34,6 +34,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     """Build the app: defaults, then environment, then ``test_config``; register blueprints."""
     app = Flask(__name__, instance_relative_config=True,
                 template_folder=str(asset_dir("templates")), static_folder=str(asset_dir("static")))
+    from companion.web import BoardEnvironment
+    app.jinja_environment = BoardEnvironment  # before anything builds app.jinja_env
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
@@ -51,11 +53,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ.get("COMPANION_SECRET_KEY") or _secret_key(instance)
     Htmx(app)
+    from companion.seat_cookie import KeptSeatCookies
+    app.session_interface = KeptSeatCookies()  # a phone's cookie is checked once, not every poll
 
-    from companion import api, db, games, lobby, lookup, play, web
+    from companion import api, db, games, lobby, lookup, play, tracker_view, web
     from companion.actions import _load_all
     db.init_app(app)
     web.init_app(app)
+    tracker_view.init_app(app)
     _load_all()  # core and game action types, before a game's views import them
     # core areas, then each game's own pages (designers, editors, live previews)
     for bp in (lobby.bp, play.bp, lookup.bp, api.bp, *games.blueprints()):

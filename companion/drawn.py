@@ -114,15 +114,17 @@ def board_answer(code: str, seat: dict, context_of, head: tuple | None = None):
 DELTA_BEHIND = 3
 PARTS = ("turn", "dock", "rolls", "unit-options")
 _UNIT = re.compile(r'<div class="unitbox" id="(u-[^"]+)">')
-_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)[\s>/]")
+_TAGS: dict[str, re.Pattern] = {}
 
 
 def _end(html: str, start: int, tag: str) -> int:
-    """Where the element of ``tag`` opening at ``start`` ends (same-name tags counted)."""
+    """Where the element of ``tag`` opening at ``start`` ends (same-name tags counted; only those
+    are looked at, so finding a unit's end does not walk every tag inside it)."""
+    pattern = _TAGS.get(tag)
+    if pattern is None:
+        pattern = _TAGS[tag] = re.compile(rf"<(/?){tag}[\s>/]", re.IGNORECASE)
     depth = 0
-    for m in _TAG.finditer(html, start):
-        if m.group(2).lower() != tag:
-            continue
+    for m in pattern.finditer(html, start):
         depth += -1 if m.group(1) else 1
         if depth == 0:
             return html.index(">", m.start()) + 1
@@ -152,24 +154,45 @@ def parts_of(html: str) -> tuple[dict[str, str], str]:
 
 def board_delta(code: str, seat: dict, context_of, head: tuple, since: int):
     """For a phone showing the board at ``since`` (a few changes behind): the parts that changed,
-    out of band, or None when the whole board has to come (too far behind, or more changed)."""
+    out of band, or None when the whole board has to come (too far behind, or more changed).
+
+    After a change every other phone at the table asks for the same step (since -> seq) within a
+    poll interval, so the step is worked out once per view and kept beside the boards (in the
+    database, shared by every worker); each phone then only gets its own bits put back in."""
+    if not 0 < head[1] - since <= DELTA_BEHIND:
+        return None
     db = get_db()
     table_id, seq, slug = head
     system = systems().get(slug)
-    old = store.drawn(db, table_id, since, view_of(seat, "board", system.version if system else ""))
-    if old is None or not 0 < seq - since <= DELTA_BEHIND:
+    view = view_of(seat, "board", system.version if system else "")
+    step = f"since {since}|{view}"
+    hit = store.drawn(db, table_id, seq, step)
+    if hit is None:
+        old = store.drawn(db, table_id, since, view)
+        if old is None:
+            return None  # no board of that seq was kept for this view: nothing to compare with
+        html, meta = _kept(db, code, seat, "board", "_board.html", context_of, head)
+        changed = _changed(old[0], html)
+        hit = (changed or "", {**meta, "whole": changed is None})
+        store.keep_drawn(db, table_id, meta.get("seq", seq), step, *hit, keep=DELTA_BEHIND)
+    changed, meta = hit
+    if meta.get("whole"):
         return None
-    html, meta = _kept(db, code, seat, "board", "_board.html", context_of, head)
-    try:
-        (was, was_rest), (now, now_rest) = parts_of(old[0]), parts_of(html)
-    except ValueError:
-        return None
-    if was_rest != now_rest:
-        return None
-    changed = "".join(re.sub(r"^<([a-zA-Z0-9]+)", r'<\1 hx-swap-oob="true"', part)
-                      for pid, part in now.items() if was.get(pid) != part)
     resp = make_response(for_phone(changed, meta, seat))
     resp.headers["HX-Reswap"] = "none"  # the board stays; only the parts sent out of band change
     resp.headers["X-Board-Seq"] = str(meta.get("seq", seq))
     resp.headers["Vary"] = "HX-Request, Cookie, Accept-Encoding"
     return resp
+
+
+def _changed(old: str, new: str) -> str | None:
+    """The parts of board ``new`` that differ from board ``old``, marked for an out-of-band swap;
+    None when something outside those parts differs too (the whole board has to go)."""
+    try:
+        (was, was_rest), (now, now_rest) = parts_of(old), parts_of(new)
+    except ValueError:
+        return None
+    if was_rest != now_rest:
+        return None
+    return "".join(re.sub(r"^<([a-zA-Z0-9]+)", r'<\1 hx-swap-oob="true"', part)
+                   for pid, part in now.items() if was.get(pid) != part)

@@ -12,6 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from urllib.parse import quote
 
+from flask.templating import Environment
 from flask import abort, current_app, g, jsonify, make_response, render_template, request, session
 from jinja2 import BaseLoader, TemplateNotFound
 from markupsafe import escape
@@ -46,6 +47,26 @@ def init_app(app) -> None:
         render_template("error.html", status=403, message=e.description), 403))
     app.errorhandler(413)(lambda e: _api_error(e, "That request is too large (4 MB at most).") or (
         render_template("error.html", status=413, message="That file is too large (4 MB at most)."), 413))
+
+
+_DICT_NAMES = frozenset(dir(dict))
+
+
+class BoardEnvironment(Environment):
+    """Jinja as Flask sets it up, with ``unit.name`` on a plain dict looked up as an item first.
+
+    The board is dicts all the way down (the table's state); Jinja tries ``getattr`` first and
+    catches the AttributeError before it looks up the item, about a thousand times a board render.
+    A plain dict's attributes are the fixed names of ``dir(dict)``, so for any other name the
+    attribute lookup can only fail: taking the item first answers the same, without the exception."""
+
+    def getattr(self, obj, attribute):
+        if type(obj) is dict and attribute not in _DICT_NAMES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
 
 
 class MissRemembered(BaseLoader):
@@ -157,7 +178,9 @@ def _gzip(resp) -> None:
     body = resp.get_data()
     if len(body) < GZIP_MIN_BYTES:
         return
-    resp.set_data(gzip.compress(body, compresslevel=5, mtime=0))
+    # level 3: a board (27 KB) compresses in ~0.08 ms instead of ~0.6 ms at level 5 (lazy matching
+    # starts at 4), for about 9 % more bytes: measured in scripts/benchmark.py's notes, issue 14
+    resp.set_data(gzip.compress(body, compresslevel=GZIP_LEVEL, mtime=0))
     resp.headers["Content-Encoding"] = "gzip"
     resp.headers["Content-Length"] = str(len(resp.get_data()))
 
@@ -178,6 +201,7 @@ def _csrf_protect():
 
 
 GZIP_MIN_BYTES = 2048
+GZIP_LEVEL = 3
 STATIC_TYPES = ("text/css", "text/javascript", "application/javascript", "image/svg+xml", "application/json",
                 "application/manifest+json")
 

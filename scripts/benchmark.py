@@ -16,6 +16,7 @@ htmx tap and its board render in-process (cProfile) and prints where the time go
 from __future__ import annotations
 
 import argparse
+import gzip
 import http.client
 import json
 import multiprocessing
@@ -232,8 +233,24 @@ def grow_log(db_path: str, code: str, to: int) -> None:
     db.close()
 
 
-def growth(port: int, db_path: str, sizes=(100, 1_000, 10_000), samples=30) -> list[tuple]:
-    """Action, no-change poll, poll after a change (the board rendered) and undo/redo, at each log length."""
+def joined(port: int, player_url: str, name: str, side: str) -> tuple[Client, str]:
+    """A phone that joined through the QR with a name and a side: (its client, its CSRF token)."""
+    phone = Client(port)
+    path = "/t/" + player_url.split("/t/", 1)[1]
+    _, page = phone.request("GET", path)
+    token = re.search(rb'name="csrf_token" value="([^"]+)"', page).group(1).decode()
+    phone.request("POST", path, f"csrf_token={token}&seat={quote(name)}&side={quote(side)}")
+    return phone, token
+
+
+def growth(port: int, db_path: str, sizes=(100, 1_000, 10_000), samples=30) -> list[dict]:
+    """At each log length, what phones do (issue 14: flat from 100 to 10,000 events):
+    - tap: an htmx form post from Side A's board (the action, its board drawn, gzipped back);
+    - action: the same through the JSON API;
+    - drawn: Side B's first poll after that change (its view's board drawn);
+    - step: a Side A phone one change behind (the parts that changed, worked out for its view);
+    - step kept: a second Side A phone one change behind (the step kept for the first);
+    - no-change poll, and undo / redo through the API."""
     api = Client(port)
     _, data = api.request("POST", "/api/tables", {"system": "freeform", "name": "Long game"})
     created = json.loads(data)
@@ -241,36 +258,48 @@ def growth(port: int, db_path: str, sizes=(100, 1_000, 10_000), samples=30) -> l
     auth = {"Authorization": f"Bearer {secret}"}
     for i in range(6):
         api.request("POST", f"/api/tables/{code}/actions", {"type": "add-unit", "name": f"Ship {i}", "hp": 999}, auth)
-    phone = Client(port)
-    path = "/t/" + created["player_url"].split("/t/", 1)[1]
-    _, page = phone.request("GET", path)
-    token = re.search(rb'name="csrf_token" value="([^"]+)"', page).group(1).decode()
-    phone.request("POST", path, f"csrf_token={token}&seat=Bench&side=Side+A")
+    (a, token), (a2, _), (b, _) = (joined(port, created["player_url"], name, side) for name, side in
+                                   (("Ann", "Side A"), ("Al", "Side A"), ("Bo", "Side B")))
+    hx = {"HX-Request": "true", "Accept-Encoding": "gzip"}
     rows = []
+
+    def timed(kind, client, method, path, body=None, headers=None, status=200):
+        t0 = time.perf_counter()
+        resp, data = client.request(method, path, body, headers)
+        times[kind].append(time.perf_counter() - t0)
+        assert resp.status == status, (kind, resp.status)
+        return resp, data
+
     for size in sizes:
         grow_log(db_path, code, size)
-        act, poll, board, undo = [], [], [], []
+        times = {k: [] for k in ("tap", "action", "drawn", "step", "step kept", "no-change poll", "undo/redo")}
         for i in range(samples):
-            t0 = time.perf_counter()
-            resp, data = api.request("POST", f"/api/tables/{code}/actions",
-                                     {"type": "adjust", "unit": "u1", "tracker": "hp", "by": 1 if i % 2 else -1}, auth)
-            act.append(time.perf_counter() - t0)
-            seq = json.loads(data)["seq"]
-            t0 = time.perf_counter()
-            resp, _ = phone.request("GET", f"/t/{code}/poll?seq={seq - 1}", headers={"HX-Request": "true"})
-            board.append(time.perf_counter() - t0)  # a change since this phone looked: the board comes back
-            assert resp.status == 200, resp.status
-            t0 = time.perf_counter()
-            resp, _ = phone.request("GET", f"/t/{code}/poll?seq={seq}", headers={"HX-Request": "true"})
-            poll.append(time.perf_counter() - t0)
-            assert resp.status == 204, resp.status
+            form = f"csrf_token={token}&_control=unit-u1&do=" + quote(f"adjust unit=u1 tracker=hp by={1 if i % 2 else -1}")
+            resp, data = timed("tap", a, "POST", f"/t/{code}/act", form, {**hx, "X-CSRF-Token": token})
+            seq = int(re.search(rb'data-seq="(\d+)"', gzip.decompress(data)).group(1))
+            timed("action", api, "POST", f"/api/tables/{code}/actions",
+                  {"type": "adjust", "unit": "u2", "tracker": "hp", "by": 1 if i % 2 else -1}, auth)
+            timed("drawn", b, "GET", f"/t/{code}/poll?seq=0", headers=hx)
+            resp, _ = timed("step", a, "GET", f"/t/{code}/poll?seq={seq}", headers=hx)
+            assert resp.getheader("HX-Reswap") == "none", "a one-change step came back as the whole board"
+            timed("step kept", a2, "GET", f"/t/{code}/poll?seq={seq}", headers=hx)
+            timed("no-change poll", a, "GET", f"/t/{code}/poll?seq={seq + 1}", headers=hx, status=204)
         for redo in [False] * samples + [True] * samples:
-            t0 = time.perf_counter()
-            resp, _ = api.request("POST", f"/api/tables/{code}/{'redo' if redo else 'undo'}", headers=auth)
-            undo.append(time.perf_counter() - t0)
-            assert resp.status == 200, resp.status
-        rows.append((size, pct(act, 50), pct(poll, 50), pct(board, 50), pct(undo, 50), max(undo)))
+            timed("undo/redo", api, "POST", f"/api/tables/{code}/{'redo' if redo else 'undo'}", headers=auth)
+        rows.append({"size": size, **{k: pct(v, 50) for k, v in times.items()},
+                     "undo/redo max": max(times["undo/redo"])})
     return rows
+
+
+def print_growth(long_game: list[dict]) -> None:
+    ms = lambda s: f"{s * 1000:.2f} ms"  # noqa: E731
+    kinds = [k for k in long_game[0] if k not in ("size", "undo/redo max")]
+    print("log length | " + " | ".join(f"{k} p50" for k in kinds) + " | undo/redo max")
+    for row in long_game:
+        print(f"{row['size']:>10} | " + " | ".join(ms(row[k]) for k in kinds) + f" | {ms(row['undo/redo max'])}")
+    first = long_game[0]
+    print("longest / shortest log, p50: " + ", ".join(
+        f"{k} {long_game[-1][k] / first[k]:.2f}x" for k in kinds) + " (issue 14: within 1.2x)")
 
 
 def profile(count: int = 300) -> None:
@@ -328,6 +357,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--growth", type=int, nargs="*", default=[100, 1_000, 10_000],
                         help="log lengths at which a long game's action, poll, board and undo are timed")
+    parser.add_argument("--growth-only", action="store_true", help="only the long game's table")
     parser.add_argument("--profile", action="store_true",
                         help="profile one htmx tap and its board render in-process instead (cProfile)")
     if sys.argv[1:2] == ["load"]:
@@ -343,6 +373,8 @@ def main() -> None:
     server = start_gunicorn(port, env)
     try:
         wait_for(port)
+        if args.growth_only:
+            return print_growth(growth(port, env["COMPANION_DB"], sizes=tuple(args.growth)))
         api = Client(port)
         _, data = api.request("POST", "/api/tables", {"system": "freeform", "name": "Bench"},
                               {"Authorization": "Bearer none"})
@@ -404,9 +436,7 @@ def main() -> None:
             print(f"board page ({system}, {GAME_CASES[system]}): {full} bytes HTML ({wire} bytes gzipped on the wire); "
                   f"the board alone (poll/action answer) {partial} bytes")
         print(f"mean action {ms(statistics.mean(action_times))}; log length {seq} events")
-        print("log length | action p50 | no-change poll p50 | poll with the board p50 | undo/redo p50 (max)")
-        for size, act, poll, board, undo, worst in long_game:
-            print(f"{size:>10} | {ms(act)} | {ms(poll)} | {ms(board)} | {ms(undo)} ({ms(worst)})")
+        print_growth(long_game)
     finally:
         server.terminate()
         server.wait()

@@ -193,3 +193,26 @@ def test_a_delta_never_carries_another_sides_sealed_order(club):
     body = delta(ben, seq).data.decode()
     assert 'id="u-u1"' in body and "Sealed order" in body and SECRET not in body
     assert SECRET in delta(club["ada"], seq).data.decode()
+
+
+def test_a_step_is_worked_out_once_per_view(club, monkeypatch):
+    """After a change the other phones of a side all ask for the same step (seq - 1 -> seq): the
+    parts that changed are found once and kept, whether they go out of band or the whole board must."""
+    ben, bo, anna = club["ben"], club["bo"], club["anna"]
+    seq = seq_of(ben)
+    assert seq_of(bo) == seq
+    compared = []
+    real = drawn.parts_of
+    monkeypatch.setattr(drawn, "parts_of", lambda html: compared.append(1) or real(html))
+    anna.act(do="adjust unit=u2 tracker=hp by=-1")
+    bodies = [delta(ben, seq).data.decode(), delta(bo, seq).data.decode()]
+    assert len(compared) == 2  # the old board and the new, once for both phones
+    assert all('id="u-u2"' in b and "<section id=\"board\"" not in b for b in bodies)
+    assert bodies[0].replace(own_token(ben), "T") == bodies[1].replace(own_token(bo), "T")
+    compared.clear()
+    seq += 1
+    anna.act(do="add-unit", name="Kestrel", side="Blue", hp=10)
+    for phone in (ben, bo):
+        resp = delta(phone, seq)
+        assert '<section id="board"' in resp.data.decode() and "HX-Reswap" not in resp.headers
+    assert len(compared) == 2  # "the whole board" is kept as the step's answer too

@@ -71,3 +71,21 @@ def test_templates_build_each_url_once_per_request_with_flasks_answer(app, monke
         url_for_once("play.act", code="ABCDEF")
     assert built.count("play.act") == 2  # a new request builds again
     assert app.jinja_env.globals["url_for"] is url_for_once
+
+
+def test_a_dicts_items_are_read_without_the_failed_attribute_lookup(app, monkeypatch):
+    """companion.web.BoardEnvironment reads ``unit.name`` on a plain dict as the item first; what a
+    template gets is what Jinja's own lookup gives, dict methods and missing names included."""
+    from jinja2 import Environment
+
+    env = app.jinja_env
+    unit = {"name": "Falcon", "items": "not the method", "hp": 0}
+    template = env.from_string("{{ u.name }}|{{ u.hp }}|{{ u.missing is undefined }}|{{ u.get('name') }}|"
+                               "{{ u.items is callable }}|{{ s.upper() }}|{{ o.real }}")
+    assert template.render(u=unit, s="ab", o=3) == "Falcon|0|True|Falcon|True|AB|3"
+    tried = []
+    real = Environment.getattr
+    monkeypatch.setattr(Environment, "getattr", lambda self, obj, name: tried.append(name) or real(self, obj, name))
+    template.render(u=unit, s="ab", o=3)
+    assert "name" not in tried and "hp" not in tried  # items of a plain dict: no attribute tried first
+    assert "items" in tried and "upper" in tried  # dict methods and other objects: Jinja's own way
