@@ -85,19 +85,40 @@ def wait_for(port: int) -> None:
     raise SystemExit("gunicorn did not start")
 
 
-# A table of each game as players set it up, for the board's size (seed 002 names; stats are
-# placeholders a player would enter from their Warship cards, not game data).
+# A table of each game as players set it up, for the board's size (issue 14's cases; also built by
+# tests/test_board_bytes.py and taken apart by scripts/board_bytes.py). Dreadfleet: five warships a
+# side as tests/browser/test_dreadfleet_phone_rows.py puts them to sea (seed 002 names; the stats are
+# placeholders a player would type from their Warship cards, not game data; every warship but the
+# Shadewraith with its auxiliaries docked, seed 002 Auxiliaries), the example decks, the wind, the
+# initiative, then the Action phase. Empires of Dust: the appendix's average fleet on each side.
 STATS = {"speed": 6, "handling": 3, "broadside": 4, "armour": 5, "hull": 10, "crew": 4, "command": 4, "swashbuckling": 3}
+AUX = {"speed": 5, "broadside": 2, "armour": 5, "hull": 2, "crew": 2}
+WARSHIPS = {"Grand Alliance": ("Heldenhammer", "Flaming Scimitar", "Swordfysh", "Seadrake", "Grimnir's Thunder"),
+            "Dreadfleet": ("Bloody Reaver", "Skabrus", "Black Kraken", "Curse of Zandri", "Shadewraith")}
 GAME_TABLES = {
-    "dreadfleet": [{"type": "df-warship", "name": n, "sail": 1, "stats": STATS}
-                   for n in ("Heldenhammer", "Swordfysh", "Bloody Reaver", "Skabrus")],
+    "dreadfleet": [
+        *({"type": "df-warship", "name": n, "sail": 1, "stats": STATS, **({} if n == "Shadewraith" else {"aux": AUX})}
+          for side in WARSHIPS.values() for n in side),
+        {"type": "deck-load", "deck": "damage", "definition": "example-damage"},
+        {"type": "deck-load", "deck": "fate", "definition": "example-fate"},
+        {"type": "df-scenario", "name": "Bay raid", "turns": 6, "victory": "Sink the flagship"},
+        {"type": "df-wind-place", "dice": [3, 4]},
+        {"type": "df-initiative", "dice": [5, 2]},
+        {"type": "df-first", "first": "Grand Alliance"},
+        {"type": "next-phase"}, {"type": "next-phase"},  # Status, Fate
+        {"type": "df-fate", "side": "Grand Alliance"}, {"type": "df-fate", "side": "Dreadfleet"},
+        {"type": "next-phase"},  # Action
+    ],
     "empires-of-dust": [{"type": "eod-deploy", "preset": "average-fleet", "side": s} for s in ("Fleet 1", "Fleet 2")],
     "dreadnaught": [{"type": "dn-setup"}],
 }
+GAME_CASES = {"dreadfleet": "5 warships a side, auxiliaries docked, Action phase",
+              "empires-of-dust": "two average fleets, 8 ships", "dreadnaught": "duel after set-up"}
 
 
 def board_sizes(port: int) -> dict:
-    """HTML size of each game's board after a typical set-up (joined as a player, like a phone)."""
+    """HTML size of each game's board after the set-up in GAME_TABLES (joined as a player, like a phone):
+    the full page, the board alone (htmx) and the page gzipped. Issue 14: the page <= 40 KB raw."""
     sizes = {}
     for system, steps in GAME_TABLES.items():
         api = Client(port)
@@ -412,7 +433,7 @@ def main() -> None:
               f"p99 {ms(pct(poll_times, 99))}; response {sizes[0]} bytes (status line + headers, empty body)")
         print(f"board page (freeform, 6 units): {len(board)} bytes HTML; JS total: {js} bytes")
         for system, (full, partial, wire) in games.items():
-            print(f"board page ({system}, typical set-up): {full} bytes HTML ({wire} bytes gzipped on the wire); "
+            print(f"board page ({system}, {GAME_CASES[system]}): {full} bytes HTML ({wire} bytes gzipped on the wire); "
                   f"the board alone (poll/action answer) {partial} bytes")
         print(f"mean action {ms(statistics.mean(action_times))}; log length {seq} events")
         print_growth(long_game)

@@ -20,7 +20,8 @@
     themeColour();
   });
   // Forms below the board (not swapped by polling, so typing survives) keep their unit lists in
-  // step with the board: a select[data-units] gets the board's units after its fixed options.
+  // step with the board: a select[data-units] gets the board's units after its fixed options (each
+  // value prefixed with its data-unit-value, e.g. a deck's "unit:u3"; the board lists them once).
   function syncUnits() {
     var source = document.getElementById("unit-options");
     if (!source) return;
@@ -33,7 +34,7 @@
       Array.prototype.forEach.call(source.options, function (o) {
         if (sel.dataset.units && sel.dataset.units !== o.dataset.side && sel.dataset.units.charAt(0) !== "!") return;
         if (sel.dataset.units && sel.dataset.units.charAt(0) === "!" && sel.dataset.units.slice(1) === o.dataset.side) return;
-        var copy = new Option(o.text, o.value);
+        var copy = new Option(o.text, (sel.dataset.unitValue || "") + o.value);
         copy.setAttribute("data-unit", "");
         copy.dataset.side = o.dataset.side;
         sel.appendChild(copy);
@@ -42,6 +43,9 @@
     });
   }
   document.addEventListener("DOMContentLoaded", syncUnits);
+  // also at once after a swap (before the page is painted): a deck's select on the board is not
+  // drawn for a moment with "the discard" alone (its width would jump)
+  document.addEventListener("htmx:afterSwap", syncUnits);
   document.addEventListener("htmx:afterSettle", syncUnits);
 
   // Recorded real-deck draws: empty the (poll-preserved) inputs once the record is accepted.

@@ -95,7 +95,9 @@ def test_a_turn_of_dreadfleet_on_two_phones(live_server, phone):
     ben.reload()  # the saved cards list follows the board; a reload shows Anna's too
     put_to_sea(ben, "Bloody Reaver")
     put_to_sea(ben, "Shadewraith")
-    expect(ship(anna, "Grand Alliance Cog (Heldenhammer)")).to_contain_text("Docked with the Heldenhammer")
+    # the cog starts docked: its warship's row says so, and the cog has no row (nor card) of its own
+    expect(ship_row(anna, "Heldenhammer").locator("summary.rowline")).to_contain_text("Cog docked")
+    expect(ship_row(anna, "Grand Alliance Cog (Heldenhammer)")).to_be_hidden()
 
     # decks from the players' own lists: every Damage card a Hull 1, every Fate card wind 2, 1 clockwise
     for deck, text in (("damage", "Hull hit; Hull; 1; x20"), ("fate", "Fair wind; 2; 1 clockwise; immediate; x10")):

@@ -1,0 +1,103 @@
+"""The board page's size (issue 14: "Dreadfleet 5 warships a side: board page <= 40 KB raw"), built
+from the same tables as scripts/benchmark.py's board_sizes (GAME_TABLES): bytes are deterministic, so
+these are plain tests, not timed ones. A template change that blows the page up fails here; where the
+40 KB target is still missed the test says so (strict xfail: it fails once the page gets there, so the
+ceiling can become the target). Where the bytes go: python scripts/board_bytes.py."""
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+
+from benchmark import GAME_TABLES  # noqa: E402
+
+TARGET = 40 * 1024  # issue 14
+# what each page measured after the docked auxiliaries' cards went (2026-11-23), with a little room:
+# Dreadfleet 85,769 bytes, Empires of Dust 51,379, Dreadnaught 26,576
+CEILING = {"dreadfleet": 88_000, "empires-of-dust": 53_000, "dreadnaught": TARGET}
+
+
+def csrf(client) -> str:
+    return re.search(r'name="csrf_token" value="([^"]+)"', client.get("/").get_data(as_text=True)).group(1)
+
+
+class Table:
+    """One of GAME_TABLES, set up through the API, and a player's phone seated at it."""
+
+    def __init__(self, client, system):
+        self.client = client
+        created = client.post("/api/tables", json={"system": system, "name": "Size"}).get_json()
+        self.code, secret = created["code"], created["player_url"].rsplit("/", 1)[1]
+        self.auth = {"Authorization": f"Bearer {secret}"}
+        for step in GAME_TABLES[system]:
+            self.act(**step)
+        side = self.state()["sides"][0]
+        client.post("/" + created["player_url"].split("/", 3)[3], data={"csrf_token": csrf(client), "seat": "Bench",
+                                                                        "side": side})
+
+    def act(self, **step):
+        resp = self.client.post(f"/api/tables/{self.code}/actions", json=step, headers=self.auth)
+        assert resp.status_code == 200, resp.get_data(as_text=True)[:300]
+
+    def state(self):
+        return self.client.get(f"/api/tables/{self.code}", headers=self.auth).get_json()["state"]
+
+    def page(self) -> str:
+        return self.client.get(f"/t/{self.code}").get_data(as_text=True)
+
+    def uid(self, name):
+        return next(u["id"] for u in self.state()["units"].values() if u["name"] == name)
+
+
+def unitbox(page: str, uid: str) -> str:
+    """One unit's box on the board: from its div.unitbox to the next one (or the end of its side)."""
+    start = page.index(f'<div class="unitbox" id="u-{uid}">')
+    ends = [i for i in (page.find('<div class="unitbox"', start + 1), page.find("</section>", start)) if i > 0]
+    return page[start:min(ends)]
+
+
+@pytest.mark.parametrize("system", list(GAME_TABLES))
+def test_the_board_page_stays_under_its_ceiling(client, system):
+    page = Table(client, system).page().encode()
+    assert len(page) <= CEILING[system], len(page)
+
+
+@pytest.mark.parametrize("system", ["dreadfleet", "empires-of-dust"])
+@pytest.mark.xfail(strict=True, reason="issue 14's 40 KB is missed: every unit's full card (its trackers' "
+                   "buttons, its game's controls, its sealed-order form) is in the page; see the README")
+def test_the_board_page_is_at_most_40_kb(client, system):
+    assert len(Table(client, system).page().encode()) <= TARGET
+
+
+def test_a_docked_auxiliary_sends_its_row_but_no_card_until_it_is_deployed(client):
+    table = Table(client, "dreadfleet")
+    dragon, seadrake = table.uid("Dragon 1 (Seadrake)"), table.uid("Seadrake")
+    page = table.page()
+    box = unitbox(page, dragon)
+    # its row is there (hidden whole by dreadfleet.css, and a place for a poll's out-of-band swap) ...
+    assert f'id="row-{dragon}"' in box and 'class="df-docked-row"' in box
+    # ... but not the card nobody could open: no form, no trackers, no sealed-order control
+    assert "<form" not in box and "data-tracker" not in box
+    assert f'id="unit-{dragon}"' not in page and f'id="seal-{dragon}"' not in page
+    # the warship carrying it still offers to deploy it
+    table.act(type="df-activate", unit=seadrake)
+    assert f"df-deploy unit={dragon}" in unitbox(table.page(), seadrake)
+    table.act(type="df-deploy", unit=dragon)  # a flyer: no capsize test (seed 002, Auxiliaries)
+    box = unitbox(table.page(), dragon)
+    assert f'id="unit-{dragon}"' in box and 'data-tracker="hull_damage"' in box and f'id="seal-{dragon}"' in box
+    assert "df-docked-row" not in box
+
+
+def test_the_decks_list_the_units_once(client):
+    """A deck's "Drawn card goes to" select copies the units from #unit-options (static/companion.js)
+    instead of listing every unit again for each deck."""
+    page = Table(client, "dreadfleet").page()
+    assert page.count('<select id="unit-options"') == 1
+    assert '<option value="unit:' not in page
+    selects = re.findall(r'<select name="to"[^>]*>.*?</select>', page, re.S)
+    assert len(selects) == 2  # the Damage deck and the Fate deck
+    assert all('data-units data-unit-value="unit:"' in s and '<option value="discard">' in s for s in selects)
