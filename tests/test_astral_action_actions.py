@@ -206,7 +206,7 @@ def test_a_sealed_order_names_the_sealing_seat_once(aa):
     # the undo button and the log put the seat's name before the label
     assert undo_label(aa) == "Ben: sealed an order for Raven"
     log = html.unescape(aa.client.get(f"/t/{aa.code}/log").data.decode())
-    assert "Ben</small> sealed an order for Raven" in log and "Brace for Impact" not in log
+    assert "Ben</small> <span>sealed an order for Raven" in log and "Brace for Impact" not in log
 
 
 def test_a_side_that_passes_is_named_once_when_its_seat_bears_its_name(app, table):

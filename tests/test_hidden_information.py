@@ -76,7 +76,7 @@ def test_the_sealing_side_reads_its_order_everywhere(sealed_table):
     assert SECRET in seen[f"/t/{red.code}"]
     assert SECRET in seen[f"/api/tables/{red.code}/export"]
     assert SECRET in seen[f"/api/tables/{red.code}"]
-    assert "Anna</small> sealed an order for Falcon" in seen[f"/t/{red.code}/log"]
+    assert "Anna</small> <span>sealed an order for Falcon" in seen[f"/t/{red.code}/log"]
 
 
 @pytest.mark.parametrize("who", ["blue", "spectator"])
@@ -90,7 +90,7 @@ def test_other_side_and_spectator_find_nothing_on_any_path(app, sealed_table, wh
     assert leaks == []
     board = seen[f"/t/{phone.code}"]
     assert "Sealed order" in board and "Anna" in board  # that something was sealed, by whom
-    assert "Anna</small> sealed an order for Falcon" in seen[f"/t/{phone.code}/log"]  # and for which unit
+    assert "Anna</small> <span>sealed an order for Falcon" in seen[f"/t/{phone.code}/log"]  # and for which unit
     state = json.loads(seen[f"/api/tables/{phone.code}"])["state"]
     assert state["sealed"]["s1"] == {**state["sealed"]["s1"], "side": "Red", "unit": "u1", "secret": None,
                                      "redacted": True}
@@ -117,7 +117,7 @@ def test_undo_and_redo_labels_never_hold_the_secret(sealed_table):
         assert SECRET not in board
     assert red.undo(redo=True).status_code == 200
     log = blue.client.get(f"/t/{blue.code}/log").data.decode()
-    assert "Anna</small> undo: sealed an order for Falcon" in log and "Anna</small> redo: sealed" in log
+    assert "Anna</small> <span>undo: sealed an order for Falcon" in log and "Anna</small> <span>redo: sealed" in log
     assert SECRET not in log
 
 

@@ -58,7 +58,7 @@ def test_an_older_page_never_shows_another_sides_sealed_order(app, table):
     player, _ = table.secrets()
     ben = Phone(app.test_client()).join(table.code, player, "Ben", "Blue")
     page = ben.client.get(f"/t/{table.code}/log?before=10").data.decode()
-    assert "Anna</small> sealed an order for Falcon" in page and SECRET not in page
+    assert "Anna</small> <span>sealed an order for Falcon" in page and SECRET not in page
 
 
 def test_the_report_is_built_once_per_change_and_view(app, long_table, monkeypatch):
