@@ -10,11 +10,16 @@ from __future__ import annotations
 import os
 import sys
 
-# Two processes of four threads each suit a 2-core box (scripts/benchmark.py); a phone polls every
-# 2 s, so an idle connection is kept 10 s (gunicorn's default of 2 s would drop most of them).
+# Two processes of two threads each suit a 2-core box: measured with scripts/load.py at 600 phones
+# (2026-11-23, issue 14), p99 of a poll after a change / a tap was 48 / 57 ms with one thread, 40-43 /
+# 53 ms with two, 50 / 67 ms with four and 75 / 106 ms with eight (threads of one process share its
+# GIL: more of them only queue for it), and three processes were worse than two.  Idle keep-alive
+# connections wait in gunicorn's event loop, not in a thread, so two threads still hold every phone.
+# A phone polls every 2 s, so an idle connection is kept 10 s (gunicorn's default of 2 s would drop
+# most of them).  COMPANION_THREADS overrides the threads for another box.
 SETTINGS = {
     "workers": int(os.environ.get("WEB_CONCURRENCY", "2")),
-    "threads": 4,
+    "threads": int(os.environ.get("COMPANION_THREADS", "2")),
     "worker_class": "gthread",
     "keepalive": 10,
     "worker_connections": 1000,  # open connections per worker: a club night's phones
