@@ -31,6 +31,14 @@ def owner_side(state: dict, unit: dict, ctx) -> str:
     return unit["side"]
 
 
+def sealed_label(p: dict, unit: dict) -> str:
+    """The label of an order sealed for ``unit`` (shared by every action that seals one).  The log
+    and the undo button put the sealing seat's name before it ("Anna: sealed an order for Falcon");
+    a seat with no name leaves the side to say who sealed it."""
+    what = f"sealed an order for {unit['name']}"
+    return what if p.get("seat") else f"{unit['side']} {what}"
+
+
 def store_part(state: dict, p: dict, kind: str) -> dict:
     """Put the payload's sealed part into the state (shared by every action that seals)."""
     parts = sealed_parts(state)
@@ -72,8 +80,7 @@ def seal(state: dict, p: dict) -> str:
     if unit["removed"]:
         raise RuleError(f"{unit['name']} is off the table.", "unit")
     store_part(state, p, "order")
-    # the undo label and the log put the seat before it: "Anna: sealed an order for Falcon"
-    return f"sealed an order for {unit['name']}" if p.get("seat") else f"{unit['side']} sealed an order for {unit['name']}"
+    return sealed_label(p, unit)
 
 
 @seal.decider

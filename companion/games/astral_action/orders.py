@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.actions import action
 from companion.actions.schema import Flag, Ref, Scalar, Text
-from companion.actions.sealed import next_id, store_part
+from companion.actions.sealed import next_id, sealed_label, store_part
 from companion.games.astral_action.rules import turn as tn
 from companion.games.astral_action.books import (SYSTEMS, activation_status, need_phase, orders_given, ship_of,
                                                   spend_command, turn)
@@ -32,10 +32,7 @@ def aa_order(state: dict, p: dict) -> str:
     if p.get(KEY):
         unit, _ = _check_order(state, p["unit"], p[KEY]["secret"]["order"])
         store_part(state, p, "order")
-        # the log and the undo button put the sealing seat's name before the label ("Anna: sealed an
-        # order for Falcon"); a seat with no name leaves the side to say who sealed it
-        what = f"sealed an order for {unit['name']}"
-        return what if p.get("seat") else f"{unit['side']} {what}"
+        return sealed_label(p, unit)
     unit, kind = _check_order(state, p.get("unit"), p.get("order"))
     turn(state)["orders"].setdefault(unit["id"], []).append(p["order"])
     return f"{unit['name']}: Order [{kind}] {p['order']}"
