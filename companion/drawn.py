@@ -16,7 +16,6 @@ one.  The view also names the templates' version: a page drawn by older template
 from __future__ import annotations
 
 import hashlib
-import hmac
 import os
 import re
 
@@ -25,13 +24,12 @@ from markupsafe import escape
 
 from companion import store
 from companion.db import get_db, systems
+from companion.folded_cards import card_of, fold, folded, keep_only, open_units, unfold
+from companion.marks import secret_mark
 from companion.web import csrf_token, without_indentation
 
 
-def _placeholder(what: str) -> str:
-    key = current_app.config["SECRET_KEY"]
-    key = key.encode() if isinstance(key, str) else key
-    return "drawn" + hmac.new(key, what.encode(), hashlib.sha256).hexdigest()[:20] + what
+_placeholder = secret_mark
 
 
 def _templates_version() -> str:
@@ -82,7 +80,8 @@ def _kept(db, code: str, seat: dict, page: str, template: str, context_of, head:
     if hit is None:
         row = store.table(db, code)
         ctx = context_of(row, {**seat, "name": _placeholder("name")})
-        hit = (draw(template, ctx), {"undo": (ctx.get("history") or {}).get("undo"), "seq": row["seq"]})
+        # kept with the unit cards folded out of their rows, beside it (companion/folded_cards.py)
+        hit = (fold(draw(template, ctx)), {"undo": (ctx.get("history") or {}).get("undo"), "seq": row["seq"]})
         store.keep_drawn(db, table_id, row["seq"], view, *hit, keep=DELTA_BEHIND)
     return hit
 
@@ -94,8 +93,9 @@ def kept_answer(code: str, seat: dict, page: str, template: str, context_of, hea
     head = head or store.table_head(db, code)
     if head is None:
         return make_response("", 404)
-    resp = make_response(for_phone(*_kept(db, code, seat, page, template, context_of, head), seat))
-    resp.headers["Vary"] = "HX-Request, Cookie, Accept-Encoding"
+    html, meta = _kept(db, code, seat, page, template, context_of, head)
+    resp = make_response(for_phone(unfold(html, open_units()), meta, seat))
+    resp.headers["Vary"] = "HX-Request, Cookie, Accept-Encoding, X-Open-Units"
     return resp
 
 
@@ -103,6 +103,22 @@ def board_answer(code: str, seat: dict, context_of, head: tuple | None = None):
     """The board fragment (htmx) for this phone, drawn once per change and view; ``context_of(row,
     seat)`` is the board's template context (play.board_context, passed in: play imports this module)."""
     return kept_answer(code, seat, "board", "_board.html", context_of, head)
+
+
+def card_answer(code: str, seat: dict, context_of, uid: str):
+    """One unit's whole card for a phone that has just opened its row (the board it has shows the
+    row folded): cut from the board kept for the seat's view, drawn now if none is kept."""
+    db = get_db()
+    head = store.table_head(db, code)
+    if head is None:
+        return make_response("", 404)
+    html, meta = _kept(db, code, seat, "board", "_board.html", context_of, head)
+    card = card_of(html, uid)
+    if card is None:  # taken off the table meanwhile (its row goes with the next poll)
+        return make_response("That unit is no longer on the table.", 404)
+    resp = make_response(for_phone(card, meta, seat))
+    resp.headers["Vary"] = "HX-Request, Cookie, Accept-Encoding"
+    return resp
 
 
 # --- a poll a change or two behind: only what changed ------------------------------------------------
@@ -172,16 +188,16 @@ def board_delta(code: str, seat: dict, context_of, head: tuple, since: int):
         if old is None:
             return None  # no board of that seq was kept for this view: nothing to compare with
         html, meta = _kept(db, code, seat, "board", "_board.html", context_of, head)
-        changed = _changed(old[0], html)
-        hit = (changed or "", {**meta, "whole": changed is None})
+        changed = _changed(folded(old[0]), folded(html))
+        hit = (keep_only(changed, html) if changed else "", {**meta, "whole": changed is None})
         store.keep_drawn(db, table_id, meta.get("seq", seq), step, *hit, keep=DELTA_BEHIND)
     changed, meta = hit
     if meta.get("whole"):
         return None
-    resp = make_response(for_phone(changed, meta, seat))
+    resp = make_response(for_phone(unfold(changed, open_units()), meta, seat))
     resp.headers["HX-Reswap"] = "none"  # the board stays; only the parts sent out of band change
     resp.headers["X-Board-Seq"] = str(meta.get("seq", seq))
-    resp.headers["Vary"] = "HX-Request, Cookie, Accept-Encoding"
+    resp.headers["Vary"] = "HX-Request, Cookie, Accept-Encoding, X-Open-Units"
     return resp
 
 

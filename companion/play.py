@@ -196,6 +196,13 @@ def poll(code: str):
     return page_or_partial("board.html", "_board.html", **board_context(code, seat))
 
 
+@bp.get("/t/<code>/card/<uid>")
+def unit_card(code: str, uid: str):
+    """A unit's whole card, asked for when its row is opened (companion/folded_cards.py)."""
+    seat = seats().get(code) or seat_for(code)
+    return drawn.card_answer(code, seat, _board_of(code), uid)
+
+
 def _answer(code: str, seat: dict, exc: RuleError | None):
     """After an action: the fresh board on success; on failure the sentence next to the control."""
     control = request.form.get("_control") or None
@@ -203,7 +210,12 @@ def _answer(code: str, seat: dict, exc: RuleError | None):
         control = None  # not one of our element ids (and not safe in a response header)
     if exc is None:
         if request.htmx:  # the board the other phones will poll for next: drawn once for this view
-            return drawn.board_answer(code, seat, _board_of(code))
+            # a phone whose board was one to three changes behind gets only what changed, like a
+            # poll (the step is kept for the other phones of its view, who poll for it next)
+            head = store.table_head(get_db(), code)
+            since = request.headers.get("X-Board-Seq", "")
+            delta = drawn.board_delta(code, seat, _board_of(code), head, int(since)) if INT_RE.match(since) else None
+            return delta or drawn.board_answer(code, seat, _board_of(code), head)
         return redirect(url_for("play.board", code=code) + (f"#{control}" if control else ""), 303)
     status = status_of(exc)
     if request.htmx:

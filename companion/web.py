@@ -18,7 +18,7 @@ from jinja2 import BaseLoader, TemplateNotFound
 from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 
-from companion import store, validate, words
+from companion import folded_cards, store, validate, words
 from companion.actions import Ctx, Stale
 from companion.db import get_db, systems
 from companion.rules import RuleError
@@ -361,8 +361,9 @@ def without_indentation(html: str) -> str:
 def page_or_partial(page: str, partial: str, status: int = 200, **context):
     """The partial for htmx requests, the full page (which includes it) otherwise."""
     html = without_indentation(render_template(partial if request.htmx else page, **context))
-    resp = make_response(html, status)
-    resp.headers["Vary"] = "HX-Request, Cookie, Accept-Encoding"
+    # a unit's card goes only to a phone with its row open (companion/folded_cards.py)
+    resp = make_response(folded_cards.for_request(html), status)
+    resp.headers["Vary"] = "HX-Request, Cookie, Accept-Encoding, X-Open-Units"
     return resp
 
 

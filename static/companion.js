@@ -263,18 +263,49 @@
     if (f && f.focus) f.focus({preventScroll: true});
   });
 
-  // The board polls from the seq it shows. A poll a change or two behind may bring only the parts
-  // that changed (out of band, the board itself stays: companion/drawn.py) and the new seq in
-  // X-Board-Seq; the next poll then asks from there, not from the seq the board was drawn at.
+  // The board polls from the seq it shows. A poll (or an action's answer) a change or two behind may
+  // bring only the parts that changed (out of band, the board itself stays: companion/drawn.py) and
+  // the new seq in X-Board-Seq; the next poll then asks from there, not from the seq it was drawn at.
   document.addEventListener("htmx:configRequest", function (e) {
     var board = e.detail.elt;
     if (!board || board.id !== "board" || e.detail.verb !== "get" || !board.dataset.seq) return;
     e.detail.path = e.detail.path.replace(/([?&]seq=)\d+/, "$1" + board.dataset.seq);
   });
+  // An action says which seq its phone's board shows, so its answer can be those parts too.
+  document.addEventListener("htmx:configRequest", function (e) {
+    var board = document.getElementById("board");
+    if (board && board.dataset.seq && e.detail.verb === "post") e.detail.headers["X-Board-Seq"] = board.dataset.seq;
+  });
   document.addEventListener("htmx:afterRequest", function (e) {
     var board = document.getElementById("board"), xhr = e.detail.xhr;
-    var seq = xhr && e.detail.elt === board && xhr.getResponseHeader("X-Board-Seq");
-    if (seq) board.dataset.seq = seq;
+    var seq = board && xhr && xhr.getResponseHeader("X-Board-Seq");
+    if (seq && +seq > +board.dataset.seq) board.dataset.seq = seq;  // (a crossed older answer does not move it back)
+  });
+
+  // A unit's card comes only to a phone that has its row open (companion/folded_cards.py): every
+  // request says which rows are open here, and a row opened later asks for its card alone.
+  document.addEventListener("htmx:configRequest", function (e) {
+    e.detail.headers["X-Open-Units"] = Array.prototype.map.call(
+      document.querySelectorAll("details.unitrow[open]"), function (d) { return d.id.slice(4); }).join(" ");
+  });
+  function askCard(row) {
+    var slot = row && row.open && row.querySelector(":scope > .unitcard[data-lazy]");
+    var board = document.getElementById("board");
+    if (!slot || !board || slot.dataset.asked) return;
+    slot.dataset.asked = "1";
+    var url = board.getAttribute("hx-get").replace(/\/poll\?.*$/, "/card/" + encodeURIComponent(row.id.slice(4)));
+    htmx.ajax("GET", url, {target: slot, swap: "outerHTML"}).then(function () {
+      if (slot.isConnected) delete slot.dataset.asked;  // not answered (the unit left): the next opening asks again
+    });
+  }
+  document.addEventListener("toggle", function (e) {
+    if (e.target.matches && e.target.matches("details.unitrow")) askCard(e.target);
+  }, true);  // (toggle does not bubble; it is caught on its way down)
+  document.addEventListener("click", function (e) {
+    var link = e.target.closest && e.target.closest(".cardlink");
+    if (!link) return;
+    e.preventDefault();  // (the link is for a phone without JavaScript: a page load with the card open)
+    askCard(link.closest("details.unitrow"));
   });
 
   // Rule tables: say so when a table scrolls sideways; the two-input lookup answers as you choose.

@@ -108,7 +108,7 @@ def test_designer_saves_a_card_with_its_points_and_it_enters_play(aa):
     ship = aa.ship_state(uid)
     assert ship["tracks"] == [{"eq": 1, "kind": "shields", "size": 5, "filled": 0}]  # half of a 10-box row, L195
     assert ship["velocity"] == 2 and aa.state()["units"][uid]["stats"]["points"] == 116
-    board = aa.client.get(f"/t/{aa.code}").data.decode()
+    board = aa.client.get(f"/t/{aa.code}?open=*").data.decode()
     assert "Health 2" in board and "Velocity <b>2</b>" in board
     aa.folds()
 
@@ -145,7 +145,7 @@ def test_fighters_need_a_carrier_and_follow_fighter_rules(aa):
                    weapon_size="1")
     ship = aa.ship_state(wasp)
     assert ship["rows"] == [{"size": 6, "filled": 0}] and ship["card"]["points"]["total"] == 30  # L231, L241
-    assert "moves 10" in aa.client.get(f"/t/{aa.code}").data.decode()  # Interceptor Boosters, L238
+    assert "moves 10" in aa.client.get(f"/t/{aa.code}?open=*").data.decode()  # Interceptor Boosters, L238
     aa.folds()
 
 
@@ -164,9 +164,9 @@ def test_orders_open_and_sealed_and_the_one_order_rule(aa):
     state = aa.state()
     part = state["sealed"]["s1"]
     assert part["side"] == "Player 2" and part["secret"]["order"] == "Brace for Impact" and not part["revealed"]
-    anna_board = aa.client.get(f"/t/{aa.code}").data.decode()
+    anna_board = aa.client.get(f"/t/{aa.code}?open=*").data.decode()
     assert "Brace for Impact</b>" not in anna_board and "Sealed order" in anna_board
-    assert "Brace for Impact" in aa.ben.client.get(f"/t/{aa.code}").data.decode()
+    assert "Brace for Impact" in aa.ben.client.get(f"/t/{aa.code}?open=*").data.decode()
     aa.refused("Raven has Orders this turn: Orders or a Token, not both (L125-L130).", phone=aa.ben,
                type="aa-token", unit=raven)
     aa.refused("Only Player 2 can seal orders for Raven.", type="aa-order", unit=raven, order="Evasive Actions",
@@ -243,7 +243,7 @@ def test_activation_goes_up_by_size_alternating_then_back_down(aa):
     aa.refused("It is Player 2's activation: players alternate (L132).", type="aa-activate", unit=a1b)
     aa.ok(phone=aa.ben, type="aa-activate", unit=b1)
     aa.ok(type="aa-activate", unit=a1b)
-    assert "Player 1</b> activates · Size <b>2</b>" in aa.client.get(f"/t/{aa.code}").data.decode()
+    assert "Player 1</b> activates · Size <b>2</b>" in aa.client.get(f"/t/{aa.code}?open=*").data.decode()
     aa.refused("Nobody may pass at Size 2: at the largest Size every ship must activate (L133).", type="aa-pass",
                side="Player 1")
     aa.ok(type="aa-activate", unit=a2)
@@ -465,7 +465,7 @@ def test_game_length_roll_and_victory_conditions(aa):
     expected = {"Player 1": float(aa.ship_state(falcon)["card"][by] if by == "size" else
                                   aa.ship_state(falcon)["card"]["points"]["total"])}
     assert results[0]["scores"]["Player 1"] == expected["Player 1"]  # no Condition: full value (L346)
-    assert "Player 1" in aa.client.get(f"/t/{aa.code}").data.decode()
+    assert "Player 1" in aa.client.get(f"/t/{aa.code}?open=*").data.decode()
     aa.folds()
 
 
@@ -669,7 +669,7 @@ def test_a_formation_activates_at_its_largest_size_and_moves_with_the_lowest_pro
     aa.refused("Falcon is not one of Player 2's ships.", phone=aa.ben, type="aa-formation", lead=raven,
                members=f"{guard} {falcon}", kind="defensive")
     aa.ok(phone=aa.ben, type="aa-formation", lead=raven, kind="defensive", **{f"members.{guard}": "1"})
-    board = aa.ben.client.get(f"/t/{aa.code}").data.decode()
+    board = aa.ben.client.get(f"/t/{aa.code}?open=*").data.decode()
     assert "Defensive Formation led by Raven: Maneuver <b>1</b> · Heading <b>1</b>" in board  # lowest (L381)
     aa.to_phase("Activation")
     aa.ok(type="aa-activate", unit=falcon)  # Size 1 step: only Guard, in a Size 3 formation: Falcon's Size 2 first

@@ -38,7 +38,7 @@ def words(fragment: str) -> str:
 
 
 def board(phone, code) -> str:
-    return phone.client.get(f"/t/{code}").data.decode()
+    return phone.client.get(f"/t/{code}?open=*").data.decode()
 
 
 def test_a_ship_row_shows_shields_armor_health_conditions_and_opens_into_its_card(aa):

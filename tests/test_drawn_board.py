@@ -42,8 +42,10 @@ def club(app, table):
     return phones
 
 
-def poll(phone, seq=0) -> str:
-    resp = phone.client.get(f"/t/{phone.code}/poll?seq={seq}", headers=HX)
+def poll(phone, seq=0, open_units=None) -> str:
+    """The phone's poll answer (with the cards of the rows it says are open: "*" for all)."""
+    headers = {**HX, "X-Open-Units": open_units} if open_units else HX
+    resp = phone.client.get(f"/t/{phone.code}/poll?seq={seq}", headers=headers)
     assert resp.status_code == 200, resp.data
     return resp.data.decode()
 
@@ -98,7 +100,7 @@ def test_a_sealed_order_is_kept_only_in_its_sides_board(app, club):
     red = club["anna"]
     assert red.act(do="seal unit=u1", text=SECRET, _control="seal-u1").status_code == 200
     for phone in club.values():
-        body = poll(phone)
+        body = poll(phone, open_units="*")  # the sealed order is on its unit's card
         assert (SECRET in body) == (phone in (club["anna"], club["ada"]))
     rows = kept(app, red.code)
     assert {tuple(view.split("|")[1:3]) for _, view, _ in rows} == {("player", "Red"), ("player", "Blue"),
@@ -148,8 +150,8 @@ def test_a_library_change_redraws_the_board(app, club, boards_drawn):
 
 # --- a poll a change or two behind gets only what changed -------------------------------------------
 
-def delta(phone, seq):
-    resp = phone.client.get(f"/t/{phone.code}/poll?seq={seq}", headers=HX)
+def delta(phone, seq, open_units=""):
+    resp = phone.client.get(f"/t/{phone.code}/poll?seq={seq}", headers={**HX, "X-Open-Units": open_units})
     assert resp.status_code == 200, resp.data
     return resp
 
@@ -190,9 +192,9 @@ def test_a_delta_never_carries_another_sides_sealed_order(club):
     anna.act(do="seal unit=u1", text=SECRET, _control="seal-u1")
     seq = seq_of(ben)
     anna.act(do="adjust unit=u1 tracker=hp by=-1")  # Falcon, whose card holds the sealed order
-    body = delta(ben, seq).data.decode()
+    body = delta(ben, seq, "u1").data.decode()  # Ben has Falcon's row open
     assert 'id="u-u1"' in body and "Sealed order" in body and SECRET not in body
-    assert SECRET in delta(club["ada"], seq).data.decode()
+    assert SECRET in delta(club["ada"], seq, "u1").data.decode()
 
 
 def test_a_step_is_worked_out_once_per_view(club, monkeypatch):
@@ -216,3 +218,27 @@ def test_a_step_is_worked_out_once_per_view(club, monkeypatch):
         resp = delta(phone, seq)
         assert '<section id="board"' in resp.data.decode() and "HX-Reswap" not in resp.headers
     assert len(compared) == 2  # "the whole board" is kept as the step's answer too
+
+
+def test_an_action_a_change_behind_is_answered_with_what_changed(club):
+    """An action's answer is a step too: the phone says which seq its board shows (X-Board-Seq,
+    static/companion.js) and gets the parts that changed since, its own change and the one it had
+    not polled for yet, with the cards of its open rows; the whole board when it cannot say."""
+    ben, anna = club["ben"], club["anna"]
+    seq = seq_of(ben)
+    anna.act(do="adjust unit=u1 tracker=hp by=-1")  # a change Ben has not polled for yet
+
+    def act(**headers):
+        return ben.client.post(f"/t/{ben.code}/act", data={"csrf_token": ben.csrf, "do": "adjust unit=u2 tracker=hp by=-1"},
+                               headers={**HX, **headers})
+    resp = act(**{"X-Board-Seq": str(seq), "X-Open-Units": "u2"})
+    body = resp.data.decode()
+    assert resp.status_code == 200 and resp.headers["HX-Reswap"] == "none"
+    assert resp.headers["X-Board-Seq"] == str(seq + 2)
+    ids = re.findall(r'<[a-z]+ hx-swap-oob="true"[^>]* id="([^"]+)"', body)
+    assert {"u-u1", "u-u2", "dock"} <= set(ids) and '<section id="board"' not in body
+    assert 'id="unit-u2"' in body and 'id="unit-u1"' not in body  # his open row's card, folded the other
+    assert "Raven HP -1" in body and set(re.findall(r'name="csrf_token" value="([^"]+)"', body)) == {own_token(ben)}
+    # a phone that does not say (or is too far behind) gets the whole board
+    assert '<section id="board"' in act().data.decode()
+    assert '<section id="board"' in act(**{"X-Board-Seq": str(seq)}).data.decode()  # four behind now

@@ -198,7 +198,7 @@ def test_wind_gauge_is_placed_by_a_red_and_a_white_die_once(game):
     state = game.state()
     assert state["trackers"]["wind"]["positions"][state["trackers"]["wind"]["index"]] == 34
     game.refused("The wind gauge is already placed", type="df-wind-place")
-    assert 'data-pos="34"' in text(game.client.get(f"/t/{game.code}"))
+    assert 'data-pos="34"' in text(game.client.get(f"/t/{game.code}?open=*"))
 
 
 # --- the turn: initiative, status, fate ------------------------------------------------------------
@@ -255,7 +255,7 @@ def test_wind_strength_is_the_top_fate_discard_and_a_status_card_stays_on_a_ship
                      card=drawn, unit="u1")
         game.ok(type="df-fate")
         drawn = game.state()["game"]["turn"]["drawn"]["Dreadfleet"]
-    assert "wind strength" in text(game.client.get(f"/t/{game.code}"))
+    assert "wind strength" in text(game.client.get(f"/t/{game.code}?open=*"))
     game.ok(type="df-place-card", card=drawn, unit="u1")
     state = game.state()
     assert state["decks"]["fate"]["attached"]["u1"] == [drawn]
@@ -274,7 +274,7 @@ def test_a_physical_fate_deck_records_the_card_and_a_2d6_card_replaces_the_gauge
                                                 "card.kind": "immediate", "card.br": "1"})
     state = game.state()
     assert state["trackers"]["wind"]["positions"][state["trackers"]["wind"]["index"]] == 25
-    board = text(game.client.get(f"/t/{game.code}"))
+    board = text(game.client.get(f"/t/{game.code}?open=*"))
     assert "data-wind-strength>4<" in board and "brief respite" in board
     game.folds()
 
@@ -326,7 +326,7 @@ def test_fire_as_she_bears_stays_on_the_ship_until_used(game):
     game.ok(type="df-activate", unit=units["Seadrake"])
     game.refused("Fire As She Bears is not in Grand Alliance's hand: it is on the Heldenhammer.",
                  type="df-order", unit=units["Seadrake"], order="Fire As She Bears", order_dice="6")
-    board = text(game.client.get(f"/t/{game.code}"))
+    board = text(game.client.get(f"/t/{game.code}?open=*"))
     assert "Fire As She Bears → Heldenhammer" in board
     game.ok(type="df-broadside", firer=units["Heldenhammer"], target=units["Bloody Reaver"], distance="6",
             fasb="1", dice="1 1 1 1")
@@ -500,7 +500,7 @@ def test_a_physical_damage_deck_owes_cards_that_are_then_recorded(game):
     game.ok(type="df-activate", unit="u1")
     game.ok(type="df-broadside", firer="u1", target=reaver, distance="3", dice="6 6 1 1", save_dice="1 1")
     assert game.state()["game"]["owed"] == {reaver: 2}
-    assert "Draws 2 Damage cards from the real deck" in text(game.client.get(f"/t/{game.code}"))
+    assert "Draws 2 Damage cards from the real deck" in text(game.client.get(f"/t/{game.code}?open=*"))
     game.refused("Type is missing", type="df-damage", unit=reaver, **{"card.name": "Holed"})
     game.ok(type="df-damage", unit=reaver, **{"card.name": "Holed", "card.type": "Hull", "card.value": "2"})
     assert game.state()["game"]["owed"] == {reaver: 1} and game.counter("Bloody Reaver", "hull_damage") == 2
@@ -612,7 +612,7 @@ def test_the_scenario_sets_the_turn_limit_the_end_phase_reminds_of(game):
     game.to_phase("End")
     state = game.state()
     assert "Turn 1 of 1: the scenario's turns have run out - the game ends." in state["reminders"]
-    assert "Victory: Sink the Reaver" in text(game.client.get(f"/t/{game.code}"))
+    assert "Victory: Sink the Reaver" in text(game.client.get(f"/t/{game.code}?open=*"))
     game.ok(type="finish", result="Grand Alliance wins")
     assert game.state()["finished"]
 
@@ -642,11 +642,11 @@ def test_the_pickers_keep_the_choice_when_redrawn(game):
     page = text(game.client.get(f"/t/{game.code}/dreadfleet/pick/board", query_string={"ships.u1": "1"}))
     assert 'name="ships.u1" value="1" checked' in page
     roster = re.search(r'data-roster="([^"]+)"', page).group(1)
-    board = text(game.client.get(f"/t/{game.code}"))
+    board = text(game.client.get(f"/t/{game.code}?open=*"))
     assert f'id="df-roster" data-roster="{roster}"' in board  # equal: no redraw until a ship comes or goes
     game.ok(type="df-activate", unit="u1")
     game.ok(type="df-deploy", unit="u2", capsize_dice="6")
-    assert f'id="df-roster" data-roster="{roster}"' not in text(game.client.get(f"/t/{game.code}"))
+    assert f'id="df-roster" data-roster="{roster}"' not in text(game.client.get(f"/t/{game.code}?open=*"))
 
 
 def test_every_dreadfleet_action_is_documented_and_scoped_to_the_game():
@@ -700,7 +700,7 @@ def test_a_spectator_sees_the_wind_and_the_ships_but_no_dreadfleet_controls(app,
     page = watcher.get(f"/t/{game.code}/join/{spectator}").data.decode()
     token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
     watcher.post(f"/t/{game.code}/join/{spectator}", data={"csrf_token": token, "seat": "Sam"})
-    board = text(watcher.get(f"/t/{game.code}"))
+    board = text(watcher.get(f"/t/{game.code}?open=*"))
     assert 'class="df-sea"' in board and "Heldenhammer" in board and "games/dreadfleet.css" in board
     assert "df-activate" not in board and 'id="df-shot"' not in board and 'id="df-editor"' not in board
     assert watcher.post(f"/t/{game.code}/dreadfleet/warships", data={"csrf_token": token}).status_code == 403

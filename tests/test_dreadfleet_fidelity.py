@@ -36,7 +36,7 @@ def test_a_failed_escape_means_the_ship_may_not_move_at_all_that_turn(game):
                  relation="side")
     game.refused("failed to escape jeopardy: it may not move at all this turn", type="df-full-speed", unit="u1",
                  fsa_dice="3 4")
-    assert "Failed to escape jeopardy: it may not move at all this turn" in text(game.client.get(f"/t/{game.code}"))
+    assert "Failed to escape jeopardy: it may not move at all this turn" in text(game.client.get(f"/t/{game.code}?open=*"))
     game.folds()
 
 
@@ -84,7 +84,7 @@ def test_a_cog_deployed_in_the_sub_phase_its_warship_drops_anchor_still_takes_a_
     cog = ids(game)["Grand Alliance Cog (Heldenhammer)"]
     game.ok(type="df-activate", unit="u1")
     game.ok(type="df-anchor", unit="u1", op="drop", distance="1")
-    board = text(game.client.get(f"/t/{game.code}"))
+    board = text(game.client.get(f"/t/{game.code}?open=*"))
     assert "Anchor dropped this Movement sub-phase: deploying comes first, so a cog still takes its capsize test" \
         in board
     game.ok(type="df-deploy", unit=cog, capsize_dice="3")
@@ -109,7 +109,7 @@ def test_run_aground_spares_the_capsize_test_until_the_warship_next_moves(game):
     assert game.log()[-1]["payload"]["result"]["needed"] is True
     next_turn(game)
     game.ok(type="df-activate", unit="u1")
-    assert "Run aground: no capsize test until it next moves" in text(game.client.get(f"/t/{game.code}"))
+    assert "Run aground: no capsize test until it next moves" in text(game.client.get(f"/t/{game.code}?open=*"))
     game.ok(type="df-sail", unit="u1", relation="side")  # it sails off the island
     assert "Run Aground" not in game.unit("Heldenhammer")["trackers"]["status"]["active"]
     next_turn(game)
@@ -268,7 +268,7 @@ def test_running_aground_with_the_real_deck_records_the_hull_card_and_sets_run_a
     # seed 002, Running Aground and Colliding: it "must draw Damage cards until it draws a Hull result
     # (applying that result and discarding the rest)"
     speed_two_warship_in_the_action_phase(game)
-    assert "Record: it ran aground" in text(game.client.get(f"/t/{game.code}"))
+    assert "Record: it ran aground" in text(game.client.get(f"/t/{game.code}?open=*"))
     game.ok(type="df-damage", unit="u1", mode="aground", **{"card.name": "Holed", "card.type": "Hull"})
     assert "Run Aground" in game.unit("Heldenhammer")["trackers"]["status"]["active"]
     assert game.counter("Heldenhammer", "hull_damage") == 1

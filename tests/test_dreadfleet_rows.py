@@ -17,7 +17,7 @@ def game(app, table):
 
 
 def board(game) -> str:
-    return html.unescape(game.client.get(f"/t/{game.code}").get_data(as_text=True))
+    return html.unescape(game.client.get(f"/t/{game.code}?open=*").get_data(as_text=True))
 
 
 def tools(game) -> str:

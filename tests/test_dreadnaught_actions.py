@@ -153,7 +153,7 @@ def test_role_sides_show_the_players_names(app, table):
     # Attacker and Defender") get the players' names at set-up, instead of "Attacker · Attacker"
     game = Dreadnaught(app, table)
     table.create(system="dreadnaught", name="Planet 7", seat="Anna")
-    form = html.unescape(table.client.get(f"/t/{table.code}", headers={"HX-Request": "true"}).data.decode())
+    form = html.unescape(table.client.get(f"/t/{table.code}?open=*", headers={"HX-Request": "true"}).data.decode())
     assert 'name="names.Attacker" maxlength="20" value="Anna"' in form      # the setter's own side, prefilled
     game.refused("dn-setup", "Each player needs a different name", **{"names.Attacker": "Anna",
                                                                        "names.Defender": " Anna "})
@@ -184,7 +184,7 @@ def test_role_sides_without_names_say_the_role_once(app, table):
 
 
 def test_names_are_only_asked_when_the_sides_are_roles(dn):
-    form = html.unescape(dn.table.client.get(f"/t/{dn.table.code}", headers={"HX-Request": "true"}).data.decode())
+    form = html.unescape(dn.table.client.get(f"/t/{dn.table.code}?open=*", headers={"HX-Request": "true"}).data.decode())
     assert 'name="deck_size.Anna"' in form and 'name="names.' not in form   # the sides already are names
     dn.ok("dn-setup", **DUEL, **{"names.Anna": "Zed"})
     assert dn.game()["names"] == {} and dn.unit("Anna")["name"] == "Anna's Dreadnaught"
@@ -643,12 +643,12 @@ def test_undo_redo_replays_the_same_battle(duel):
 def test_board_renders_every_step_for_players_and_spectators(duel, client):
     duel.ok("dn-upgrades", ship="Anna", upgrades="Overcharge")
     for _ in range(8):
-        page = client.get(f"/t/{duel.table.code}").data.decode()
+        page = client.get(f"/t/{duel.table.code}?open=*").data.decode()
         assert 'id="dn-battle"' in page and 'dn-ship-u1' in page
         duel.ok("next-phase")
     duel.to_phase("Reveal")
     reveal(duel, "Anna", "Rail Cannon", "Offense", "3")
-    page = client.get(f"/t/{duel.table.code}").data.decode()
+    page = client.get(f"/t/{duel.table.code}?open=*").data.decode()
     tools = client.get(f"/t/{duel.table.code}/tools/game", headers={"HX-Request": "true"}).data.decode()
     assert 'data-card="Rail Cannon"' in page and 'id="dn-reveal"' in tools
 
@@ -661,7 +661,7 @@ def test_spectators_see_the_battle_without_its_controls(duel, app):
     form = watcher.get(f"/t/{code}/join/{secret}").data.decode()
     token = form.split('name="csrf_token" value="')[1].split('"')[0]
     assert watcher.post(f"/t/{code}/join/{secret}", data={"csrf_token": token, "seat": "Sam"}).status_code == 303
-    page = watcher.get(f"/t/{code}").data.decode()
+    page = watcher.get(f"/t/{code}?open=*").data.decode()
     assert 'data-ship="Ben"' in page and "3 Damage this turn" in page
     assert "dn-damage" not in page and 'id="dn-tools"' not in page
 
@@ -675,7 +675,7 @@ def test_the_battle_report_lists_the_eliminated_ship_as_lost(duel, client):
 
 def test_dreadnaught_forms_work_as_plain_posts(dn, client):
     """Without JavaScript (or a tap before htmx starts) the set-up form still posts with its CSRF token."""
-    page = client.get(f"/t/{dn.table.code}").data.decode()
+    page = client.get(f"/t/{dn.table.code}?open=*").data.decode()
     form = page.split('id="dn-setup"')[1].split("</form>")[0]
     token = form.split('name="csrf_token" value="')[1].split('"')[0]
     assert token == dn.table.csrf

@@ -9,7 +9,7 @@ import re
 
 
 def board(table):
-    return table.client.get(f"/t/{table.code}").data.decode()
+    return table.client.get(f"/t/{table.code}?open=*").data.decode()
 
 
 def summary(page, uid):

@@ -145,7 +145,7 @@ def test_the_average_fleet_goes_on_the_table_with_its_seed_deviation_as_a_warnin
     assert "stat total is 40" in battleship["warnings"][0]
     assert units["u1"]["stats"] == {"hp": 20, "reflective": 5, "reinforced": 5, "reactive": 5, "speed": 25,
                                     "stealth": 15, "detection": 15, "weapon_slots": 2}
-    board = text(fleets.client.get(f"/t/{fleets.code}"))
+    board = text(fleets.client.get(f"/t/{fleets.code}?open=*"))
     assert "Breaks the design rules (used as printed)" in board and "Avg. B. (battleship): armour 30" in board
     assert "seed deviation" not in board.lower() and "seed 001" not in board  # players' words on screen
 
@@ -182,7 +182,7 @@ def test_initiative_by_d20_uses_the_real_dice_and_shows_who_goes_next(fleets):
     fleets.ok(type="eod-initiative", mode="roll", **{"d20.Fleet 1": 5, "d20.Fleet 2": 17})
     ini = fleets.state()["game"]["initiative"]
     assert [s["side"] for s in ini["steps"]] == ["Fleet 2", "Fleet 1"] and ini["next"] == 0
-    assert "Fleet 2 moves" in text(fleets.client.get(f"/t/{fleets.code}"))
+    assert "Fleet 2 moves" in text(fleets.client.get(f"/t/{fleets.code}?open=*"))
     fleets.refused("Initiative for this movement phase is already settled", control="eod-initiative",
                    type="eod-initiative", mode="roll")
     fleets.ok(type="eod-initiative-done", expect=0)
@@ -279,7 +279,7 @@ def test_a_spectator_sees_the_game_but_has_no_controls(fleets):
     watcher = type(fleets.table)(fleets.app.test_client())
     resp = watcher.client.post(f"/t/{fleets.code}/join/{spectator}", data={"csrf_token": watcher.csrf, "seat": "Sam"})
     assert resp.status_code == 303
-    body = text(watcher.client.get(f"/t/{fleets.code}"))
+    body = text(watcher.client.get(f"/t/{fleets.code}?open=*"))
     assert "Avg. B." in body and "Who goes next" in body
     assert "Attack helper" not in body and "Fleet designer" not in body  # the tools are for players
     end = body.split('id="eod-end"')[1].split("</button>")[0]
@@ -291,7 +291,7 @@ def test_a_ship_at_zero_still_fires_and_is_removed_and_scored_when_the_phase_end
     fleets.ok(type="adjust", unit="u5", tracker="hp", by=-10)
     fleets.fire("u2", "u5", distance=20, rolled="15")  # 10 damage: 10 -> 0
     assert fleets.hp("u5") == 0 and not fleets.state()["units"]["u5"]["removed"]
-    board = text(fleets.client.get(f"/t/{fleets.code}"))
+    board = text(fleets.client.get(f"/t/{fleets.code}?open=*"))
     assert "Destroyed at end of combat phase" in board and "Fleet 1 +2" in board
     fleets.fire("u5", "u1", distance=10, weapon=1, rolled="20")  # combat is simultaneous
     assert fleets.hp("u1") == 10
@@ -301,7 +301,7 @@ def test_a_ship_at_zero_still_fires_and_is_removed_and_scored_when_the_phase_end
     assert state["units"]["u5"]["removed"] and not state["units"]["u1"]["removed"]
     assert state["game"]["destroyed"][0] == {"unit": "u5", "name": "Avg. F.", "class": "frigate",
                                              "side": "Fleet 2", "by": "Fleet 1", "round": 2, "reason": "destroyed"}
-    assert 'data-points-of="Fleet 1">2<' in text(fleets.client.get(f"/t/{fleets.code}"))
+    assert 'data-points-of="Fleet 1">2<' in text(fleets.client.get(f"/t/{fleets.code}?open=*"))
 
 
 def test_the_core_next_phase_button_runs_the_same_end_of_phase(fleets):
@@ -536,7 +536,7 @@ def test_capture_the_ship_and_roles(fleets):
     fleets.end_phase()
     prize = fleets.state()["units"]["u5"]
     assert prize["side"] == "Fleet 1" and prize["trackers"]["hp"]["value"] == 20 and not prize["removed"]
-    assert "most captured: Fleet 1" in text(fleets.client.get(f"/t/{fleets.code}"))
+    assert "most captured: Fleet 1" in text(fleets.client.get(f"/t/{fleets.code}?open=*"))
     fleets.ok(type="eod-capture", unit="u5", fleet="Fleet 2")
     assert fleets.state()["units"]["u5"]["side"] == "Fleet 2"
     fleets.refused("Avg. F. already flies for Fleet 2.", type="eod-capture", unit="u5", fleet="Fleet 2")
@@ -550,7 +550,7 @@ def test_interdiction_scores_convoy_ships_destroyed_and_surviving(fleets):
     fleets.to_combat()
     fleets.ok(type="adjust", unit="u5", tracker="hp", by=-20)
     fleets.end_phase()
-    assert "Interdiction: Fleet 1 1, Fleet 2 1" in text(fleets.client.get(f"/t/{fleets.code}"))
+    assert "Interdiction: Fleet 1 1, Fleet 2 1" in text(fleets.client.get(f"/t/{fleets.code}?open=*"))
 
 
 def test_gladiator_names_the_last_ship_flying(game):

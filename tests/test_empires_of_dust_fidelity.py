@@ -166,7 +166,7 @@ def test_a_base_launches_one_drone_from_each_launcher_up_to_its_attacks_per_turn
                  "(Bases: Combat).", type="eod-launch-drone", unit="u1", launcher=3)
     game.ok(type="eod-launch-drone", unit="u2", launcher=0)
     game.refused("An outpost launches at most 1 drone per turn", type="eod-launch-drone", unit="u2", launcher=1)
-    board = text(game.client.get(f"/t/{game.code}"))
+    board = text(game.client.get(f"/t/{game.code}?open=*"))
     assert "launches up to 3 drones a turn, one per launcher" in board
     game.end_phase()
     game.end_phase()  # next turn's movement phase: the count starts again
@@ -205,7 +205,7 @@ def test_initiative_ties_are_broken_with_the_real_d20s_entered(fleets):
     fleets.ok(type="eod-initiative", mode="roll", **{"d20.Fleet 1": "12 3", "d20.Fleet 2": "12, 18"})
     assert order(fleets) == ["Fleet 2", "Fleet 1"]
     fleets.end_phase()  # a phone's number pad has no space: 12.3 is 12 then 3
-    panel = text(fleets.client.get(f"/t/{fleets.code}")).split('id="eod-panel"')[1]
+    panel = text(fleets.client.get(f"/t/{fleets.code}?open=*")).split('id="eod-panel"')[1]
     assert 'name="d20.Fleet 1" inputmode="decimal"' in panel and "or 12.7 on a number pad" in panel
     fleets.ok(type="eod-initiative", mode="roll", **{"d20.Fleet 1": "12.3", "d20.Fleet 2": "12.1"})
     assert order(fleets) == ["Fleet 1", "Fleet 2"]
@@ -235,7 +235,7 @@ def test_ship_class_roll_offs_take_real_d20s_per_class(fleets):
                              ("frigate", "Fleet 1"), ("frigate", "Fleet 2")]
     assert fleets.state()["game"]["initiative"]["rolls"]["battleship"] == {"Fleet 1": [5, 2], "Fleet 2": [5, 20]}
     fleets.end_phase()
-    board = text(fleets.client.get(f"/t/{fleets.code}"))
+    board = text(fleets.client.get(f"/t/{fleets.code}?open=*"))
     assert 'name="d20.frigate.Fleet 2"' in board and "tie-break" in board
     fleets.ok(type="eod-initiative", **{"d20.battleship.Fleet 1": 4, "d20.battleship.Fleet 2": 8})
     assert order(fleets)[:2] == [("battleship", "Fleet 2"), ("battleship", "Fleet 1")]

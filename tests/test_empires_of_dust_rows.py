@@ -10,7 +10,7 @@ from test_empires_of_dust_actions import Game, fleets, game, text  # noqa: F401 
 
 
 def board(game):
-    return game.client.get(f"/t/{game.code}").data.decode()
+    return game.client.get(f"/t/{game.code}?open=*").data.decode()
 
 
 def row_of(page, uid):

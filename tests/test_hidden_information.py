@@ -53,10 +53,14 @@ def bodies(phone: TableActions, bearer: str | None = None, side: str | None = No
         headers["X-Side"] = side
     paths = [f"/t/{code}", f"/t/{code}/poll?seq=0", f"/t/{code}/log", f"/t/{code}/report",
              f"/t/{code}/export", f"/t/{code}/tools/add", f"/t/{code}/tools/rosters", f"/t/{code}/tools/game",
-             f"/api/tables/{code}", f"/api/tables/{code}/events", f"/api/tables/{code}/export"]
+             f"/api/tables/{code}", f"/api/tables/{code}/events", f"/api/tables/{code}/export",
+             f"/t/{code}/card/u1"]
     out = {}
     for path in paths:
-        resp = phone.client.get(path, headers={**headers, "HX-Request": "true"} if "poll" in path else headers)
+        # the board and the poll as a phone with every unit row open: each card is in them
+        # (companion/folded_cards.py), and so is what a card shows of a sealed order
+        resp = phone.client.get(path + ("?open=*" if path == f"/t/{code}" else ""),
+                                headers={**headers, "HX-Request": "true", "X-Open-Units": "*"} if "poll" in path else headers)
         out[path] = resp.data.decode()
     return out
 
@@ -84,7 +88,7 @@ def test_other_side_and_spectator_find_nothing_on_any_path(app, sealed_table, wh
     phone = sealed_table[who]
     seen = bodies(phone)
     for path in every_get_route(app, phone.code):
-        seen[path] = phone.client.get(path).data.decode()
+        seen[path + " (plain)"] = phone.client.get(path).data.decode()
     assert len(seen) >= 11
     leaks = [path for path, body in seen.items() if SECRET in body]
     assert leaks == []
@@ -112,7 +116,7 @@ def test_undo_and_redo_labels_never_hold_the_secret(sealed_table):
     red, blue = sealed_table["red"], sealed_table["blue"]
     assert red.undo().status_code == 200
     for phone in (red, blue):
-        board = phone.client.get(f"/t/{phone.code}").data.decode()
+        board = phone.client.get(f"/t/{phone.code}?open=*").data.decode()
         assert "Anna: sealed an order for Falcon" in board  # the redo label
         assert SECRET not in board
     assert red.undo(redo=True).status_code == 200
@@ -125,14 +129,14 @@ def test_revealing_is_an_event_everybody_sees(sealed_table):
     red, blue, watcher = sealed_table["red"], sealed_table["blue"], sealed_table["spectator"]
     assert red.act(do="reveal id=s1", _control="seal-u1").status_code == 200
     for phone in (blue, watcher):
-        assert SECRET in phone.client.get(f"/t/{phone.code}").data.decode()
+        assert SECRET in phone.client.get(f"/t/{phone.code}?open=*").data.decode()
         assert f"Falcon: sealed order revealed: {SECRET}" in phone.client.get(f"/t/{phone.code}/log").data.decode()
         assert json.loads(phone.client.get(f"/api/tables/{phone.code}").data)["state"]["sealed"]["s1"]["secret"] == \
             {"text": SECRET}
     # undoing the reveal seals the part again in the state; what was once revealed stays in the
     # reveal's own log line and redo label (nobody can unsee it), but the order is not in effect
     assert red.undo().status_code == 200
-    board = blue.client.get(f"/t/{blue.code}").data.decode()
+    board = blue.client.get(f"/t/{blue.code}?open=*").data.decode()
     part = re.search(r'<p class="sealed-part[^"]*" data-sealed="s1">.*?</p>', board, re.S).group(0)
     assert "Sealed order" in part and SECRET not in part
     assert json.loads(blue.client.get(f"/api/tables/{blue.code}").data)["state"]["sealed"]["s1"]["secret"] is None
@@ -141,7 +145,7 @@ def test_revealing_is_an_event_everybody_sees(sealed_table):
 def test_discarded_unread_stays_secret(sealed_table):
     red, blue = sealed_table["red"], sealed_table["blue"]
     assert red.act(do="discard-sealed id=s1", _control="seal-u1").status_code == 200
-    assert "discarded unread" in blue.client.get(f"/t/{blue.code}").data.decode()
+    assert "discarded unread" in blue.client.get(f"/t/{blue.code}?open=*").data.decode()
     assert not [p for p, b in bodies(blue).items() if SECRET in b]
     resp = red.act(do="reveal id=s1", _control="seal-u1")
     assert resp.status_code == 400 and "discarded unread" in resp.data.decode()
@@ -164,9 +168,9 @@ def test_another_side_cannot_seal_reveal_or_discard_for_a_side(sealed_table):
 def test_a_side_seals_for_its_own_units_and_reads_only_those(sealed_table):
     red, blue = sealed_table["red"], sealed_table["blue"]
     assert blue.act(do="seal unit=u2", text="Blue-Plan-K9", _control="seal-u2").status_code == 200
-    assert "Blue-Plan-K9" in blue.client.get(f"/t/{blue.code}").data.decode()
-    assert "Blue-Plan-K9" not in red.client.get(f"/t/{red.code}").data.decode()
-    assert SECRET not in blue.client.get(f"/t/{blue.code}").data.decode()
+    assert "Blue-Plan-K9" in blue.client.get(f"/t/{blue.code}?open=*").data.decode()
+    assert "Blue-Plan-K9" not in red.client.get(f"/t/{red.code}?open=*").data.decode()
+    assert SECRET not in blue.client.get(f"/t/{blue.code}?open=*").data.decode()
 
 
 def _import(phone, doc):

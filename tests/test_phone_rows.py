@@ -5,7 +5,7 @@ import re
 
 
 def board(table):
-    return table.client.get(f"/t/{table.code}").data.decode()
+    return table.client.get(f"/t/{table.code}?open=*").data.decode()
 
 
 def test_freeform_units_are_rows_with_their_numbers_and_conditions_opening_into_the_full_card(table):
