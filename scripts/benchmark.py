@@ -157,19 +157,31 @@ def act_worker(job) -> list[float]:
     return times
 
 
+SEQ_RE = re.compile(rb'id="board" data-seq="(\d+)"')
+
+
 def htmx_act_worker(job) -> list[float]:
-    """One phone tapping a tracker's -/+ as its board's form posts it (htmx; the board comes back)."""
+    """One phone tapping a tracker's -/+ as its board's form posts it (htmx, as static/companion.js
+    sends it: the seq its board shows, the unit's row open): the board, or what changed in it since
+    that seq, comes back."""
     port, code, cookie, token, n, count = job
     c = Client(port, cookie)
     times = []
     unit = n % 6 + 1
+    seq = "0"
     for i in range(count):
         form = f"csrf_token={token}&_control=unit-u{unit}&do=" + quote(f"adjust unit=u{unit} tracker=hp by={1 if i % 2 else -1}")
         t0 = time.perf_counter()
-        resp, _ = c.request("POST", f"/t/{code}/act", form, {"HX-Request": "true", "X-CSRF-Token": token,
-                                                             "Accept-Encoding": "gzip"})
+        resp, body = c.request("POST", f"/t/{code}/act", form, {"HX-Request": "true", "X-CSRF-Token": token,
+                                                                "Accept-Encoding": "gzip", "X-Board-Seq": seq,
+                                                                "X-Open-Units": f"u{unit}"})
         times.append(time.perf_counter() - t0)
         assert resp.status in (200, 204), resp.status
+        if resp.getheader("X-Board-Seq"):
+            seq = resp.getheader("X-Board-Seq")
+        elif code != "FLOOR" and resp.status == 200:
+            found = SEQ_RE.search(gzip.decompress(body) if resp.getheader("Content-Encoding") == "gzip" else body)
+            seq = found.group(1).decode() if found else seq
     return times
 
 

@@ -2,8 +2,10 @@
 
 Each phone joins its table through the player QR address (its own seat cookie, like a real phone),
 then polls the board's real poll URL every 2 s (x0.9-1.1 jitter) with the ``seq`` of the board it
-holds, taking the new ``seq`` from every board it gets back, and taps a tracker's -/+ button about
-every 20 s (x0.5-1.5) as the board's form posts it (htmx headers, CSRF token, gzip accepted).
+holds, taking the new ``seq`` from every answer it gets back (a whole board's data-seq, or a step's
+X-Board-Seq, as static/companion.js does), and taps a tracker's -/+ button about every 20 s
+(x0.5-1.5) as the board's form posts it (htmx headers, CSRF token, gzip accepted, the seq its board
+shows).  Each phone has the row of the unit it taps open, so that unit's card comes with its answers.
 
 Open loop: every request has a time on the clock it is due at; the latency counted is from that
 time to the last byte of the answer, so a server that falls behind is charged for the wait too
@@ -147,6 +149,7 @@ class Phone:
         self.cookie = ""
         self.csrf = ""
         self.seq = "0"
+        self.open = ""  # the unit row this phone has open (its card comes with its answers)
         self.poll_conn = Conn(port)
         self.act_conn = Conn(port)
 
@@ -156,6 +159,16 @@ class Phone:
             h["Cookie"] = self.cookie
         h.update(extra or {})
         return h
+
+    def take_seq(self, headers: dict, body: bytes) -> None:
+        """The seq the phone's board shows now, as static/companion.js keeps it: a step's answer
+        says it in X-Board-Seq (the board stays), a whole board in its data-seq."""
+        seq = headers.get("x-board-seq")
+        if seq is None:
+            found = SEQ_RE.search(unpacked(headers, body))
+            seq = found.group(1).decode() if found else None
+        if seq is not None and int(seq) > int(self.seq):
+            self.seq = seq
 
     def take_cookie(self, headers: dict) -> None:
         for c in headers.get("_cookies", []):
@@ -207,7 +220,8 @@ async def poll_loop(phone: Phone, res: Results, start: float, end: float, measur
             res.lag.append(loop.time() - due)  # how late this client's own loop woke to send it
         try:
             status, headers, body = await asyncio.wait_for(phone.poll_conn.request(
-                "GET", f"/t/{phone.code}/poll?seq={phone.seq}", phone.headers({"HX-Request": "true"})), 30)
+                "GET", f"/t/{phone.code}/poll?seq={phone.seq}", phone.headers({"HX-Request": "true",
+                                                                               "X-Open-Units": phone.open})), 30)
         except asyncio.CancelledError:
             if due >= measure_from:
                 res.error("poll", "unanswered at the end")  # still waiting when the grace ran out
@@ -221,9 +235,7 @@ async def poll_loop(phone: Phone, res: Results, start: float, end: float, measur
         took = loop.time() - due
         phone.take_cookie(headers)
         if status == 200 and not floor:
-            seq = SEQ_RE.search(unpacked(headers, body))
-            if seq:
-                phone.seq = seq.group(1).decode()
+            phone.take_seq(headers, body)
         if due >= measure_from:
             if status == 204:
                 res.times["poll_nochange"].append(took)
@@ -251,6 +263,7 @@ async def act_loop(phone: Phone, res: Results, start: float, end: float, measure
             status, headers, body = await asyncio.wait_for(phone.act_conn.request(
                 "POST", f"/t/{phone.code}/act", phone.headers({
                     "HX-Request": "true", "X-CSRF-Token": phone.csrf, "HX-Target": "board",
+                    "X-Board-Seq": phone.seq, "X-Open-Units": phone.open,
                     "Content-Type": "application/x-www-form-urlencoded"}), form), 30)
         except asyncio.CancelledError:
             if due >= measure_from:
@@ -266,9 +279,8 @@ async def act_loop(phone: Phone, res: Results, start: float, end: float, measure
         phone.take_cookie(headers)
         if status == 200:
             by = -by
-            seq = SEQ_RE.search(unpacked(headers, body))
-            if seq:
-                phone.seq = seq.group(1).decode()  # the board swapped in: its poll carries the new seq
+            if not floor:
+                phone.take_seq(headers, body)  # the board (or its changed parts) in: polls ask from there
         if due >= measure_from:
             if status in (200, 204):
                 res.times["action"].append(took)
@@ -420,6 +432,7 @@ async def run_target(target: str, args, phones_n: int) -> dict:
         # the clock starts at `start` for every phone; the measured window is [measure_from, end)
         tasks = [asyncio.ensure_future(sample())]
         for i, phone in enumerate(phones):
+            phone.open = "" if floor else f"u{i % args.units + 1}"  # the row of the unit it taps, open
             tasks.append(asyncio.ensure_future(poll_loop(phone, res, start, end, measure_from, args.poll, floor, rng)))
             tasks.append(asyncio.ensure_future(act_loop(phone, res, start, end, measure_from, args.act_every, floor, rng,
                                                         i % args.units + 1)))

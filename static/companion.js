@@ -94,10 +94,31 @@
   document.addEventListener("change", function (e) { if (e.target.closest("#new-table") && e.target.name === "system") sideChoices(); });
 
   // A link to a folded section ("Add one", "Dice") opens it, so the tap lands on something usable.
+  // A link into a unit's card from its row (Talon's "Fire") whose card is not here yet (a folded
+  // row: companion/folded_cards.py) opens the row and goes there once the card is in.
+  var goingTo = null;
   document.addEventListener("click", function (e) {
     var a = e.target.closest && e.target.closest("a[href^='#']");
-    var target = a && a.getAttribute("href").length > 1 && document.getElementById(a.getAttribute("href").slice(1));
+    var id = a && a.getAttribute("href").slice(1);
+    if (!id) return;
+    var target = document.getElementById(id), row = a.closest("details.unitrow");
+    if (!target && row && row.querySelector(":scope > .unitcard[data-lazy]")) {
+      e.preventDefault();
+      goingTo = {a: a, id: id};
+      if (row.open) askCard(row); else row.open = true;  // (opening asks for the card)
+      return;
+    }
+    if (target) arrive(a, target);
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    var target = goingTo && document.getElementById(goingTo.id);
     if (!target) return;
+    var a = goingTo.a;
+    goingTo = null;
+    target.scrollIntoView({block: "start"});
+    arrive(a, target);
+  });
+  function arrive(a, target) {
     var folded = target.matches("details") ? target : target.querySelector("details.lazy");
     if (folded && !folded.open) folded.open = true;
     // A unit's own way into a game's tool ("Fire" on a ship opens the broadside with that ship
@@ -113,7 +134,7 @@
         field.dispatchEvent(new Event("change", { bubbles: true }));
       });
     }
-  });
+  }
 
   // Forms tell the truth (issue 10 §4): an error sentence goes with the next success, what was typed
   // for the last action ([data-clear], e.g. real dice) is emptied once it is accepted, and the tracker

@@ -3,6 +3,7 @@ created on the front page, its board, a second phone taking a seat."""
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -76,3 +77,14 @@ def two_players(anna, ben, base, system="freeform", name="Harbour fight", sides=
     url, _ = open_table(anna, base, system, name, sides[0], typed_sides, ready)
     join(ben, url, "Ben", sides[1], ready)
     return url
+
+
+def open_card(page, name: str, exact: bool = False):
+    """A unit's row opened as a player opens it (a tap on its summary), once its card is in: a phone
+    gets a unit's card only for a row it has open (companion/folded_cards.py). The row's locator."""
+    rname = page.locator("summary .rname", has_text=re.compile(f"^{re.escape(name)}$") if exact else name)
+    row = page.locator("details.unitrow", has=rname)
+    if row.get_attribute("open") is None:
+        row.locator("summary.rowline").click()
+    expect(row.locator(":scope > .unitcard:not([data-lazy]) form.unit")).to_be_attached()
+    return row

@@ -82,6 +82,7 @@ def test_a_turn_of_astral_action_on_two_phones(live_server, phone, tmp_path):
     falcon.get_by_role("button", name="Give order").click()
     expect(anna.locator("[data-sealed=s1]")).to_contain_text(SECRET)
     agree(anna, ben)
+    ship(ben, "Falcon")  # Ben opens the Falcon's row: its card shows that an order is sealed
     expect(ben.locator("[data-sealed=s1]")).to_contain_text("Sealed order")
     assert SECRET not in ben.locator("[data-sealed=s1]").inner_text()
     ship(ben, "Falcon").scroll_into_view_if_needed()

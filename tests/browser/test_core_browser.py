@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from phone_checks import assert_fits_a_phone, join, open_table, two_players
+from phone_checks import assert_fits_a_phone, join, open_card, open_table, two_players
 
 pytestmark = pytest.mark.browser
 
@@ -33,6 +33,8 @@ def add_unit(page, name, hp=None, accepted=True):
 
 
 def hp_of(page, unit_name):
+    """The unit's HP on its card, its row opened first (a phone gets the cards of open rows only)."""
+    open_card(page, unit_name)
     card = page.locator("form.unit", has=page.locator("h3", has_text=unit_name))
     return card.locator(".tracker[data-tracker=hp] [data-value]")
 
@@ -110,7 +112,7 @@ def test_deck_draw_onto_a_unit_and_a_real_deck_record_reach_the_other_phone(live
     anna.locator("#deck-deck select[name=to]").select_option(label="Victory")
     anna.locator("#deck-deck button", has_text="Draw").first.click()
     expect(anna.locator("#deck-deck [data-pile=draw]")).to_contain_text("5 to draw")
-    card = ben.locator("form.unit .card-on")
+    card = open_card(ben, "Victory").locator("form.unit .card-on")
     expect(card).to_have_count(1, timeout=2500)
     expect(ben.locator("#rolls li").first).to_contain_text("Deck: drew Card")
 

@@ -21,7 +21,7 @@ COG = {"speed": 5, "broadside": 2, "armour": 5, "hull": 2, "crew": 2}
 def ship(page, name):
     """A ship's card; its compact row is opened first (as a player taps it) when it is on screen."""
     card = page.locator("form.unit", has=page.locator("h3", has_text=re.compile(f"^{re.escape(name)}$")))
-    row = page.locator("details.unitrow", has=card)
+    row = ship_row(page, name)  # (a phone gets the card of a row it has open only)
     if row.count() and row.is_visible() and row.get_attribute("open") is None:
         row.locator("summary.rowline").click()
         expect(row).to_have_attribute("open", "")
@@ -37,8 +37,13 @@ def counter(page, name, tracker):
 
 
 ALL_TEXT = """b => { const c = b.cloneNode(true);
-  c.querySelectorAll('input, select, textarea').forEach(i => i.remove());
+  c.querySelectorAll('input, select, textarea, .unitcard').forEach(i => i.remove());
   return c.textContent.replace(/\\s+/g, ' ').trim(); }"""
+# each unit card a phone has (a row it has open: companion/folded_cards.py), by id, as text
+CARDS = """b => Object.fromEntries([...b.querySelectorAll('.unitcard:not([data-lazy])')].map(u => {
+  const c = u.cloneNode(true);
+  c.querySelectorAll('input, select, textarea').forEach(i => i.remove());
+  return [u.id, c.textContent.replace(/\\s+/g, ' ').trim()]; }))"""
 
 
 def agree(anna, ben):
@@ -46,8 +51,12 @@ def agree(anna, ben):
     seq = anna.locator("#board").get_attribute("data-seq")
     expect(ben.locator("#board")).to_have_attribute("data-seq", seq, timeout=5000)
     expect(anna.locator("#board")).to_have_attribute("data-seq", seq)
-    # every number on both phones, in folded rows too (which rows a phone has open is its own)
+    # every number on both phones: the board with its rows, and each unit card that both phones
+    # have open (which rows a phone has open is its own; a closed row's card is not on the phone)
     assert anna.locator("#board").evaluate(ALL_TEXT) == ben.locator("#board").evaluate(ALL_TEXT)
+    cards = [page.locator("#board").evaluate(CARDS) for page in (anna, ben)]
+    both = cards[0].keys() & cards[1].keys()
+    assert {k: cards[0][k] for k in both} == {k: cards[1][k] for k in both}
 
 
 def next_phase(page, name):

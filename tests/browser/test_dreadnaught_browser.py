@@ -18,12 +18,14 @@ def at_the_table(anna, ben, base, players):
 def ship(page, player):
     """The ship's card; its row on the board is unfolded first (rows start closed)."""
     row = page.locator("details.unitrow", has=page.locator("summary .rname", has_text=f"{player}'s Dreadnaught"))
-    if row.count() and row.get_attribute("open") is None:
+    row.wait_for(state="attached", timeout=SYNC)  # (a phone gets a card only for a row it has open)
+    if row.get_attribute("open") is None:
         row.locator("summary .rname").click()
     return page.locator(f".dn-ship[data-ship='{player}']")
 
 
 def counter(page, player, tracker):
+    ship(page, player)  # its row opened: the card comes with it
     card = page.locator("form.unit", has=page.locator("h3", has_text=f"{player}'s Dreadnaught"))
     return card.locator(f".tracker[data-tracker={tracker}] [data-value]")
 

@@ -19,7 +19,12 @@ def at_the_table(anna, ben, base):
 
 
 def card(page, side, name):
+    """A ship's card, its row opened first as a player taps it (a phone gets the cards of open rows)."""
     section = page.locator(f"section.side[aria-label='{side}']")
+    row = section.locator("details.unitrow", has=page.locator("summary .rname", has_text=name)).first
+    row.wait_for(state="attached", timeout=SYNC)
+    if row.get_attribute("open") is None:
+        row.locator("summary.rowline").click()
     return section.locator("form.unit", has=page.locator("h3", has_text=name)).first
 
 
@@ -54,7 +59,7 @@ def test_two_fleets_fight_a_turn_and_a_cooldown_comes_back(live_server, phone):
     ben.click("#eod-average button.primary")
     expect(hp(ben, "Fleet 2", "Avg. F.")).to_have_text("20")
     for page in (anna, ben):
-        expect(page.locator("form.unit")).to_have_count(8, timeout=SYNC)
+        expect(page.locator("details.unitrow")).to_have_count(8, timeout=SYNC)
     expect(card(anna, "Fleet 1", "Avg. B.").locator(".eod-warn")).to_contain_text("Breaks the design rules")
 
     # the designer: an average frigate with an overloader breaks the stat total until stealth drops
@@ -150,7 +155,7 @@ def test_two_fleets_fight_a_turn_and_a_cooldown_comes_back(live_server, phone):
     # the end of the combat phase removes it and scores it: a frigate is 2 points
     end_phase(anna, ben, "Movement")
     for page in (anna, ben):
-        expect(page.locator("section.side[aria-label='Fleet 2'] form.unit")).to_have_count(3, timeout=SYNC)
+        expect(page.locator("section.side[aria-label='Fleet 2'] details.unitrow")).to_have_count(3, timeout=SYNC)
         expect(page.locator("#eod-panel [data-points-of='Fleet 1']")).to_have_text("2")
         expect(page.locator("#eod-panel [data-points-of='Fleet 2']")).to_have_text("0")
 
@@ -164,8 +169,8 @@ def test_two_fleets_fight_a_turn_and_a_cooldown_comes_back(live_server, phone):
 
     # both phones agree on every ship's HP and the score
     def summary(page):
-        return page.evaluate("""() => [...document.querySelectorAll('form.unit')].map(f =>
-            f.querySelector('h3').textContent + ':' + f.querySelector('[data-tracker=hp] [data-value]').textContent)
+        return page.evaluate("""() => [...document.querySelectorAll('details.unitrow')].map(r =>
+            r.querySelector('.rname').textContent + ':' + r.querySelector('.rnums').textContent.replace(/\\s+/g, ' '))
             .join(' ') + ' | ' + document.querySelector('#eod-panel [data-points]').textContent.replace(/\\s+/g, ' ')""")
     expect(ben.locator("#board")).to_have_attribute("data-seq", anna.locator("#board").get_attribute("data-seq"),
                                                    timeout=SYNC)
@@ -176,7 +181,8 @@ def test_designer_and_board_fit_a_phone(live_server, phone):
     anna = phone()
     open_table(anna, live_server, "empires-of-dust", "Dust up", ready="#eod-panel")
     anna.click("#eod-average button.primary")
-    expect(anna.locator("form.unit")).to_have_count(4)
+    expect(anna.locator("details.unitrow")).to_have_count(4)
+    expect(hp(anna, "Fleet 1", "Avg. B.")).to_have_text("80")  # one ship's card open: its buttons are checked too
     anna.click("#eod-designer-box > summary")
     anna.click("#eod-designer button[value='load:average-fleet']")
     expect(anna.locator("#eod-violations")).to_contain_text("rules broken as printed")
