@@ -19,8 +19,9 @@ from companion import create_app  # noqa: E402
 from benchmark import GAME_CASES, GAME_TABLES as TABLES  # noqa: E402  (issue 14's cases, one place)
 
 
-def board_page(app, system: str) -> str:
-    """The board page a player's phone gets after GAME_TABLES' set-up (scripts/benchmark.py)."""
+def board_page(app, system: str, query: str = "") -> str:
+    """The board page a player's phone gets after GAME_TABLES' set-up (scripts/benchmark.py);
+    ``query`` "?open=*": with every unit card open (companion/folded_cards.py)."""
     client = app.test_client()
     home = client.get("/").get_data(as_text=True)
     csrf = re.search(r'name="csrf_token" value="([^"]+)"', home).group(1)
@@ -32,7 +33,7 @@ def board_page(app, system: str) -> str:
         assert r.status_code == 200, (step, r.get_data(as_text=True)[:300])
     sides = client.get(f"/api/tables/{code}", headers={"Authorization": f"Bearer {secret}"}).get_json()["state"]["sides"]
     client.post("/" + created["player_url"].split("/", 3)[3], data={"csrf_token": csrf, "seat": "Bench", "side": sides[0]})
-    return client.get(f"/t/{code}").get_data(as_text=True)
+    return client.get(f"/t/{code}{query}").get_data(as_text=True)
 
 
 def report(page: str, name: str) -> None:
