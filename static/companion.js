@@ -94,7 +94,7 @@
   document.addEventListener("change", function (e) { if (e.target.closest("#new-table") && e.target.name === "system") sideChoices(); });
 
   // A link to a folded section ("Add one", "Dice") opens it, so the tap lands on something usable.
-  // A link into a unit's card from its row (Talon's "Fire") whose card is not here yet (a folded
+  // A link into a unit's card from its row (a game's "Fire" on the row) whose card is not here yet (a folded
   // row: companion/folded_cards.py) opens the row and goes there once the card is in.
   var goingTo = null;
   document.addEventListener("click", function (e) {
