@@ -1,6 +1,6 @@
 """Two phones stay in step when a poll brings only what changed (companion/drawn.py): the other
 phone's board is not redrawn, only the unit rows and bars that changed, and its next poll asks from
-the new seq; a row it has open stays open."""
+the new seq; a row it has open stays open, with its card; an action's own answer is such a step."""
 from __future__ import annotations
 
 import pytest
@@ -52,7 +52,18 @@ def test_a_change_reaches_the_other_phone_as_the_changed_rows_only(live_server, 
     expect(row(ben, "Bellona").locator("summary .rnums")).to_contain_text("HP 9/10", timeout=SYNC)
     expect(row(ben, "Bellona")).to_have_attribute("open", "")
 
-    # Ben acts on the board he has: his own answer is the whole board, at the newest seq
-    row(ben, "Bellona").get_by_label("HP minus one").click()
+    # Ben acts on the board he has (X-Board-Seq: one change behind at most): his own answer is a step
+    # too, the board stays, his open card is redrawn in it, the button he tapped stays under his thumb
+    minus = row(ben, "Bellona").get_by_label("HP minus one")
+    top = minus.bounding_box()["y"]
+    answers = []
+    ben.on("response", lambda r: answers.append(r.headers.get("x-board-seq")) if r.url.endswith("/act") else None)
+    minus.click()
     expect(row(anna, "Bellona").locator("summary .rnums")).to_contain_text("HP 8/10", timeout=SYNC)
     expect(row(ben, "Bellona").locator("summary .rnums")).to_contain_text("HP 8/10")
+    expect(row(ben, "Bellona").locator(".tracker[data-tracker=hp] [data-value]")).to_have_text("8")
+    assert answers and answers[-1] == anna.locator("#board").get_attribute("data-seq"), answers
+    assert ben.evaluate("document.getElementById('board') === window.__board")  # still never redrawn whole
+    expect(ben.locator("#board")).to_have_attribute("data-seq", answers[-1])
+    assert abs(row(ben, "Bellona").get_by_label("HP minus one").bounding_box()["y"] - top) < 2
+    expect(row(ben, "Bellona")).to_have_attribute("open", "")
