@@ -25,6 +25,7 @@ from markupsafe import escape
 from companion import store
 from companion.db import get_db, systems
 from companion.folded_cards import card_of, fold, folded, keep_only, open_units, unfold
+from companion.markup import element_end
 from companion.marks import secret_mark
 from companion.web import csrf_token, without_indentation
 
@@ -130,21 +131,6 @@ def card_answer(code: str, seat: dict, context_of, uid: str):
 DELTA_BEHIND = 3
 PARTS = ("turn", "dock", "rolls", "unit-options")
 _UNIT = re.compile(r'<div class="unitbox" id="(u-[^"]+)">')
-_TAGS: dict[str, re.Pattern] = {}
-
-
-def _end(html: str, start: int, tag: str) -> int:
-    """Where the element of ``tag`` opening at ``start`` ends (same-name tags counted; only those
-    are looked at, so finding a unit's end does not walk every tag inside it)."""
-    pattern = _TAGS.get(tag)
-    if pattern is None:
-        pattern = _TAGS[tag] = re.compile(rf"<(/?){tag}[\s>/]", re.IGNORECASE)
-    depth = 0
-    for m in pattern.finditer(html, start):
-        depth += -1 if m.group(1) else 1
-        if depth == 0:
-            return html.index(">", m.start()) + 1
-    raise ValueError(f"<{tag}> at {start} is not closed")
 
 
 def parts_of(html: str) -> tuple[dict[str, str], str]:
@@ -161,7 +147,7 @@ def parts_of(html: str) -> tuple[dict[str, str], str]:
     for start, tag, pid in sorted(spans):
         if start < pos:
             raise ValueError(f"#{pid} lies inside another part")
-        end = _end(html, start, tag)
+        end = element_end(html, start, tag)
         parts[pid] = html[start:end]
         rest += [html[pos:start], f"\x00{pid}\x00"]
         pos = end

@@ -21,25 +21,16 @@ import re
 
 from flask import request
 
+from companion.markup import element_end
 from companion.marks import secret_mark
 
 _CARD = re.compile(r'<div class="unitcard" id="card-([^"]+)">')
-_DIV = re.compile(r"<(/?)div[\s>/]", re.IGNORECASE)
 UID = re.compile(r"^[A-Za-z0-9_.:-]{1,60}$")
 MAX_OPEN = 60
 
 
 def _sep() -> str:
     return "\x00" + secret_mark("cards")
-
-
-def _end(html: str, start: int) -> int:
-    depth = 0
-    for m in _DIV.finditer(html, start):
-        depth += -1 if m.group(1) else 1
-        if depth == 0:
-            return html.index(">", m.start()) + 1
-    raise ValueError(f"the card at {start} is not closed")
 
 
 def _slot(uid: str, fingerprint: str) -> str:
@@ -57,7 +48,7 @@ def fold(html: str) -> str:
     for m in _CARD.finditer(html, at):
         if m.start() < pos:
             continue  # (a card inside a card is not drawn)
-        uid, end = m.group(1), _end(html, m.start())
+        uid, end = m.group(1), element_end(html, m.start(), "div")
         card = html[m.start():end]
         fingerprint = hashlib.blake2b(card.encode(), digest_size=5).hexdigest()
         slot = _slot(uid, fingerprint)
