@@ -98,11 +98,13 @@ def card_of(kept: str, uid: str) -> str | None:
 
 def open_units() -> set[str]:
     """The unit rows this request's phone has open: X-Open-Units (htmx), else ``?open=`` (a page
-    load; "*" opens every card); ids that cannot be a unit's are ignored."""
+    load; "*" opens every card), else the table's "open" cookie (companion.js keeps it, so a page
+    loaded again, say after the phone slept, comes with the rows that were open, cards and all);
+    ids that cannot be a unit's are ignored."""
     said = request.headers.get("X-Open-Units")
     if said is None:
-        said = " ".join(request.args.getlist("open")).replace(",", " ")
-    return {u for u in said.split()[:MAX_OPEN] if u == "*" or UID.match(u)}
+        said = " ".join(request.args.getlist("open")) or request.cookies.get("open", "")
+    return {u for u in re.split(r"[\s,~]+", said)[:MAX_OPEN] if u == "*" or UID.match(u)}
 
 
 def for_request(html: str) -> str:

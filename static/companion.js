@@ -319,8 +319,19 @@
       if (slot.isConnected) delete slot.dataset.asked;  // not answered (the unit left): the next opening asks again
     });
   }
+  // The open rows are kept in a cookie of the table's own path too: a page loaded again (a phone
+  // that slept, a reload) comes back with them open, their cards in it.
+  function keepOpenRows() {
+    var board = document.getElementById("board");
+    if (!board) return;
+    var open = Array.prototype.map.call(document.querySelectorAll("details.unitrow[open]"), function (d) { return d.id.slice(4); });
+    var path = board.getAttribute("hx-get").replace(/\/poll\?.*$/, "");
+    document.cookie = "open=" + open.join("~") + "; path=" + path + "; max-age=43200; SameSite=Lax";
+  }
   document.addEventListener("toggle", function (e) {
-    if (e.target.matches && e.target.matches("details.unitrow")) askCard(e.target);
+    if (!e.target.matches || !e.target.matches("details.unitrow")) return;
+    askCard(e.target);
+    keepOpenRows();
   }, true);  // (toggle does not bubble; it is caught on its way down)
   document.addEventListener("click", function (e) {
     var link = e.target.closest && e.target.closest(".cardlink");

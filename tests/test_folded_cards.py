@@ -108,3 +108,17 @@ def test_a_name_cannot_forge_the_cards_separator(two_ships):
     assert body.count('class="unitcard"') == 4 and "data-lazy" not in body
     folded = poll(two_ships, open_units="").data.decode()
     assert folded.count("data-lazy>") == 4 and "Zero\x00Day" in folded and folded.endswith("</section>")
+
+
+def test_a_page_loaded_again_comes_with_the_rows_that_were_open(two_ships):
+    """companion.js keeps the open rows in the table's "open" cookie ("~" between ids): a page load
+    (the phone slept, a reload) draws those rows open with their cards; a header or ?open= wins."""
+    client, code = two_ships.client, two_ships.code
+    client.set_cookie("open", "u2~u9~<b>", path=f"/t/{code}")
+    page = client.get(f"/t/{code}").data.decode()
+    assert 'id="row-u2" open>' in page and 'id="unit-u2"' in page
+    assert card(page, "u1") is None and 'id="row-u1">' in page
+    assert 'id="unit-u1"' in client.get(f"/t/{code}?open=u1").data.decode()
+    assert 'id="unit-u2"' not in poll(two_ships, open_units="").data.decode()  # htmx says for itself
+    client.delete_cookie("open", path=f"/t/{code}")
+    assert 'id="unit-u2"' not in client.get(f"/t/{code}").data.decode()
