@@ -30,6 +30,7 @@ def test_a_row_gets_its_card_when_opened_and_keeps_it_open_across_a_reload(live_
     expect(victory).to_have_attribute("open", "")
     assert len(cards) == 1
 
+    anna.wait_for_function("document.cookie.includes('open=u1')")  # (kept when the toggle event comes)
     anna.reload()
     victory = row(anna, "Victory")
     expect(victory).to_have_attribute("open", "")
@@ -39,6 +40,7 @@ def test_a_row_gets_its_card_when_opened_and_keeps_it_open_across_a_reload(live_
 
     anna.get_by_role("button", name="Fold all").click()
     expect(victory).not_to_have_attribute("open", "")
+    anna.wait_for_function("!document.cookie.includes('open=u1')")
     anna.reload()
     expect(anna.locator("details.unitrow")).to_have_count(4)
     assert anna.locator("details.unitrow[open]").count() == 0 and anna.locator("form.unit").count() == 0
