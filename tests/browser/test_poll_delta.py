@@ -55,6 +55,8 @@ def test_a_change_reaches_the_other_phone_as_the_changed_rows_only(live_server, 
     # Ben acts on the board he has (X-Board-Seq: one change behind at most): his own answer is a step
     # too, the board stays, his open card is redrawn in it, the button he tapped stays under his thumb
     minus = row(ben, "Bellona").get_by_label("HP minus one")
+    # (mid-screen first: a button under the bottom bar would be scrolled to by the click itself)
+    minus.evaluate("b => b.scrollIntoView({block: 'center'})")
     top = minus.bounding_box()["y"]
     answers = []
     ben.on("response", lambda r: answers.append(r.headers.get("x-board-seq")) if r.url.endswith("/act") else None)
