@@ -30,8 +30,6 @@ from companion.marks import secret_mark
 from companion.web import csrf_token, without_indentation
 
 
-_placeholder = secret_mark
-
 
 def _templates_version() -> str:
     """Changes whenever a template file does (a restart after an upgrade serves no old pages)."""
@@ -56,7 +54,7 @@ def view_of(seat: dict, page: str, system_version: str = "") -> str:
 def for_phone(html: str, meta: dict, seat: dict) -> str:
     """A kept page with this phone's own CSRF token and seat name, and its own Undo question."""
     name = str(seat.get("name") or "")
-    html = html.replace(_placeholder("csrf"), csrf_token()).replace(_placeholder("name"), str(escape(name)))
+    html = html.replace(secret_mark("csrf"), csrf_token()).replace(secret_mark("name"), str(escape(name)))
     undo = meta.get("undo")
     if undo and undo.startswith(name + ": "):
         # the phone's own move: Undo takes it back without asking (issue 10 §5)
@@ -68,7 +66,7 @@ def draw(template: str, context: dict) -> str:
     """Render ``template`` with the per-phone bits as placeholders."""
     token = csrf_token()
     html = without_indentation(render_template(template, **context))
-    return html.replace(token, _placeholder("csrf"))
+    return html.replace(token, secret_mark("csrf"))
 
 
 def _kept(db, code: str, seat: dict, page: str, template: str, context_of, head: tuple) -> tuple[str, dict]:
@@ -80,7 +78,7 @@ def _kept(db, code: str, seat: dict, page: str, template: str, context_of, head:
     hit = store.drawn(db, table_id, seq, view)
     if hit is None:
         row = store.table(db, code)
-        ctx = context_of(row, {**seat, "name": _placeholder("name")})
+        ctx = context_of(row, {**seat, "name": secret_mark("name")})
         # kept with the unit cards folded out of their rows, beside it (companion/folded_cards.py)
         hit = (fold(draw(template, ctx)), {"undo": (ctx.get("history") or {}).get("undo"), "seq": row["seq"]})
         store.keep_drawn(db, table_id, row["seq"], view, *hit, keep=DELTA_BEHIND)

@@ -11,8 +11,8 @@ view (companion/drawn.py); this module then folds it:
 - the cards are kept beside the folded board, behind a separator derived from the server's secret
   (a name typed at the table cannot forge one);
 - an answer puts back the cards of the rows the phone says are open (the X-Open-Units header that
-  companion.js sends with every htmx request, or ``?open=`` on a plain page load); a row opened
-  later asks for its card alone (play.unit_card).
+  companion.js sends with every htmx request; on a plain page load ``?open=`` or the table's "open"
+  cookie); a row opened later asks for its card alone (play.unit_card).
 """
 from __future__ import annotations
 
@@ -109,7 +109,7 @@ def open_units() -> set[str]:
 
 def for_request(html: str) -> str:
     """A page drawn for this request alone (not kept): folded, with the request's open cards in it
-    and their rows drawn open (a page load with ``?open=``: the link in a folded row)."""
+    and their rows drawn open (a page load with ``?open=`` or the "open" cookie)."""
     opened = open_units()
     page = unfold(fold(html), opened)
     for uid in opened - {"*"}:

@@ -104,13 +104,14 @@
     var target = document.getElementById(id), row = a.closest("details.unitrow");
     if (!target && row && row.querySelector(":scope > .unitcard[data-lazy]")) {
       e.preventDefault();
-      goingTo = {a: a, id: id};
+      goingTo = {a: a, id: id, at: Date.now()};
       if (row.open) askCard(row); else row.open = true;  // (opening asks for the card)
       return;
     }
     if (target) arrive(a, target);
   });
   document.addEventListener("htmx:afterSettle", function () {
+    if (goingTo && Date.now() - goingTo.at > 5000) goingTo = null;  // a card that never came: no jump later
     var target = goingTo && document.getElementById(goingTo.id);
     if (!target) return;
     var a = goingTo.a;
@@ -292,11 +293,6 @@
     if (!board || board.id !== "board" || e.detail.verb !== "get" || !board.dataset.seq) return;
     e.detail.path = e.detail.path.replace(/([?&]seq=)\d+/, "$1" + board.dataset.seq);
   });
-  // An action says which seq its phone's board shows, so its answer can be those parts too.
-  document.addEventListener("htmx:configRequest", function (e) {
-    var board = document.getElementById("board");
-    if (board && board.dataset.seq && e.detail.verb === "post") e.detail.headers["X-Board-Seq"] = board.dataset.seq;
-  });
   document.addEventListener("htmx:afterRequest", function (e) {
     var board = document.getElementById("board"), xhr = e.detail.xhr;
     var seq = board && xhr && xhr.getResponseHeader("X-Board-Seq");
@@ -305,16 +301,22 @@
 
   // A unit's card comes only to a phone that has its row open (companion/folded_cards.py): every
   // request says which rows are open here, and a row opened later asks for its card alone.
+  // An action also says which seq its phone's board shows, so its answer can be those parts too.
+  function openRows() {
+    return Array.prototype.map.call(document.querySelectorAll("details.unitrow[open]"), function (d) { return d.id.slice(4); });
+  }
+  function tablePath(board) { return board.getAttribute("hx-get").replace(/\/poll\?.*$/, ""); }
   document.addEventListener("htmx:configRequest", function (e) {
-    e.detail.headers["X-Open-Units"] = Array.prototype.map.call(
-      document.querySelectorAll("details.unitrow[open]"), function (d) { return d.id.slice(4); }).join(" ");
+    e.detail.headers["X-Open-Units"] = openRows().join(" ");
+    var board = document.getElementById("board");
+    if (board && board.dataset.seq && e.detail.verb === "post") e.detail.headers["X-Board-Seq"] = board.dataset.seq;
   });
   function askCard(row) {
     var slot = row && row.open && row.querySelector(":scope > .unitcard[data-lazy]");
     var board = document.getElementById("board");
     if (!slot || !board || slot.dataset.asked) return;
     slot.dataset.asked = "1";
-    var url = board.getAttribute("hx-get").replace(/\/poll\?.*$/, "/card/" + encodeURIComponent(row.id.slice(4)));
+    var url = tablePath(board) + "/card/" + encodeURIComponent(row.id.slice(4));
     htmx.ajax("GET", url, {target: slot, swap: "outerHTML"}).then(function () {
       if (slot.isConnected) delete slot.dataset.asked;  // not answered (the unit left): the next opening asks again
     });
@@ -324,9 +326,7 @@
   function keepOpenRows() {
     var board = document.getElementById("board");
     if (!board) return;
-    var open = Array.prototype.map.call(document.querySelectorAll("details.unitrow[open]"), function (d) { return d.id.slice(4); });
-    var path = board.getAttribute("hx-get").replace(/\/poll\?.*$/, "");
-    document.cookie = "open=" + open.join("~") + "; path=" + path + "; max-age=43200; SameSite=Lax";
+    document.cookie = "open=" + openRows().join("~") + "; path=" + tablePath(board) + "; max-age=43200; SameSite=Lax";
   }
   document.addEventListener("toggle", function (e) {
     if (!e.target.matches || !e.target.matches("details.unitrow")) return;
