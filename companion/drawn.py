@@ -31,7 +31,7 @@ from companion.web import csrf_token, without_indentation
 
 
 
-def _templates_version() -> str:
+def templates_version() -> str:
     """Changes whenever a template file does (a restart after an upgrade serves no old pages)."""
     app = current_app._get_current_object()
     known = app.extensions.get("companion.drawn")
@@ -48,7 +48,7 @@ def _templates_version() -> str:
 
 def view_of(seat: dict, page: str, system_version: str = "") -> str:
     """What the HTML of ``page`` depends on besides the table's seq: role and side (not the name)."""
-    return f"{page}|{seat.get('role')}|{seat.get('side') or ''}|{_templates_version()}|{system_version}"
+    return f"{page}|{seat.get('role')}|{seat.get('side') or ''}|{templates_version()}|{system_version}"
 
 
 def for_phone(html: str, meta: dict, seat: dict) -> str:
@@ -69,8 +69,10 @@ def draw(template: str, context: dict) -> str:
     return html.replace(token, secret_mark("csrf"))
 
 
-def _kept(db, code: str, seat: dict, page: str, template: str, context_of, head: tuple) -> tuple[str, dict]:
-    """(html, meta) of ``template`` for the seat's view at the table's seq: kept, or drawn and kept."""
+def _kept(db, code: str, seat: dict, page: str, template: str, context_of, head: tuple,
+          pending: list | None = None) -> tuple[str, dict]:
+    """(html, meta) of ``template`` for the seat's view at the table's seq: kept, or drawn and kept
+    (or, with ``pending``, added to it for the caller to keep in the same write as its own)."""
     table_id, seq, slug = head
     system = systems().get(slug)
     # the game's content (decks, unit templates) is on the pages too
@@ -81,7 +83,10 @@ def _kept(db, code: str, seat: dict, page: str, template: str, context_of, head:
         ctx = context_of(row, {**seat, "name": secret_mark("name")})
         # kept with the unit cards folded out of their rows, beside it (companion/folded_cards.py)
         hit = (fold(draw(template, ctx)), {"undo": (ctx.get("history") or {}).get("undo"), "seq": row["seq"]})
-        store.keep_drawn(db, table_id, row["seq"], view, *hit, keep=DELTA_BEHIND)
+        if pending is None:
+            store.keep_drawn(db, table_id, [(row["seq"], view, *hit)], keep=DELTA_BEHIND)
+        else:
+            pending.append((row["seq"], view, *hit))
     return hit
 
 
@@ -171,10 +176,11 @@ def board_delta(code: str, seat: dict, context_of, head: tuple, since: int):
         old = store.drawn(db, table_id, since, view)
         if old is None:
             return None  # no board of that seq was kept for this view: nothing to compare with
-        html, meta = _kept(db, code, seat, "board", "_board.html", context_of, head)
+        pages: list = []  # the board drawn for this seq and the step to it, kept in one write
+        html, meta = _kept(db, code, seat, "board", "_board.html", context_of, head, pages)
         changed = _changed(folded(old[0]), folded(html))
         hit = (keep_only(changed, html) if changed else "", {**meta, "whole": changed is None})
-        store.keep_drawn(db, table_id, meta.get("seq", seq), step, *hit, keep=DELTA_BEHIND)
+        store.keep_drawn(db, table_id, pages + [(meta.get("seq", seq), step, *hit)], keep=DELTA_BEHIND)
     changed, meta = hit
     if meta.get("whole"):
         return None

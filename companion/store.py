@@ -147,7 +147,9 @@ _lock_files: dict[tuple[int, str], int] = {}
 
 
 def _lock_fd(db: Database) -> int | None:
-    path = db.execute("pragma database_list").fetchone()[2]
+    path = getattr(db, "_companion_path", None)
+    if path is None:  # asked once per connection: every write takes this lock
+        path = db._companion_path = db.execute("pragma database_list").fetchone()[2]
     if not path:
         return None  # in-memory database: one process only
     # One open per process: a forked worker must not use its parent's descriptor, or the flock
@@ -211,15 +213,17 @@ def drawn(db: Database, table_id: int, seq: int, view: str) -> tuple[str, dict] 
     return (hit[0], json.loads(hit[1])) if hit else None
 
 
-def keep_drawn(db: Database, table_id: int, seq: int, view: str, html: str, meta: dict, keep: int = 0) -> None:
-    """Keep a drawn page for the next phone with the same view; pages more than ``keep`` seqs
-    older are dropped (a poll always gets the newest; the few before it tell what changed since),
-    a late page of an old seq is not kept."""
+def keep_drawn(db: Database, table_id: int, pages: list[tuple[int, str, str, dict]], keep: int = 0) -> None:
+    """Keep drawn pages ``(seq, view, html, meta)`` for the next phones with the same views, in one
+    write; pages more than ``keep`` seqs older are dropped (a poll always gets the newest; the few
+    before it tell what changed since), a late page of an old seq is not kept."""
     with write_lock(db):
-        db.conn.execute("insert or replace into drawn (table_id, seq, view, html, meta) select ?, ?, ?, ?, ?"
-                        " where not exists (select 1 from drawn where table_id = ? and seq > ?)",
-                        [table_id, seq, view, html, json.dumps(meta), table_id, seq])
-        db.conn.execute("delete from drawn where table_id = ? and seq < ?", [table_id, seq - keep])
+        for seq, view, html, meta in pages:
+            db.conn.execute("insert or replace into drawn (table_id, seq, view, html, meta) select ?, ?, ?, ?, ?"
+                            " where not exists (select 1 from drawn where table_id = ? and seq > ?)",
+                            [table_id, seq, view, html, json.dumps(meta), table_id, seq])
+        db.conn.execute("delete from drawn where table_id = ? and seq < ?",
+                        [table_id, max(seq for seq, *_ in pages) - keep])
 
 
 def _new_code(db: Database) -> str:
