@@ -30,6 +30,12 @@ class Game:
     name: str
     blueprint: str | None = None  # "module:attribute" of a flask Blueprint in the package
     phase_hook: str | None = None  # "module:function"; state -> reminders, runs inside next-phase
+    # what the game's templates/games/<slug>/_row.html and _unit.html read besides the unit and the
+    # core's (companion/kept_cards.py): "state.<key>", "state.units[name,side]" (those fields of
+    # every unit), a board name ("rolls", "row.seq"), or a helper from the game's context processor
+    # (a function of what it is given).  A unit's row and card are kept while these stay the same;
+    # one left out is missing from every card, which the tests' check finds.
+    card_reads: tuple[str, ...] = ()
 
 
 @dataclass

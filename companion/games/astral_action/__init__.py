@@ -2,4 +2,6 @@
 sealed Orders (the core's hidden information), activation by Size."""
 from companion.games import Game
 
-GAME = Game(slug="astral-action", name="Astral Action", blueprint="views:bp", phase_hook="endgame:reminders")
+GAME = Game(slug="astral-action", name="Astral Action", blueprint="views:bp", phase_hook="endgame:reminders",
+            card_reads=("state.game", "state.phases", "state.phase", "state.sides", "state.unit_order", "state.units",
+                        "aa_activation", "aa_formation", "aa_formation_move", "aa_orders", "aa_commands", "aa_ship_row"))
