@@ -338,11 +338,16 @@ def profile(count: int = 300) -> None:
     token = re.search(rb'name="csrf_token" value="([^"]+)"', phone.get(path).data).group(1).decode()
     phone.post(path, data={"csrf_token": token, "seat": "Bench", "side": "Side A"})
 
+    seq = [re.search(r'data-seq="(\d+)"', phone.get(f"/t/{code}").get_data(as_text=True)).group(1)]
+
     def tap(i: int) -> None:
+        # as static/companion.js sends it: the seq its board shows (the answer is a step) and its open rows
         resp = phone.post(f"/t/{code}/act", data={"csrf_token": token, "_control": "unit-u1",
                                                    "do": f"adjust unit=u1 tracker=hp by={1 if i % 2 else -1}"},
-                          headers={"HX-Request": "true", "X-CSRF-Token": token, "Accept-Encoding": "gzip"})
+                          headers={"HX-Request": "true", "X-CSRF-Token": token, "Accept-Encoding": "gzip",
+                                   "X-Board-Seq": seq[0], "X-Open-Units": "u1"})
         assert resp.status_code == 200, resp.status_code
+        seq[0] = resp.headers.get("X-Board-Seq") or re.search(rb'data-seq="(\d+)"', gzip.decompress(resp.data)).group(1).decode()
 
     for i in range(50):
         tap(i)
