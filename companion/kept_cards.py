@@ -20,6 +20,7 @@ import json
 import os
 import threading
 from collections import OrderedDict
+from functools import lru_cache
 
 from flask import g, has_request_context, request
 from jinja2 import pass_context
@@ -49,12 +50,14 @@ def init_app(app) -> None:
     app.jinja_env.globals["check_cards"] = app.config["CHECK_CARDS"]
 
 
+@lru_cache(maxsize=64)
 def reads_of(slug: str) -> tuple[str, ...]:
     from companion import games
     found = games.discover().get(slug)
     return CORE_READS + (found.game.card_reads if found else ())
 
 
+@lru_cache(maxsize=256)
 def _parse(path: str) -> tuple[str, str, tuple[str, ...] | None]:
     """"state.units[name,side]" -> ("state", "units", ("name", "side")): the units with those fields only."""
     fields = None
@@ -88,13 +91,17 @@ def _narrow(ctx, reads: tuple[str, ...]) -> dict:
     return out
 
 
+@lru_cache(maxsize=64)
+def _heads(reads: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(GIVEN + tuple(_parse(p)[0] for p in reads)))
+
+
 def _shared(ctx, reads: tuple[str, ...]) -> tuple[dict, str]:
     """The narrow context and its digest: worked out once per board, the same for all its units.
 
     Jinja hands each unit's call a context of its own (the loop's names added), so the board is
     known again by the very objects its context holds (the state, the seat, the rolls ...)."""
-    heads = tuple(dict.fromkeys(GIVEN + tuple(_parse(p)[0] for p in reads)))
-    objects = tuple(ctx.get(h) for h in heads)
+    objects = tuple(ctx.get(h) for h in _heads(reads))
     memo = g.get("kept_cards_shared")
     if memo is None or memo[0] != reads or len(memo[1]) != len(objects) \
             or any(a is not b for a, b in zip(memo[1], objects)):
