@@ -85,8 +85,13 @@ def test_a_card_reading_what_its_game_did_not_declare_is_caught(fleet, drawn, mo
     api(fleet, {"type": "tracker", "unit": "u1", "tracker": "jump", "op": "use"})
     monkeypatch.setattr(kept_cards, "CORE_READS", tuple(r for r in kept_cards.CORE_READS
                                                         if r not in ("state.round", "state.tick")))
-    with pytest.raises(kept_cards.CardDrift, match="unit u1"):
-        fleet.client.get(f"/t/{fleet.code}?open=*")
+    kept_cards.reads_of.cache_clear()
+    try:
+        with pytest.raises(kept_cards.CardDrift, match="unit u1"):
+            fleet.client.get(f"/t/{fleet.code}?open=*")
+    finally:
+        monkeypatch.undo()
+        kept_cards.reads_of.cache_clear()
 
 
 def test_a_kept_card_carries_each_phones_own_token(app, fleet, drawn):
