@@ -26,6 +26,7 @@ from flask import g, has_request_context, request
 from jinja2 import pass_context
 from markupsafe import Markup
 
+from companion.drawn import templates_version
 from companion.marks import secret_mark
 from companion.web import csrf_token
 
@@ -107,7 +108,6 @@ def _shared(ctx, reads: tuple[str, ...]) -> tuple[dict, str]:
             or any(a is not b for a, b in zip(memo[1], objects)):
         narrow = _narrow(ctx, reads)
         system = narrow.get("system")
-        from companion.drawn import templates_version
         # the helpers a game names are functions of what they are given: keyed by name only
         keyed = {"reads": {k: v for k, v in narrow.items() if k not in GIVEN and not callable(v)},
                  "seat": narrow.get("seat"), "ro": [narrow.get("readonly"), narrow.get("ro")], "code": narrow.get("code"),
