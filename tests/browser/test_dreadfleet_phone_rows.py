@@ -192,5 +192,8 @@ def test_the_board_on_a_tablet(live_server, phone):
     anna.set_viewport_size({"width": 820, "height": 1180})
     row(anna, "Swordfysh").locator("summary.rowline").click()
     assert anna.evaluate("document.documentElement.scrollWidth") <= 820
+    # two warships a line: a docked auxiliary's hidden box takes no grid cell beside its warship
+    first, second = (row(anna, name).bounding_box() for name in ("Heldenhammer", "Flaming Scimitar"))
+    assert abs(first["y"] - second["y"]) <= 2 and second["x"] > first["x"] + first["width"] / 2, (first, second)
     anna.evaluate("window.scrollTo(0, 0)")
     shot(anna, "board-tablet.png")
