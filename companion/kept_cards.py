@@ -22,7 +22,7 @@ import threading
 from collections import OrderedDict
 from functools import lru_cache
 
-from flask import g, has_request_context, request
+from flask import g, request
 from jinja2 import pass_context
 from markupsafe import Markup
 
@@ -104,8 +104,7 @@ def _shared(ctx, reads: tuple[str, ...]) -> tuple[dict, str]:
     known again by the very objects its context holds (the state, the seat, the rolls ...)."""
     objects = tuple(ctx.get(h) for h in _heads(reads))
     memo = g.get("kept_cards_shared")
-    if memo is None or memo[0] != reads or len(memo[1]) != len(objects) \
-            or any(a is not b for a, b in zip(memo[1], objects)):
+    if memo is None or memo[0] != reads or any(a is not b for a, b in zip(memo[1], objects)):
         narrow = _narrow(ctx, reads)
         system = narrow.get("system")
         # the helpers a game names are functions of what they are given: keyed by name only
@@ -114,7 +113,7 @@ def _shared(ctx, reads: tuple[str, ...]) -> tuple[dict, str]:
                  "system": [getattr(system, "slug", None), getattr(system, "version", None)],
                  "templates": templates_version(),
                  # the server: its secret's mark stands in the kept cards, its root in their links
-                 "server": [secret_mark("csrf"), request.script_root if has_request_context() else ""]}
+                 "server": [secret_mark("csrf"), request.script_root]}
         memo = (reads, objects, narrow, _digest(keyed))  # holds the objects: their ids stay theirs
         g.kept_cards_shared = memo
     return memo[2], memo[3]

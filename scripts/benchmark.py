@@ -31,6 +31,8 @@ import time
 from pathlib import Path
 from urllib.parse import quote
 
+from load import SEQ_RE  # the board's seq as companion.js reads it (scripts/ is on the path: run as a script)
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -155,9 +157,6 @@ def act_worker(job) -> list[float]:
         times.append(time.perf_counter() - t0)
         assert resp.status == 200, resp.status
     return times
-
-
-SEQ_RE = re.compile(rb'id="board" data-seq="(\d+)"')
 
 
 def htmx_act_worker(job) -> list[float]:
@@ -338,7 +337,7 @@ def profile(count: int = 300) -> None:
     token = re.search(rb'name="csrf_token" value="([^"]+)"', phone.get(path).data).group(1).decode()
     phone.post(path, data={"csrf_token": token, "seat": "Bench", "side": "Side A"})
 
-    seq = [re.search(r'data-seq="(\d+)"', phone.get(f"/t/{code}").get_data(as_text=True)).group(1)]
+    seq = [SEQ_RE.search(phone.get(f"/t/{code}").data).group(1).decode()]
 
     def tap(i: int) -> None:
         # as static/companion.js sends it: the seq its board shows (the answer is a step) and its open rows
@@ -347,7 +346,7 @@ def profile(count: int = 300) -> None:
                           headers={"HX-Request": "true", "X-CSRF-Token": token, "Accept-Encoding": "gzip",
                                    "X-Board-Seq": seq[0], "X-Open-Units": "u1"})
         assert resp.status_code == 200, resp.status_code
-        seq[0] = resp.headers.get("X-Board-Seq") or re.search(rb'data-seq="(\d+)"', gzip.decompress(resp.data)).group(1).decode()
+        seq[0] = resp.headers.get("X-Board-Seq") or SEQ_RE.search(gzip.decompress(resp.data)).group(1).decode()
 
     for i in range(50):
         tap(i)

@@ -22,7 +22,7 @@
     // the player is at the tool (its dice, its button: all below the odds) or has just fired: what
     // they touch stays put while the odds above it change size, however late the odds come
     var form = document.getElementById("df-shot"), at = document.activeElement;
-    if (Date.now() - firedAt > 3000 && !(form && at && at !== document.body && form.contains(at))) return;
+    if (Date.now() - firedAt > 3000 && !(form && at && form.contains(at))) return;
     var b = fireButton();
     keep = b ? b.getBoundingClientRect().top : null;
   });
