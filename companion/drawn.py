@@ -22,11 +22,12 @@ import re
 from flask import current_app, make_response, render_template
 from markupsafe import escape
 
-from companion import store
+from companion import hidden, store
 from companion.db import get_db, systems
 from companion.folded_cards import card_of, fold, folded, keep_only, open_units, unfold
 from companion.markup import element_end
 from companion.marks import secret_mark
+from companion.side_marks import SideDrift, any_side, for_side
 from companion.web import csrf_token, without_indentation
 
 
@@ -46,14 +47,35 @@ def templates_version() -> str:
     return app.extensions["companion.drawn"]
 
 
-def view_of(seat: dict, page: str, system_version: str = "") -> str:
-    """What the HTML of ``page`` depends on besides the table's seq: role and side (not the name)."""
-    return f"{page}|{seat.get('role')}|{seat.get('side') or ''}|{templates_version()}|{system_version}"
+def view_of(seat: dict, page: str, system_version: str = "", every_side: bool = False) -> str:
+    """What the HTML of ``page`` depends on besides the table's seq: role and side (not the name);
+    ``every_side``: a board drawn once for every side (companion/side_marks.py)."""
+    side = "*" if every_side else seat.get("side") or ""
+    return f"{page}|{seat.get('role')}|{side}|{templates_version()}|{system_version}"
+
+
+def views_of(seat: dict, page: str, slug: str) -> tuple[str, ...]:
+    """The views a phone may be served ``page`` from: the board drawn for every side first (when the
+    seat plays a side and its game's board may be drawn so), then its own side's."""
+    system = systems().get(slug)
+    version = system.version if system else ""
+    own = view_of(seat, page, version)
+    if page == "board" and seat.get("role") == "player" and seat.get("side") and not _reads_side(slug):
+        return view_of(seat, page, version, every_side=True), own
+    return (own,)
+
+
+def _reads_side(slug: str) -> bool:
+    from companion import games
+    found = games.discover().get(slug)
+    return bool(found and found.game.reads_side)
 
 
 def for_phone(html: str, meta: dict, seat: dict) -> str:
-    """A kept page with this phone's own CSRF token and seat name, and its own Undo question."""
+    """A kept page with this phone's own CSRF token and seat name, its own side's bits, and its own
+    Undo question."""
     name = str(seat.get("name") or "")
+    html = for_side(html, seat.get("side"))  # first: a side's bit may hold the seat name's mark
     html = html.replace(secret_mark("csrf"), csrf_token()).replace(secret_mark("name"), str(escape(name)))
     undo = meta.get("undo")
     if undo and undo.startswith(name + ": "):
@@ -70,24 +92,41 @@ def draw(template: str, context: dict) -> str:
 
 
 def _kept(db, code: str, seat: dict, page: str, template: str, context_of, head: tuple,
-          pending: list | None = None) -> tuple[str, dict]:
-    """(html, meta) of ``template`` for the seat's view at the table's seq: kept, or drawn and kept
-    (or, with ``pending``, added to it for the caller to keep in the same write as its own)."""
+          pending: list | None = None) -> tuple[str, dict, str]:
+    """(html, meta, view) of ``template`` for the seat's view at the table's seq: kept, or drawn and
+    kept (or, with ``pending``, added to it for the caller to keep in the same write as its own)."""
     table_id, seq, slug = head
-    system = systems().get(slug)
     # the game's content (decks, unit templates) is on the pages too
-    view = view_of(seat, page, system.version if system else "")
-    hit = store.drawn(db, table_id, seq, view)
-    if hit is None:
-        row = store.table(db, code)
-        ctx = context_of(row, {**seat, "name": secret_mark("name")})
-        # kept with the unit cards folded out of their rows, beside it (companion/folded_cards.py)
-        hit = (fold(draw(template, ctx)), {"undo": (ctx.get("history") or {}).get("undo"), "seq": row["seq"]})
-        if pending is None:
-            store.keep_drawn(db, table_id, [(row["seq"], view, *hit)], keep=DELTA_BEHIND)
-        else:
-            pending.append((row["seq"], view, *hit))
-    return hit
+    views = views_of(seat, page, slug)
+    hit = store.drawn_any(db, table_id, seq, views)
+    if hit is not None:
+        return hit
+    row = store.table(db, code)
+    # one board for every side, unless the table holds a side's secrets (companion/side_marks.py)
+    every_side = len(views) > 1 and not row["state"].get(hidden.KEY)
+    view = views[0] if every_side else views[-1]
+    drawn_for = {**seat, "name": secret_mark("name"), **({"side": any_side()} if every_side else {})}
+    ctx = context_of(row, drawn_for)
+    # kept with the unit cards folded out of their rows, beside it (companion/folded_cards.py)
+    html, meta = fold(draw(template, ctx)), {"undo": (ctx.get("history") or {}).get("undo"), "seq": row["seq"]}
+    if every_side and current_app.config.get("CHECK_CARDS"):
+        _check_every_side(html, fold(draw(template, context_of(row, {**seat, "name": secret_mark("name")}))), seat)
+    if pending is None:
+        store.keep_drawn(db, table_id, [(row["seq"], view, html, meta)], keep=DELTA_BEHIND)
+    else:
+        pending.append((row["seq"], view, html, meta))
+    return html, meta, view
+
+
+def _check_every_side(html: str, own: str, seat: dict) -> None:
+    """(tests) The board drawn for every side, as the seat's side sees it, is the board drawn for it."""
+    seen = for_side(html, seat.get("side"))
+    if seen != own:
+        at = next((i for i, (x, y) in enumerate(zip(seen, own)) if x != y), min(len(seen), len(own)))
+        raise SideDrift(f"the board drawn for every side differs for {seat.get('side')!r} from its own: does its "
+                        f"game read the seat's side other than through if_side (Game.reads_side)?\n"
+                        f"own side: ...{own[max(0, at - 120):at + 120]}...\n"
+                        f"every side: ...{seen[max(0, at - 120):at + 120]}...")
 
 
 def kept_answer(code: str, seat: dict, page: str, template: str, context_of, head: tuple | None = None):
@@ -97,7 +136,7 @@ def kept_answer(code: str, seat: dict, page: str, template: str, context_of, hea
     head = head or store.table_head(db, code)
     if head is None:
         return make_response("", 404)
-    html, meta = _kept(db, code, seat, page, template, context_of, head)
+    html, meta, _ = _kept(db, code, seat, page, template, context_of, head)
     resp = make_response(for_phone(unfold(html, open_units()), meta, seat))
     resp.headers["Vary"] = "HX-Request, Cookie, Accept-Encoding, X-Open-Units"
     return resp
@@ -116,7 +155,7 @@ def card_answer(code: str, seat: dict, context_of, uid: str):
     head = store.table_head(db, code)
     if head is None:
         return make_response("", 404)
-    html, meta = _kept(db, code, seat, "board", "_board.html", context_of, head)
+    html, meta, _ = _kept(db, code, seat, "board", "_board.html", context_of, head)
     card = card_of(html, uid)
     if card is None:  # taken off the table meanwhile (its row goes with the next poll)
         return make_response("That unit is no longer on the table.", 404)
@@ -168,20 +207,21 @@ def board_delta(code: str, seat: dict, context_of, head: tuple, since: int):
         return None
     db = get_db()
     table_id, seq, slug = head
-    system = systems().get(slug)
-    view = view_of(seat, "board", system.version if system else "")
-    step = f"since {since}|{view}"
-    hit = store.drawn(db, table_id, seq, step)
+    views = views_of(seat, "board", slug)
+    hit = store.drawn_any(db, table_id, seq, tuple(f"since {since}|{view}" for view in views))
     if hit is None:
-        old = store.drawn(db, table_id, since, view)
+        old = store.drawn_any(db, table_id, since, views)
         if old is None:
             return None  # no board of that seq was kept for this view: nothing to compare with
         pages: list = []  # the board drawn for this seq and the step to it, kept in one write
-        html, meta = _kept(db, code, seat, "board", "_board.html", context_of, head, pages)
-        changed = _changed(folded(old[0]), folded(html))
+        html, meta, view = _kept(db, code, seat, "board", "_board.html", context_of, head, pages)
+        # a board for every side and one for a side alone (a part was sealed) hold the side's bits
+        # differently: the whole board goes
+        changed = _changed(folded(old[0]), folded(html)) if old[2] == view else None
         hit = (keep_only(changed, html) if changed else "", {**meta, "whole": changed is None})
-        store.keep_drawn(db, table_id, pages + [(meta.get("seq", seq), step, *hit)], keep=DELTA_BEHIND)
-    changed, meta = hit
+        store.keep_drawn(db, table_id, pages + [(meta.get("seq", seq), f"since {since}|{view}", *hit)],
+                         keep=DELTA_BEHIND)
+    changed, meta = hit[0], hit[1]
     if meta.get("whole"):
         return None
     resp = make_response(for_phone(unfold(changed, open_units()), meta, seat))

@@ -213,6 +213,16 @@ def drawn(db: Database, table_id: int, seq: int, view: str) -> tuple[str, dict] 
     return (hit[0], json.loads(hit[1])) if hit else None
 
 
+def drawn_any(db: Database, table_id: int, seq: int, views: tuple[str, ...]) -> tuple[str, dict, str] | None:
+    """The page drawn earlier for the first of ``views`` that has one at this seq: (html, meta, view)."""
+    marks = ", ".join("?" * len(views))
+    found = {view: (html, meta) for view, html, meta in db.execute(
+        f"select view, html, meta from drawn where table_id = ? and seq = ? and view in ({marks})",
+        [table_id, seq, *views]).fetchall()}
+    view = next((v for v in views if v in found), None)
+    return (found[view][0], json.loads(found[view][1]), view) if view is not None else None
+
+
 def keep_drawn(db: Database, table_id: int, pages: list[tuple[int, str, str, dict]], keep: int = 0) -> None:
     """Keep drawn pages ``(seq, view, html, meta)`` for the next phones with the same views, in one
     write; pages more than ``keep`` seqs older are dropped (a poll always gets the newest; the few

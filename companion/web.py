@@ -18,7 +18,7 @@ from jinja2 import BaseLoader, TemplateNotFound
 from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 
-from companion import folded_cards, store, validate, words
+from companion import folded_cards, side_marks, store, validate, words
 from companion.actions import Ctx, Stale
 from companion.db import get_db, systems
 from companion.rules import RuleError
@@ -39,6 +39,7 @@ def init_app(app) -> None:
     app.jinja_env.globals["do"] = do_value
     app.jinja_env.filters["for_players"] = words.for_players  # a rule's sentence without our source notes
     app.jinja_env.globals["csrf"] = csrf_token
+    app.jinja_env.globals["if_side"] = side_marks.if_side  # a side's own bits (one board for every side)
     app.jinja_env.loader = MissRemembered(app.jinja_env.loader)
     app.jinja_env.globals["url_for"] = url_for_once
     app.errorhandler(404)(lambda e: _api_error(e, "Not found.") or (

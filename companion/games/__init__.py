@@ -36,6 +36,10 @@ class Game:
     # (a function of what it is given).  A unit's row and card are kept while these stay the same;
     # one left out is missing from every card, which the tests' check finds.
     card_reads: tuple[str, ...] = ()
+    # whether the game's board templates read the seat's side other than through if_side (Astral
+    # Action: a unit's order buttons are its own side's): its board is then drawn once per side
+    # (companion/side_marks.py); a game that forgets is found by the tests' check
+    reads_side: bool = False
 
 
 @dataclass
