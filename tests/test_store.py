@@ -209,7 +209,7 @@ def test_undo_reads_a_bounded_part_of_the_log(path, monkeypatch):
         store.act(db, code, {"type": "adjust", "unit": "u1", "tracker": "hp", "by": -1}, ctx())
     applied = []
     real = actions.apply
-    monkeypatch.setattr(actions, "apply", lambda state, payload: applied.append(1) or real(state, payload))
+    monkeypatch.setattr(actions, "apply", lambda state, payload, **kw: applied.append(1) or real(state, payload, **kw))
     store.undo(db, code, ctx())
     assert 0 < len(applied) <= undo_chain.SNAPSHOT_EVERY
     assert store.table(db, code)["state"]["units"]["u1"]["trackers"]["hp"]["value"] == 500 - 299

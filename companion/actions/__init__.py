@@ -97,13 +97,14 @@ def prepare(state: dict, args: dict, ctx: Ctx) -> dict:
     return payload
 
 
-def apply(state: dict, payload: dict) -> str:
+def apply(state: dict, payload: dict, own: bool = False) -> str:
     """Apply one event payload to a state (in place); returns its label.
 
     The action gets its own copy of the payload: an apply may keep parts of it in the state (a
     tracker spec, a card), and the state's later changes must never reach back into the stored
-    event, or replaying the log (import, undo) would no longer give the same table."""
-    return lookup(payload["type"], state.get("system", "")).apply(state, json.loads(json.dumps(payload)))
+    event, or replaying the log (import, undo) would no longer give the same table.  ``own``: the
+    payload is already nobody else's (parsed from the log for this apply alone), no copy needed."""
+    return lookup(payload["type"], state.get("system", "")).apply(state, payload if own else json.loads(json.dumps(payload)))
 
 
 def attempt(state: dict, payload: dict) -> tuple[dict, str]:
