@@ -92,16 +92,18 @@ def draw(template: str, context: dict) -> str:
 
 
 def _kept(db, code: str, seat: dict, page: str, template: str, context_of, head: tuple,
-          pending: list | None = None) -> tuple[str, dict, str]:
+          pending: list | None = None, row: dict | None = None) -> tuple[str, dict, str]:
     """(html, meta, view) of ``template`` for the seat's view at the table's seq: kept, or drawn and
-    kept (or, with ``pending``, added to it for the caller to keep in the same write as its own)."""
+    kept (or, with ``pending``, added to it for the caller to keep in the same write as its own).
+    ``row``: the table as the caller has it (an action's answer), drawn from if it is at that seq."""
     table_id, seq, slug = head
     # the game's content (decks, unit templates) is on the pages too
     views = views_of(seat, page, slug)
     hit = store.drawn_any(db, table_id, seq, views)
     if hit is not None:
         return hit
-    row = store.table(db, code)
+    if row is None or row["seq"] != seq:
+        row = store.table(db, code)
     # one board for every side, unless the table holds a side's secrets (companion/side_marks.py)
     every_side = len(views) > 1 and not row["state"].get(hidden.KEY)
     view = views[0] if every_side else views[-1]
@@ -129,23 +131,24 @@ def _check_every_side(html: str, own: str, seat: dict) -> None:
                         f"every side: ...{seen[max(0, at - 120):at + 120]}...")
 
 
-def kept_answer(code: str, seat: dict, page: str, template: str, context_of, head: tuple | None = None):
+def kept_answer(code: str, seat: dict, page: str, template: str, context_of, head: tuple | None = None,
+                row: dict | None = None):
     """``template`` for this phone: the page kept for its view at the table's seq, or drawn now
     (``context_of(row, seat)`` gives the context) and kept for the next phone."""
     db = get_db()
     head = head or store.table_head(db, code)
     if head is None:
         return make_response("", 404)
-    html, meta, _ = _kept(db, code, seat, page, template, context_of, head)
+    html, meta, _ = _kept(db, code, seat, page, template, context_of, head, row=row)
     resp = make_response(for_phone(unfold(html, open_units()), meta, seat))
     resp.headers["Vary"] = "HX-Request, Cookie, Accept-Encoding, X-Open-Units"
     return resp
 
 
-def board_answer(code: str, seat: dict, context_of, head: tuple | None = None):
+def board_answer(code: str, seat: dict, context_of, head: tuple | None = None, row: dict | None = None):
     """The board fragment (htmx) for this phone, drawn once per change and view; ``context_of(row,
     seat)`` is the board's template context (play.board_context, passed in: play imports this module)."""
-    return kept_answer(code, seat, "board", "_board.html", context_of, head)
+    return kept_answer(code, seat, "board", "_board.html", context_of, head, row)
 
 
 def card_answer(code: str, seat: dict, context_of, uid: str):
@@ -196,7 +199,7 @@ def parts_of(html: str) -> tuple[dict[str, str], str]:
     return parts, "".join(rest) + html[pos:]
 
 
-def board_delta(code: str, seat: dict, context_of, head: tuple, since: int):
+def board_delta(code: str, seat: dict, context_of, head: tuple, since: int, row: dict | None = None):
     """For a phone showing the board at ``since`` (a few changes behind): the parts that changed,
     out of band, or None when the whole board has to come (too far behind, or more changed).
 
@@ -214,7 +217,7 @@ def board_delta(code: str, seat: dict, context_of, head: tuple, since: int):
         if old is None:
             return None  # no board of that seq was kept for this view: nothing to compare with
         pages: list = []  # the board drawn for this seq and the step to it, kept in one write
-        html, meta, view = _kept(db, code, seat, "board", "_board.html", context_of, head, pages)
+        html, meta, view = _kept(db, code, seat, "board", "_board.html", context_of, head, pages, row)
         # a board for every side and one for a side alone (a part was sealed) hold the side's bits
         # differently: the whole board goes
         changed = _changed(folded(old[0]), folded(html)) if old[2] == view else None

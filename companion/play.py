@@ -203,8 +203,9 @@ def unit_card(code: str, uid: str):
     return drawn.card_answer(code, seat, _board_of(code), uid)
 
 
-def _answer(code: str, seat: dict, exc: RuleError | None):
-    """After an action: the fresh board on success; on failure the sentence next to the control."""
+def _answer(code: str, seat: dict, exc: RuleError | None, row: dict | None = None):
+    """After an action: the fresh board on success (``row``: the table the action left, if the
+    caller has it); on failure the sentence next to the control."""
     control = request.form.get("_control") or None
     if control and not validate.CONTROL_RE.match(control):
         control = None  # not one of our element ids (and not safe in a response header)
@@ -214,8 +215,8 @@ def _answer(code: str, seat: dict, exc: RuleError | None):
             # poll (the step is kept for the other phones of its view, who poll for it next)
             head = store.table_head(get_db(), code)
             since = request.headers.get("X-Board-Seq", "")
-            delta = drawn.board_delta(code, seat, _board_of(code), head, int(since)) if INT_RE.match(since) else None
-            return delta or drawn.board_answer(code, seat, _board_of(code), head)
+            delta = drawn.board_delta(code, seat, _board_of(code), head, int(since), row) if INT_RE.match(since) else None
+            return delta or drawn.board_answer(code, seat, _board_of(code), head, row)
         return redirect(url_for("play.board", code=code) + (f"#{control}" if control else ""), 303)
     status = status_of(exc)
     if request.htmx:
@@ -253,11 +254,11 @@ def act(code: str):
         seq = request.form.get("_seq")
         args = form_args(request.form)
         with shielded(args):
-            store.act(get_db(), code, args, ctx_for(g.table, seat),
-                      expect_seq=int(seq) if seq and INT_RE.match(seq) else None)
+            done = store.act(get_db(), code, args, ctx_for(g.table, seat),
+                             expect_seq=int(seq) if seq and INT_RE.match(seq) else None, known=dict(g.table))
     except RuleError as exc:
         return _answer(code, seat, exc)
-    return _answer(code, seat, None)
+    return _answer(code, seat, None, done["row"])
 
 
 @bp.post("/t/<code>/undo")

@@ -263,10 +263,16 @@ def _insert_table(db: Database, system: str, content_version: str) -> str:
     return code
 
 
-def act(db: Database, code: str, args: dict, ctx: Ctx, expect_seq: int | None = None) -> dict:
-    """Validate, decide and apply one action in one transaction; returns seq, label, payload."""
+def act(db: Database, code: str, args: dict, ctx: Ctx, expect_seq: int | None = None,
+        known: dict | None = None) -> dict:
+    """Validate, decide and apply one action in one transaction; returns seq, label, payload, the
+    new state and the table's row after it.  ``known``: the row as the caller read it just now,
+    taken (and brought up to date) instead of reading it again if nothing was written since."""
     with write_lock(db):
-        row = table(db, code)
+        if known is not None and table_seq(db, code) == known["seq"]:
+            row = known  # the seq moves with every write: the row read before the lock is the table
+        else:
+            row = table(db, code)
         if row["finished"]:
             raise Finished("This game is finished: it can be browsed but not changed.", "type")
         if expect_seq is not None and expect_seq != row["seq"]:
@@ -275,7 +281,7 @@ def act(db: Database, code: str, args: dict, ctx: Ctx, expect_seq: int | None = 
         if payload["type"] == "create-table":
             raise RuleError("A table is created only once.", "type")
         seq, label, state = _append_action(db, row, payload, ctx.seat, ctx.side)
-    return {"seq": seq, "label": label, "payload": payload, "state": state}
+    return {"seq": seq, "label": label, "payload": payload, "state": state, "row": row}
 
 
 def undo(db: Database, code: str, ctx: Ctx, redo: bool = False) -> dict:

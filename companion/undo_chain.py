@@ -64,7 +64,8 @@ def _append_action(db: Database, row: dict, payload: dict, seat: str, side, ts=N
     db.conn.execute("update tables set state = ?, seq = ?, finished = ?, done_top = ?, undone_event = NULL,"
                     " name = ? where id = ?",
                     [json.dumps(state), seq, int(state["finished"]), seq, state["name"], row["id"]])
-    row.update(state=state, seq=seq, finished=int(state["finished"]), done_top=seq, undone_event=None)
+    row.update(state=state, seq=seq, finished=int(state["finished"]), done_top=seq, undone_event=None,
+               name=state["name"])
     return seq, label, state
 
 

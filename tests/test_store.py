@@ -268,3 +268,19 @@ def test_workers_starting_at_once_on_a_fresh_file_never_fail(tmp_path):
             _, err = proc.communicate(timeout=60)
             assert proc.returncode == 0, err.decode()
         assert store.open_db(path).execute("pragma journal_mode").fetchone()[0] == "wal"
+
+
+def test_an_action_on_a_row_read_before_another_write_reads_the_table_again(path):
+    """store.act(known=row) takes the caller's row only while it is still the table: a write in
+    between (another phone's tap) is never lost under a row read before it."""
+    db = store.open_db(path)
+    code = new_table(db)
+    read_first = store.table(db, code)
+    store.act(db, code, {"type": "adjust", "unit": "u1", "tracker": "hp", "by": -10}, ctx("Ben"))
+    done = store.act(db, code, {"type": "adjust", "unit": "u1", "tracker": "hp", "by": -1}, ctx(), known=read_first)
+    assert done["state"]["units"]["u1"]["trackers"]["hp"]["value"] == 489
+    assert store.table(db, code)["state"] == done["row"]["state"] == full_fold(db, code)
+    fresh = store.table(db, code)
+    done = store.act(db, code, {"type": "adjust", "unit": "u1", "tracker": "hp", "by": -1}, ctx(), known=fresh)
+    assert done["row"] is fresh and fresh["seq"] == store.table(db, code)["seq"]  # taken, brought up to date
+    assert store.table(db, code)["state"] == fresh["state"]
