@@ -52,6 +52,10 @@ def test_rows_fit_two_screens_and_common_moves_take_two_taps(live_server, phone)
     victory.get_by_label("HP minus one").click()
     expect(victory.locator("summary .rnums")).to_contain_text("HP 9/10")
     expect(row(ben, "Victory").locator("summary .rnums")).to_contain_text("HP 9/10", timeout=SYNC)
+    # one board served both sides (companion/side_marks.py): each phone has its own side marked
+    expect(anna.locator("section.side.mine")).to_have_attribute("aria-label", "Side A")
+    expect(ben.locator("section.side.mine")).to_have_attribute("aria-label", "Side B")
+    ben.screenshot(path=str(IMG / "board-phone-other-side.png"))
     expect(victory).to_have_attribute("open", "")  # still open after the board was redrawn
     assert victory.locator("form.unit").bounding_box()["y"] < 844
     anna.screenshot(path=str(IMG / "board-phone-open.png"))
@@ -95,6 +99,7 @@ def test_rows_fit_two_screens_and_common_moves_take_two_taps(live_server, phone)
     # my side only: Ben sees his five
     ben.click("[data-unit-filter=mine]")
     expect(ben.locator("details.unitrow:visible")).to_have_count(5)
+    expect(ben.locator("details.unitrow:visible summary .rname").first).to_have_text("Redoutable")
     ben.reload()
     expect(ben.locator("details.unitrow:visible")).to_have_count(5)  # remembered on this phone
     ben.click("[data-unit-filter=all]")
