@@ -206,13 +206,6 @@ def table_head(db: Database, code: str) -> tuple[int, int, str] | None:
     return db.execute("select id, seq, system from tables where code = ?", [code]).fetchone()
 
 
-def drawn(db: Database, table_id: int, seq: int, view: str) -> tuple[str, dict] | None:
-    """A page drawn earlier for this view of the table at this seq: (html, meta), or None."""
-    hit = db.execute("select html, meta from drawn where table_id = ? and seq = ? and view = ?",
-                     [table_id, seq, view]).fetchone()
-    return (hit[0], json.loads(hit[1])) if hit else None
-
-
 def drawn_any(db: Database, table_id: int, seq: int, views: tuple[str, ...]) -> tuple[str, dict, str] | None:
     """The page drawn earlier for the first of ``views`` that has one at this seq: (html, meta, view)."""
     marks = ", ".join("?" * len(views))
