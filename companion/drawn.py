@@ -16,6 +16,7 @@ one.  The view also names the templates' version: a page drawn by older template
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 
@@ -50,7 +51,9 @@ def templates_version() -> str:
 def view_of(seat: dict, page: str, system_version: str = "", every_side: bool = False) -> str:
     """What the HTML of ``page`` depends on besides the table's seq: role and side (not the name);
     ``every_side``: a board drawn once for every side (companion/side_marks.py)."""
-    side = "*" if every_side else seat.get("side") or ""
+    # a side's own name is quoted (any text may name a side, "*" and "|" too): it can never read as
+    # another side's, nor as the board for every side
+    side = "*" if every_side else json.dumps(seat.get("side") or "")
     return f"{page}|{seat.get('role')}|{side}|{templates_version()}|{system_version}"
 
 

@@ -59,3 +59,15 @@ def test_a_board_reading_the_side_otherwise_is_caught(app, club, monkeypatch):
     monkeypatch.setitem(app.jinja_env.globals, "if_side", reads_the_side)
     with pytest.raises(side_marks.SideDrift, match="'Red'"):
         club["anna"].act(do="adjust unit=u1 tracker=hp by=-1")
+
+
+def test_a_side_named_like_the_every_side_view_never_gets_anothers_board(app, table):
+    """A side may be named anything, "*" too: its own board (a sealed order on it) is never served as
+    the board for every side."""
+    table.create(seat="Anna", side="*", sides="*,Blue")
+    table.act(do="add-unit", name="Falcon", side="*", hp=10)
+    player, _ = table.secrets()
+    ben = Phone(app.test_client()).join(table.code, player, "Ben", "Blue")
+    table.act(do="seal unit=u1", text=SECRET, _control="seal-u1")
+    assert SECRET in poll(table, open_units="*")  # "*"'s own board, kept
+    assert SECRET not in poll(ben, open_units="*")
