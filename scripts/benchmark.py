@@ -258,7 +258,7 @@ def growth(port: int, db_path: str, sizes=(100, 1_000, 10_000), samples=30) -> l
     """At each log length, what phones do (issue 14: flat from 100 to 10,000 events):
     - tap: an htmx form post from Side A's board (the action, its board drawn, gzipped back);
     - action: the same through the JSON API;
-    - drawn: Side B's first poll after that change (its view's board drawn);
+    - drawn: Side B's first poll after the API action (the board both sides share drawn);
     - step: a Side A phone one change behind (the parts that changed, worked out for its view);
     - step kept: a second Side A phone one change behind (the step kept for the first);
     - no-change poll, and undo / redo through the API."""
