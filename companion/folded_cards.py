@@ -109,9 +109,14 @@ def open_units() -> set[str]:
 
 def for_request(html: str) -> str:
     """A page drawn for this request alone (not kept): folded, with the request's open cards in it
-    and their rows drawn open (a page load with ``?open=`` or the "open" cookie)."""
+    and, on a page load (``?open=`` or the "open" cookie), their rows drawn open.  An htmx answer
+    (a 409's fresh board, a board with an error on it) leaves its rows closed, as the kept answers
+    do: companion.js opens again the rows that are open when it swaps, and a row the player folded
+    while the request was out stays folded."""
     opened = open_units()
     page = unfold(fold(html), opened)
+    if request.headers.get("HX-Request"):
+        return page
     for uid in opened - {"*"}:
         page = page.replace(f'" id="row-{uid}">', f'" id="row-{uid}" open>', 1)
     return page

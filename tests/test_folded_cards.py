@@ -122,3 +122,16 @@ def test_a_page_loaded_again_comes_with_the_rows_that_were_open(two_ships):
     assert 'id="unit-u2"' not in poll(two_ships, open_units="").data.decode()  # htmx says for itself
     client.delete_cookie("open", path=f"/t/{code}")
     assert 'id="unit-u2"' not in client.get(f"/t/{code}").data.decode()
+
+
+def test_an_htmx_board_drawn_for_one_request_leaves_its_rows_closed(two_ships):
+    """A 409's fresh board carries the cards of the rows the phone said were open, but draws no row
+    open: companion.js opens again the rows open when it swaps, so a row folded meanwhile stays so."""
+    resp = two_ships.client.post(f"/t/{two_ships.code}/act", data={"csrf_token": two_ships.csrf, "_seq": "1",
+                                 "do": "adjust unit=u1 tracker=hp by=-1"}, headers={**HX, "X-Open-Units": "u1"})
+    assert resp.status_code == 409
+    body = resp.data.decode()
+    assert 'id="unit-u1"' in body and card(body, "u2") is None  # the open row's card came
+    assert 'id="row-u1">' in body and " open>" not in body
+    page = two_ships.client.get(f"/t/{two_ships.code}?open=u1").data.decode()
+    assert 'id="row-u1" open>' in page  # a page load still opens it
