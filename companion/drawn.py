@@ -21,7 +21,7 @@ import os
 import re
 
 from flask import current_app, make_response, render_template
-from markupsafe import escape
+from markupsafe import Markup, escape
 
 from companion import hidden, store
 from companion.db import get_db, systems
@@ -152,6 +152,18 @@ def board_answer(code: str, seat: dict, context_of, head: tuple | None = None, r
     """The board fragment (htmx) for this phone, drawn once per change and view; ``context_of(row,
     seat)`` is the board's template context (play.board_context, passed in: play imports this module)."""
     return kept_answer(code, seat, "board", "_board.html", context_of, head, row)
+
+
+def board_for_page(code: str, seat: dict, context_of, row: dict | None = None) -> Markup | None:
+    """The board for a whole page load, taken from (or drawn into) the boards kept for the seat's
+    view, so the phone's first action finds its board kept and gets a step back, not the whole board
+    again; the page marks the open rows (folded_cards.for_request).  None if the table is gone."""
+    db = get_db()
+    head = store.table_head(db, code)
+    if head is None:
+        return None
+    html, meta, _ = _kept(db, code, seat, "board", "_board.html", context_of, head, row=row)
+    return Markup(for_phone(unfold(html, open_units()), meta, seat))
 
 
 def card_answer(code: str, seat: dict, context_of, uid: str):

@@ -162,7 +162,10 @@ def newest_result(row: dict, rolls: list[dict]) -> dict | None:
 def board(code: str):
     """The board: every unit's trackers, the turn, decks and the roll log."""
     seat = seat_for(code)
-    return page_or_partial("board.html", "_board.html", **board_context(code, seat))
+    context = board_context(code, seat, row=g.table)
+    if not request.htmx:  # the page's board is the one kept for the seat's view (companion/drawn.py)
+        context["board_html"] = drawn.board_for_page(code, seat, _board_of(code), g.table)
+    return page_or_partial("board.html", "_board.html", **context)
 
 
 TOOLS = ("add", "rosters", "game")

@@ -251,3 +251,20 @@ def test_an_action_a_change_behind_is_answered_with_what_changed(club):
     # a phone that does not say (or is too far behind) gets the whole board
     assert '<section id="board"' in act().data.decode()
     assert '<section id="board"' in act(**{"X-Board-Seq": str(seq)}).data.decode()  # four behind now
+
+
+def test_the_first_action_after_a_page_load_is_a_step(app, club):
+    """A page load's board is the one kept for the seat's view: the phone's first tap finds it kept
+    and gets only what changed back, not the whole board again."""
+    ben = club["ben"]
+    player, _ = club["anna"].secrets()
+    resp = ben.client.post(f"/api/tables/{ben.code}/actions", json={"type": "next-phase"},
+                           headers={"Authorization": f"Bearer {player}"})
+    assert resp.status_code == 200  # a change no board was drawn for
+    page = ben.client.get(f"/t/{ben.code}").data.decode()
+    seq = re.search(r'id="board" data-seq="(\d+)"', page).group(1)
+    assert set(re.findall(r'name="csrf_token" value="([^"]+)"', page)) == {own_token(ben)}
+    resp = ben.client.post(f"/t/{ben.code}/act", data={"csrf_token": ben.csrf, "do": "adjust unit=u2 tracker=hp by=-1"},
+                           headers={**HX, "X-Board-Seq": seq})
+    assert resp.status_code == 200 and resp.headers.get("HX-Reswap") == "none", resp.headers
+    assert '<section id="board"' not in resp.data.decode() and 'id="u-u2"' in resp.data.decode()
