@@ -26,7 +26,7 @@ from markupsafe import Markup, escape
 from companion import hidden, store
 from companion.db import get_db, systems
 from companion.folded_cards import card_of, fold, folded, keep_only, open_units, unfold
-from companion.markup import element_end
+from companion.markup import element_end, first_difference
 from companion.marks import secret_mark
 from companion.side_marks import SideDrift, any_side, for_side
 from companion.web import csrf_token, without_indentation
@@ -70,8 +70,8 @@ def views_of(seat: dict, page: str, slug: str) -> tuple[str, ...]:
 
 def _reads_side(slug: str) -> bool:
     from companion import games
-    found = games.discover().get(slug)
-    return bool(found and found.game.reads_side)
+    game = games.declared(slug)
+    return bool(game and game.reads_side)
 
 
 def for_phone(html: str, meta: dict, seat: dict) -> str:
@@ -127,11 +127,9 @@ def _check_every_side(html: str, own: str, seat: dict) -> None:
     """(tests) The board drawn for every side, as the seat's side sees it, is the board drawn for it."""
     seen = for_side(html, seat.get("side"))
     if seen != own:
-        at = next((i for i, (x, y) in enumerate(zip(seen, own)) if x != y), min(len(seen), len(own)))
         raise SideDrift(f"the board drawn for every side differs for {seat.get('side')!r} from its own: does its "
                         f"game read the seat's side other than through if_side (Game.reads_side)?\n"
-                        f"own side: ...{own[max(0, at - 120):at + 120]}...\n"
-                        f"every side: ...{seen[max(0, at - 120):at + 120]}...")
+                        f"{first_difference(own, seen, ('own side', 'every side'))}")
 
 
 def kept_answer(code: str, seat: dict, page: str, template: str, context_of, head: tuple | None = None,
@@ -159,7 +157,7 @@ def board_for_page(code: str, seat: dict, context_of, row: dict | None = None) -
     view, so the phone's first action finds its board kept and gets a step back, not the whole board
     again; the page marks the open rows (folded_cards.for_request).  None if the table is gone."""
     db = get_db()
-    head = store.table_head(db, code)
+    head = store.head_of(row) if row else store.table_head(db, code)
     if head is None:
         return None
     html, meta, _ = _kept(db, code, seat, "board", "_board.html", context_of, head, row=row)

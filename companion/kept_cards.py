@@ -27,6 +27,7 @@ from jinja2 import pass_context
 from markupsafe import Markup
 
 from companion.drawn import templates_version
+from companion.markup import first_difference
 from companion.marks import secret_mark
 from companion.web import csrf_token
 
@@ -54,8 +55,8 @@ def init_app(app) -> None:
 @lru_cache(maxsize=64)
 def reads_of(slug: str) -> tuple[str, ...]:
     from companion import games
-    found = games.discover().get(slug)
-    return CORE_READS + (found.game.card_reads if found else ())
+    game = games.declared(slug)
+    return CORE_READS + (game.card_reads if game else ())
 
 
 @lru_cache(maxsize=256)
@@ -148,7 +149,7 @@ def unit_box(ctx, uid: str, unit: dict, fresh=None) -> Markup:
     if fresh is not None and str(fresh) != html:
         raise CardDrift(f"unit {uid} ({getattr(system, 'slug', '?')}) differs from the unit drawn with the whole "
                         f"board: does its game declare every name its _row.html and _unit.html read (Game.card_reads)?\n"
-                        f"{_first_difference(str(fresh), html)}")
+                        f"{first_difference(str(fresh), html, ('whole board', 'kept/narrow'))}")
     return Markup(html)
 
 
@@ -170,11 +171,6 @@ def _keep(key: str, html: str) -> None:
 def draw(env, narrow: dict, uid: str, unit: dict) -> str:
     """One unit's row and card drawn from what they read and nothing else."""
     return env.get_template("_unit_box.html").render({**narrow, "uid": uid, "unit": unit})
-
-
-def _first_difference(a: str, b: str) -> str:
-    at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-    return f"whole board: ...{a[max(0, at - 120):at + 120]}...\nkept/narrow: ...{b[max(0, at - 120):at + 120]}..."
 
 
 def forget() -> None:

@@ -7,6 +7,13 @@ import re
 _TAGS: dict[str, re.Pattern] = {}
 
 
+def first_difference(a: str, b: str, names: tuple[str, str]) -> str:
+    """Where two drawings of one page part first differ, each named, with a little text around it
+    (the tests' checks that a kept part is the part drawn afresh)."""
+    at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    return "\n".join(f"{name}: ...{text[max(0, at - 120):at + 120]}..." for name, text in zip(names, (a, b)))
+
+
 def element_end(html: str, start: int, tag: str) -> int:
     """Where the element of ``tag`` opening at ``start`` ends (same-name tags counted; only those
     are looked at, so finding a unit's end does not walk every tag inside it)."""

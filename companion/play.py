@@ -216,7 +216,8 @@ def _answer(code: str, seat: dict, exc: RuleError | None, row: dict | None = Non
         if request.htmx:  # the board the other phones will poll for next: drawn once for this view
             # a phone whose board was one to three changes behind gets only what changed, like a
             # poll (the step is kept for the other phones of its view, who poll for it next)
-            head = store.table_head(get_db(), code)
+            # (the table as the action left it, if the caller has it: no second read)
+            head = store.head_of(row) if row else store.table_head(get_db(), code)
             since = request.headers.get("X-Board-Seq", "")
             delta = drawn.board_delta(code, seat, _board_of(code), head, int(since), row) if INT_RE.match(since) else None
             return delta or drawn.board_answer(code, seat, _board_of(code), head, row)

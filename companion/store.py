@@ -206,6 +206,11 @@ def table_head(db: Database, code: str) -> tuple[int, int, str] | None:
     return db.execute("select id, seq, system from tables where code = ?", [code]).fetchone()
 
 
+def head_of(row: dict) -> tuple[int, int, str]:
+    """(id, seq, system) of a table row the caller has already read: its table_head at that seq."""
+    return row["id"], row["seq"], row["system"]
+
+
 def drawn_any(db: Database, table_id: int, seq: int, views: tuple[str, ...]) -> tuple[str, dict, str] | None:
     """The page drawn earlier for the first of ``views`` that has one at this seq: (html, meta, view)."""
     marks = ", ".join("?" * len(views))

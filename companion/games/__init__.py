@@ -98,6 +98,12 @@ def discover() -> dict[str, Found]:
     return found
 
 
+def declared(slug: str) -> Game | None:
+    """The game's declaration, or None (Freeform)."""
+    found = discover().get(slug)
+    return found.game if found else None
+
+
 def phase_hook(slug: str) -> Callable[[dict], list[str]] | None:
     """The game's phase hook, or None (Freeform and games without one)."""
     if slug not in _hooks:
