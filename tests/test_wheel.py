@@ -1,14 +1,17 @@
 """The installed app, not the checkout: build the wheel, install it into a fresh venv, serve, create a table.
 
 A wheel must carry templates/, static/ and content/ (mapped into the package by pyproject.toml) and
-every game package (found by package discovery, none listed by hand).  The venv sees the machine's
-site-packages only for the dependencies (flask, waitress ...); the test checks that ``companion``
-itself is imported from the venv, and runs the server from a folder that is not the checkout.
+every game package (found by package discovery, none listed by hand).  The new venv finds the
+dependencies (flask, gunicorn ...) in the site-packages of the Python running the tests, whether that
+is a venv (scripts/test's) or the system's: a .pth file names those folders, and their own .pth files
+(the checkout's editable install among them) are not read, so ``companion`` itself can only come from
+the wheel.  The test checks that, and runs the server from a folder that is not the checkout.
 """
 from __future__ import annotations
 
 import json
 import os
+import site
 import socket
 import subprocess
 import sys
@@ -54,10 +57,15 @@ def test_wheel_carries_templates_static_content_and_every_game(wheel):
 
 def test_installed_wheel_serves_and_creates_a_table(wheel, tmp_path):
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     py = venv / "bin" / "python"
-    subprocess.run([str(py), "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True,
-                   capture_output=True)
+    venv_site = subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                               check=True, capture_output=True, text=True).stdout.strip()
+    # the running Python's dependencies, appended after the venv's own site-packages
+    (Path(venv_site) / "_test_dependencies.pth").write_text("\n".join(site.getsitepackages()) + "\n")
+    # the running Python's pip installs into the new venv (the venv has none of its own)
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(py), "install", "-q", "--no-deps", str(wheel)],
+                   check=True, capture_output=True)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "COMPANION_CONTENT", "COMPANION_GAMES")}
     where = subprocess.run([str(py), "-c", "import companion; print(companion.__file__)"], cwd=tmp_path,
                            env=env, check=True, capture_output=True, text=True).stdout.strip()
