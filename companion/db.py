@@ -1,18 +1,22 @@
 """The database handle for a request lives on ``g``.
 
 Opening SQLite, setting WAL and checking migrations cost more than a whole poll, so each server
-thread keeps one connection and reuses it; migrations run once, when the app starts.
+thread keeps one connection and reuses it; migrations run once, when the app starts.  Under
+gunicorn's gevent worker (companion/serving.py) that is one connection per worker process, shared by
+its greenlets: a greenlet never yields inside a transaction (SQLite and the write lock's flock are
+not cooperative, and no transaction does network I/O), so no two requests interleave in one.  A
+greenlet-local connection instead would open SQLite again for every phone's connection and keep a
+page cache for each.
 """
 from __future__ import annotations
 
-import threading
-
 from flask import current_app, g
+from gevent.monkey import get_original
 
 from companion import store
 from companion.content import default_systems, load_systems
 
-_local = threading.local()
+_local = get_original("threading", "local")()  # the OS thread's own, even where gevent patched threading
 
 
 def get_db():

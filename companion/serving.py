@@ -1,16 +1,25 @@
 """How the app is served: one set of gunicorn settings for `companion serve` and the Procfile.
 
-`companion serve` runs gunicorn (gthread workers) rather than waitress: waitress 3 closes the
-connection after every answer without a Content-Length, which is every empty 204 a phone's poll
-gets, so half the polls paid for a new connection and 300 phones collapsed it (issue 14).
-gunicorn keeps those connections alive and is what the hosted Procfile already runs.
+`companion serve` runs gunicorn rather than waitress: waitress 3 closes the connection after every
+answer without a Content-Length, which is every empty 204 a phone's poll gets, so half the polls
+paid for a new connection and 300 phones collapsed it (issue 14).  gunicorn keeps those connections
+alive and is what the hosted Procfile already runs.
+
+The workers are gevent's (issue 30 item 5): with gunicorn's threads (2 workers x 2 threads) a
+connection that started a request and never finished its headers held a thread, so four of them (a
+phone whose Wi-Fi dropped mid-request, or anyone on the LAN) stopped every phone's poll for as long
+as they stayed open (scripts/load.py --idle 20 --dribble 8: poll p99 20 s, then 11-14 ms with gevent).
+A gevent worker gives each connection a greenlet, and reads each request's headers under a deadline
+of the keep-alive time (gunicorn's async worker wraps the read in gevent.Timeout(keepalive)), after
+which the connection is closed.  The database connection stays one per worker (companion/db.py).
+COMPANION_WORKER_CLASS=gthread brings the threads back (for measuring).
 """
 from __future__ import annotations
 
 import os
 import sys
 
-# Two processes of two threads each suit a 2-core box: measured with scripts/load.py at 600 phones
+# (For the gthread worker:) two processes of two threads each suit a 2-core box: measured with scripts/load.py at 600 phones
 # (2026-11-23, issue 14), p99 of a poll after a change / a tap was 48 / 57 ms with one thread, 40-43 /
 # 53 ms with two, 50 / 67 ms with four and 75 / 106 ms with eight (threads of one process share its
 # GIL: more of them only queue for it), and three processes were worse than two.  Idle keep-alive
@@ -20,7 +29,7 @@ import sys
 SETTINGS = {
     "workers": int(os.environ.get("WEB_CONCURRENCY", "2")),
     "threads": int(os.environ.get("COMPANION_THREADS", "2")),
-    "worker_class": "gthread",
+    "worker_class": os.environ.get("COMPANION_WORKER_CLASS", "gevent"),
     "keepalive": 10,
     "worker_connections": 1000,  # open connections per worker: a club night's phones
 }

@@ -14,6 +14,8 @@ import sqlite3
 import threading
 from contextlib import contextmanager
 
+from gevent import get_hub
+from gevent.monkey import is_module_patched
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
@@ -118,13 +120,14 @@ def open_db(path, migrate: bool = True) -> Database:
     conn = sqlite3.connect(str(path), timeout=10, check_same_thread=False)
     db = Database(conn)
     db.execute("PRAGMA busy_timeout=10000")
-    _writers.acquire()
+    writers = _writers_lock()
+    writers.acquire()
     fd = _lock_fd(db)
     if fd is not None:
         # Workers starting at once on a fresh file: switching to WAL and migrating both need the
         # file to themselves, so both happen under the lock every writer takes (never "database is
         # locked" at start-up).
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        _take_flock(fd)
     try:
         with db.ensure_autocommit_on():
             db.execute("PRAGMA journal_mode=wal")
@@ -133,7 +136,7 @@ def open_db(path, migrate: bool = True) -> Database:
     finally:
         if fd is not None:
             fcntl.flock(fd, fcntl.LOCK_UN)
-        _writers.release()
+        writers.release()
     db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable across app crashes
     return db
 
@@ -142,7 +145,15 @@ def open_db(path, migrate: bool = True) -> Database:
 # (between server processes): both wake the next writer at once, while SQLite's own busy handler
 # sleeps 1, 2, 5, 10 ... ms between retries, which was the whole p99 of simultaneous taps.
 # BEGIN IMMEDIATE and the busy timeout still guard any writer that does not take these locks.
-_writers = threading.Lock()
+# The thread lock is made in each process on first use: one made at import in `companion serve`'s
+# master would be a plain OS lock in its gevent workers, and a greenlet waiting on it there would
+# stop the greenlet holding it (and so the whole worker) for good.
+_writers: dict[int, threading.Lock] = {}
+
+
+def _writers_lock() -> threading.Lock:
+    pid = os.getpid()
+    return _writers.get(pid) or _writers.setdefault(pid, threading.Lock())
 _lock_files: dict[tuple[int, str], int] = {}
 
 
@@ -160,13 +171,26 @@ def _lock_fd(db: Database) -> int | None:
     return _lock_files[key]
 
 
+def _take_flock(fd: int) -> None:
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:  # the other worker is writing
+        if is_module_patched("threading"):
+            # a gevent worker (companion/serving.py): a blocking flock would stop every request of
+            # this worker, its phones' polls too, until the other worker lets go; one of the hub's
+            # threads waits for it instead, and only this greenlet waits for that thread
+            get_hub().threadpool.apply(fcntl.flock, (fd, fcntl.LOCK_EX))
+        else:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+
+
 @contextmanager
 def write_lock(db: Database):
     """A write transaction that takes the lock up front (no upgrade deadlocks between writers)."""
-    with _writers:
+    with _writers_lock():
         fd = _lock_fd(db)
         if fd is not None:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            _take_flock(fd)
         try:
             db.conn.execute("BEGIN IMMEDIATE")
             try:

@@ -394,6 +394,35 @@ async def set_up(port: int, tables: int, per_table: int, phones: int, units: int
     return [p for g in groups for p in g]
 
 
+async def hold_slow_clients(port: int, idle: int, dribble: int, end: float, closed: list) -> None:
+    """Connections that tie a server up without asking for anything: ``idle`` ones that connect and
+    send nothing, and ``dribble`` ones that start a request and send one more header line every
+    second, never finishing it (a phone whose Wi-Fi dropped mid-request, or anyone on the LAN).
+    A dribbler the server closes connects again at once; ``closed`` counts those closes."""
+    loop = asyncio.get_running_loop()
+    held = [await asyncio.open_connection("127.0.0.1", port) for _ in range(idle)]
+
+    async def dribbler() -> None:
+        while loop.time() < end:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(b"GET / HTTP/1.1\r\nHost: x\r\n")
+            try:
+                while loop.time() < end:
+                    await asyncio.sleep(1.0)
+                    if reader.at_eof():
+                        raise ConnectionError
+                    writer.write(b"X-Slow: 1\r\n")
+                    await writer.drain()
+            except (ConnectionError, OSError):
+                closed.append(loop.time())
+            finally:
+                writer.close()
+
+    await asyncio.gather(*(dribbler() for _ in range(dribble)), return_exceptions=True)
+    for _, writer in held:
+        writer.close()
+
+
 async def run_target(target: str, args, phones_n: int) -> dict:
     port = free_port()
     tmp = tempfile.mkdtemp(prefix=f"load-{target}-")
@@ -431,6 +460,9 @@ async def run_target(target: str, args, phones_n: int) -> dict:
 
         # the clock starts at `start` for every phone; the measured window is [measure_from, end)
         tasks = [asyncio.ensure_future(sample())]
+        slow_closed: list = []
+        if args.idle or args.dribble:
+            tasks.append(asyncio.ensure_future(hold_slow_clients(port, args.idle, args.dribble, end, slow_closed)))
         for i, phone in enumerate(phones):
             phone.open = "" if floor else f"u{i % args.units + 1}"  # the row of the unit it taps, open
             tasks.append(asyncio.ensure_future(poll_loop(phone, res, start, end, measure_from, args.poll, floor, rng)))
@@ -459,6 +491,7 @@ async def run_target(target: str, args, phones_n: int) -> dict:
                 "load_average": os.getloadavg()[0],
                 "client_cpu": (own1 - own0) / wall * 100, "lag_p99_ms": pct(res.lag, 99) * 1000,
                 "connections_opened": Conn.opened,
+                "slow_clients": {"idle": args.idle, "dribbling": args.dribble, "dribblers_closed": len(slow_closed)},
                 "change_bytes": sum(res.change_bytes) / len(res.change_bytes) if res.change_bytes else 0}
     finally:
         server.terminate()
@@ -490,6 +523,11 @@ def report(runs: list[dict]) -> None:
               f"{r['errors']['poll'] + r['errors']['action']} {r['error_kinds'] or ''} | "
               f"{r['server_cpu']:.0f} ({r['server_rss_mb']:.0f}) | {r['cpu_ms_per_phone_min']:.0f} | "
               f"{r['client_cpu']:.0f}, {r['lag_p99_ms']:.1f} | {r['connections_opened']} | {r['load_average']:.1f} | {r['change_bytes']:.0f}")
+    for r in runs:
+        slow = r.get("slow_clients") or {}
+        if slow.get("idle") or slow.get("dribbling"):
+            print(f"{r['phones']} | {r['target']}: {slow['idle']} idle and {slow['dribbling']} dribbling connections held "
+                  f"open; the server closed a dribbler {slow['dribblers_closed']} times (header timeout)")
     print("\nratios to the floor measured in the same run (p99 / floor p99: poll to the floor's poll, tap to "
           "the floor's commit-and-204)")
     print("phones | target | poll p99 (all) | no-change poll p99 | poll after a change p99 | tap p99 | "
@@ -529,6 +567,9 @@ def main(argv=None) -> None:
     parser.add_argument("--grace", type=float, default=30.0,
                         help="seconds the last requests may still take after the window (then counted as errors)")
     parser.add_argument("--targets", default="floor,gunicorn,serve", help="comma-separated: floor, gunicorn, serve")
+    parser.add_argument("--idle", type=int, default=0, help="connections held open that send nothing")
+    parser.add_argument("--dribble", type=int, default=0,
+                        help="connections that send a header line a second and never finish the request")
     parser.add_argument("--out", help="write every run (with every latency) as JSON here")
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stop the server we started, too

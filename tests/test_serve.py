@@ -20,20 +20,106 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_companion_serve_keeps_a_polling_phone_on_one_connection(tmp_path):
+def _serve(tmp_path, *extra):
+    """`companion serve` on a free loopback port, answering once this returns."""
     port = _free_port()
     env = {**os.environ, "COMPANION_SECRET_KEY": "serve-test"}
+    env.pop("COMPANION_WORKER_CLASS", None)  # the default players get
     log = open(tmp_path / "serve.log", "wb")
     server = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port",
-                               str(port), "--db", str(tmp_path / "serve.sqlite")], cwd=REPO, env=env,
+                               str(port), "--db", str(tmp_path / "serve.sqlite"), *extra], cwd=REPO, env=env,
                               stdout=log, stderr=subprocess.STDOUT)
+    for _ in range(200):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.1)
+    return port, server, log
+
+
+def test_slow_and_idle_connections_do_not_lock_the_phones_out(tmp_path):
+    """Issue 30 item 5: with gunicorn's threads (2 workers x 2), four connections that start a
+    request and never finish its headers held every thread, and every phone's poll waited for as
+    long as they stayed open.  The served app now gives a connection no thread of its own, and a
+    request's headers must arrive within the keep-alive time (10 s) or the connection is closed."""
+    port, server, log = _serve(tmp_path)
+    held = []
     try:
-        for _ in range(200):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
+        for _ in range(20):  # connected, silent
+            held.append(socket.create_connection(("127.0.0.1", port), timeout=5))
+        dribblers = []
+        for _ in range(8):  # a request started, its headers never finished
+            s = socket.create_connection(("127.0.0.1", port), timeout=5)
+            s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+            dribblers.append(s)
+        held += dribblers
+        time.sleep(0.5)
+        for _ in range(5):  # a phone on a new connection each time, as after a Wi-Fi drop
+            phone = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            phone.request("GET", "/api/systems")
+            resp = phone.getresponse()
+            assert resp.status == 200 and json.loads(resp.read())
+            phone.close()
+        started = time.monotonic()
+        for s in dribblers:  # each is closed by the server once its headers are overdue
+            s.settimeout(max(1.0, 25 - (time.monotonic() - started)))
+            assert s.recv(1024) == b""
+        assert time.monotonic() - started < 25
+    finally:
+        for s in held:
+            s.close()
+        server.terminate()
+        server.wait(timeout=20)
+        log.close()
+
+
+def test_a_worker_waiting_for_the_write_lock_keeps_answering_reads(tmp_path):
+    """A gevent worker serves all its phones in one thread: a tap waiting for the write lock while
+    the other worker writes must not stop that worker's polls (the flock is waited for off the
+    event loop, companion/store.py).  Here the test holds the lock, as the other worker would."""
+    import fcntl
+    import threading
+    port, server, log = _serve(tmp_path, "--workers", "1")
+    lock = os.open(str(tmp_path / "serve.sqlite") + ".lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        phone = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        phone.request("POST", "/api/tables", json.dumps({"system": "freeform", "name": "Lock"}),
+                      {"Content-Type": "application/json"})
+        made = json.loads(phone.getresponse().read())
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        answered = {}
+
+        def tap():  # a write: it waits for the lock the test holds
+            other = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+            other.request("POST", f"/api/tables/{made['code']}/actions",
+                          json.dumps({"type": "note", "text": "after the lock"}),
+                          {"Content-Type": "application/json",
+                           "Authorization": "Bearer " + made["player_url"].rsplit("/", 1)[1]})
+            answered["tap"] = other.getresponse().status
+            other.close()
+        waiting = threading.Thread(target=tap)
+        waiting.start()
+        time.sleep(0.5)
+        assert "tap" not in answered  # still waiting for the lock
+        for _ in range(3):  # meanwhile the same (only) worker answers reads
+            phone.request("GET", "/api/systems")
+            resp = phone.getresponse()
+            assert resp.status == 200 and json.loads(resp.read())
+        fcntl.flock(lock, fcntl.LOCK_UN)
+        waiting.join(20)
+        assert answered == {"tap": 200}  # and the write went through once the lock was free
+        phone.close()
+    finally:
+        os.close(lock)
+        server.terminate()
+        server.wait(timeout=20)
+        log.close()
+
+
+def test_companion_serve_keeps_a_polling_phone_on_one_connection(tmp_path):
+    port, server, log = _serve(tmp_path)
+    try:
         phone = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
 
         def ask(method, path, body=None, headers=None):
