@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from sqlite_utils import Database
 
-from companion import hidden, import_check
+from companion import hidden, import_check, take_back
+from companion.actions import TAKE_BACK
 from companion.rules import RuleError
 from companion.store import _insert_table, _row, events, table, write_lock
 from companion.undo_chain import _append_action, _append_undo
@@ -75,6 +76,8 @@ def _replay_event(db: Database, row: dict, ev: dict, raw: dict, system) -> None:
     seat, side, ts = str(raw.get("seat", ""))[:40], raw.get("side"), raw.get("ts")
     if ev["type"] in ("undo", "redo"):
         _append_undo(db, row, ev["type"] == "redo", seat, side, ts)
+    elif ev["type"] == TAKE_BACK:  # withdrawn again from the moves in force, the later ones applied again
+        take_back.withdraw(db, row, ev["payload"], seat, side, ts)
     else:
         _append_action(db, row, ev["payload"], seat, side, ts)
     import_check.check_state(ev["seq"], ev["type"], row["state"])
