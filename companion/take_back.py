@@ -229,6 +229,7 @@ def correction(db: Database, row: dict, target: int, asked: dict, ctx) -> dict:
             raise RuleError("Enter the amount it should have been (a whole number, not 0; "
                             "to leave it out, take it back).", "by")
         move["by"] = by
+        move.pop("amount", None)  # the amount typed beside the -/+ buttons sized "by"; the new amount is whole
     if move == event["payload"]:
         raise RuleError(f"That is #{target} as it was: change the unit or the amount.", "instead")
     return move
