@@ -1,0 +1,54 @@
+"""Issue 27 on two phones (390x844): a hit entered on the wrong ship, noticed two moves later and
+taken back from the log; both phones show the corrected hulls with the later moves still in place."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from phone_checks import assert_fits_a_phone, open_card, shots, two_players
+from test_core_browser import add_unit, hp_of
+
+pytestmark = pytest.mark.browser
+
+
+def card(page, name):
+    open_card(page, name)
+    return page.locator("form.unit", has=page.locator("h3", has_text=name))
+
+
+def test_a_hit_on_the_wrong_ship_is_taken_back_from_the_log_two_moves_later(live_server, phone):
+    anna, ben = phone(), phone()
+    two_players(anna, ben, live_server)
+    add_unit(anna, "Nimitz", 8)
+    add_unit(anna, "Zhukov", 6)
+    expect(hp_of(ben, "Zhukov")).to_have_text("6", timeout=2500)
+
+    card(ben, "Nimitz").get_by_label("HP minus one").click()  # meant for the Zhukov
+    expect(hp_of(ben, "Nimitz")).to_have_text("7")
+    card(ben, "Zhukov").get_by_label("HP minus one").click()  # two more moves after it
+    expect(hp_of(ben, "Zhukov")).to_have_text("5")
+    ben.click("#roll button[value^='roll expr=2d6']")
+    expect(ben.locator("#rolls li").first).to_contain_text("rolled 2d6")
+    expect(hp_of(anna, "Nimitz")).to_have_text("7", timeout=2500)
+
+    code = re.search(r"/t/([A-Z0-9]+)", anna.url).group(1)
+    anna.goto(f"{live_server}/t/{code}/log")
+    hit = anna.locator("ol.log li", has_text="Nimitz HP -1 (8 → 7)")
+    hit.locator("details.fix summary").click()
+    expect(hit.get_by_role("button", name="Take back this move")).to_be_visible()
+    anna.set_viewport_size({"width": 390, "height": 844})
+    hit.scroll_into_view_if_needed()
+    anna.screenshot(path=str(shots("freeform") / "log-take-back.png"))
+    assert_fits_a_phone(anna, "ol.log button, ol.log select, ol.log input, ol.log summary")
+    hit.get_by_role("button", name="Take back this move").click()
+
+    expect(anna.locator("ol.log li").first).to_contain_text("took back #")
+    expect(anna.locator("ol.log li.withdrawn", has_text="Nimitz HP -1 (8 → 7)")).to_contain_text("(taken back: #")
+    anna.goto(f"{live_server}/t/{code}")
+    for page in (anna, ben):  # Ben's board catches up by its poll
+        expect(hp_of(page, "Nimitz")).to_have_text("8", timeout=3000)
+        expect(hp_of(page, "Zhukov")).to_have_text("5")  # the later hit still counted
+        expect(page.locator("#rolls li").first).to_contain_text("rolled 2d6")  # and the roll still there
+        expect(page.locator("#undo button")).to_contain_text("Anna: took back #")  # the bar says so
