@@ -9,7 +9,7 @@ import secrets
 
 from flask import Blueprint, current_app, g, abort, jsonify, request, url_for
 
-from companion import actions, dice, hidden, replay, store
+from companion import actions, dice, hidden, replay, same_hit, store
 from companion.actions import Ctx
 from companion.validate import shielded
 from companion.db import get_db, systems
@@ -165,6 +165,11 @@ def post_action(code: str):
     for key in ("total", "dice", "result", "steps"):
         if key in result["payload"]:
             out[key] = result["payload"][key]
+    if result["payload"]["type"] in same_hit.TRACKER_CHANGES:  # the same change by another seat a moment ago
+        other = same_hit.earlier_same(get_db(), result["row"]["id"], result["seq"])
+        if other is not None:
+            out["same_as"] = {"seq": other["seq"], "seat": other["seat"], "seconds": round(other["seconds"], 1),
+                              "question": same_hit.question(result["state"], other)}
     return jsonify(out)
 
 

@@ -8,7 +8,7 @@ from urllib.parse import unquote
 from flask import Blueprint, g, Response, current_app, redirect, render_template, request, url_for
 from jinja2 import TemplateNotFound
 
-from companion import dice, drawn, hidden, replay, report, store, take_back, validate
+from companion import dice, drawn, hidden, replay, report, same_hit, store, take_back, validate
 from companion.actions import Stale
 from companion.validate import shielded
 from companion.db import get_db, systems
@@ -262,7 +262,19 @@ def act(code: str):
                              expect_seq=int(seq) if seq and INT_RE.match(seq) else None, known=dict(g.table))
     except RuleError as exc:
         return _answer(code, seat, exc)
-    return _answer(code, seat, None, done["row"])
+    return _asked_if_same(code, _answer(code, seat, None, done["row"]), done)
+
+
+def _asked_if_same(code: str, resp, done: dict):
+    """The answer to a tracker change that repeats another seat's a moment before: the question
+    "Ben also took 1 HP from Nimitz 2 s ago. Same hit?" goes with it (companion/same_hit.py)."""
+    if not request.htmx or done["payload"]["type"] not in same_hit.TRACKER_CHANGES:
+        return resp
+    other = same_hit.earlier_same(get_db(), done["row"]["id"], done["seq"])
+    if other is not None:
+        ask = same_hit.question(done["state"], other)
+        resp.set_data(resp.get_data() + render_template("_same_hit.html", ask=ask, mine=done["seq"], code=code).encode())
+    return resp
 
 
 @bp.post("/t/<code>/undo")
@@ -350,7 +362,10 @@ def take_back_move(code: str):
         g.table = store.table(get_db(), code)
         return _log_page(code, seat, status=status_of(exc), refused=refused)
     if request.htmx or request.form.get("_from") == "board":
-        return _answer(code, seat, None, done["row"])
+        resp = _answer(code, seat, None, done["row"])
+        if request.htmx and request.form.get("_control") == "same-hit":  # the question answered: it goes
+            resp.set_data(resp.get_data() + render_template("_same_hit.html", ask=None).encode())
+        return resp
     return redirect(url_for("play.log", code=code) + f"#e{done['seq']}", 303)
 
 

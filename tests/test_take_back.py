@@ -168,3 +168,33 @@ def test_a_sealed_order_is_named_by_number_and_type_never_by_its_text(tmp_path):
     assert "Ram the flagship" not in done["label"] and done["label"] == "took back #4: (reveal)"
     done = store.take_back(db, code, [3], anna)
     assert done["label"] == "took back #3: (seal)"
+
+
+def test_the_same_hit_tapped_on_two_phones_is_asked_about_and_taken_back_in_one_tap(app, table, client):
+    """Issue 28 item 3: Anna and Ben both take 1 HP from the Nimitz within a second; Ben's answer
+    asks "Anna also took 1 HP from Nimitz just now. Same hit?"; "Take mine back" leaves one hit."""
+    from tests.test_hidden_information import Phone
+    code = table.create(seat="Anna", side="Side A")
+    table.act(type="add-unit", name="Nimitz", side="Side B", **{"stats.hp": "8"})
+    player, _ = table.secrets()
+    ben = Phone(app.test_client()).join(code, player, "Ben", "Side B")
+    assert "Same hit?" not in table.act(do="adjust unit=u1 tracker=hp by=-1", _control="unit-u1").data.decode()
+    answer = ben.act(do="adjust unit=u1 tracker=hp by=-1", _control="unit-u1").data.decode()
+    assert "Anna also took 1 HP from Nimitz just now. Same hit?" in answer
+    assert re.search(r'name="targets" value="4">\s*<button class="btn primary">Take mine back</button>', answer)
+    assert 'id="same-hit" class="same-hit" hx-swap-oob="true"' in answer and "Keep both" in answer
+    assert table.state()["units"]["u1"]["trackers"]["hp"]["value"] == 6  # both counted until Ben says
+    assert "Same hit?" not in ben.act(do="adjust unit=u1 tracker=hp by=-2", _control="unit-u1").data.decode()
+    ben.undo()
+    back = ben.client.post(f"/t/{code}/take-back", data={"csrf_token": ben.csrf, "targets": "4", "_control": "same-hit",
+                                                         "_from": "board"}, headers={"HX-Request": "true"})
+    assert back.status_code == 200
+    assert re.search(r'<div id="same-hit" class="same-hit" hx-swap-oob="true" aria-live="polite"></div>',
+                     back.data.decode())  # the question goes
+    assert table.state()["units"]["u1"]["trackers"]["hp"]["value"] == 7  # the hit counted once
+    # through the API too: the answer says so
+    auth = {"Authorization": f"Bearer {player}", "X-Seat": "Cy"}
+    done = client.post(f"/api/tables/{code}/actions", json={"type": "adjust", "unit": "u1", "tracker": "hp", "by": -1},
+                       headers=auth).get_json()
+    assert done["same_as"]["seat"] == "Anna" and done["same_as"]["seq"] == 3  # (Ben's was taken back)
+    assert done["same_as"]["question"] == "Anna also took 1 HP from Nimitz just now. Same hit?"

@@ -52,3 +52,41 @@ def test_a_hit_on_the_wrong_ship_is_taken_back_from_the_log_two_moves_later(live
         expect(hp_of(page, "Zhukov")).to_have_text("5")  # the later hit still counted
         expect(page.locator("#rolls li").first).to_contain_text("rolled 2d6")  # and the roll still there
         expect(page.locator("#undo button")).to_contain_text("Anna: took back #")  # the bar says so
+
+
+def test_the_same_hit_tapped_on_both_phones_is_asked_about_and_counted_once(live_server, phone):
+    """Issue 28 item 3: both tap -1 on the Nimitz within a second; the second phone is asked
+    "Anna also took 1 HP from Nimitz ... Same hit?" above its bottom bar; "Take mine back" leaves
+    the hit counted once on both phones."""
+    anna, ben = phone(), phone()
+    two_players(anna, ben, live_server)
+    add_unit(anna, "Nimitz", 8)
+    expect(hp_of(ben, "Nimitz")).to_have_text("8", timeout=2500)
+    minus_anna, minus_ben = card(anna, "Nimitz").get_by_label("HP minus one"), card(ben, "Nimitz").get_by_label("HP minus one")
+    minus_anna.click()
+    minus_ben.click()  # the same hit, a moment later
+    ask = ben.locator("#same-hit .sheet")
+    expect(ask).to_contain_text("Anna also took 1 HP from Nimitz")
+    expect(ask).to_contain_text("Same hit?")
+    assert anna.locator("#same-hit .sheet").count() == 0  # the first tap is not asked about
+    box, bar = ask.bounding_box(), ben.locator("nav.bar").bounding_box()
+    assert box["y"] + box["height"] <= bar["y"] + 1 and box["y"] > 844 / 2  # just above the bar, by the thumb
+    ben.screenshot(path=str(shots("freeform") / "same-hit.png"))
+    ask.get_by_role("button", name="Take mine back").click()
+    expect(ben.locator("#same-hit .sheet")).to_have_count(0)
+    for page in (ben, anna):
+        expect(hp_of(page, "Nimitz")).to_have_text("7", timeout=3000)  # counted once on both phones
+    expect(anna.locator("#undo button")).to_contain_text("Ben: took back #", timeout=3000)
+
+
+def test_keep_both_leaves_both_hits(live_server, phone):
+    anna, ben = phone(), phone()
+    two_players(anna, ben, live_server)
+    add_unit(anna, "Nimitz", 8)
+    expect(hp_of(ben, "Nimitz")).to_have_text("8", timeout=2500)
+    card(anna, "Nimitz").get_by_label("HP minus one").click()
+    card(ben, "Nimitz").get_by_label("HP minus one").click()
+    ben.locator("#same-hit").get_by_role("button", name="Keep both").click()
+    expect(ben.locator("#same-hit .sheet")).to_have_count(0)
+    for page in (ben, anna):
+        expect(hp_of(page, "Nimitz")).to_have_text("6", timeout=3000)
