@@ -192,7 +192,7 @@ def take_back(code: str):
                                      instead=data.get("instead"), expect_seq=expect)
     except Conflict as exc:
         body_, status = error(exc)
-        return jsonify({**body_.get_json(), "failed": exc.failed, "offer": exc.targets + [exc.failed]}), status
+        return jsonify({**body_.get_json(), "failed": exc.failed, "offer": exc.offer}), status
     except RuleError as exc:
         return error(exc)
     return jsonify({"seq": result["seq"], "label": result["label"], "targets": result["payload"]["targets"]})

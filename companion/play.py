@@ -358,7 +358,7 @@ def take_back_move(code: str):
             return _answer(code, seat, exc)
         first = str(args.get("targets", "")).split()[0] if str(args.get("targets", "")).split() else ""
         refused = {"seq": int(first) if INT_RE.match(first) else None, "message": exc.message,
-                   "offer": exc.targets + [exc.failed] if isinstance(exc, take_back.Conflict) else None}
+                   "offer": exc.offer if isinstance(exc, take_back.Conflict) else None}
         g.table = store.table(get_db(), code)
         return _log_page(code, seat, status=status_of(exc), refused=refused)
     if request.htmx or request.form.get("_from") == "board":

@@ -38,6 +38,7 @@ class Conflict(RuleError):
     def __init__(self, message: str, failed: int, targets: list[int]):
         super().__init__(message, "take-back")
         self.failed, self.targets = failed, targets
+        self.offer = sorted(set(targets) | {failed})  # "take back both": what to send next
 
 
 def correctable(event: dict) -> bool:
@@ -106,7 +107,8 @@ def _killers(chain: list[dict], extra: dict | None = None) -> dict[int, dict]:
     killed: dict[int, dict] = {}
     for ev in ([extra] if extra else []) + chain:  # newest first: the newest take-back decides
         if ev["seq"] not in killed and ev["type"] == TAKE_BACK:
-            killed.update((t, ev) for t in ev["payload"]["targets"])
+            for t in ev["payload"]["targets"]:
+                killed.setdefault(t, ev)
     return killed
 
 
@@ -132,18 +134,17 @@ def withdraw(db: Database, row: dict, payload: dict, seat: str, side, ts=None) -
     table_id, targets, instead = row["id"], payload["targets"], payload.get("instead")
     chain = _chain(db, table_id, row["done_top"], targets[0])
     by_seq = {ev["seq"]: ev for ev in chain}
-    now_killed = _killers(chain)
+    seq = row["seq"] + 1
+    me = {"seq": seq, "type": TAKE_BACK, "payload": payload}
+    killed = _killers(chain, me)  # (a move a target withdrew counts again: it may be a target too)
     for t in targets:
         if t == 1:
             raise RuleError("The table's set-up cannot be taken back.", "targets")
         if t not in by_seq:
             raise RuleError(f"#{t} is not a move in force (undone, an undo, or not in the log); "
                             "only moves in force can be taken back.", "targets")
-        if t in now_killed:
-            raise RuleError(f"#{t} was already taken back (#{now_killed[t]['seq']}).", "targets")
-    seq = row["seq"] + 1
-    me = {"seq": seq, "type": TAKE_BACK, "payload": payload}
-    killed = _killers(chain, me)
+        if killed[t] is not me:
+            raise RuleError(f"#{t} was already taken back (#{killed[t]['seq']}).", "targets")
     state = _state_at(db, table_id, chain[-1]["link"])
     labels: dict[int, str] = {}
     for ev in reversed(chain):  # oldest first
@@ -166,8 +167,9 @@ def withdraw(db: Database, row: dict, payload: dict, seat: str, side, ts=None) -
             # a Stale refusal ("the table changed ... try again") means the move was checked against,
             # or names, what a withdrawn move made (the next unit's id, the top card, the phase)
             why = f"it was entered on the table as {without} left it" if isinstance(exc, Stale) else exc.message
-            raise Conflict(f"#{ev['seq']} {_what(ev, _secrets(row['state'], state))} no longer applies "
-                           f"without {without}: {why.rstrip('.')}.", ev["seq"], targets) from None
+            # (a correction that no longer applies in its move's place is named as the correction)
+            raise Conflict(f"#{whose['seq']} {_what(whose, _secrets(row['state'], state))} no longer applies "
+                           f"without {without}: {why.rstrip('.')}.", whose["seq"], targets) from None
     secrets = _secrets(row["state"], state)
     said = [f"#{t}: {_what(by_seq[t], secrets)}" for t in targets]
     if instead is not None:

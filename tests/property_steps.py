@@ -262,6 +262,9 @@ def fold_without(log: list[dict], seq: int, instead: dict | None = None) -> tupl
         try:
             actions.apply(state, payload)
         except RuleError:
+            if payload is not ev["payload"] and ev["seq"] != seq:  # an earlier correction's move: it is named
+                return state, next(t["seq"] for t in log if t["type"] == actions.TAKE_BACK and not t["withdrawn"]
+                                   and t["payload"]["targets"][0] == ev["seq"] and "instead" in t["payload"])
             return state, ev["seq"]
     return state, None
 

@@ -198,3 +198,31 @@ def test_the_same_hit_tapped_on_two_phones_is_asked_about_and_taken_back_in_one_
                        headers=auth).get_json()
     assert done["same_as"]["seat"] == "Anna" and done["same_as"]["seq"] == 3  # (Ben's was taken back)
     assert done["same_as"]["question"] == "Anna also took 1 HP from Nimitz just now. Same hit?"
+
+
+def test_a_correction_that_no_longer_applies_is_named_as_the_correction(tmp_path):
+    anna = Ctx(system=FREEFORM, rng=random.Random(1), seat="Anna", side="Side A")
+    db = store.open_db(tmp_path / "c.sqlite")
+    code = store.create(db, FREEFORM, {"name": "Flak"}, anna)["code"]
+    store.act(db, code, {"type": "add-unit", "name": "Nimitz", "hp": 5}, anna)                       # #2
+    store.act(db, code, {"type": "add-tracker", "unit": "u1",
+                         "spec": {"id": "flak", "kind": "counter", "label": "Flak", "start": 3}}, anna)  # #3
+    store.act(db, code, {"type": "adjust", "unit": "u1", "tracker": "flak", "by": -1}, anna)         # #4
+    store.take_back(db, code, [4], anna, instead={"by": -2})                                          # #5
+    before = store.table(db, code)
+    try:
+        store.take_back(db, code, [3], anna)
+    except Exception as exc:  # noqa: BLE001 (the refusal is what is tested)
+        refused = exc
+    assert refused.failed == 5 and refused.message == (
+        "#5 corrected #4 to Nimitz Flak -2 (3 → 1) (was Nimitz Flak -1 (3 → 2)) no longer applies without #3: "
+        "Nimitz has no tracker 'flak'.")
+    assert store.table(db, code) == before
+    try:  # "take back both": the correction taken back, the mistaken #4 counts again, and fails
+        store.take_back(db, code, [3, 5], anna)
+    except Exception as exc:  # noqa: BLE001
+        refused = exc
+    assert refused.failed == 4 and refused.offer == [3, 4, 5]
+    store.take_back(db, code, [3, 4, 5], anna)
+    state = store.table(db, code)["state"]
+    assert "flak" not in state["units"]["u1"]["trackers"]

@@ -143,7 +143,8 @@ def in_effect(events: list[dict]) -> list[tuple[dict, dict]]:
     for seq in reversed(done):
         ev = by_seq[seq]
         if seq not in killed and ev["type"] == TAKE_BACK:
-            killed.update((t, ev) for t in ev["payload"]["targets"])
+            for t in ev["payload"]["targets"]:
+                killed.setdefault(t, ev)
     out = []
     for seq in done:
         ev = by_seq[seq]
