@@ -53,6 +53,22 @@ def test_a_hit_on_the_wrong_ship_is_taken_back_from_the_log_two_moves_later(live
         expect(page.locator("#rolls li").first).to_contain_text("rolled 2d6")  # and the roll still there
         expect(page.locator("#undo button")).to_contain_text("Anna: took back #")  # the bar says so
 
+    # Zhukov's arrival cannot go alone: the later hit on it is named, and both can go in one tap
+    anna.goto(f"{live_server}/t/{code}/log")
+    arrival = anna.locator("ol.log li", has_text="Zhukov joins")
+    arrival.locator("details.fix summary").click()
+    arrival.get_by_role("button", name="Take back this move").click()
+    arrival = anna.locator("ol.log li", has_text="Zhukov joins")
+    expect(arrival.locator(".err-text")).to_contain_text("#5 Zhukov HP -1 (6 → 5) no longer applies without #3: "
+                                                         "No unit 'u2' at this table.")
+    both = arrival.get_by_role("button", name="Take back #3 and #5")
+    both.scroll_into_view_if_needed()
+    anna.screenshot(path=str(shots("freeform") / "log-take-back-both.png"))
+    assert_fits_a_phone(anna, "ol.log button, ol.log select, ol.log input, ol.log summary")
+    both.click()
+    expect(anna.locator("ol.log li").first).to_contain_text("took back #3: Zhukov joins Side A and #5: Zhukov HP -1")
+    expect(ben.locator("details.unitrow", has=ben.locator("summary .rname", has_text="Zhukov"))).to_have_count(0, timeout=3000)
+
 
 def test_the_same_hit_tapped_on_both_phones_is_asked_about_and_counted_once(live_server, phone):
     """Issue 28 item 3: both tap -1 on the Nimitz within a second; the second phone is asked
