@@ -13,6 +13,18 @@ from companion import create_app
 from table_actions import TableActions  # noqa: F401  (tests import it from here too)
 
 
+def pytest_sessionfinish(session, exitstatus):
+    """A skipped test is a failed run: every test dependency is declared in the test extras and
+    Chromium is installed by scripts/test, so a skip only ever hides a missing install step."""
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    skipped = reporter.stats.get("skipped", []) if reporter else []
+    if skipped and exitstatus == 0:
+        reporter.write_line(f"{len(skipped)} test(s) skipped: a skip fails the run "
+                            f"(first: {skipped[0].nodeid}: {skipped[0].longrepr[-1] if skipped[0].longrepr else ''})",
+                            red=True)
+        session.exitstatus = 1
+
+
 @pytest.fixture
 def app(tmp_path):
     return create_app({"TESTING": True, "DATABASE": str(tmp_path / "test.sqlite"),
