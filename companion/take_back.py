@@ -17,6 +17,7 @@ Every function here runs inside the caller's write transaction (companion.store.
 from __future__ import annotations
 
 import json
+import re
 
 from sqlite_utils import Database
 
@@ -123,6 +124,16 @@ def _what(ev: dict, secrets: set[str]) -> str:
     return label
 
 
+_UNIT_ID = re.compile(r"'(u\d+)'")
+
+
+def _named(message: str, state: dict) -> str:
+    """A refusal as players read it: a unit the withdrawn move made is named, not numbered
+    ("No unit 'u2' at this table." -> "No unit Zhukov at this table.")."""
+    units = state.get("units", {})
+    return _UNIT_ID.sub(lambda m: units[m.group(1)]["name"] if m.group(1) in units else m.group(0), message)
+
+
 def _secrets(*states: dict) -> set[str]:
     return {s for state in states for s in hidden.secrets_in(state) if len(s) >= 2}
 
@@ -166,7 +177,8 @@ def withdraw(db: Database, row: dict, payload: dict, seat: str, side, ts=None) -
             without = " and ".join(f"#{t}" for t in targets)
             # a Stale refusal ("the table changed ... try again") means the move was checked against,
             # or names, what a withdrawn move made (the next unit's id, the top card, the phase)
-            why = f"it was entered on the table as {without} left it" if isinstance(exc, Stale) else exc.message
+            why = f"it was entered on the table as {without} left it" if isinstance(exc, Stale) \
+                else _named(exc.message, row["state"])
             # (a correction that no longer applies in its move's place is named as the correction)
             raise Conflict(f"#{whose['seq']} {_what(whose, _secrets(row['state'], state))} no longer applies "
                            f"without {without}: {why.rstrip('.')}.", whose["seq"], targets) from None

@@ -60,7 +60,7 @@ def test_a_hit_on_the_wrong_ship_is_taken_back_from_the_log_two_moves_later(live
     arrival.get_by_role("button", name="Take back this move").click()
     arrival = anna.locator("ol.log li", has_text="Zhukov joins")
     expect(arrival.locator(".err-text")).to_contain_text("#5 Zhukov HP -1 (6 → 5) no longer applies without #3: "
-                                                         "No unit 'u2' at this table.")
+                                                         "No unit Zhukov at this table.")
     both = arrival.get_by_role("button", name="Take back #3 and #5")
     both.scroll_into_view_if_needed()
     anna.screenshot(path=str(shots("freeform") / "log-take-back-both.png"))
