@@ -226,3 +226,12 @@ def test_a_correction_that_no_longer_applies_is_named_as_the_correction(tmp_path
     store.take_back(db, code, [3, 4, 5], anna)
     state = store.table(db, code)["state"]
     assert "flak" not in state["units"]["u1"]["trackers"]
+
+
+def test_the_openapi_document_declares_the_take_back_request_the_endpoint_takes(client):
+    doc = client.get("/api/openapi.json").get_json()
+    post = doc["paths"]["/api/tables/{code}/take-back"]["post"]
+    body = post["requestBody"]["content"]["application/json"]["schema"]
+    assert set(body["properties"]) == {"targets", "instead", "seq"} and body["required"] == ["targets"]
+    assert set(body["properties"]["instead"]["properties"]) == {"unit", "by"}
+    assert {"failed", "offer"} <= set(post["responses"]["409"]["content"]["application/json"]["schema"]["properties"])
