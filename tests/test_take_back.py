@@ -235,3 +235,16 @@ def test_the_openapi_document_declares_the_take_back_request_the_endpoint_takes(
     assert set(body["properties"]) == {"targets", "instead", "seq"} and body["required"] == ["targets"]
     assert set(body["properties"]["instead"]["properties"]) == {"unit", "by"}
     assert {"failed", "offer"} <= set(post["responses"]["409"]["content"]["application/json"]["schema"]["properties"])
+
+
+def test_spectators_and_finished_tables_get_no_take_back(app, table, client):
+    from tests.test_hidden_information import Phone
+    code = fleet(table)
+    _, spectator = table.secrets()
+    watcher = Phone(app.test_client()).join(code, spectator, "Sam")
+    assert "Take back this move" not in watcher.client.get(f"/t/{code}/log").data.decode()
+    assert watcher.client.post(f"/t/{code}/take-back", data={"csrf_token": watcher.csrf, "targets": "4"}).status_code == 403
+    table.act(type="finish", result="Draw")
+    assert "Take back this move" not in client.get(f"/t/{code}/log").data.decode()
+    resp = client.post(f"/t/{code}/take-back", data={"csrf_token": table.csrf, "targets": "4"})
+    assert resp.status_code == 409 and "finished" in resp.data.decode() and hulls(table) == (7, 9)
