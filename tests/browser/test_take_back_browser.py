@@ -106,3 +106,27 @@ def test_keep_both_leaves_both_hits(live_server, phone):
     expect(ben.locator("#same-hit .sheet")).to_have_count(0)
     for page in (ben, anna):
         expect(hp_of(page, "Nimitz")).to_have_text("6", timeout=3000)
+
+
+def test_a_hit_on_the_wrong_ship_is_corrected_from_the_log(live_server, phone):
+    anna, ben = phone(), phone()
+    two_players(anna, ben, live_server)
+    add_unit(anna, "Nimitz", 8)
+    add_unit(anna, "Zhukov", 6)
+    expect(hp_of(ben, "Zhukov")).to_have_text("6", timeout=2500)
+    card(ben, "Nimitz").get_by_label("HP minus one").click()  # meant for the Zhukov
+    expect(hp_of(ben, "Nimitz")).to_have_text("7")
+    ben.click("#roll button[value^='roll expr=d6']")
+    expect(ben.locator("#rolls li").first).to_contain_text("rolled d6")
+    code = re.search(r"/t/([A-Z0-9]+)", ben.url).group(1)
+    ben.goto(f"{live_server}/t/{code}/log")
+    hit = ben.locator("ol.log li", has_text="Nimitz HP -1 (8 → 7)")
+    hit.locator("details.fix summary").click()
+    hit.locator("select[name='instead.unit']").select_option(label="Zhukov")
+    hit.get_by_role("button", name="Correct").click()
+    expect(ben.locator("ol.log li").first).to_contain_text("corrected #4 to Zhukov HP -1 (6 → 5) (was Nimitz HP -1 (8 → 7))")
+    ben.goto(f"{live_server}/t/{code}")
+    for page in (ben, anna):
+        expect(hp_of(page, "Nimitz")).to_have_text("8", timeout=3000)
+        expect(hp_of(page, "Zhukov")).to_have_text("5")
+        expect(page.locator("#rolls li").first).to_contain_text("rolled d6")
