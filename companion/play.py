@@ -273,7 +273,8 @@ def _asked_if_same(code: str, resp, done: dict):
     other = same_hit.earlier_same(get_db(), done["row"]["id"], done["seq"])
     if other is not None:
         ask = same_hit.question(done["state"], other)
-        resp.set_data(resp.get_data() + render_template("_same_hit.html", ask=ask, mine=done["seq"], code=code).encode())
+        resp.set_data(resp.get_data() + render_template("_same_hit.html", ask=ask, mine=done["seq"], other=other["seq"],
+                                                        code=code).encode())
     return resp
 
 
@@ -350,6 +351,9 @@ def take_back_move(code: str):
     args = {}
     try:
         args = form_args(request.form)
+        other = request.form.get("_same_as", "")
+        if INT_RE.match(other) and not same_hit.still_counts(get_db(), g.table["id"], int(other)):
+            raise RuleError("The other hit was taken back since: yours is the one that counts now.", "same-hit")
         with shielded(args):
             done = store.take_back(get_db(), code, args.get("targets"), ctx_for(g.table, seat),
                                    instead=args.get("instead"))

@@ -62,3 +62,10 @@ def question(state: dict, other: dict) -> str:
     if op in ("adjust", "move") and amount:
         return f"{other['seat']} also added {amount} {what} to {owner} {ago}. Same move?"
     return f"{other['seat']} made this same change to {owner}'s {what} {ago} ({other['label']}). Same move?"
+
+
+def still_counts(db: Database, table_id: int, seq: int) -> bool:
+    """Whether the other seat's change is still in force: if it was taken back (or undone) since
+    the question, "Take mine back" would leave the hit not counted at all."""
+    row = db.execute("select withdrawn from events where table_id = ? and seq = ?", [table_id, seq]).fetchone()
+    return row is not None and not row[0]

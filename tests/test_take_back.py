@@ -181,13 +181,14 @@ def test_the_same_hit_tapped_on_two_phones_is_asked_about_and_taken_back_in_one_
     assert "Same hit?" not in table.act(do="adjust unit=u1 tracker=hp by=-1", _control="unit-u1").data.decode()
     answer = ben.act(do="adjust unit=u1 tracker=hp by=-1", _control="unit-u1").data.decode()
     assert "Anna also took 1 HP from Nimitz just now. Same hit?" in answer
-    assert re.search(r'name="targets" value="4">\s*<button class="btn primary">Take mine back</button>', answer)
+    assert re.search(r'name="targets" value="4"><input type="hidden" name="_same_as" value="3">\s*'
+                     r'<button class="btn primary">Take mine back</button>', answer)
     assert 'id="same-hit" class="same-hit" hx-swap-oob="true"' in answer and "Keep both" in answer
     assert table.state()["units"]["u1"]["trackers"]["hp"]["value"] == 6  # both counted until Ben says
     assert "Same hit?" not in ben.act(do="adjust unit=u1 tracker=hp by=-2", _control="unit-u1").data.decode()
     ben.undo()
     back = ben.client.post(f"/t/{code}/take-back", data={"csrf_token": ben.csrf, "targets": "4", "_control": "same-hit",
-                                                         "_from": "board"}, headers={"HX-Request": "true"})
+                                                         "_from": "board", "_same_as": "3"}, headers={"HX-Request": "true"})
     assert back.status_code == 200
     assert re.search(r'<div id="same-hit" class="same-hit" hx-swap-oob="true" aria-live="polite"></div>',
                      back.data.decode())  # the question goes
@@ -248,3 +249,22 @@ def test_spectators_and_finished_tables_get_no_take_back(app, table, client):
     assert "Take back this move" not in client.get(f"/t/{code}/log").data.decode()
     resp = client.post(f"/t/{code}/take-back", data={"csrf_token": table.csrf, "targets": "4"})
     assert resp.status_code == 409 and "finished" in resp.data.decode() and hulls(table) == (7, 9)
+
+
+
+def test_take_mine_back_is_refused_once_the_other_hit_was_taken_back(app, table):
+    """Both phones asked "Same hit?" can each take theirs back: the second is refused, so the hit
+    still counts once."""
+    from tests.test_hidden_information import Phone
+    code = table.create(seat="Anna", side="Side A")
+    table.act(type="add-unit", name="Nimitz", side="Side B", **{"stats.hp": "8"})
+    player, _ = table.secrets()
+    ben = Phone(app.test_client()).join(code, player, "Ben", "Side B")
+    table.act(do="adjust unit=u1 tracker=hp by=-1", _control="unit-u1")                   # #3
+    ben.act(do="adjust unit=u1 tracker=hp by=-1", _control="unit-u1")                     # #4, asked
+    table.client.post(f"/t/{code}/take-back", data={"csrf_token": table.csrf, "targets": "3"})  # Anna took hers back
+    back = ben.client.post(f"/t/{code}/take-back", data={"csrf_token": ben.csrf, "targets": "4", "_control": "same-hit",
+                                                         "_from": "board", "_same_as": "3"}, headers={"HX-Request": "true"})
+    assert back.status_code == 400 and "yours is the one that counts now" in back.data.decode()
+    assert back.headers["HX-Retarget"] == "#same-hit-err"
+    assert table.state()["units"]["u1"]["trackers"]["hp"]["value"] == 7
