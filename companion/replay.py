@@ -52,6 +52,8 @@ def import_table(db: Database, doc: dict, systems: dict, server_key: str | None 
             raise RuleError(f"Event {i} of the export is damaged (seq, type or payload).", "file")
         import_check.check_envelope(ev)
         clean.append({"seq": i, "type": ev["type"], "payload": ev["payload"]})
+    if sum(ev["type"] == TAKE_BACK for ev in clean) > take_back.MAX_IN_IMPORT:
+        raise RuleError(f"The export holds more than {take_back.MAX_IN_IMPORT} take-backs.", "file")
     if clean[0]["type"] != "create-table" or clean[0]["payload"].get("system") != system.slug:
         raise RuleError("The export must start with the table's create-table event.", "file")
     try:

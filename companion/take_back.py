@@ -27,6 +27,11 @@ from companion.rules import RuleError
 from companion.undo_chain import _insert_event, _state_at
 
 MAX_TARGETS = 20  # moves one take-back withdraws ("take back both", then more, in one tap each)
+# How far back a take-back reaches: it applies every move in force since again (~20 us each, so
+# ~40 ms at most while the table's write lock is held); further back, undo is the way.  An import
+# holds at most MAX_IN_IMPORT take-backs, so a crafted file costs at most their product in applies.
+MAX_REPLAY = 2_000
+MAX_IN_IMPORT = 500
 NAME_CHARS = 90  # an event named inside a label or a sentence: cut at a word, never mid-word
 CORRECTABLE = ("adjust", "tracker")  # tracker changes: what "Correct" re-enters with another unit or amount
 CORRECTABLE_OPS = ("adjust", "move")  # a tracker op that moves a number by "by" (the -/+ buttons)
@@ -93,10 +98,13 @@ def _chain(db: Database, table_id: int, top: int, low: int) -> list[dict]:
             " union all"
             " select e.seq, e.link, e.type, e.label, e.payload, e.side, e.taken_back from down"
             " join events e on e.table_id = ?1 and e.seq = down.link where e.seq >= ?3)"
-            " select * from down", [table_id, start, low]).fetchall()
+            " select * from down limit ?4", [table_id, start, low, MAX_REPLAY + 1 - len(out)]).fetchall()
         for seq, link, type_, label, payload, side, taken in rows:
             out.append({"seq": seq, "link": link, "type": type_, "label": label,
                         "payload": json.loads(payload), "side": side, "taken_back": taken})
+        if len(out) > MAX_REPLAY:
+            raise RuleError(f"#{low} is more than {MAX_REPLAY:,} moves back: a take-back reaches that far at most "
+                            "(undo step by step to go further).", "targets")
         lowest = min([low] + [t for ev in out if ev["type"] == TAKE_BACK for t in ev["payload"]["targets"]])
         start = out[-1]["link"] if out else None
         if lowest >= low or start is None:

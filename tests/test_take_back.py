@@ -268,3 +268,23 @@ def test_take_mine_back_is_refused_once_the_other_hit_was_taken_back(app, table)
     assert back.status_code == 400 and "yours is the one that counts now" in back.data.decode()
     assert back.headers["HX-Retarget"] == "#same-hit-err"
     assert table.state()["units"]["u1"]["trackers"]["hp"]["value"] == 7
+
+
+def test_a_take_back_reaches_at_most_max_replay_moves_back(tmp_path, monkeypatch):
+    from companion import take_back
+    monkeypatch.setattr(take_back, "MAX_REPLAY", 5)
+    anna = Ctx(system=FREEFORM, rng=random.Random(1), seat="Anna", side="Side A")
+    db = store.open_db(tmp_path / "far.sqlite")
+    code = store.create(db, FREEFORM, {"name": "Far"}, anna)["code"]
+    store.act(db, code, {"type": "add-unit", "name": "Nimitz", "hp": 50}, anna)          # #2
+    for _ in range(6):
+        store.act(db, code, {"type": "adjust", "unit": "u1", "tracker": "hp", "by": -1}, anna)  # #3-#8
+    before = store.table(db, code)
+    try:
+        store.take_back(db, code, [3], anna)
+    except Exception as exc:  # noqa: BLE001
+        refused = exc
+    assert refused.message == "#3 is more than 5 moves back: a take-back reaches that far at most " \
+                              "(undo step by step to go further)."
+    assert store.table(db, code) == before
+    assert store.take_back(db, code, [4], anna)["state"]["units"]["u1"]["trackers"]["hp"]["value"] == 45
