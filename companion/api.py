@@ -9,12 +9,13 @@ import secrets
 
 from flask import Blueprint, current_app, g, abort, jsonify, request, url_for
 
-from companion import actions, dice, hidden, replay, store
+from companion import actions, dice, hidden, replay, same_hit, store
 from companion.actions import Ctx
 from companion.validate import shielded
 from companion.db import get_db, systems
 from companion.lookup import system_or_404
 from companion.rules import RuleError
+from companion.take_back import Conflict
 from companion.web import ctx_for, public_url, remember_seat, require_player, seat_for, status_of
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -164,7 +165,37 @@ def post_action(code: str):
     for key in ("total", "dice", "result", "steps"):
         if key in result["payload"]:
             out[key] = result["payload"][key]
+    if result["payload"]["type"] in same_hit.TRACKER_CHANGES:  # the same change by another seat a moment ago
+        other = same_hit.earlier_same(get_db(), result["row"]["id"], result["seq"])
+        if other is not None:
+            out["same_as"] = {"seq": other["seq"], "seat": other["seat"], "seconds": round(other["seconds"], 1),
+                              "question": same_hit.question(result["state"], other)}
     return jsonify(out)
+
+
+@bp.post("/tables/<code>/take-back")
+def take_back(code: str):
+    """Take back moves in force ({"targets": [412]}), or correct a tracker change
+    ({"targets": [412], "instead": {"unit"?, "by"?}}), as one event; "seq" as for actions.  A later
+    move that no longer applies: 409 naming it, with "failed" and "offer" (the targets and it)."""
+    seat = seat_for(code)
+    require_player(seat)
+    try:
+        data = body()
+        expect = data.get("seq")
+        if expect is not None and (isinstance(expect, bool) or not isinstance(expect, int)):
+            raise RuleError("seq must be the integer seq you last saw.", "seq")
+        if set(data) - {"targets", "instead", "seq"}:
+            raise RuleError("A take-back takes targets, instead and seq only.", sorted(set(data) - {"targets", "instead", "seq"})[0])
+        with shielded(data):
+            result = store.take_back(get_db(), code, data.get("targets"), ctx_for(g.table, seat),
+                                     instead=data.get("instead"), expect_seq=expect)
+    except Conflict as exc:
+        body_, status = error(exc)
+        return jsonify({**body_.get_json(), "failed": exc.failed, "offer": exc.offer}), status
+    except RuleError as exc:
+        return error(exc)
+    return jsonify({"seq": result["seq"], "label": result["label"], "targets": result["payload"]["targets"]})
 
 
 @bp.post("/tables/<code>/undo")

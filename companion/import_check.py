@@ -81,6 +81,13 @@ def check_event(state: dict, ev: dict, system) -> None:
                 or not isinstance(payload["target"], int):
             raise _refuse(seq, type_, "an undo or redo holds only its target event.")
         return
+    if type_ == actions.TAKE_BACK:  # its moves must be in force and apply again: checked as it replays
+        from companion import take_back
+        try:
+            take_back.check_payload(payload)
+        except RuleError as exc:
+            raise _refuse(seq, type_, exc.message) from None
+        return
     entry = actions.lookup(type_, system.slug)
     special = VERIFY.get(type_)
     try:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from companion.actions.schema import request_schema
+from companion.take_back import MAX_TARGETS
 from companion.validate import MAX_DEPTH, MAX_INT, MAX_TEXT
 
 LIMITS = (f" Every JSON body: strict JSON (no NaN or Infinity), at most {MAX_DEPTH} levels deep, integers "
@@ -83,6 +84,23 @@ def document(registry: dict, systems: dict) -> dict:
                                                         "discriminator": {"propertyName": "type", "mapping": {
                                                             t: f"#/components/schemas/action-{t}" for t in action_types}}}),
                                                     "responses": {"200": _resp("Applied", {"type": "object", "required": ["seq", "label"]}), **write_errors}}},
+            "/api/tables/{code}/take-back": {"post": {
+                "parameters": code, "security": [{"secret": []}],
+                "description": "Take back moves in force, or correct a tracker change (issue 27; docs/api.md).",
+                "requestBody": _json_body({"type": "object", "required": ["targets"], "additionalProperties": False,
+                                           "properties": {
+                    "targets": {"type": "array", "items": {"type": "integer", "minimum": 2}, "minItems": 1,
+                                "maxItems": MAX_TARGETS, "description": "the seqs of the moves to take back"},
+                    "instead": {"type": "object", "additionalProperties": False, "description":
+                                "a correction of the first target (an adjust, or a tracker op adjust/move): "
+                                "the same move with this unit and/or amount in its place",
+                                "properties": {"unit": {"type": "string"}, "by": {"type": "integer"}}},
+                    "seq": {**seq, "description": "the seq the take-back was made against; 409 if stale"}}}),
+                "responses": {"200": _resp("Taken back", {"type": "object", "required": ["seq", "label", "targets"]}),
+                              **write_errors, "409": _resp(
+                                  "Stale view, finished table, or a later move no longer applies",
+                                  {**ERROR, "properties": {**ERROR["properties"], "failed": {"type": "integer"},
+                                                           "offer": {"type": "array", "items": {"type": "integer"}}}})}}},
             "/api/tables/{code}/undo": {"post": {"parameters": code, "security": [{"secret": []}],
                                                  "responses": {"200": _resp("Undone", {"type": "object", "required": ["seq"]}), **write_errors}}},
             "/api/tables/{code}/redo": {"post": {"parameters": code, "security": [{"secret": []}],

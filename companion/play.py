@@ -8,7 +8,7 @@ from urllib.parse import unquote
 from flask import Blueprint, g, Response, current_app, redirect, render_template, request, url_for
 from jinja2 import TemplateNotFound
 
-from companion import dice, drawn, hidden, replay, report, store, validate
+from companion import dice, drawn, hidden, replay, report, same_hit, store, take_back, validate
 from companion.actions import Stale
 from companion.validate import shielded
 from companion.db import get_db, systems
@@ -262,7 +262,20 @@ def act(code: str):
                              expect_seq=int(seq) if seq and INT_RE.match(seq) else None, known=dict(g.table))
     except RuleError as exc:
         return _answer(code, seat, exc)
-    return _answer(code, seat, None, done["row"])
+    return _asked_if_same(code, _answer(code, seat, None, done["row"]), done)
+
+
+def _asked_if_same(code: str, resp, done: dict):
+    """The answer to a tracker change that repeats another seat's a moment before: the question
+    "Ben also took 1 HP from Nimitz 2 s ago. Same hit?" goes with it (companion/same_hit.py)."""
+    if not request.htmx or done["payload"]["type"] not in same_hit.TRACKER_CHANGES:
+        return resp
+    other = same_hit.earlier_same(get_db(), done["row"]["id"], done["seq"])
+    if other is not None:
+        ask = same_hit.question(done["state"], other)
+        resp.set_data(resp.get_data() + render_template("_same_hit.html", ask=ask, mine=done["seq"], other=other["seq"],
+                                                        code=code).encode())
+    return resp
 
 
 @bp.post("/t/<code>/undo")
@@ -314,14 +327,50 @@ REPORT_TIMELINE = 200  # the report's timeline: the newest events, the log page 
 @bp.get("/t/<code>/log")
 def log(code: str):
     """The history, newest first, a page at a time: who made each event, undone ones marked."""
-    seat = seat_for(code)
+    return _log_page(code, seat_for(code), request.args.get("before", ""))
+
+
+def _log_page(code: str, seat: dict, before: str = "", status: int = 200, refused: dict | None = None):
+    """The log page; ``refused``: a take-back refused ({seq, message, offer}), shown at its event."""
     viewer = hidden.viewer_side(seat)
     row = store.state_for(g.table, viewer)
-    before = request.args.get("before", "")
     before = int(before) if INT_RE.match(before) and int(before) > 1 else None
     events = store.log_page(get_db(), row["id"], viewer, before, LOG_PAGE)
     older = events[-1]["seq"] if events and events[-1]["seq"] > 1 else None
-    return render_template("log.html", row=row, seat=seat, events=events, older=older, newest=before is None)
+    return render_template("log.html", row=row, seat=seat, events=events, older=older, newest=before is None,
+                           can_change=seat["role"] == "player" and not row["finished"], refused=refused,
+                           correctable=take_back.correctable), status
+
+
+@bp.post("/t/<code>/take-back")
+def take_back_move(code: str):
+    """Take back a move in force, or correct a tracker change ("instead.unit", "instead.by"): from
+    the log page (its answer is the log again) or the board (htmx: the board)."""
+    seat = seat_for(code)
+    require_player(seat)
+    args = {}
+    try:
+        args = form_args(request.form)
+        other = request.form.get("_same_as", "")
+        if INT_RE.match(other) and not same_hit.still_counts(get_db(), g.table["id"], int(other)):
+            raise RuleError("The other hit was taken back since: yours is the one that counts now.", "same-hit")
+        with shielded(args):
+            done = store.take_back(get_db(), code, args.get("targets"), ctx_for(g.table, seat),
+                                   instead=args.get("instead"))
+    except RuleError as exc:
+        if request.htmx or request.form.get("_from") == "board":
+            return _answer(code, seat, exc)
+        first = str(args.get("targets", "")).split()[0] if str(args.get("targets", "")).split() else ""
+        refused = {"seq": int(first) if INT_RE.match(first) else None, "message": exc.message,
+                   "offer": exc.offer if isinstance(exc, take_back.Conflict) else None}
+        g.table = store.table(get_db(), code)
+        return _log_page(code, seat, status=status_of(exc), refused=refused)
+    if request.htmx or request.form.get("_from") == "board":
+        resp = _answer(code, seat, None, done["row"])
+        if request.htmx and request.form.get("_control") == "same-hit":  # the question answered: it goes
+            resp.set_data(resp.get_data() + render_template("_same_hit.html", ask=None).encode())
+        return resp
+    return redirect(url_for("play.log", code=code) + f"#e{done['seq']}", 303)
 
 
 @bp.get("/t/<code>/report")

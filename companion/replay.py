@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from sqlite_utils import Database
 
-from companion import hidden, import_check
+from companion import hidden, import_check, take_back
+from companion.actions import TAKE_BACK
 from companion.rules import RuleError
 from companion.store import _insert_table, _row, events, table, write_lock
 from companion.undo_chain import _append_action, _append_undo
@@ -51,6 +52,8 @@ def import_table(db: Database, doc: dict, systems: dict, server_key: str | None 
             raise RuleError(f"Event {i} of the export is damaged (seq, type or payload).", "file")
         import_check.check_envelope(ev)
         clean.append({"seq": i, "type": ev["type"], "payload": ev["payload"]})
+    if sum(ev["type"] == TAKE_BACK for ev in clean) > take_back.MAX_IN_IMPORT:
+        raise RuleError(f"The export holds more than {take_back.MAX_IN_IMPORT} take-backs.", "file")
     if clean[0]["type"] != "create-table" or clean[0]["payload"].get("system") != system.slug:
         raise RuleError("The export must start with the table's create-table event.", "file")
     try:
@@ -75,6 +78,8 @@ def _replay_event(db: Database, row: dict, ev: dict, raw: dict, system) -> None:
     seat, side, ts = str(raw.get("seat", ""))[:40], raw.get("side"), raw.get("ts")
     if ev["type"] in ("undo", "redo"):
         _append_undo(db, row, ev["type"] == "redo", seat, side, ts)
+    elif ev["type"] == TAKE_BACK:  # withdrawn again from the moves in force, the later ones applied again
+        take_back.withdraw(db, row, ev["payload"], seat, side, ts)
     else:
         _append_action(db, row, ev["payload"], seat, side, ts)
     import_check.check_state(ev["seq"], ev["type"], row["state"])

@@ -59,13 +59,11 @@ def _timeline(events: list[dict]) -> dict:
     dealt: dict[str, int] = defaultdict(int)
     round_starts: list[int] = []
     seen = 0
-    for ev in events:
-        if ev["withdrawn"] or ev["type"] in ("undo", "redo"):
-            continue
+    for ev, payload in actions.in_effect(events):  # a move taken back is not there; a correction is
         before = {uid: (level(u["trackers"][t]) if (t := main_tracker(u)) else None)
                   for uid, u in state.get("units", {}).items()}
         was_round = state.get("round")
-        actions.apply(state, ev["payload"])
+        actions.apply(state, payload)
         seen += 1
         if was_round is not None and state["round"] != was_round:
             round_starts.append(seen)
@@ -131,9 +129,7 @@ def build(state: dict, events: list[dict]) -> dict:
         side["units"].append(entry)
     luck = defaultdict(lambda: {"rolls": 0, "expected": 0.0, "actual": 0.0})
     counts = defaultdict(int)
-    for ev in events:
-        if ev["withdrawn"] or ev["type"] in ("undo", "redo"):
-            continue
+    for ev, _ in actions.in_effect(events):
         counts[ev["seat"]] += 1
         side = sides.get(ev.get("side") or "")
         if side is not None and ev.get("chance"):
@@ -150,7 +146,9 @@ def build(state: dict, events: list[dict]) -> dict:
     for name, dealt in replay["dealt"].items():
         if name in sides:
             sides[name]["dealt"] = dealt
-    withdrawn = sum(1 for ev in events if ev["withdrawn"])
+    withdrawn = sum(1 for ev in events if ev["withdrawn"] and not ev.get("taken_back"))
+    corrections = [{"seq": ev["seq"], "seat": ev["seat"], "label": ev["label"]} for ev in events
+                   if ev["type"] == actions.TAKE_BACK and not ev["withdrawn"]]
     biggest = max([abs(v["actual"] - v["expected"]) for v in luck.values()] + [v["expected"] for v in luck.values()]
                   + [v["actual"] for v in luck.values()] + [1])
     return {"rounds": state["round"], "phase": state["phases"][state["phase"]], "sides": sides,
@@ -159,4 +157,4 @@ def build(state: dict, events: list[dict]) -> dict:
             "luck": {seat: {**v, "difference": v["actual"] - v["expected"],
                             "bar_expected": round(v["expected"] / biggest * 100, 1),
                             "bar_actual": round(v["actual"] / biggest * 100, 1)} for seat, v in luck.items()},
-            "actions": dict(counts), "withdrawn": withdrawn, "finished": state["finished"]}
+            "actions": dict(counts), "withdrawn": withdrawn, "corrections": corrections, "finished": state["finished"]}

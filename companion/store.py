@@ -107,6 +107,12 @@ def m005_drawn(db: Database) -> None:
                        pk=("table_id", "seq", "view"))
 
 
+@migrations()
+def m006_taken_back(db: Database) -> None:
+    """Which take-back withdrew a move still in force (companion/take_back.py): the log marks it."""
+    db["events"].add_column("taken_back", int)
+
+
 class NotFound(LookupError):
     """No such table (or not for these credentials): answered 404 without a hint."""
 
@@ -316,14 +322,36 @@ def undo(db: Database, code: str, ctx: Ctx, redo: bool = False) -> dict:
     return {"seq": seq, "label": label, "target": target, "state": state}
 
 
+def take_back(db: Database, code: str, targets, ctx: Ctx, instead: dict | None = None,
+              expect_seq: int | None = None) -> dict:
+    """Take back moves in force (``targets``, seqs), or correct one (``instead``: the same tracker
+    change with another unit or amount), as one event; see companion/take_back.py."""
+    from companion import take_back as tb
+    payload = {"type": actions.TAKE_BACK, "targets": tb.clean_targets(targets)}
+    with write_lock(db):
+        row = table(db, code)
+        if row["finished"]:
+            raise Finished("This game is finished: it can be browsed but not changed.", "type")
+        if expect_seq is not None and expect_seq != row["seq"]:
+            raise Stale("The table changed since you looked; here is the fresh view.", "seq")
+        if instead is not None:
+            payload["instead"] = tb.correction(db, row, payload["targets"][0], instead, ctx)
+        tb.check_payload(payload)
+        seq, label, state = tb.withdraw(db, row, payload, ctx.seat, ctx.side)
+    return {"seq": seq, "label": label, "payload": payload, "state": state, "row": row}
+
+
 def _event_rows(db: Database, table_id: int, chance_only=False, limit=None, newest_first=False, before=None):
     where = "table_id = ?" + (" and chance = 1" if chance_only else "") + (" and seq < ?" if before else "")
-    sql = (f"select seq, ts, seat, side, type, label, payload, target, withdrawn, chance from events where {where}"
+    sql = (f"select seq, ts, seat, side, type, label, payload, target, withdrawn, chance, taken_back from events"
+           f" where {where}"
            f" order by seq {'desc' if newest_first else 'asc'}" + (f" limit {int(limit)}" if limit else ""))
     params = [table_id, int(before)] if before else [table_id]
     return [{"seq": seq, "ts": ts, "seat": seat, "side": side, "type": type_, "label": label,
-             "withdrawn": bool(withdrawn), "target": target, "payload": json.loads(payload), "chance": bool(chance)}
-            for seq, ts, seat, side, type_, label, payload, target, withdrawn, chance in db.execute(sql, params)]
+             "withdrawn": bool(withdrawn), "target": target, "payload": json.loads(payload), "chance": bool(chance),
+             "taken_back": taken_back}
+            for seq, ts, seat, side, type_, label, payload, target, withdrawn, chance, taken_back
+            in db.execute(sql, params)]
 
 
 def events(db: Database, code: str, chance_only: bool = False, limit: int | None = None,

@@ -100,7 +100,11 @@ def _append_undo(db: Database, row: dict, redo: bool, seat: str, side, ts=None) 
             raise RuleError("Nothing to redo.", "redo")
         undone_link, target = _link(db, table_id, row["undone_event"])[:2]
         target_label, payload = _text(db, table_id, target)
-        state, _ = actions.attempt(row["state"], json.loads(payload))  # the top again: apply it once more
+        payload = json.loads(payload)
+        if payload["type"] == actions.TAKE_BACK:  # what it left is its snapshot (companion/take_back.py)
+            state = _state_at(db, table_id, target)
+        else:
+            state, _ = actions.attempt(row["state"], payload)  # the top again: apply it once more
         top, undone, link, withdrawn = target, undone_link, None, 0
     else:
         target = row.get("done_top")
@@ -118,4 +122,8 @@ def _append_undo(db: Database, row: dict, redo: bool, seat: str, side, ts=None) 
     db.conn.execute("update tables set state = ?, seq = ?, done_top = ?, undone_event = ? where id = ?",
                     [json.dumps(state), seq, top, undone, table_id])
     row.update(state=state, seq=seq, done_top=top, undone_event=undone)
+    if db.execute("select type from events where table_id = ? and seq = ?", [table_id, target]).fetchone()[0] \
+            == actions.TAKE_BACK:
+        from companion import take_back  # (it builds on this module)
+        take_back.after_undo(db, table_id, target, top)
     return seq, label, target, state

@@ -22,6 +22,7 @@ from companion import folded_cards, side_marks, store, validate, words
 from companion.actions import Ctx, Stale
 from companion.db import get_db, systems
 from companion.rules import RuleError
+from companion.take_back import Conflict
 
 MAX_SEAT_NAME = 24
 
@@ -377,6 +378,6 @@ def error_fragment(exc: RuleError, control: str | None, status: int):
 
 
 def status_of(exc: Exception) -> int:
-    if isinstance(exc, (Stale, store.Finished)):
+    if isinstance(exc, (Stale, store.Finished, Conflict)):
         return 409
     return 400

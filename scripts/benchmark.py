@@ -4,7 +4,8 @@ Reports action round trip p50/p99 (the JSON API, and the htmx tap phones send, w
 the board), beside a floor measured in the same run (scripts/floor_app.py: one SQLite commit and
 Flask, under the same gunicorn settings, tapped by the same clients); no-change poll p50/p99 and its
 response size, the board page's HTML size and the total JS size; then a long game: action, poll,
-board render and undo/redo at 100 / 1,000 / 10,000 events (none should grow with the log).
+board render, undo/redo and taking back a move 50 moves ago at 100 / 1,000 / 10,000 events (none
+should grow with the log).
 Run: python scripts/benchmark.py [--actions 200] [--polls 2000]
 Targets (issue 2): action p99 <= 15 ms, poll p99 <= 2 ms and <= 300 bytes, board <= 40 KB, JS <= 70 KB;
 (issue 14) the htmx tap's p99 within 3x of the floor's.
@@ -297,17 +298,39 @@ def growth(port: int, db_path: str, sizes=(100, 1_000, 10_000), samples=30) -> l
             timed("no-change poll", a, "GET", f"/t/{code}/poll?seq={seq + 1}", headers=hx, status=204)
         for redo in [False] * samples + [True] * samples:
             timed("undo/redo", api, "POST", f"/api/tables/{code}/{'redo' if redo else 'undo'}", headers=auth)
+        # issue 27: take back the move 50 moves below the top (its later moves applied again from the
+        # snapshot before it), then undo that take-back; the table is as it was after each pair
+        target, applies = move_below_top(db_path, code, 50)
+        times["take back 50 ago"], times["undo take-back"] = [], []
+        for _ in range(samples):
+            timed("take back 50 ago", api, "POST", f"/api/tables/{code}/take-back", {"targets": [target]}, auth)
+            timed("undo take-back", api, "POST", f"/api/tables/{code}/undo", headers=auth)
         rows.append({"size": size, **{k: pct(v, 50) for k, v in times.items()},
-                     "undo/redo max": max(times["undo/redo"])})
+                     "undo/redo max": max(times["undo/redo"]), "take-back applies": applies})
     return rows
+
+
+def move_below_top(db_path: str, code: str, depth: int) -> tuple[int, int]:
+    """The move ``depth`` moves below the top of a table's moves in force, and how many moves a
+    take-back of it applies: those above it plus those between its snapshot and it."""
+    import sqlite3
+    conn = sqlite3.connect(db_path)
+    table_id, seq = conn.execute("select id, done_top from tables where code = ?", [code]).fetchone()
+    for _ in range(depth):
+        seq = conn.execute("select link from events where table_id = ? and seq = ?", [table_id, seq]).fetchone()[0]
+    parent = conn.execute("select link from events where table_id = ? and seq = ?", [table_id, seq]).fetchone()[0]
+    since = conn.execute("select since_snap from events where table_id = ? and seq = ?", [table_id, parent]).fetchone()[0]
+    conn.close()
+    return seq, depth + since
 
 
 def print_growth(long_game: list[dict]) -> None:
     ms = lambda s: f"{s * 1000:.2f} ms"  # noqa: E731
-    kinds = [k for k in long_game[0] if k not in ("size", "undo/redo max")]
+    kinds = [k for k in long_game[0] if k not in ("size", "undo/redo max", "take-back applies")]
     print("log length | " + " | ".join(f"{k} p50" for k in kinds) + " | undo/redo max")
     for row in long_game:
-        print(f"{row['size']:>10} | " + " | ".join(ms(row[k]) for k in kinds) + f" | {ms(row['undo/redo max'])}")
+        print(f"{row['size']:>10} | " + " | ".join(ms(row[k]) for k in kinds) + f" | {ms(row['undo/redo max'])}"
+              f" (a take-back 50 moves ago applies {row['take-back applies']} moves after one snapshot load)")
     first = long_game[0]
     print("longest / shortest log, p50: " + ", ".join(
         f"{k} {long_game[-1][k] / first[k]:.2f}x" for k in kinds) + " (issue 14: within 1.2x)")

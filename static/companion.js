@@ -189,6 +189,11 @@
     el.hidden = true;
   });
   document.addEventListener("htmx:afterSettle", sheet);
+  // "Same hit?" answered "Keep both": the question goes, both moves stay (issue 28 item 3)
+  document.addEventListener("click", function (e) {
+    if (!e.target.closest || !e.target.closest("[data-same-hit-keep]")) return;
+    document.getElementById("same-hit").innerHTML = "";
+  });
 
   // No action moves the page away from the control the player used (issue 10 §2): when the board is
   // redrawn, the tapped control (or, for a poll, what is in the middle of the screen) stays where it

@@ -24,7 +24,7 @@ import re
 from collections import Counter
 from contextlib import contextmanager
 
-from companion import actions, replay, store, undo_chain
+from companion import actions, replay, store, take_back, undo_chain
 from companion.actions import Ctx
 from companion.content import default_systems
 from companion.rules import RuleError
@@ -89,6 +89,8 @@ class Play:
     def step(self, kind: str, check_fold: bool = True, args: dict | None = None) -> bool:
         """Undo, redo, or a request of action type ``kind`` (or ``args`` as they are); checked;
         True if the table took it."""
+        if kind == "take-back":
+            return self.take_back()
         before = store._row(self.db, self.code)  # the raw row: a refusal must leave it byte for byte
         try:
             if kind in ("undo", "redo"):
@@ -115,6 +117,49 @@ class Play:
         # the undo chain: the snapshot below the top plus the actions above it == the cached state
         assert store._state_at(self.db, row["id"], row["done_top"]) == row["state"], \
             "snapshot + tail differs from the cached state"
+
+    # --- take back one move (issue 27) ---------------------------------------------------------------
+    def take_back(self) -> bool:
+        """Take back (or correct) a random move in force: the state becomes the fold of the log
+        without it (a correction: with the new move in its place), or the table refuses naming the
+        first later move that no longer applies and nothing changes; undo restores the state
+        exactly, redo puts the take-back back (so the round trip carries it)."""
+        log = store.events(self.db, self.code)
+        live = [ev for ev in log if ev["seq"] > 1 and ev["type"] not in ("undo", "redo") and not ev["withdrawn"]
+                and ev["seq"] in set(actions.timeline(log)[0])]
+        if not live:
+            return False
+        target = self.pick(live)
+        instead = None
+        if take_back.correctable(target) and self.pick([False, True]):
+            by = target["payload"]["by"]
+            instead = {"by": self.pick([v for v in (by + 1, by - 1, -by, 2 * by) if v not in (0, by)])}
+        expected, failed = fold_without(log, target["seq"], instead and {**target["payload"], **instead})
+        before = store._row(self.db, self.code)
+        try:
+            done = store.take_back(self.db, self.code, [target["seq"]], self.ctx, instead=instead)
+        except take_back.Conflict as exc:
+            assert store._row(self.db, self.code) == before, "a refused take-back changed the table"
+            assert exc.failed == failed and f"#{failed} " in exc.message, (exc.message, failed)
+            self.refused["take-back"] += 1
+            return False
+        except RuleError as exc:  # only a correction that cannot stand in the move's place
+            assert instead is not None and exc.field in ("instead", "by"), exc.message
+            assert store._row(self.db, self.code) == before, "a refused correction changed the table"
+            assert failed == target["seq"], (exc.message, failed)
+            return False
+        assert failed is None, f"the take-back went through though #{failed} no longer applies"
+        assert done["state"] == expected, "the take-back is not the fold of the log without the move"
+        assert store.events(self.db, self.code)[target["seq"] - 1]["taken_back"] == done["seq"]
+        self.check()
+        back = store.undo(self.db, self.code, self.ctx)
+        assert back["state"] == json.loads(before["state"]), "undo of the take-back did not restore the table"
+        self.check()
+        again = store.undo(self.db, self.code, self.ctx, redo=True)
+        assert again["state"] == done["state"]
+        self.check()
+        self.accepted["take-back"] += 1
+        return True
 
     # --- requests ------------------------------------------------------------------------------
     def request(self, kind: str, state: dict) -> dict:
@@ -203,6 +248,27 @@ class Play:
         assert logs[0] == logs[1]
 
 
+def fold_without(log: list[dict], seq: int, instead: dict | None = None) -> tuple[dict, int | None]:
+    """The fold of ``log`` without event ``seq`` (or with the move ``instead`` in its place), worked
+    out afresh from the whole log (companion.actions.in_effect), and the first move that no longer
+    applies (None if all do)."""
+    changed = [{**ev, "type": "(gone)"} if ev["seq"] == seq else ev for ev in log]  # a take-back no more
+    state: dict = {}
+    for ev, payload in actions.in_effect(changed):
+        if ev["seq"] == seq:
+            if instead is None:
+                continue
+            payload = instead
+        try:
+            actions.apply(state, payload)
+        except RuleError:
+            if payload is not ev["payload"] and ev["seq"] != seq:  # an earlier correction's move: it is named
+                return state, next(t["seq"] for t in log if t["type"] == actions.TAKE_BACK and not t["withdrawn"]
+                                   and t["payload"]["targets"][0] == ev["seq"] and "instead" in t["payload"])
+            return state, ev["seq"]
+    return state, None
+
+
 def unreachable(play: Play) -> set[str]:
     """Types no request can make taken at this table: the deck actions where the system has no
     deck (Dreadfleet and Freeform have decks; the others keep their cards in their own actions)."""
@@ -280,7 +346,8 @@ def coverage(slug: str, phrases: dict, openings: list[dict], seed: int = 13, ste
     assert not never, f"never taken in random play (the phrasebook or the walk is wrong): {sorted(never)}"
 
 
-def random_play(slug: str, phrases: dict, openings: list[dict], data, max_steps: int = 20) -> Play:
+def random_play(slug: str, phrases: dict, openings: list[dict], data, max_steps: int = 20,
+                take_backs: int = 2) -> Play:
     """One hypothesis example: an opening (or none), random requests of every action type mixed
     with undo and redo, maybe finish, then the round trip."""
     from hypothesis import strategies as st
@@ -292,8 +359,8 @@ def random_play(slug: str, phrases: dict, openings: list[dict], data, max_steps:
     with low_snapshots():
         play = start(slug, phrases, opening, choose, pick(st.integers(0, 2 ** 16)))
         kinds = [t for t in play.types() if t not in ("finish", "create-table")]
-        for kind in pick(st.lists(st.sampled_from(kinds + ["undo", "redo", "next-phase"]), min_size=1,
-                                  max_size=max_steps)):
+        for kind in pick(st.lists(st.sampled_from(kinds + ["undo", "redo", "next-phase"] + ["take-back"] * take_backs),
+                                  min_size=1, max_size=max_steps)):
             play.step(kind)
         if pick(st.booleans()):
             play.step("finish")

@@ -89,3 +89,19 @@ def test_cached_state_equals_fold_of_log_after_every_step(tmp_path, monkeypatch,
                 outcome.append(exc.message)
         assert outcome[0] == outcome[1]
     db.close()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_taking_back_a_random_move_is_the_fold_of_the_log_without_it(data):
+    """Issue 27, Freeform (every other game: tests/test_property_games.py, whose random play takes
+    moves back too): random core play with many take-backs and corrections; each one is the fold of
+    the log without the move (a correction: with the new move in its place) or refuses naming the
+    first later move that fails, changing nothing; undo restores the table exactly; the round trip
+    (export, import, undo and redo on both) keeps the take-backs."""
+    from property_steps import random_play
+    fleet = {"for": [], "steps": [{"type": "add-unit", "name": name, "hp": hp, "side": side}
+                                  for name, hp, side in (("Nimitz", 8, "Side A"), ("Zhukov", 3, "Side B"),
+                                                         ("Hood", 5, "Side B"))]}
+    play = random_play("freeform", {}, [fleet], data, max_steps=30, take_backs=10)
+    assert not play.shielded, play.why

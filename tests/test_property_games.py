@@ -67,3 +67,13 @@ def test_a_brief_respite_after_the_fate_deck_was_loaded_again_is_refused_not_cra
     assert not play.shielded, play.why
     assert "(BR) Fate card" in play.why["df-repair"], play.why
     play.round_trip()
+
+
+@pytest.mark.parametrize("slug", GAMES)
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_random_play_takes_moves_back(slug, data):
+    """Issue 27: random play of every game with many take-backs and corrections (Play.take_back):
+    each is the fold of the log without the move, or refuses naming the first later move that no
+    longer applies and changes nothing; undo restores the table exactly; the round trip keeps them."""
+    random_play(slug, *book(slug), data, max_steps=20, take_backs=30)

@@ -129,13 +129,39 @@ def timeline(events: list[dict]) -> tuple[list[int], list[int]]:
     return done, undone
 
 
+TAKE_BACK = "take-back"  # withdraws earlier moves in force (companion/take_back.py); like undo, not an action type
+
+
+def in_effect(events: list[dict]) -> list[tuple[dict, dict]]:
+    """The moves that make the state, in order, as (event, payload): the events in force (undo and
+    redo followed), less those a take-back in effect withdrew, with a correction's move in the place
+    of the move it corrects.  A take-back may itself be taken back (its moves count again), so the
+    newest decides: walked from the top of the done stack down."""
+    done = timeline(events)[0]
+    by_seq = {ev["seq"]: ev for ev in events}
+    killed: dict[int, dict] = {}  # a withdrawn move's seq -> the take-back in effect that withdrew it
+    for seq in reversed(done):
+        ev = by_seq[seq]
+        if seq not in killed and ev["type"] == TAKE_BACK:
+            for t in ev["payload"]["targets"]:
+                killed.setdefault(t, ev)
+    out = []
+    for seq in done:
+        ev = by_seq[seq]
+        if seq in killed:
+            instead = killed[seq]["payload"].get("instead")
+            if instead is not None and killed[seq]["payload"]["targets"][0] == seq:
+                out.append((ev, instead))  # the corrected move, where the mistaken one was
+        elif ev["type"] != TAKE_BACK:
+            out.append((ev, ev["payload"]))
+    return out
+
+
 def fold(events: list[dict]) -> dict:
-    """The state a log describes: every event in force applied in order."""
-    done = set(timeline(events)[0])
+    """The state a log describes: every move in effect applied in order (``in_effect``)."""
     state: dict = {}
-    for ev in events:
-        if ev["seq"] in done:
-            apply(state, ev["payload"])
+    for _, payload in in_effect(events):
+        apply(state, payload)
     return state
 
 

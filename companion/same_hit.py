@@ -1,0 +1,71 @@
+"""The same hit counted twice (issue 28 item 3): two players tap -1 on the same ship within a second,
+both count, and nobody is told.  After a tracker change, ``earlier_same`` finds the same change
+(the same payload: unit, tracker, operation and amount) made by another seat a moment before and
+still in force; the answer asks "Ben also took 1 HP from Nimitz 2 s ago. Same hit?" with "Keep
+both" and "Take mine back" (one tap: the move taken back, companion/take_back.py).
+"""
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+from sqlite_utils import Database
+
+WITHIN_SECONDS = 5  # "a moment ago": issue 28 item 3 ("say within 5 s"); the seeds are silent, it is not a rule
+LOOK_BACK = 30  # events looked at: a busy table makes fewer than this in 5 s
+TRACKER_CHANGES = ("adjust", "tracker")
+DAMAGE_OPS = ("adjust", "move", "hit")
+
+
+def earlier_same(db: Database, table_id: int, seq: int) -> dict | None:
+    """The newest move in force by another seat, within WITHIN_SECONDS before move ``seq``, that
+    made the same tracker change: {"seq", "seat", "seconds", "label"}; None if there is none."""
+    mine = db.execute("select ts, seat, type, payload from events where table_id = ? and seq = ?",
+                      [table_id, seq]).fetchone()
+    if mine is None or mine[2] not in TRACKER_CHANGES:
+        return None
+    ts, seat, type_, payload = mine
+    try:
+        when = datetime.fromisoformat(ts)
+    except (TypeError, ValueError):
+        return None
+    payload = json.loads(payload)
+    for other, other_ts, other_seat, label, other_payload in db.execute(
+            "select seq, ts, seat, label, payload from events where table_id = ? and seq < ? and seq >= ?"
+            " and type = ? and withdrawn = 0 and seat != ? order by seq desc",
+            [table_id, seq, seq - LOOK_BACK, type_, seat]).fetchall():
+        if json.loads(other_payload) != payload:  # the same change (a JSON body's keys may come in any order)
+            continue
+        try:
+            seconds = (when - datetime.fromisoformat(other_ts)).total_seconds()
+        except (TypeError, ValueError):  # an imported event's time that is not one: not a moment ago
+            return None
+        if 0 <= seconds <= WITHIN_SECONDS:
+            return {"seq": other, "seat": other_seat, "seconds": seconds, "label": label, "payload": payload}
+        if seconds > WITHIN_SECONDS:
+            return None
+    return None
+
+
+def question(state: dict, other: dict) -> str:
+    """What the second phone is asked: "Ben also took 1 HP from Nimitz 2 s ago. Same hit?"."""
+    p = other["payload"]
+    unit = state["units"].get(p.get("unit") or "")
+    owner = unit["name"] if unit else "the table"
+    tracker = (unit["trackers"] if unit else state["trackers"]).get(p.get("tracker"), {})
+    what = tracker.get("label", p.get("tracker", ""))
+    ago = "just now" if other["seconds"] < 1 else f"{round(other['seconds'])} s ago"
+    amount = p.get("amount") or abs(p.get("by") or 0) if "by" in p else p.get("n")
+    op = "adjust" if other.get("payload", {}).get("type") == "adjust" else p.get("op")
+    if op in DAMAGE_OPS and amount and (p.get("by", -1) < 0):
+        return f"{other['seat']} also took {amount} {what} from {owner} {ago}. Same hit?"
+    if op in ("adjust", "move") and amount:
+        return f"{other['seat']} also added {amount} {what} to {owner} {ago}. Same move?"
+    return f"{other['seat']} made this same change to {owner}'s {what} {ago} ({other['label']}). Same move?"
+
+
+def still_counts(db: Database, table_id: int, seq: int) -> bool:
+    """Whether the other seat's change is still in force: if it was taken back (or undone) since
+    the question, "Take mine back" would leave the hit not counted at all."""
+    row = db.execute("select withdrawn from events where table_id = ? and seq = ?", [table_id, seq]).fetchone()
+    return row is not None and not row[0]

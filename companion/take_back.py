@@ -1,0 +1,260 @@
+"""Take back one past move (issue 27): the table becomes the fold of its log without that move,
+every later move applied again in order with the dice it recorded (never rolled again).
+
+A take-back is an event of its own (payload ``{"type": "take-back", "targets": [412], "instead"?}``)
+pushed on the undo chain like any move, so Undo takes it back and Redo puts it back.  ``instead``
+makes it a correction: that move (a tracker change) is applied in the place of the first target.
+What the log means with take-backs in it is ``companion.actions.in_effect`` (one definition: the
+fold, the battle report and this module all follow it).
+
+Cost: the chain is read from the top down to the oldest move taken back; the state before that
+move comes from its snapshot plus at most SNAPSHOT_EVERY applies (``_state_at``), then the moves
+above it are applied again.  The take-back stores a snapshot of the state it leaves, so nothing
+above it ever folds through the moves it withdrew, and undo/redo below and above it stay short.
+
+Every function here runs inside the caller's write transaction (companion.store.write_lock).
+"""
+from __future__ import annotations
+
+import json
+import re
+
+from sqlite_utils import Database
+
+from companion import actions, hidden
+from companion.actions import TAKE_BACK, Stale, schema
+from companion.rules import RuleError
+from companion.undo_chain import _insert_event, _state_at
+
+MAX_TARGETS = 20  # moves one take-back withdraws ("take back both", then more, in one tap each)
+# How far back a take-back reaches: it applies every move in force since again (~20 us each, so
+# ~40 ms at most while the table's write lock is held); further back, undo is the way.  An import
+# holds at most MAX_IN_IMPORT take-backs, so a crafted file costs at most their product in applies.
+MAX_REPLAY = 2_000
+MAX_IN_IMPORT = 500
+NAME_CHARS = 90  # an event named inside a label or a sentence: cut at a word, never mid-word
+CORRECTABLE = ("adjust", "tracker")  # tracker changes: what "Correct" re-enters with another unit or amount
+CORRECTABLE_OPS = ("adjust", "move")  # a tracker op that moves a number by "by" (the -/+ buttons)
+
+
+class Conflict(RuleError):
+    """A later move no longer applies without the one taken back: nothing changed (409).
+    ``failed`` is that move's seq, ``targets`` what was asked, so the answer can offer both."""
+
+    def __init__(self, message: str, failed: int, targets: list[int]):
+        super().__init__(message, "take-back")
+        self.failed, self.targets = failed, targets
+        self.offer = sorted(set(targets) | {failed})  # "take back both": what to send next
+
+
+def correctable(event: dict) -> bool:
+    """A tracker change by an amount: what Correct offers to enter again with another unit or amount."""
+    p = event.get("payload") or {}
+    return event.get("type") in CORRECTABLE and "by" in p and (
+        event["type"] == "adjust" or p.get("op") in CORRECTABLE_OPS)
+
+
+def clean_targets(raw) -> list[int]:
+    """The seqs a request names (a list, or one number, or "412 415"): whole numbers, at most
+    MAX_TARGETS, each once, oldest first."""
+    if isinstance(raw, (int, str)) and not isinstance(raw, bool):
+        raw = str(raw).replace(",", " ").split()
+    if not isinstance(raw, list) or not raw or len(raw) > MAX_TARGETS:
+        raise RuleError(f"Name 1 to {MAX_TARGETS} moves to take back by their number.", "targets")
+    out = []
+    for value in raw:
+        if isinstance(value, str) and value.strip().lstrip("#").isdecimal():
+            value = int(value.strip().lstrip("#"))
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise RuleError("Moves are named by their number in the log (#412).", "targets")
+        out.append(value)
+    return sorted(set(out))
+
+
+def check_payload(payload: dict) -> None:
+    """A take-back's payload as stored (a live request's or an imported one): targets, and a
+    correction's move checked against its action's declared fields."""
+    if set(payload) - {"type", "targets", "instead"} or clean_targets(payload.get("targets")) != payload["targets"]:
+        raise RuleError("a take-back holds only its targets (oldest first) and a correction.", "targets")
+    instead = payload.get("instead")
+    if instead is not None:
+        if not isinstance(instead, dict) or not correctable({"type": instead.get("type"), "payload": instead}):
+            raise RuleError("Only a tracker change by an amount can be corrected.", "instead")
+        schema.check(actions.REGISTRY[instead["type"]].fields or {}, instead)
+
+
+def _chain(db: Database, table_id: int, top: int, low: int) -> list[dict]:
+    """The chain of moves in force from ``top`` down to the oldest at or above ``low`` (lowered to
+    the oldest move a take-back met on the way withdrew), newest first; one query a stretch."""
+    out: list[dict] = []
+    start = top
+    while start is not None:
+        # every column carried down the recursion: a join back to events afterwards was planned as a
+        # scan of the table's whole log (1 ms at 10,000 events)
+        rows = db.execute(
+            "with recursive down(seq, link, type, label, payload, side, taken_back) as ("
+            " select seq, link, type, label, payload, side, taken_back from events"
+            " where table_id = ?1 and seq = ?2 and seq >= ?3"
+            " union all"
+            " select e.seq, e.link, e.type, e.label, e.payload, e.side, e.taken_back from down"
+            " join events e on e.table_id = ?1 and e.seq = down.link where e.seq >= ?3)"
+            " select * from down limit ?4", [table_id, start, low, MAX_REPLAY + 1 - len(out)]).fetchall()
+        for seq, link, type_, label, payload, side, taken in rows:
+            out.append({"seq": seq, "link": link, "type": type_, "label": label,
+                        "payload": json.loads(payload), "side": side, "taken_back": taken})
+        if len(out) > MAX_REPLAY:
+            raise RuleError(f"#{low} is more than {MAX_REPLAY:,} moves back: a take-back reaches that far at most "
+                            "(undo step by step to go further).", "targets")
+        lowest = min([low] + [t for ev in out if ev["type"] == TAKE_BACK for t in ev["payload"]["targets"]])
+        start = out[-1]["link"] if out else None
+        if lowest >= low or start is None:
+            return out
+        low = lowest
+
+
+def _killers(chain: list[dict], extra: dict | None = None) -> dict[int, dict]:
+    """Which move each take-back in effect withdrew (seq -> that take-back), ``extra`` on top."""
+    killed: dict[int, dict] = {}
+    for ev in ([extra] if extra else []) + chain:  # newest first: the newest take-back decides
+        if ev["seq"] not in killed and ev["type"] == TAKE_BACK:
+            for t in ev["payload"]["targets"]:
+                killed.setdefault(t, ev)
+    return killed
+
+
+def _what(ev: dict, secrets: set[str]) -> str:
+    """What an event did, as a label or a sentence names it ("Nimitz HP -3 (10 → 7)"); its type
+    alone when its label could hold sealed text (it seals, or shows a text still sealed)."""
+    label = ev["label"] or ""
+    if hidden.KEY in ev["payload"] or any(s in label for s in secrets):
+        return f"({ev['type']})"
+    if len(label) > NAME_CHARS:
+        label = label[:NAME_CHARS].rsplit(" ", 1)[0] + " …"
+    return label
+
+
+_UNIT_ID = re.compile(r"'(u\d+)'")
+
+
+def _named(message: str, state: dict) -> str:
+    """A refusal as players read it: a unit the withdrawn move made is named, not numbered
+    ("No unit 'u2' at this table." -> "No unit Zhukov at this table.")."""
+    units = state.get("units", {})
+    return _UNIT_ID.sub(lambda m: units[m.group(1)]["name"] if m.group(1) in units else m.group(0), message)
+
+
+def _secrets(*states: dict) -> set[str]:
+    return {s for state in states for s in hidden.secrets_in(state) if len(s) >= 2}
+
+
+def withdraw(db: Database, row: dict, payload: dict, seat: str, side, ts=None) -> tuple[int, str, dict]:
+    """Append the take-back ``payload`` on the table ``row`` (kept up to date): the state without
+    its targets (and with its correction), stored with a snapshot; Conflict if a later move no
+    longer applies, RuleError if a target is not a move in force.  Returns (seq, label, state)."""
+    table_id, targets, instead = row["id"], payload["targets"], payload.get("instead")
+    chain = _chain(db, table_id, row["done_top"], targets[0])
+    by_seq = {ev["seq"]: ev for ev in chain}
+    seq = row["seq"] + 1
+    me = {"seq": seq, "type": TAKE_BACK, "payload": payload}
+    killed = _killers(chain, me)  # (a move a target withdrew counts again: it may be a target too)
+    for t in targets:
+        if t == 1:
+            raise RuleError("The table's set-up cannot be taken back.", "targets")
+        if t not in by_seq:
+            raise RuleError(f"#{t} is not a move in force (undone, an undo, or not in the log); "
+                            "only moves in force can be taken back.", "targets")
+        if killed[t] is not me:
+            raise RuleError(f"#{t} was already taken back (#{killed[t]['seq']}).", "targets")
+    state = _state_at(db, table_id, chain[-1]["link"])
+    labels: dict[int, str] = {}
+    for ev in reversed(chain):  # oldest first
+        if ev["seq"] in killed:
+            if killed[ev["seq"]].get("payload", {}).get("instead") is None or \
+                    killed[ev["seq"]]["payload"]["targets"][0] != ev["seq"]:
+                continue
+            move, whose = killed[ev["seq"]]["payload"]["instead"], killed[ev["seq"]]
+        elif ev["type"] == TAKE_BACK:
+            continue
+        else:
+            move, whose = ev["payload"], ev
+        try:
+            # a move's payload was parsed for this replay alone (the state may keep parts of it); a
+            # correction's is the stored take-back's, so it goes as a copy
+            labels[ev["seq"]] = actions.apply(state, move, own=move is ev["payload"])
+        except RuleError as exc:
+            if whose is me:
+                raise RuleError(f"The correction does not apply in the place of #{ev['seq']}: {exc.message}",
+                                "instead") from None
+            without = " and ".join(f"#{t}" for t in targets)
+            # a Stale refusal ("the table changed ... try again") means the move was checked against,
+            # or names, what a withdrawn move made (the next unit's id, the top card, the phase)
+            why = f"it was entered on the table as {without} left it" if isinstance(exc, Stale) \
+                else _named(exc.message, row["state"])
+            # (a correction that no longer applies in its move's place is named as the correction)
+            raise Conflict(f"#{whose['seq']} {_what(whose, _secrets(row['state'], state))} no longer applies "
+                           f"without {without}: {why.rstrip('.')}.", whose["seq"], targets) from None
+    secrets = _secrets(row["state"], state)
+    said = [f"#{t}: {_what(by_seq[t], secrets)}" for t in targets]
+    if instead is not None:
+        label = f"corrected #{targets[0]} to {labels[targets[0]]} (was {_what(by_seq[targets[0]], secrets)})"
+        label += "".join(f"; took back {s}" for s in said[1:])
+    else:
+        label = "took back " + " and ".join(said)
+    _insert_event(db, table_id, seq, seat, side, payload, label, False, target=targets[0], ts=ts,
+                  link=row["done_top"], since_snap=0)
+    db.conn.execute("insert or replace into snapshots (table_id, seq, state) values (?, ?, ?)",
+                    [table_id, seq, json.dumps(state)])
+    db.conn.execute("update tables set state = ?, seq = ?, finished = ?, done_top = ?, undone_event = NULL,"
+                    " name = ? where id = ?",
+                    [json.dumps(state), seq, int(state["finished"]), seq, state["name"], table_id])
+    _mark(db, table_id, [me] + chain)
+    row.update(state=state, seq=seq, finished=int(state["finished"]), done_top=seq, undone_event=None,
+               name=state["name"])
+    return seq, label, state
+
+
+def _mark(db: Database, table_id: int, chain: list[dict]) -> None:
+    """Mark in the log which moves of ``chain`` (newest first, in force) a take-back in effect
+    withdrew (withdrawn, and by which take-back), and unmark those no longer withdrawn."""
+    killed = _killers(chain)
+    for ev in chain:
+        by = killed.get(ev["seq"])
+        if (by["seq"] if by else None) != ev.get("taken_back"):
+            db.conn.execute("update events set withdrawn = ?, taken_back = ? where table_id = ? and seq = ?",
+                            [int(by is not None), by["seq"] if by else None, table_id, ev["seq"]])
+
+
+def after_undo(db: Database, table_id: int, target: int, top: int | None) -> None:
+    """After an undo or redo of a take-back ``target`` (``top`` the chain's new top): its moves
+    count again, or are withdrawn again, in the log's marks."""
+    payload = json.loads(db.execute("select payload from events where table_id = ? and seq = ?",
+                                    [table_id, target]).fetchone()[0])
+    if top is not None:
+        _mark(db, table_id, _chain(db, table_id, top, payload["targets"][0]))
+
+
+def correction(db: Database, row: dict, target: int, asked: dict, ctx) -> dict:
+    """The move a correction puts in the place of ``target``: the same tracker change with the
+    ``unit`` and ``by`` asked (each, if given); RuleError if that move cannot be corrected so."""
+    found = db.execute("select type, payload from events where table_id = ? and seq = ?",
+                       [row["id"], target]).fetchone()
+    event = {"type": found[0], "payload": json.loads(found[1])} if found else {}
+    if not found or not correctable(event):
+        raise RuleError(f"#{target} is not a tracker change by an amount; take it back instead.", "instead")
+    if not isinstance(asked, dict) or set(asked) - {"unit", "by"}:
+        raise RuleError("A correction names another unit, another amount, or both.", "instead")
+    move = dict(event["payload"])
+    if asked.get("unit") not in (None, ""):
+        move["unit"] = asked["unit"]
+    if asked.get("by") not in (None, ""):
+        by = asked["by"]
+        if isinstance(by, str) and by.strip().lstrip("+-").isdecimal():
+            by = int(by)
+        if isinstance(by, bool) or not isinstance(by, int) or by == 0:
+            raise RuleError("Enter the amount it should have been (a whole number, not 0; "
+                            "to leave it out, take it back).", "by")
+        move["by"] = by
+        move.pop("amount", None)  # the amount typed beside the -/+ buttons sized "by"; the new amount is whole
+    if move == event["payload"]:
+        raise RuleError(f"That is #{target} as it was: change the unit or the amount.", "instead")
+    return move
