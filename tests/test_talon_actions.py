@@ -197,7 +197,7 @@ def test_damage_missiles_criticals_and_repair(game):
     z = game.ship("Zhukov")
     assert z["hull_hits"] == 4 and z["pending"] == 1
     game.refused("amount must be a whole number", type="talon-damage", unit=zhukov, arc="F", amount=0)
-    game.refused("Enter the 2D6 as numbers", type="talon-critical", unit=zhukov, crit_dice="x y")
+    game.refused("Each die must be a whole number from 1 to 6; got 'x'.", type="talon-critical", unit=zhukov, crit_dice="x y")
     game.refused("Each die must be a whole number from 1 to 6", type="talon-critical", unit=zhukov, crit_dice="7 1")
     game.ok(type="talon-critical", unit=zhukov, crit_dice="1 2")  # 3: shields down
     assert game.ship("Zhukov")["crits"]["shields_down"] == "1A"

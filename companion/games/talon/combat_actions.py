@@ -8,9 +8,8 @@ entered from the table.
 """
 from __future__ import annotations
 
-from companion.actions import action, chance
+from companion.actions import action, chance, entered_dice
 from companion.actions.schema import Dice, Int, Ref, Text
-from companion.dice import parse_values
 from companion.rules import RuleError, roll_or_take
 from companion.games.talon import books
 from companion.games.talon.rules import counter, criticals, damage, weapons
@@ -19,14 +18,9 @@ GAME = {"talon"}
 
 
 def dice_arg(args: dict, key: str, count: int, rng, what: str) -> list[int]:
-    raw = args.get(key)
-    if raw in (None, ""):
-        return roll_or_take(count, 6, None, rng, what)
-    values = parse_values(raw) if isinstance(raw, str) else ([raw] if isinstance(raw, int) else raw)
-    try:
-        values = [int(v) for v in values]
-    except (TypeError, ValueError):
-        raise RuleError(f"Enter the {what} as numbers from 1 to 6, like 5 2.", key) from None
+    """The real dice entered for ``key`` (read by the field the action declared), ``count`` of them,
+    or ``count`` rolled when left empty."""
+    values = entered_dice(args, key)
     try:
         return roll_or_take(count, 6, values, rng, what)
     except RuleError as exc:
@@ -134,7 +128,7 @@ def take_damage(state: dict, p: dict) -> str:
 
 
 @action("talon-critical", systems=GAME, chance=True, fields={"unit": Ref("unit"), "crit_dice": Dice(6, 2, "the real 2D6, or empty to roll"),
-    "group_dice": Text(400, "the weapon groups' dice, rounds split by '/'")})
+    "group_dice": Dice(6, 60, "the weapon groups' dice, one per group still tied, rounds split by '/'", groups=True)})
 def critical(state: dict, p: dict) -> str:
     """Roll 2D6 on the Critical Damage Table for a marked critical hull box."""
     unit, ship = books.live_ship(state, p.get("unit"))
@@ -155,10 +149,10 @@ def decide_critical(state: dict, args: dict, ctx) -> dict:
     payload = {"unit": args["unit"], "dice": dice}
     alive = [i for i, g in enumerate(ship["groups"]) if not g["destroyed"]]
     if sum(dice) in criticals.GROUP_LOSS and len(alive) > 1:
-        raw = args.get("group_dice")
-        if raw not in (None, ""):  # entered: rounds separated by '/', one die per group still in it
-            rounds = [[int(v) for v in parse_values(part) if v.isdigit()] for part in str(raw).split("/")]
-        else:
+        rounds = entered_dice(args, "group_dice")  # entered: rounds split by '/', one die per group still in it
+        if rounds and not isinstance(rounds[0], list):
+            rounds = [rounds]  # one round, entered without a '/'
+        if not rounds:
             rounds, left = [], alive
             while left:
                 rounds.append([ctx.rng.randint(1, 6) for _ in left])
