@@ -179,16 +179,69 @@ def test_fire_with_entered_dice_and_damage_to_the_arc(game):
     ready_group(game, "Justice", 1)
     assert game.ship("Justice")["groups"][0]["red_on"] == 1  # the Power Phase charged the red box
     game.ok(type="next-phase")  # round 2, A: Talon first
-    game.refused("not charged", type="talon-fire", unit=justice, group=2, target=zhukov, range=2, arc="F")
-    game.refused("fires at range 1-4", type="talon-fire", unit=justice, group=1, target=zhukov, range=5, arc="F",
+    game.refused("not charged", type="talon-fire", unit=justice, group=2, target=zhukov, range=2, in_arc="F", arc="F")
+    game.refused("fires at range 1-4", type="talon-fire", unit=justice, group=1, target=zhukov, range=5, in_arc="F", arc="F",
                  dice="6 6")
-    game.refused("Expected 2 dice", type="talon-fire", unit=justice, group=1, target=zhukov, range=2, arc="F", dice="6")
-    game.refused("on your side", type="talon-fire", unit=justice, group=1, target=justice, range=2, arc="F", dice="6 6")
-    game.ok(type="talon-fire", unit=justice, group=1, target=zhukov, range=2, arc="R", dice="5 1")
+    game.refused("Expected 2 dice", type="talon-fire", unit=justice, group=1, target=zhukov, range=2, in_arc="F", arc="F", dice="6")
+    game.refused("on your side", type="talon-fire", unit=justice, group=1, target=justice, range=2, in_arc="F", arc="F", dice="6 6")
+    game.ok(type="talon-fire", unit=justice, group=1, target=zhukov, range=2, in_arc="F", arc="R", dice="5 1")
     z = game.ship("Zhukov")
     assert z["shield_hits"]["R"] == 2 and z["hull_hits"] == 0
     assert game.ship("Justice")["groups"][0]["red_on"] == 0  # both reset
     game.folds()
+
+
+def test_a_group_fires_only_at_a_target_in_its_firing_arc(game):
+    """Seed 003 5.3.1: "Weapons may only fire at targets within their Firing Arc"; the Talon CA's
+    group 1 has the forward and left arrows (content/talon/data/ships.toml), so a target on its
+    right is refused, and the firer's arc is asked for every shot."""
+    zhukov, justice = game.uid("Zhukov"), game.uid("Justice")
+    ready_group(game, "Justice", 1)
+    game.ok(type="next-phase")
+    shot = dict(type="talon-fire", unit=justice, group=1, target=zhukov, range=2, arc="F", dice="5 1")
+    # (the screen drops the rule's citation: companion.words)
+    game.refused("Group 1 fires only into Justice's forward or left arcs; Zhukov is in its right arc.",
+                 **shot, in_arc="R")
+    game.refused("Say which of your arcs the target is in: Fwd, Right, Rear or Left.", **shot)
+    game.refused("in_arc must be one of F, R, Rear, L.", **shot, in_arc="Up")
+    game.ok(**shot, in_arc="L")
+    assert game.ship("Zhukov")["shield_hits"]["F"] == 2
+    game.folds()
+
+
+def test_the_firing_arc_over_the_api(game):
+    """The same rule (seed 003 5.3.1) for a JSON client; the field is in the published request."""
+    zhukov, justice = game.uid("Zhukov"), game.uid("Justice")
+    ready_group(game, "Justice", 1)
+    game.ok(type="next-phase")
+    player, _ = game.table.secrets()
+    client = game.table.client
+
+    def fire(**extra):
+        return client.post(f"/api/tables/{game.table.code}/actions", headers={"Authorization": f"Bearer {player}"},
+                           json={"type": "talon-fire", "unit": justice, "group": 1, "target": zhukov, "range": 2,
+                                 "arc": "F", "dice": [5, 1], **extra})
+    before = game.state()
+    refused = fire(in_arc="R")
+    assert refused.status_code == 400 and refused.get_json()["field"] == "in_arc"
+    assert "fires only into Justice's forward or left arcs" in refused.get_json()["error"]
+    assert fire().get_json()["field"] == "in_arc" and game.state() == before
+    assert fire(in_arc="F").status_code == 200
+    doc = client.get("/api/openapi.json").get_json()
+    assert doc["components"]["schemas"]["action-talon-fire"]["properties"]["in_arc"]["enum"] == ["F", "R", "Rear", "L"]
+    game.folds()
+
+
+def test_a_shot_logged_before_firing_arcs_were_asked_still_replays(game):
+    """Logs from before issue 24 hold talon-fire events without in_arc: they fold as they did."""
+    zhukov, justice = game.uid("Zhukov"), game.uid("Justice")
+    ready_group(game, "Justice", 1)
+    game.ok(type="next-phase")
+    game.ok(type="talon-fire", unit=justice, group=1, target=zhukov, range=2, in_arc="F", arc="F", dice="5 1")
+    db = store.open_db(game.app.config["DATABASE"])
+    log = [{"seq": e["seq"], "type": e["type"], "payload": e["payload"]} for e in store.events(db, game.table.code)]
+    del log[-1]["payload"]["in_arc"]
+    assert actions.fold(log) == game.state()
 
 
 def test_damage_missiles_criticals_and_repair(game):
@@ -220,7 +273,7 @@ def test_damage_missiles_criticals_and_repair(game):
     game.to_phase("Power Phase")
     game.ok(type="talon-initiative", side="Talon")
     game.ok(type="next-phase")
-    game.ok(type="talon-fire", unit=hunter, group=2, target=zhukov, range=3, arc="F")
+    game.ok(type="talon-fire", unit=hunter, group=2, target=zhukov, range=3, in_arc="F", arc="F")
     token = game.state()["game"]["missiles"][0]
     game.ok(type="talon-missile", missile=token["id"], op="hit")
     assert game.ship("Zhukov")["shield_hits"]["F"] == 2
@@ -301,7 +354,7 @@ def test_every_talon_action_has_a_doc_line_and_undo_restores_a_shot(game):
     zhukov, justice = game.uid("Zhukov"), game.uid("Justice")
     ready_group(game, "Justice", 2)
     game.ok(type="next-phase")
-    game.ok(type="talon-fire", unit=justice, group=2, target=zhukov, range=2, arc="L", dice="2 2")
+    game.ok(type="talon-fire", unit=justice, group=2, target=zhukov, range=2, in_arc="F", arc="L", dice="2 2")
     assert game.ship("Zhukov")["shield_hits"]["L"] == 4
     assert game.table.undo().status_code == 200
     assert game.ship("Zhukov")["shield_hits"]["L"] == 0 and game.ship("Justice")["groups"][1]["red_on"] == 1
