@@ -361,3 +361,90 @@ def test_every_talon_action_has_a_doc_line_and_undo_restores_a_shot(game):
     assert game.table.undo(redo=True).status_code == 200
     assert game.ship("Zhukov")["shield_hits"]["L"] == 4
     game.folds()
+
+
+# --- AP uses our sources name without their details (TALON.md 2 and 11; issue 24) --------------------
+
+def board(game) -> str:
+    return html.unescape(game.table.client.get(f"/t/{game.table.code}?open=*").data.decode())
+
+
+def test_redirect_missile_spends_the_ships_ap_and_turns_its_token_to_a_new_target(game):
+    """TALON.md 2 (AP uses, FAN PowerOption: "Redirect Missile (ships with missiles)", rule 13.7): one of
+    the ship's AP uses, so its 1 AP of the impulse (TT#18).  How far a missile may turn is not in our
+    sources (TALON.md 11, item 8): the form says the players check it at their table."""
+    zhukov = game.uid("Zhukov")
+    game.ok(type="talon-ship", cls="terran-ca", name="Nimitz")
+    game.ok(type="talon-ship", cls="talon-dd", name="Hunter")
+    hunter, nimitz = game.uid("Hunter"), game.uid("Nimitz")
+    game.to_phase("Power Phase")
+    game.ok(type="next-phase")
+    game.to_phase("Power Phase")  # the DD's launcher has 2 red boxes: two Power Phases
+    game.ok(type="next-phase")
+    game.ok(type="talon-fire", unit=hunter, group=2, target=zhukov, range=3, in_arc="F", arc="F")
+    token = game.state()["game"]["missiles"][0]["id"]
+    game.to_phase("F · initiative player")  # Hunter's curve 1-3-0: Power 1, AP in impulse F only
+    page = board(game)
+    assert "Redirect a missile (13.7):" in page
+    assert "The rules we have give no range or turn limit for a redirect: check it at your table." in page
+    redirect = dict(type="talon-ap", unit=hunter, use="redirect", missile=token, new_target=nimitz)
+    game.refused("Say which of Nimitz's arcs faces the missile: Fwd, Right, Rear or Left.", **redirect)
+    game.refused("Choose a missile token in flight to redirect.", **{**redirect, "missile": 99}, new_arc="L")
+    game.refused("Missile 1 is already flying at Zhukov.", **{**redirect, "new_target": zhukov}, new_arc="L")
+    resp = game.ok(**redirect, new_arc="L")
+    assert "Hunter redirects missile #1 from Zhukov to Nimitz (left arc) (1 AP)" in text(resp)
+    assert game.state()["game"]["missiles"][0] | {"redirected": 3} == {
+        "id": 1, "by": hunter, "target": nimitz, "arc": "L", "round": 3, "redirected": 3}
+    game.refused("already spent its AP this impulse", type="talon-ap", unit=hunter, use="change")
+    game.ok(type="talon-missile", missile=token, op="hit")
+    assert game.ship("Nimitz")["shield_hits"]["L"] == 2 and game.ship("Zhukov")["shield_hits"]["F"] == 0
+    game.folds()
+
+
+def test_only_a_ship_with_missiles_redirects_one_of_its_sides_missiles(game):
+    justice = game.uid("Justice")
+    game.to_phase("F · initiative player")
+    game.refused("Justice carries no missiles: Redirect Missile is for ships with missiles (rule 13.7).",
+                 type="talon-ap", unit=justice, use="redirect", missile=1, new_target=game.uid("Zhukov"), new_arc="F")
+
+
+def test_transmit_power_to_fighters_is_a_base_or_carriers_ap_use(game):
+    """TALON.md 2 (FAN PowerOption: "Transmit Power to Fighters (Bases, CVs)", rule 12.2.2): it spends the
+    carrier's AP; what the power does for the squadron is not in our sources (TALON.md 11, item 9), so
+    the log and the form send the players to their rulebook."""
+    game.ok(type="talon-ship", cls="terran-cv", name="Hornet")
+    game.ok(type="talon-ship", cls="terran-ftr", name="Viper")
+    hornet, viper, zhukov = game.uid("Hornet"), game.uid("Viper"), game.uid("Zhukov")
+    game.to_phase("D · other player")  # Terran's turn; Power 5 (the CV) and 3 (the CA) get AP in D
+    page = board(game)
+    assert "Power to Viper" in page
+    assert "The rules we have give no effect for the power sent: apply it from your rulebook." in page
+    game.refused("Zhukov is a CA: only Bases and Carriers (CV) transmit power to fighters (rule 12.2.2).",
+                 type="talon-ap", unit=zhukov, use="fighters", fighters=viper)
+    game.refused("Choose one of Terran's fighter squadrons (FTR) to send the power to.",
+                 type="talon-ap", unit=hornet, use="fighters", fighters=zhukov)
+    resp = game.ok(type="talon-ap", unit=hornet, use="fighters", fighters=viper)
+    assert "Hornet transmits power to Viper (its effect: from your rulebook, 12.2.2) (1 AP)" in text(resp)
+    assert game.ship("Hornet")["ap_used"] == "1D"
+    game.refused("already spent its AP this impulse", type="talon-ap", unit=hornet, use="fighters", fighters=viper)
+    game.folds()
+
+
+def test_the_two_ap_uses_over_the_api(game):
+    """The same uses for a JSON client: published in the request of talon-ap, refused with the field named."""
+    game.ok(type="talon-ship", cls="terran-cv", name="Hornet")
+    game.ok(type="talon-ship", cls="terran-ftr", name="Viper")
+    game.to_phase("A · other player")
+    player, _ = game.table.secrets()
+    client = game.table.client
+
+    def ap(**payload):
+        return client.post(f"/api/tables/{game.table.code}/actions", headers={"Authorization": f"Bearer {player}"},
+                           json={"type": "talon-ap", "unit": game.uid("Hornet"), **payload})
+    refused = ap(use="fighters")
+    assert refused.status_code == 400 and refused.get_json()["field"] == "fighters"
+    assert ap(use="fighters", fighters=game.uid("Viper")).status_code == 200
+    request = client.get("/api/openapi.json").get_json()["components"]["schemas"]["action-talon-ap"]["properties"]
+    assert {"missile", "new_target", "new_arc", "fighters"} <= set(request)
+    assert request["new_arc"]["enum"] == ["F", "R", "Rear", "L"]
+    game.folds()
