@@ -443,6 +443,10 @@ def test_the_two_ap_uses_over_the_api(game):
                            json={"type": "talon-ap", "unit": game.uid("Hornet"), **payload})
     refused = ap(use="fighters")
     assert refused.status_code == 400 and refused.get_json()["field"] == "fighters"
+    refused = ap(use="redirect", missile=1, new_target=game.uid("Justice"), new_arc="F").get_json()
+    assert refused == {"error": "Hornet carries no missiles: Redirect Missile is for ships with missiles (rule 13.7).",
+                       "field": "use"}
+    assert ap(use="redirect", new_arc="Up").get_json()["field"] == "new_arc"  # the declaration's choices
     assert ap(use="fighters", fighters=game.uid("Viper")).status_code == 200
     request = client.get("/api/openapi.json").get_json()["components"]["schemas"]["action-talon-ap"]["properties"]
     assert {"missile", "new_target", "new_arc", "fighters"} <= set(request)
