@@ -682,7 +682,8 @@ def test_an_attack_refuses_more_d20s_than_it_asks_for_and_more_than_any_attack_c
     game.to_combat()
     before = game.state()
     resp = game.api(type="eod-attack", attacker="u1", target="u3", weapon=0, distance=20, rolled=[11, 11, 11])
-    assert resp.status_code == 400 and resp.get_json()["error"] == "This attack used 2 D20s; 3 were entered."
+    assert resp.status_code == 400 and resp.get_json() == {"error": "This attack used 2 D20s; 3 were entered.",
+                                                           "field": "rolled"}
     resp = game.api(type="eod-attack", attacker="u1", target="u3", weapon=0, distance=20, rolled=[11] * 9)
     assert resp.status_code == 400, resp.get_json()
     assert resp.get_json() == {"error": "rolled takes at most 8 dice, each a whole number from 1 to 20; got 9.",

@@ -329,7 +329,12 @@ def decide_attack(state: dict, args: dict, ctx) -> dict:
         target = state["units"][hit["target"]]
         dice = entered_dice(args, "rolled") if i == 0 else \
             entered_dice(args, "rolled", hit_dice.get(hit["target"]) or "", name="hit_dice")
-        result = eod.attack(plan["weapon"], target_of(target, state), **hit["options"], dice=dice, rng=ctx.rng)
+        try:
+            result = eod.attack(plan["weapon"], target_of(target, state), **hit["options"], dice=dice, rng=ctx.rng)
+        except RuleError as exc:  # the rules name their own "dice"; the request's control is rolled / hit_dice
+            if str(exc.field or "").split(".")[0] != "dice":
+                raise
+            raise RuleError(exc.message, "rolled" if i == 0 else "hit_dice") from None
         expected += hit_odds(state, plan, hit)["expected"]
         hits.append({"target": hit["target"], "position": hit["position"], "shot": hit["shot"],
                      "jump": hit["jump"], "ally": hit["ally"], "real": dice is not None,
