@@ -148,11 +148,6 @@ def real_dice(sides: int, values: list) -> list[int]:
     return out
 
 
-def parse_values(text: str) -> list:
-    """'5 3 6' or '5,3,6' -> ['5', '3', '6'] (checked later by real_dice)."""
-    return [p for p in str(text).replace(",", " ").split() if p]
-
-
 # --- success pools: N dice needing X+, optionally followed by saves on Y+ ------------------------
 
 def _pool_args(dice: int, target: int, save: int | None, sides: int) -> None:

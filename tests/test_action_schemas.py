@@ -119,3 +119,55 @@ def test_the_document_with_every_declared_request_is_valid_openapi(client):
     validator.validate(doc)
     for described in doc["components"]["schemas"].values():
         jsonschema.Draft202012Validator.check_schema(described)
+
+
+# --- dice: the declaration is the one reading (issue 24) -------------------------------------------
+
+def _dice_fields():
+    return [(t, key, field) for t, a in sorted(registry().items()) for key, field in a.fields.items()
+            if isinstance(field, Dice)]
+
+
+def test_every_dice_field_takes_its_declared_count_and_refuses_one_more_as_list_and_as_text(client):
+    """Issue 24: eod-attack declared 1 D20 while its game read up to 8, so a JSON client's second die
+    was refused and a form's was not.  Each Dice field is now the one reading of entered dice (the
+    schema check and the game's decide step both call ``Dice.parse``): its most dice pass the
+    declaration whether sent as a list or typed (the answer, if any refusal, is the game's own), and
+    one more is refused with the same sentence either way, naming the field, storing nothing."""
+    systems = [s["slug"] for s in client.get("/api/systems").get_json()]
+    tables = {s: _new_table(client, s) for s in systems}
+    checked = 0
+    for t, key, field in _dice_fields():
+        slug = sorted(registry()[t].systems)[0] if registry()[t].systems else "freeform"
+        code, player = tables[slug]
+        schema_refusal = f"{key} takes at most"
+        for sent in ([1] * field.most, " ".join(["1"] * field.most)):
+            body = client.post(f"/api/tables/{code}/actions", json={"type": t, key: sent}, headers=player).get_json()
+            assert schema_refusal not in str(body.get("error")), (t, key, body)
+        before = client.get(f"/api/tables/{code}/events", headers=player).get_json()
+        answers = []
+        for sent in ([1] * (field.most + 1), " ".join(["1"] * (field.most + 1))):
+            resp = client.post(f"/api/tables/{code}/actions", json={"type": t, key: sent}, headers=player)
+            assert resp.status_code == 400 and resp.get_json()["field"] == key, (t, key, resp.get_json())
+            answers.append(resp.get_json()["error"])
+        assert answers[0] == answers[1] and answers[0].startswith(schema_refusal), (t, key, answers)
+        assert client.get(f"/api/tables/{code}/events", headers=player).get_json() == before, t
+        checked += 1
+    assert checked >= 30
+
+
+def test_a_dice_field_reads_lists_numbers_and_typed_text_alike():
+    d6 = Dice(6, 4)
+    assert d6.parse([5, "6"], "f") == d6.parse("5 6", "f") == d6.parse("5,6", "f") == [5, 6]
+    assert d6.parse(3, "f") == [3] and d6.parse("", "f") is None and d6.parse([], "f") is None
+    grouped = Dice(6, 4, groups=True)
+    assert grouped.parse("5 6 / 2", "f") == grouped.parse([[5, 6], [2]], "f") == [[5, 6], [2]]
+    for bad, sentence in (("5 / 6", "Each die must be a whole number from 1 to 6; got '/'."),
+                          ("5 7", "Each die must be a whole number from 1 to 6; got 7."),
+                          ([1, 1, 1, 1, 1], "f takes at most 4 dice, each a whole number from 1 to 6; got 5."),
+                          ("1 1 1 1 1", "f takes at most 4 dice, each a whole number from 1 to 6; got 5.")):
+        with pytest.raises(InputError) as refused:
+            d6.parse(bad, "f")
+        assert refused.value.message == sentence and refused.value.field == "f"
+    with pytest.raises(InputError, match="f takes at most 4 dice"):
+        grouped.parse("1 1 1 / 1 1", "f")

@@ -329,7 +329,7 @@ def test_filling_a_row_rolls_a_condition_and_weapons_damage_deactivates(aa):
                unit=raven, dice="4 4")
     aa.ok(type="aa-damage", unit=raven, amount=10, why="test")
     assert aa.ship_state(raven)["pending"] == 1
-    aa.refused("Enter 2 d6 results from 1 to 6.", type="aa-condition", unit=raven, dice="9")
+    aa.refused("Enter 2 d6 results from 1 to 6.", type="aa-condition", unit=raven, dice="4")
     aa.ok(type="aa-condition", unit=raven, dice="4 4")  # 8: Weapons Damage
     assert aa.ship_state(raven)["determined"] == {"options": [{"roll": 8, "name": "Weapons Damage"}]}
     aa.refused("Choose one Primary weapon or two Secondary weapons to deactivate (L101-L103).",

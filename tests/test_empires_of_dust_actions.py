@@ -261,7 +261,7 @@ def test_detection_and_range_are_checked_before_the_dice(fleets):
                    type="eod-attack", attacker="u2", target="u5", distance=20, **{"hits.u3": "blast"})
     fleets.refused("Medium Fighter is a drone launcher", control="eod-attack", type="eod-attack",
                    attacker="u4", target="u5", distance=5, weapon=3)
-    fleets.refused("Each D20 must be a whole number from 1 to 20; got 0.", control="eod-attack",
+    fleets.refused("Each die must be a whole number from 1 to 20; got 0.", control="eod-attack",
                    type="eod-attack", attacker="u2", target="u5", distance=20, rolled="0")
 
 
@@ -652,3 +652,40 @@ def test_the_attack_preview_shows_the_d20_needed_and_the_odds(fleets):
     assert "Detected when distance ≤ 30 − stealth + detection" in body and "seed" not in body
     body = text(fleets.client.get(f"/t/{fleets.code}/eod/attack", query_string={"attacker": "u4"}))
     assert "Medium Fighter" not in body.split('name="weapon"')[1].split("</select>")[0]
+
+
+# --- real D20s over the JSON API (issue 24) ---------------------------------------------------------
+
+RENDER = {**BURNER, "name": "Render",
+          "weapons": [weapon("Ripper", "beam", 25, 10, 5, "rending", "critical-hit")] + BURNER["weapons"][1:]}
+
+
+def test_an_attack_takes_every_real_d20_it_asks_for_over_the_api(game):
+    """Issue 24 (a regression): the attack declared one D20, so the second was refused before the game
+    saw it.  Seed 001, Augmenters: Rending is rolled before the armour penetration roll (D20 > 10:
+    automatic penetration) and Critical Hit after it (D20 > 10: + the base damage)."""
+    game.deploy("Fleet 1", RENDER)
+    game.average("Fleet 2")  # u2-u5
+    game.to_combat()
+    resp = game.api(type="eod-attack", attacker="u1", target="u3", weapon=0, distance=20, rolled=[11, 11])
+    assert resp.status_code == 200, resp.get_json()
+    game.folds()
+    assert game.hp("u3") == 30 - 10  # Avg. D. HP 30; rending passes, critical adds the base 5: 5 + 5
+    hit = game.log()[-1]["payload"]["hits"][0]
+    assert [(r["roll"], r["value"]) for r in hit["result"]["rolls"]] == [("rending", 11), ("critical", 11)]
+    assert hit["real"] is True
+
+
+def test_an_attack_refuses_more_d20s_than_it_asks_for_and_more_than_any_attack_can(game):
+    game.deploy("Fleet 1", RENDER)
+    game.average("Fleet 2")
+    game.to_combat()
+    before = game.state()
+    resp = game.api(type="eod-attack", attacker="u1", target="u3", weapon=0, distance=20, rolled=[11, 11, 11])
+    assert resp.status_code == 400 and resp.get_json() == {"error": "This attack used 2 D20s; 3 were entered.",
+                                                           "field": "rolled"}
+    resp = game.api(type="eod-attack", attacker="u1", target="u3", weapon=0, distance=20, rolled=[11] * 9)
+    assert resp.status_code == 400, resp.get_json()
+    assert resp.get_json() == {"error": "rolled takes at most 8 dice, each a whole number from 1 to 20; got 9.",
+                               "field": "rolled"}
+    assert game.state() == before

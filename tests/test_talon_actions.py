@@ -179,16 +179,69 @@ def test_fire_with_entered_dice_and_damage_to_the_arc(game):
     ready_group(game, "Justice", 1)
     assert game.ship("Justice")["groups"][0]["red_on"] == 1  # the Power Phase charged the red box
     game.ok(type="next-phase")  # round 2, A: Talon first
-    game.refused("not charged", type="talon-fire", unit=justice, group=2, target=zhukov, range=2, arc="F")
-    game.refused("fires at range 1-4", type="talon-fire", unit=justice, group=1, target=zhukov, range=5, arc="F",
+    game.refused("not charged", type="talon-fire", unit=justice, group=2, target=zhukov, range=2, in_arc="F", arc="F")
+    game.refused("fires at range 1-4", type="talon-fire", unit=justice, group=1, target=zhukov, range=5, in_arc="F", arc="F",
                  dice="6 6")
-    game.refused("Expected 2 dice", type="talon-fire", unit=justice, group=1, target=zhukov, range=2, arc="F", dice="6")
-    game.refused("on your side", type="talon-fire", unit=justice, group=1, target=justice, range=2, arc="F", dice="6 6")
-    game.ok(type="talon-fire", unit=justice, group=1, target=zhukov, range=2, arc="R", dice="5 1")
+    game.refused("Expected 2 dice", type="talon-fire", unit=justice, group=1, target=zhukov, range=2, in_arc="F", arc="F", dice="6")
+    game.refused("on your side", type="talon-fire", unit=justice, group=1, target=justice, range=2, in_arc="F", arc="F", dice="6 6")
+    game.ok(type="talon-fire", unit=justice, group=1, target=zhukov, range=2, in_arc="F", arc="R", dice="5 1")
     z = game.ship("Zhukov")
     assert z["shield_hits"]["R"] == 2 and z["hull_hits"] == 0
     assert game.ship("Justice")["groups"][0]["red_on"] == 0  # both reset
     game.folds()
+
+
+def test_a_group_fires_only_at_a_target_in_its_firing_arc(game):
+    """Seed 003 5.3.1: "Weapons may only fire at targets within their Firing Arc"; the Talon CA's
+    group 1 has the forward and left arrows (content/talon/data/ships.toml), so a target on its
+    right is refused, and the firer's arc is asked for every shot."""
+    zhukov, justice = game.uid("Zhukov"), game.uid("Justice")
+    ready_group(game, "Justice", 1)
+    game.ok(type="next-phase")
+    shot = dict(type="talon-fire", unit=justice, group=1, target=zhukov, range=2, arc="F", dice="5 1")
+    # (the screen drops the rule's citation: companion.words)
+    game.refused("Group 1 fires only into Justice's forward or left arcs; Zhukov is in its right arc.",
+                 **shot, in_arc="R")
+    game.refused("Say which of your arcs the target is in: Fwd, Right, Rear or Left.", **shot)
+    game.refused("in_arc must be one of F, R, Rear, L.", **shot, in_arc="Up")
+    game.ok(**shot, in_arc="L")
+    assert game.ship("Zhukov")["shield_hits"]["F"] == 2
+    game.folds()
+
+
+def test_the_firing_arc_over_the_api(game):
+    """The same rule (seed 003 5.3.1) for a JSON client; the field is in the published request."""
+    zhukov, justice = game.uid("Zhukov"), game.uid("Justice")
+    ready_group(game, "Justice", 1)
+    game.ok(type="next-phase")
+    player, _ = game.table.secrets()
+    client = game.table.client
+
+    def fire(**extra):
+        return client.post(f"/api/tables/{game.table.code}/actions", headers={"Authorization": f"Bearer {player}"},
+                           json={"type": "talon-fire", "unit": justice, "group": 1, "target": zhukov, "range": 2,
+                                 "arc": "F", "dice": [5, 1], **extra})
+    before = game.state()
+    refused = fire(in_arc="R")
+    assert refused.status_code == 400 and refused.get_json()["field"] == "in_arc"
+    assert "fires only into Justice's forward or left arcs" in refused.get_json()["error"]
+    assert fire().get_json()["field"] == "in_arc" and game.state() == before
+    assert fire(in_arc="F").status_code == 200
+    doc = client.get("/api/openapi.json").get_json()
+    assert doc["components"]["schemas"]["action-talon-fire"]["properties"]["in_arc"]["enum"] == ["F", "R", "Rear", "L"]
+    game.folds()
+
+
+def test_a_shot_logged_before_firing_arcs_were_asked_still_replays(game):
+    """Logs from before issue 24 hold talon-fire events without in_arc: they fold as they did."""
+    zhukov, justice = game.uid("Zhukov"), game.uid("Justice")
+    ready_group(game, "Justice", 1)
+    game.ok(type="next-phase")
+    game.ok(type="talon-fire", unit=justice, group=1, target=zhukov, range=2, in_arc="F", arc="F", dice="5 1")
+    db = store.open_db(game.app.config["DATABASE"])
+    log = [{"seq": e["seq"], "type": e["type"], "payload": e["payload"]} for e in store.events(db, game.table.code)]
+    del log[-1]["payload"]["in_arc"]
+    assert actions.fold(log) == game.state()
 
 
 def test_damage_missiles_criticals_and_repair(game):
@@ -197,7 +250,7 @@ def test_damage_missiles_criticals_and_repair(game):
     z = game.ship("Zhukov")
     assert z["hull_hits"] == 4 and z["pending"] == 1
     game.refused("amount must be a whole number", type="talon-damage", unit=zhukov, arc="F", amount=0)
-    game.refused("Enter the 2D6 as numbers", type="talon-critical", unit=zhukov, crit_dice="x y")
+    game.refused("Each die must be a whole number from 1 to 6; got 'x'.", type="talon-critical", unit=zhukov, crit_dice="x y")
     game.refused("Each die must be a whole number from 1 to 6", type="talon-critical", unit=zhukov, crit_dice="7 1")
     game.ok(type="talon-critical", unit=zhukov, crit_dice="1 2")  # 3: shields down
     assert game.ship("Zhukov")["crits"]["shields_down"] == "1A"
@@ -220,7 +273,7 @@ def test_damage_missiles_criticals_and_repair(game):
     game.to_phase("Power Phase")
     game.ok(type="talon-initiative", side="Talon")
     game.ok(type="next-phase")
-    game.ok(type="talon-fire", unit=hunter, group=2, target=zhukov, range=3, arc="F")
+    game.ok(type="talon-fire", unit=hunter, group=2, target=zhukov, range=3, in_arc="F", arc="F")
     token = game.state()["game"]["missiles"][0]
     game.ok(type="talon-missile", missile=token["id"], op="hit")
     assert game.ship("Zhukov")["shield_hits"]["F"] == 2
@@ -301,10 +354,101 @@ def test_every_talon_action_has_a_doc_line_and_undo_restores_a_shot(game):
     zhukov, justice = game.uid("Zhukov"), game.uid("Justice")
     ready_group(game, "Justice", 2)
     game.ok(type="next-phase")
-    game.ok(type="talon-fire", unit=justice, group=2, target=zhukov, range=2, arc="L", dice="2 2")
+    game.ok(type="talon-fire", unit=justice, group=2, target=zhukov, range=2, in_arc="F", arc="L", dice="2 2")
     assert game.ship("Zhukov")["shield_hits"]["L"] == 4
     assert game.table.undo().status_code == 200
     assert game.ship("Zhukov")["shield_hits"]["L"] == 0 and game.ship("Justice")["groups"][1]["red_on"] == 1
     assert game.table.undo(redo=True).status_code == 200
     assert game.ship("Zhukov")["shield_hits"]["L"] == 4
+    game.folds()
+
+
+# --- AP uses our sources name without their details (TALON.md 2 and 11; issue 24) --------------------
+
+def board(game) -> str:
+    return html.unescape(game.table.client.get(f"/t/{game.table.code}?open=*").data.decode())
+
+
+def test_redirect_missile_spends_the_ships_ap_and_turns_its_token_to_a_new_target(game):
+    """TALON.md 2 (AP uses, FAN PowerOption: "Redirect Missile (ships with missiles)", rule 13.7): one of
+    the ship's AP uses, so its 1 AP of the impulse (TT#18).  How far a missile may turn is not in our
+    sources (TALON.md 11, item 8): the form says the players check it at their table."""
+    zhukov = game.uid("Zhukov")
+    game.ok(type="talon-ship", cls="terran-ca", name="Nimitz")
+    game.ok(type="talon-ship", cls="talon-dd", name="Hunter")
+    hunter, nimitz = game.uid("Hunter"), game.uid("Nimitz")
+    game.to_phase("Power Phase")
+    game.ok(type="next-phase")
+    game.to_phase("Power Phase")  # the DD's launcher has 2 red boxes: two Power Phases
+    game.ok(type="next-phase")
+    game.ok(type="talon-fire", unit=hunter, group=2, target=zhukov, range=3, in_arc="F", arc="F")
+    token = game.state()["game"]["missiles"][0]["id"]
+    game.to_phase("F · initiative player")  # Hunter's curve 1-3-0: Power 1, AP in impulse F only
+    page = board(game)
+    assert "Redirect a missile (13.7):" in page
+    assert "The rules we have give no range or turn limit for a redirect: check it at your table." in page
+    redirect = dict(type="talon-ap", unit=hunter, use="redirect", missile=token, new_target=nimitz)
+    game.refused("Say which of Nimitz's arcs faces the missile: Fwd, Right, Rear or Left.", **redirect)
+    game.refused("Choose a missile token in flight to redirect.", **{**redirect, "missile": 99}, new_arc="L")
+    game.refused("Missile 1 is already flying at Zhukov.", **{**redirect, "new_target": zhukov}, new_arc="L")
+    resp = game.ok(**redirect, new_arc="L")
+    assert "Hunter redirects missile #1 from Zhukov to Nimitz (left arc) (1 AP)" in text(resp)
+    assert game.state()["game"]["missiles"][0] | {"redirected": 3} == {
+        "id": 1, "by": hunter, "target": nimitz, "arc": "L", "round": 3, "redirected": 3}
+    game.refused("already spent its AP this impulse", type="talon-ap", unit=hunter, use="change")
+    game.ok(type="talon-missile", missile=token, op="hit")
+    assert game.ship("Nimitz")["shield_hits"]["L"] == 2 and game.ship("Zhukov")["shield_hits"]["F"] == 0
+    game.folds()
+
+
+def test_only_a_ship_with_missiles_redirects_one_of_its_sides_missiles(game):
+    justice = game.uid("Justice")
+    game.to_phase("F · initiative player")
+    game.refused("Justice carries no missiles: Redirect Missile is for ships with missiles (rule 13.7).",
+                 type="talon-ap", unit=justice, use="redirect", missile=1, new_target=game.uid("Zhukov"), new_arc="F")
+
+
+def test_transmit_power_to_fighters_is_a_base_or_carriers_ap_use(game):
+    """TALON.md 2 (FAN PowerOption: "Transmit Power to Fighters (Bases, CVs)", rule 12.2.2): it spends the
+    carrier's AP; what the power does for the squadron is not in our sources (TALON.md 11, item 9), so
+    the log and the form send the players to their rulebook."""
+    game.ok(type="talon-ship", cls="terran-cv", name="Hornet")
+    game.ok(type="talon-ship", cls="terran-ftr", name="Viper")
+    hornet, viper, zhukov = game.uid("Hornet"), game.uid("Viper"), game.uid("Zhukov")
+    game.to_phase("D · other player")  # Terran's turn; Power 5 (the CV) and 3 (the CA) get AP in D
+    page = board(game)
+    assert "Power to Viper" in page
+    assert "The rules we have give no effect for the power sent: apply it from your rulebook." in page
+    game.refused("Zhukov is a CA: only Bases and Carriers (CV) transmit power to fighters (rule 12.2.2).",
+                 type="talon-ap", unit=zhukov, use="fighters", fighters=viper)
+    game.refused("Choose one of Terran's fighter squadrons (FTR) to send the power to.",
+                 type="talon-ap", unit=hornet, use="fighters", fighters=zhukov)
+    resp = game.ok(type="talon-ap", unit=hornet, use="fighters", fighters=viper)
+    assert "Hornet transmits power to Viper (its effect: from your rulebook, 12.2.2) (1 AP)" in text(resp)
+    assert game.ship("Hornet")["ap_used"] == "1D"
+    game.refused("already spent its AP this impulse", type="talon-ap", unit=hornet, use="fighters", fighters=viper)
+    game.folds()
+
+
+def test_the_two_ap_uses_over_the_api(game):
+    """The same uses for a JSON client: published in the request of talon-ap, refused with the field named."""
+    game.ok(type="talon-ship", cls="terran-cv", name="Hornet")
+    game.ok(type="talon-ship", cls="terran-ftr", name="Viper")
+    game.to_phase("A · other player")
+    player, _ = game.table.secrets()
+    client = game.table.client
+
+    def ap(**payload):
+        return client.post(f"/api/tables/{game.table.code}/actions", headers={"Authorization": f"Bearer {player}"},
+                           json={"type": "talon-ap", "unit": game.uid("Hornet"), **payload})
+    refused = ap(use="fighters")
+    assert refused.status_code == 400 and refused.get_json()["field"] == "fighters"
+    refused = ap(use="redirect", missile=1, new_target=game.uid("Justice"), new_arc="F").get_json()
+    assert refused == {"error": "Hornet carries no missiles: Redirect Missile is for ships with missiles (rule 13.7).",
+                       "field": "use"}
+    assert ap(use="redirect", new_arc="Up").get_json()["field"] == "new_arc"  # the declaration's choices
+    assert ap(use="fighters", fighters=game.uid("Viper")).status_code == 200
+    request = client.get("/api/openapi.json").get_json()["components"]["schemas"]["action-talon-ap"]["properties"]
+    assert {"missile", "new_target", "new_arc", "fighters"} <= set(request)
+    assert request["new_arc"]["enum"] == ["F", "R", "Rear", "L"]
     game.folds()

@@ -71,6 +71,17 @@ def action(type_: str, *, systems=None, chance=False, fields=None):
     return register
 
 
+def entered_dice(args: dict, key: str, value=None, *, type_: str | None = None, name: str | None = None) -> list | None:
+    """The dice a player entered for ``key`` (or ``value``, read the same way), parsed by the Dice
+    field the action type declared for ``key`` (``schema.Dice.parse``): a game's decide step reads
+    its dice through the declaration, so the count and sides are written once (issue 24).  None
+    when left empty.  ``type_``: the action type, when ``args`` (a preview's) does not say it;
+    ``name``: the control a refusal names, when ``value`` came from another one."""
+    _load_all()
+    field = REGISTRY[type_ or args["type"]].fields[key]
+    return field.parse(args.get(key) if value is None else value, name or key)
+
+
 def available(system_slug: str) -> dict[str, Action]:
     _load_all()
     return {t: a for t, a in REGISTRY.items() if a.systems is None or system_slug in a.systems}

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from companion import dice
 from companion.actions.schema import Dice, Int, Text
-from companion.actions import action
+from companion.actions import action, entered_dice
 from companion.rules import RuleError
 from companion.trackers import need_int
 
@@ -52,10 +52,7 @@ def roll_real(state: dict, p: dict) -> str:
 @roll_real.decider
 def decide_roll_real(state: dict, args: dict, ctx) -> dict:
     sides = need_int(args, "sides", 2, dice.MAX_SIDES, default=6)
-    values = args.get("dice")
-    if isinstance(values, str):
-        values = dice.parse_values(values)
-    values = dice.real_dice(sides, values)
+    values = dice.real_dice(sides, entered_dice(args, "dice"))
     mod = need_int(args, "modifier", -1000, 1000, default=0)
     return {"sides": sides, "dice": values, "modifier": mod, "total": sum(values) + mod, "why": _why(args)}
 
@@ -81,10 +78,7 @@ def decide_pool(state: dict, args: dict, ctx) -> dict:
     sides = need_int(args, "sides", 2, 20, default=6)
 
     def values(key):
-        raw = args.get(key)
-        if raw in (None, "", []):
-            return None
-        return dice.parse_values(raw) if isinstance(raw, str) else raw
+        return entered_dice(args, key)
 
     odds = dice.pool_odds(n, target, save, sides)
     result = dice.pool_roll(n, target, save, sides, values("rolled"), values("saves_rolled"), ctx.rng)

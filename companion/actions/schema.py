@@ -155,30 +155,68 @@ class Flag(Field):
 
 class Dice(Field):
     """Dice rolled on the table: a list of whole numbers from 1 to ``sides`` (at most ``most``), or
-    the same typed as text ("5 6 2"; groups for several rollers split by "/")."""
+    the same typed as text ("5 6 2", "5,6"); with ``groups``, one group per roller split by "/"
+    ("5 6 / 2 1") or, from JSON, a list of lists.
 
-    def __init__(self, sides: int = 6, most: int = 60, doc: str = "", **kw):
+    ``parse`` is the one reading of entered dice: the schema check runs it, and each game's decide
+    step calls it on the field the action declared (``companion.actions.entered_dice``), so the
+    limits an action declares are the limits its game obeys (issue 24: they once disagreed)."""
+
+    def __init__(self, sides: int = 6, most: int = 60, doc: str = "", *, groups: bool = False, **kw):
         super().__init__(doc or f"real dice (D{sides}), or empty to let the companion roll", **kw)
-        self.sides, self.most = sides, most
+        self.sides, self.most, self.groups = sides, most, groups
 
     def check(self, value, name):
         if value is None or value == "":
             return
+        self.parse(value, name)
+
+    def parse(self, value, name: str = "dice") -> list | None:
+        """The dice in ``value`` as whole numbers: a list (a list of lists for ``groups`` entered in
+        groups), or None when left empty (let the companion roll).  Refused, naming ``name``: more
+        than ``most`` dice, or a die that is not a whole number from 1 to ``sides``."""
+        if value is None or value == "" or value == []:
+            return None
         if isinstance(value, str):
             if len(value) > self.most * 4 + 20:
-                _refuse(f"{name} holds too many dice (at most {self.most}).", name)
-            return  # the action reads the typed dice (companion.dice.parse_values) and names a bad one
-        values = [value] if isinstance(value, int) and not isinstance(value, bool) else value
-        if not isinstance(values, list) or len(values) > self.most:
-            _refuse(f"{name} must be at most {self.most} dice, each a whole number from 1 to {self.sides}.", name)
+                self._too_many(name)
+            parts = value.split("/") if self.groups and "/" in value else None
+            if parts is not None:
+                return self._counted([self._numbers(p.replace(",", " ").split(), name) for p in parts], name)
+            return self._counted(self._numbers(value.replace(",", " ").split(), name), name)
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = [value]
+        if not isinstance(value, list) or len(value) > self.most:
+            self._too_many(name, len(value) if isinstance(value, list) else None)
+        if self.groups and all(isinstance(group, list) for group in value):
+            return self._counted([self._numbers(group, name) for group in value], name)
+        return self._numbers(value, name)
+
+    def _numbers(self, values: list, name: str) -> list[int]:
+        out = []
         for die in values:
             number = _whole(die)
             if number is None or not 1 <= number <= self.sides:
-                _refuse(f"Each die must be a whole number from 1 to {self.sides}; got {die!r}.", name)
+                _refuse(f"Each die must be a whole number from 1 to {self.sides}; "
+                        f"got {number if number is not None else die!r}.", name)
+            out.append(number)
+        return out
+
+    def _counted(self, values: list, name: str) -> list:
+        count = sum(len(v) if isinstance(v, list) else 1 for v in values)
+        if count > self.most:
+            self._too_many(name, count)
+        return values
+
+    def _too_many(self, name: str, count: int | None = None):
+        dice = "1 die" if self.most == 1 else f"{self.most} dice"
+        _refuse(f"{name} takes at most {dice}, each a whole number from 1 to {self.sides}"
+                + (f"; got {count}." if count is not None else "."), name)
 
     def schema(self):
-        return self.described({"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": self.sides},
-                               "maxItems": self.most})
+        die = {"type": "integer", "minimum": 1, "maximum": self.sides}
+        items = {"anyOf": [die, {"type": "array", "items": die, "maxItems": self.most}]} if self.groups else die
+        return self.described({"type": "array", "items": items, "maxItems": self.most})
 
     def bad(self):
         return [self.sides + 1]

@@ -143,6 +143,14 @@ def test_a_round_of_talon_on_two_phones(live_server, phone):
     card.locator("select[name=arc]").select_option("F")
     expect(card.locator(".tl-odds")).to_contain_text("G1 r2: 2 on 2-6 · avg 3.33")
     card.locator("input[name=dice]").fill("5 1")
+    # seed 003 5.3.1: G1's arrows are forward and left; a target on Justice's right is refused by the form
+    card.locator("input[name=in_arc][value=R]").check()
+    card.get_by_role("button", name="Fire").click()
+    expect(ben.locator("#" + card.get_attribute("id") + "-err")).to_contain_text(
+        "Group 1 fires only into Justice's forward or left arcs; Zhukov is in its right arc.")
+    expect(ship(ben, "Justice").locator("input[name=dice]")).to_have_value("5 1")  # refused: the dice stay
+    card = ship(ben, "Justice")
+    card.locator("input[name=in_arc][value=F]").check()
     card.get_by_role("button", name="Fire").click()
     result = ship(ben, "Justice").locator("[data-tl-result]")
     expect(result).to_contain_text("2+0 = 2 damage: 2 on forward shields")
@@ -155,6 +163,7 @@ def test_a_round_of_talon_on_two_phones(live_server, phone):
     card.locator("select[name=group]").select_option("1")
     card.locator("input[name=range]").fill("2")
     card.locator("select[name=arc]").select_option("F")
+    card.locator("input[name=in_arc][value=F]").check()
     card.locator("input[name=dice]").fill("5")
     card.get_by_role("button", name="Fire").click()
     expect(anna.locator("#" + ship(anna, "Zhukov").get_attribute("id") + "-err")).to_contain_text(
@@ -168,6 +177,7 @@ def test_a_round_of_talon_on_two_phones(live_server, phone):
     card.locator("select[name=group]").select_option("1")
     card.locator("input[name=range]").fill("2")
     card.locator("select[name=arc]").select_option("F")
+    card.locator("input[name=in_arc][value=F]").check()
     card.locator("input[name=dice]").fill("5")
     card.get_by_role("button", name="Fire").click()
     expect(ship(anna, "Zhukov").locator("[data-tl-result]")).to_contain_text(

@@ -106,7 +106,10 @@ def test_talon_rows_fire_from_the_row_in_two_taps(live_server, phone):
     form.locator("select[name=target]").select_option(label="Zhukov")
     form.locator("input[name=range]").fill("2")
     form.locator("select[name=arc]").select_option("F")
+    form.locator("input[name=in_arc][value=F]").check()  # (the target in Justice's forward arc: seed 003 5.3.1)
     form.locator("input[name=dice]").fill("5 1")
+    form.scroll_into_view_if_needed()
+    shot(ben, "talon-fire-form.png")
     summary = row(ben, "Justice").locator("summary .rname")
     before = top_of(summary)
     form.get_by_role("button", name="Fire").click()  # (2)
@@ -163,3 +166,45 @@ def test_talon_rows_fire_from_the_row_in_two_taps(live_server, phone):
     assert ben.evaluate("document.documentElement.scrollWidth") <= 820
     ben.evaluate("window.scrollTo(0, 0)")
     shot(ben, "talon-tablet.png")
+
+
+def test_power_to_fighters_and_a_redirected_missile_from_the_ship_card(live_server, phone):
+    """TALON.md 2 (AP uses from FAN's PowerOption): Transmit Power to Fighters (rule 12.2.2, Bases and CVs)
+    and Redirect Missile (rule 13.7, ships with missiles) spend the ship's AP from its card; what our
+    sources leave out (TALON.md 11, items 8 and 9) is said on the card, in one short line each."""
+    anna, ben = phone(), phone()
+    two_players(anna, ben, live_server, "talon", "War is upon us", ("Terran", "Talon"))
+    table = Table(anna, live_server)
+    for cls, name in [("terran-cv", "Hornet"), ("terran-ftr", "Viper"), ("terran-ca", "Zhukov"),
+                      ("terran-ca", "Nimitz"), ("talon-dd", "Hunter")]:
+        table.post("talon-ship", cls=cls, name=name)
+    hunter, zhukov = table.uid("Hunter"), table.uid("Zhukov")
+    table.next_phase(26)  # two Power Phases fill the DD's launcher (2 red boxes): round 3, A
+    table.post(f"talon-fire unit={hunter} group=2 target={zhukov} range=3 in_arc=F arc=F")
+    table.next_phase(7)  # D, Terran's turn: the CV's Power 5 gets AP in D
+
+    hornet = row(anna, "Hornet")
+    hornet.locator("summary .rname").click()
+    power = hornet.locator(".tl-power-fighters")
+    expect(power).to_contain_text("The rules we have give no effect for the power sent: apply it from your rulebook.")
+    power.scroll_into_view_if_needed()
+    shot(anna, "talon-power-to-fighters.png")
+    power.get_by_role("button", name="Power to Viper").click()
+    expect(row(anna, "Hornet").locator("[data-tl-result]")).to_contain_text(
+        "Hornet transmits power to Viper (its effect: from your rulebook, 12.2.2) (1 AP)")
+
+    table.next_phase(3)  # F, Talon's turn: the DD's Power 1 gets AP in F
+    card = row(ben, "Hunter")
+    card.locator("summary .rname").click()
+    redirect = card.locator(".tl-redirect")
+    expect(redirect).to_contain_text("no range or turn limit for a redirect: check it at your table", timeout=SYNC)
+    redirect.locator("select[name=new_target]").select_option(label="to Nimitz")
+    redirect.locator("select[name=new_arc]").select_option("L")
+    redirect.scroll_into_view_if_needed()
+    shot(ben, "talon-redirect-missile.png")
+    redirect.get_by_role("button", name="Redirect").click()
+    expect(row(ben, "Hunter").locator("[data-tl-result]")).to_contain_text(
+        "Hunter redirects missile #1 from Zhukov to Nimitz (left arc) (1 AP)")
+    expect(anna.locator("#tl-missiles")).to_contain_text("#1 → Nimitz (L)", timeout=SYNC)
+    for page in (anna, ben):
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390

@@ -9,7 +9,8 @@ until revealed (seed 004 L128).
 from __future__ import annotations
 
 from companion.actions.core import unit_of
-from companion.dice import parse_values
+from companion.actions.schema import Dice
+from companion.validate import InputError
 from companion.games.astral_action.rules import turn as tn
 from companion.games.astral_action.rules.damage import has_active
 from companion.rules import RuleError
@@ -154,10 +155,13 @@ def dice_list(raw, count: int, field: str = "dice", sides: int = 6) -> list[int]
     """Real dice typed by a player ("4 2"), or None to let the app roll."""
     if raw in (None, ""):
         return None
-    values = parse_values(raw) if isinstance(raw, str) else [str(v) for v in (raw if isinstance(raw, list) else [raw])]
-    if len(values) != count or not all(v.isdigit() and 1 <= int(v) <= sides for v in values):
+    try:  # read as every Dice field reads typed dice (companion.actions.schema.Dice.parse)
+        values = Dice(sides, count).parse(raw, field)
+    except InputError:
+        values = None
+    if values is None or len(values) != count:
         raise RuleError(f"Enter {count} d{sides} result{'s' if count > 1 else ''} from 1 to {sides}.", field)
-    return [int(v) for v in values]
+    return values
 
 
 def roll(ctx, count: int, sides: int = 6) -> list[int]:

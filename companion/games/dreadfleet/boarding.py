@@ -8,7 +8,7 @@ from companion.rules import RuleError
 from companion.games.dreadfleet.books import (
     GAME, is_warship, need_phase, now_stat, reach_step, sides, turn, unit_at_sea, wounds,
 )
-from companion.games.dreadfleet.entries import groups_arg, luck
+from companion.games.dreadfleet.entries import dice_arg, luck
 from companion.games.dreadfleet.damage import damage_ready, owe, plan_damage, resolve_damage, _told
 from companion.games.dreadfleet import rules as df
 
@@ -50,7 +50,7 @@ def _duel_check(state: dict, args: dict) -> tuple[list, list, str]:
 
 @action("df-duel", systems=GAME, chance=True, fields={
     "ships": Either(List(Ref("unit"), 20), Obj(doc="the form's checkboxes: ships.u2 ..."), Text(300)),
-    "dice": Dice(6, 60, "one group per ship: 5 6 / 2 1")})
+    "dice": Dice(6, 60, "one group per ship: 5 6 / 2 1", groups=True)})
 def duel(state: dict, p: dict) -> str:
     """The captains' duel that opens each Boarding Actions sub-phase: Swashbuckling dice, 5-6 a victory."""
     a, b, key = _duel_check(state, p)
@@ -65,7 +65,7 @@ def duel(state: dict, p: dict) -> str:
 @duel.decider
 def decide_duel(state: dict, args: dict, ctx) -> dict:
     a, b, _ = _duel_check(state, args)
-    result = df.captains_duel(_captains(a), _captains(b), groups_arg(args, "dice"), ctx.rng, tuple(sides(state)))
+    result = df.captains_duel(_captains(a), _captains(b), dice_arg(args, "dice"), ctx.rng, tuple(sides(state)))
     rolled = [die for c in result["side_a"] + result["side_b"] for die in c["dice"]]
     mine = result["side_a"] if any(u["id"] == turn(state)["current"] for u in a) else result["side_b"]
     return {"ships": [u["id"] for u in a + b], "result": result, "dice": rolled,
@@ -86,7 +86,7 @@ def _boarding_check(state: dict, args: dict) -> tuple[list, list, str]:
 
 @action("df-boarding", systems=GAME, chance=True, fields={
     "ships": Either(List(Ref("unit"), 20), Obj(doc="the form's checkboxes: ships.u2 ..."), Text(300)),
-    "dice": Dice(6, 60, "one group per ship: 5 6 / 2 1")})
+    "dice": Dice(6, 60, "one group per ship: 5 6 / 2 1", groups=True)})
 def boarding(state: dict, p: dict) -> str:
     """A (multiple) boarding action: Crew dice, 5-6 a victory; the side with fewer draws the difference."""
     _, _, key = _boarding_check(state, p)
@@ -105,7 +105,7 @@ def decide_boarding(state: dict, args: dict, ctx) -> dict:
     def crews(group):
         return [{"name": u["name"], "crew": now_stat(u, "crew")} for u in group]
     damage_ready(state)
-    result = df.boarding_action(crews(a), crews(b), groups_arg(args, "dice"), ctx.rng, tuple(sides(state)))
+    result = df.boarding_action(crews(a), crews(b), dice_arg(args, "dice"), ctx.rng, tuple(sides(state)))
     draws = [(u["id"], ship["damage_cards"]) for u, ship in zip(a + b, result["side_a"] + result["side_b"])
              if ship["damage_cards"]]
     physical = state["decks"]["damage"]["mode"] != "virtual"

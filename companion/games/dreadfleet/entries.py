@@ -2,37 +2,15 @@
 from the real deck; and the luck line a roll leaves in the log."""
 from __future__ import annotations
 
-from companion.dice import parse_values
+from companion.actions import entered_dice
 from companion.rules import RuleError
 from companion.trackers import need_int
 
 
-def dice_arg(args: dict, key: str, sides: int = 6) -> list[int] | None:
-    """Real dice typed by a player ("5 3 6", "5,3" or one number), checked; None when left empty."""
-    raw = args.get(key)
-    if raw in (None, "", []):
-        return None
-    if isinstance(raw, bool):
-        raise RuleError(f"Enter the dice as numbers from 1 to {sides}.", key)
-    values = [raw] if isinstance(raw, int) else parse_values(raw) if isinstance(raw, str) else raw
-    if not isinstance(values, list) or len(values) > 60:
-        raise RuleError("Enter at most 60 dice, separated by spaces.", key)
-    out = []
-    for value in values:
-        if isinstance(value, str) and value.strip().isdigit():
-            value = int(value)
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:
-            raise RuleError(f"Each die must be a whole number from 1 to {sides}; got {value!r}.", key)
-        out.append(value)
-    return out
-
-
-def groups_arg(args: dict, key: str) -> list | None:
-    """Dice for several rollers: "5 6 / 2 1" (one group per ship, in the order listed) or one flat list."""
-    raw = args.get(key)
-    if isinstance(raw, str) and "/" in raw:
-        return [dice_arg({key: part}, key) or [] for part in raw.split("/")]
-    return dice_arg(args, key)
+def dice_arg(args: dict, key: str, *, type_: str | None = None) -> list | None:
+    """Real dice typed by a player ("5 3 6", "5,3", one number, or "5 6 / 2 1" for a field declared
+    with groups), read by the Dice field the action declared for ``key``; None when left empty."""
+    return entered_dice(args, key, type_=type_)
 
 
 def flag(args: dict, key: str) -> bool:

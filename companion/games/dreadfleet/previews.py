@@ -19,10 +19,10 @@ def shot_preview(state: dict, args: dict) -> dict:
     odds = df.broadside_odds(firer["stats"].get("broadside", 0), inches(args, "distance", "The range"),
                              target["stats"]["armour"], **options)
     out = {"odds": odds, "firer": firer, "target": target, "first": options["first_broadside"]}
-    typed = dice_arg(args, "dice")
+    typed = dice_arg(args, "dice", type_="df-broadside")
     if typed:
         shot = df.broadside(firer["stats"].get("broadside", 0), inches(args, "distance", "The range"),
-                            target["stats"]["armour"], **options, dice=typed, save_dice=dice_arg(args, "save_dice"))
+                            target["stats"]["armour"], **options, dice=typed, save_dice=dice_arg(args, "save_dice", type_="df-broadside"))
         out["typed"] = shot
     return out
 

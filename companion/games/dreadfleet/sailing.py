@@ -158,7 +158,7 @@ def _escape_check(state: dict, args: dict) -> dict:
 def decide_escape(state: dict, args: dict, ctx) -> dict:
     unit = _escape_check(state, args)
     dice = dice_arg(args, "escape_dice")
-    move = dice_arg(args, "move_dice", 3)
+    move = dice_arg(args, "move_dice")
     result = df.escape_jeopardy(unit["stats"].get("command", df.FIRST_MATE_COMMAND),
                                 need_int(args, "enemies", 0, 20, default=0), at_anchor=at_anchor(state, unit["id"]),
                                 auxiliary=is_auxiliary(unit), first_mate=first_mate(unit), dice=dice,

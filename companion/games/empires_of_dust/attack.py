@@ -2,12 +2,12 @@
 """
 from __future__ import annotations
 
-from companion.actions import action, chance, core
+from companion.actions import action, chance, core, entered_dice
 from companion.actions.schema import Dice, Flag, Int, Obj, Ref, Text
 from companion.games.empires_of_dust import rules as eod
 from companion.rules import RuleError
 from companion.trackers import cooldown, gauge, need_int
-from companion.games.empires_of_dust.table import (EQUIPMENT_TRACKERS, SYSTEMS, _flag, _real_dice, alive,
+from companion.games.empires_of_dust.table import (EQUIPMENT_TRACKERS, SYSTEMS, _flag, alive,
     cls_of, conditions, designed, docked_at, game, hp_of, in_phase, is_base, set_condition, set_hp,
     stats_of, weapon_index)
 
@@ -229,8 +229,9 @@ def hit_odds(state: dict, plan: dict, hit: dict) -> dict:
     "aura": Obj({k: Int(-50, 50) for k in ("range", "penetration", "damage", "detection", "stealth")},
                 "aura boons and banes: range, penetration, damage, detection, stealth"),
     "hits": Obj(doc="more ships hit: {unit: blast, touching, chain, chain-2 or furtherance}"),
-    "rolled": Dice(20, 1, "the real D20 for the main target, or empty to roll"),
-    "hit_dice": Obj(doc="the real D20s of the other ships hit: {unit: d20}")})
+    "rolled": Dice(eod.D20, eod.ATTACK_D20S, "the real D20s for the main target, in the order the attack asks "
+                   "for them, or empty to roll"),
+    "hit_dice": Obj(doc="the real D20s of the other ships hit: {unit: D20s}, read as rolled is")})
 def attack(state: dict, p: dict) -> str:
     """Fire one weapon: detection, armour, the D20 from the penetration table, augmenter rolls, damage."""
     g = game(state)
@@ -326,8 +327,14 @@ def decide_attack(state: dict, args: dict, ctx) -> dict:
     expected, hits = 0.0, []
     for i, hit in enumerate(plan["hits"]):
         target = state["units"][hit["target"]]
-        dice = _real_dice(args.get("rolled")) if i == 0 else _real_dice(hit_dice.get(hit["target"]))
-        result = eod.attack(plan["weapon"], target_of(target, state), **hit["options"], dice=dice, rng=ctx.rng)
+        dice = entered_dice(args, "rolled") if i == 0 else \
+            entered_dice(args, "rolled", hit_dice.get(hit["target"]) or "", name="hit_dice")
+        try:
+            result = eod.attack(plan["weapon"], target_of(target, state), **hit["options"], dice=dice, rng=ctx.rng)
+        except RuleError as exc:  # the rules name their own "dice"; the request's control is rolled / hit_dice
+            if str(exc.field or "").split(".")[0] != "dice":
+                raise
+            raise RuleError(exc.message, "rolled" if i == 0 else "hit_dice") from None
         expected += hit_odds(state, plan, hit)["expected"]
         hits.append({"target": hit["target"], "position": hit["position"], "shot": hit["shot"],
                      "jump": hit["jump"], "ally": hit["ally"], "real": dice is not None,

@@ -3,19 +3,21 @@ cloak and ECM, afterburner, FTL jump, tractor beam, a ship off the edge, the det
 """
 from __future__ import annotations
 
-from companion.actions import action, chance, core
+from companion.actions import action, chance, core, entered_dice
 from companion.actions.schema import Dice, Flag, Int, Ref, Text
 from companion.games.empires_of_dust import rules as eod
 from companion.rules import RuleError
 from companion.trackers import cooldown, need_int
-from companion.games.empires_of_dust.table import (SYSTEMS, _flag, _real_dice, cls_of, conditions,
+from companion.games.empires_of_dust.table import (SYSTEMS, _flag, cls_of, conditions,
     designed, game, in_phase, is_base, set_condition, stats_of)
 
 
-def _roll_payload(args: dict, ctx, needs: int, what: str) -> dict:
-    dice = _real_dice(args.get("rolled"))
-    if dice and len(dice) != 1:
-        raise RuleError(f"Enter one D20 for the {what}.", "rolled")
+# each of these rolls one D20 (seed 001, FTL Jump Drive, Tractor Beam, Off the Edge)
+ONE_D20 = Dice(eod.D20, 1, "the real D20, or empty to roll")
+
+
+def _roll_payload(args: dict, ctx, needs: int) -> dict:
+    dice = entered_dice(args, "rolled")
     value = dice[0] if dice else ctx.rng.randint(1, eod.D20)
     chance = eod._pass_chance(needs)
     return {"roll": value, "real": bool(dice),
@@ -60,7 +62,7 @@ def afterburner(state: dict, p: dict) -> str:
 
 
 @action("eod-ftl-jump", systems=SYSTEMS, chance=True, fields={
-    "unit": Ref("unit"), "rolled": Dice(20, 1, "the real D20, or empty to roll")})
+    "unit": Ref("unit"), "rolled": ONE_D20})
 def ftl_jump(state: dict, p: dict) -> str:
     """FTL jump after moving: D20 > 5 jumps 15 units; usable every third movement phase."""
     unit = designed(state, p.get("unit"))
@@ -84,12 +86,12 @@ def decide_ftl_jump(state: dict, args: dict, ctx) -> dict:
     if not cooldown.is_ready(unit["trackers"]["ftl"], core.clock(state)):
         raise RuleError(f"{unit['name']}'s FTL jump drive is cooling down: ready again in turn "
                         f"{unit['trackers']['ftl']['ready_at']} (seed 001, Equipment).", "unit")
-    return {"unit": unit["id"], **_roll_payload(args, ctx, eod._check_d20("ftl-jump-drive"), "FTL jump")}
+    return {"unit": unit["id"], **_roll_payload(args, ctx, eod._check_d20("ftl-jump-drive"))}
 
 
 @action("eod-tractor-beam", systems=SYSTEMS, chance=True, fields={
     "unit": Ref("unit"), "target": Ref("target"), "distance": Int(0, 999),
-    "rolled": Dice(20, 1, "the real D20, or empty to roll")})
+    "rolled": ONE_D20})
 def tractor_beam(state: dict, p: dict) -> str:
     """Tractor beam at the end of the movement phase: range 20, D20 > 10 moves 10 units, else 5."""
     unit, target, mode = _tractor_check(state, p)
@@ -117,11 +119,11 @@ def decide_tractor_beam(state: dict, args: dict, ctx) -> dict:
         raise RuleError(f"Tractor beams have a range of {eod.TRACTOR_RANGE}; {target['name']} is {distance} "
                         "away (seed 001, Tractor Beam).", "distance")
     return {"unit": unit["id"], "target": target["id"], "distance": distance,
-            **_roll_payload(args, ctx, eod._check_d20("tractor-beam"), "tractor beam")}
+            **_roll_payload(args, ctx, eod._check_d20("tractor-beam"))}
 
 
 @action("eod-off-the-edge", systems=SYSTEMS, chance=True, fields={
-    "unit": Ref("unit"), "rolled": Dice(20, 1, "the real D20, or empty to roll")})
+    "unit": Ref("unit"), "rolled": ONE_D20})
 def off_the_edge(state: dict, p: dict) -> str:
     """A ship off the table returns where it left on D20 > 10; otherwise it is lost (decision)."""
     unit = designed(state, p.get("unit"))
@@ -142,7 +144,7 @@ def _lost(state: dict, unit: dict) -> str:
 @off_the_edge.decider
 def decide_off_the_edge(state: dict, args: dict, ctx) -> dict:
     unit = designed(state, args.get("unit"))
-    return {"unit": unit["id"], **_roll_payload(args, ctx, eod.OFF_THE_EDGE, "off the edge roll")}
+    return {"unit": unit["id"], **_roll_payload(args, ctx, eod.OFF_THE_EDGE)}
 
 
 @action("eod-detection-base", systems=SYSTEMS, fields={

@@ -153,19 +153,3 @@ def points(state: dict) -> dict:
 
 def _flag(args: dict, key: str) -> bool:
     return args.get(key) not in (None, "", 0, "0", False, "off")
-
-
-def _real_dice(raw) -> list[int] | None:
-    if raw in (None, "", []):
-        return None
-    values = raw if isinstance(raw, list) else [p for p in str(raw).replace(",", " ").split() if p]
-    out = []
-    for v in values:
-        if isinstance(v, str) and v.strip().isdigit():
-            v = int(v)
-        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= eod.D20:
-            raise RuleError(f"Each D20 must be a whole number from 1 to 20; got {v!r}.", "rolled")
-        out.append(v)
-    if len(out) > 8:
-        raise RuleError("An attack uses at most 8 D20s per target.", "rolled")
-    return out

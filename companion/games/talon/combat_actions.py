@@ -8,9 +8,8 @@ entered from the table.
 """
 from __future__ import annotations
 
-from companion.actions import action, chance
+from companion.actions import action, chance, entered_dice
 from companion.actions.schema import Dice, Int, Ref, Text
-from companion.dice import parse_values
 from companion.rules import RuleError, roll_or_take
 from companion.games.talon import books
 from companion.games.talon.rules import counter, criticals, damage, weapons
@@ -19,14 +18,9 @@ GAME = {"talon"}
 
 
 def dice_arg(args: dict, key: str, count: int, rng, what: str) -> list[int]:
-    raw = args.get(key)
-    if raw in (None, ""):
-        return roll_or_take(count, 6, None, rng, what)
-    values = parse_values(raw) if isinstance(raw, str) else ([raw] if isinstance(raw, int) else raw)
-    try:
-        values = [int(v) for v in values]
-    except (TypeError, ValueError):
-        raise RuleError(f"Enter the {what} as numbers from 1 to 6, like 5 2.", key) from None
+    """The real dice entered for ``key`` (read by the field the action declared), ``count`` of them,
+    or ``count`` rolled when left empty."""
+    values = entered_dice(args, key)
     try:
         return roll_or_take(count, 6, values, rng, what)
     except RuleError as exc:
@@ -39,9 +33,11 @@ def _reinforce(state: dict):
 
 @action("talon-fire", systems=GAME, chance=True, fields={"unit": Ref("unit"), "group": Int(1, 99, "the weapon group, counted from 1", plain=True),
     "target": Ref("target"), "range": Int(0, 30, "hexes", plain=True), "arc": Text(20),
-    "dice": Dice(6, 60, "the group's real dice, or empty to roll")})
+    "dice": Dice(6, 60, "the group's real dice, or empty to roll"),
+    "in_arc": Text(20, "which of the firer's Firing Arcs the target is in (seed 003 5.3.1); needed to fire",
+                   choices=counter.ARCS)})
 def fire(state: dict, p: dict) -> str:
-    """Fire a ready weapon group at a ship: range, the target's arc facing you, one die per weapon."""
+    """Fire a ready weapon group at a ship in its Firing Arc: range, the target's arc facing you, one die per weapon."""
     unit, ship = books.live_ship(state, p.get("unit"))
     books.need_own_turn(state, unit, "Firing")
     groups = ship["groups"]
@@ -57,6 +53,8 @@ def fire(state: dict, p: dict) -> str:
     target_unit, target = books.live_ship(state, p.get("target"), "target")
     if target_unit["side"] == unit["side"]:
         raise RuleError(f"{target_unit['name']} is on your side.", "target")
+    if "in_arc" in p:  # an event logged before firing arcs were asked for (issue 24) has none
+        in_firing_arc(unit, group, index, target_unit, p["in_arc"])
     distance = books.need_int(p, "range", 0, 30)
     arc = p.get("arc")
     if arc not in counter.ARCS:
@@ -84,13 +82,29 @@ def fire(state: dict, p: dict) -> str:
             f"{counter.ARC_NAMES[arc]} arc): {'+'.join(map(str, hits))} = {total} damage: {damage.describe(result)}")
 
 
+def in_firing_arc(unit: dict, group: dict, index: int, target_unit: dict, in_arc) -> None:
+    """Seed 003 5.3.1: "Weapons may only fire at targets within their Firing Arc" (the group's arrows,
+    stored as its ``arcs``); ``in_arc`` is the firer's arc the target is in, as the players see it."""
+    if in_arc not in counter.ARCS:
+        raise RuleError(f"Say which of {unit['name']}'s arcs {target_unit['name']} is in: Fwd, Right, Rear or Left "
+                        "(seed 003 5.3.1).", "in_arc")
+    if in_arc not in group["arcs"]:
+        names = [counter.ARC_NAMES[a] for a in group["arcs"]]
+        arcs = " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+        raise RuleError(f"Group {index + 1} fires only into {unit['name']}'s {arcs} arc"
+                        f"{'s' if len(group['arcs']) > 1 else ''}; {target_unit['name']} is in its "
+                        f"{counter.ARC_NAMES[in_arc]} arc (seed 003 5.3.1).", "in_arc")
+
+
 @fire.decider
 def decide_fire(state: dict, args: dict, ctx) -> dict:
     unit, ship = books.live_ship(state, args.get("unit"))
     if not ship["groups"]:
         raise RuleError(f"{unit['name']} has no weapons.", "group")
     group = ship["groups"][books.need_int(args, "group", 1, len(ship["groups"])) - 1]
-    payload = {k: args[k] for k in ("unit", "group", "target", "range", "arc") if k in args}
+    if args.get("in_arc") in (None, ""):
+        raise RuleError("Say which of your arcs the target is in: Fwd, Right, Rear or Left (seed 003 5.3.1).", "in_arc")
+    payload = {k: args[k] for k in ("unit", "group", "target", "range", "arc", "in_arc") if k in args}
     if group["weapon"] != "missile":
         payload["dice"] = dice_arg(args, "dice", group["count"], ctx.rng, "dice")
     return payload
@@ -134,7 +148,7 @@ def take_damage(state: dict, p: dict) -> str:
 
 
 @action("talon-critical", systems=GAME, chance=True, fields={"unit": Ref("unit"), "crit_dice": Dice(6, 2, "the real 2D6, or empty to roll"),
-    "group_dice": Text(400, "the weapon groups' dice, rounds split by '/'")})
+    "group_dice": Dice(6, 60, "the weapon groups' dice, one per group still tied, rounds split by '/'", groups=True)})
 def critical(state: dict, p: dict) -> str:
     """Roll 2D6 on the Critical Damage Table for a marked critical hull box."""
     unit, ship = books.live_ship(state, p.get("unit"))
@@ -155,10 +169,10 @@ def decide_critical(state: dict, args: dict, ctx) -> dict:
     payload = {"unit": args["unit"], "dice": dice}
     alive = [i for i, g in enumerate(ship["groups"]) if not g["destroyed"]]
     if sum(dice) in criticals.GROUP_LOSS and len(alive) > 1:
-        raw = args.get("group_dice")
-        if raw not in (None, ""):  # entered: rounds separated by '/', one die per group still in it
-            rounds = [[int(v) for v in parse_values(part) if v.isdigit()] for part in str(raw).split("/")]
-        else:
+        rounds = entered_dice(args, "group_dice")  # entered: rounds split by '/', one die per group still in it
+        if rounds and not isinstance(rounds[0], list):
+            rounds = [rounds]  # one round, entered without a '/'
+        if not rounds:
             rounds, left = [], alive
             while left:
                 rounds.append([ctx.rng.randint(1, 6) for _ in left])

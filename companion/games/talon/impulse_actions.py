@@ -10,9 +10,10 @@ in an impulse without AP (BGA help 1.1.2, TT#3, TT#7); afterburner to move in an
 from __future__ import annotations
 
 from companion.actions import action
-from companion.actions.schema import Flag, Int, Ref, Text
+from companion.actions.schema import Flag, Int, Ref, Scalar, Text
 from companion.rules import RuleError
 from companion.games.talon import books
+from companion.games.talon.missile_and_fighter_ap import redirect_missile, transmit_power
 from companion.games.talon.rules import counter, weapons
 
 GAME = {"talon"}
@@ -24,11 +25,16 @@ USES = {
     "battery": "charges its battery",
     "change": "plays Change Initiative",
     "defend": "plays Defend Initiative",
+    "redirect": "redirects missile",  # rule 13.7 (TALON.md 2)
+    "fighters": "transmits power",  # rule 12.2.2 (TALON.md 2)
 }
 
 
 @action("talon-ap", systems=GAME, fields={"unit": Ref("unit"), "use": Text(40), "pay": Text(20), "group": Int(1, 99, plain=True),
-    "arc": Text(20)})
+    "arc": Text(20), "missile": Scalar(20, "Redirect Missile: the missile token"),
+    "new_target": Ref("target", "Redirect Missile: the missile's new target"),
+    "new_arc": Text(20, "Redirect Missile: the new target's arc facing the missile", choices=counter.ARCS),
+    "fighters": Ref("fighter squadron", "Transmit Power to Fighters: the squadron that receives it")})
 def spend_ap(state: dict, p: dict) -> str:
     """Spend the ship's 1 AP this impulse (or a charged battery) on one use."""
     unit, ship = books.live_ship(state, p.get("unit"))
@@ -86,6 +92,10 @@ def spend_ap(state: dict, p: dict) -> str:
         if ship["battery_on"] >= ship["battery"]:
             raise RuleError(f"{unit['name']}'s battery is already charged.", "use")
         ship["battery_on"] += 1
+    elif use == "redirect":
+        detail = redirect_missile(state, unit, ship, p)
+    elif use == "fighters":
+        detail = transmit_power(state, unit, ship, p)
     else:
         first = g["initiative"]
         if use == "change" and unit["side"] == first:
@@ -152,5 +162,9 @@ def move(state: dict, p: dict) -> str:
     return f"{unit['name']} {text}"
 
 
-spend_ap.decider(books.keep("unit", "use", "group", "arc", "pay"))
+@spend_ap.decider
+def decide_ap(state: dict, args: dict, ctx) -> dict:
+    """Only the use's own fields (a ship card's form sends all of its inputs)."""
+    extra = {"redirect": ("missile", "new_target", "new_arc"), "fighters": ("fighters",)}.get(args.get("use"), ())
+    return books.keep("unit", "use", "group", "arc", "pay", *extra)(state, args, ctx)
 move.decider(books.keep("unit", "how", "afterburner"))

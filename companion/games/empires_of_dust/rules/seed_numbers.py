@@ -53,6 +53,10 @@ ROLL_WORDS = {
     "critical": "critical hit roll", "vampirism": "vampirism roll", "emp": "EMP roll",
 }
 ROLL_ORDER = tuple(ROLL_WORDS)  # the order in which attack() asks for the dice
+# The most D20s one target of one attack can ask for: one per roll above (seed 001: the ECM
+# targeting roll, Equipment; Rending, Immolation, the penetration roll and Scatter-Shot's second one,
+# Critical Hit, Vampirism and EMP, Augmenters).  The eod-attack action declares it (issue 24).
+ATTACK_D20S = len(ROLL_ORDER)
 
 
 def _key(name) -> str:
