@@ -18,15 +18,21 @@ def card(page, name):
     return page.locator("form.unit", has=page.locator("h3", has_text=name))
 
 
-def test_a_hit_on_the_wrong_ship_is_taken_back_from_the_log_two_moves_later(live_server, phone):
+def wrong_ship_hit(live_server, phone):
+    """Anna and Ben at a table with the Nimitz (8 HP) and the Zhukov (6 HP); Ben's hit meant for
+    the Zhukov lands on the Nimitz."""
     anna, ben = phone(), phone()
     two_players(anna, ben, live_server)
     add_unit(anna, "Nimitz", 8)
     add_unit(anna, "Zhukov", 6)
     expect(hp_of(ben, "Zhukov")).to_have_text("6", timeout=2500)
-
     card(ben, "Nimitz").get_by_label("HP minus one").click()  # meant for the Zhukov
     expect(hp_of(ben, "Nimitz")).to_have_text("7")
+    return anna, ben
+
+
+def test_a_hit_on_the_wrong_ship_is_taken_back_from_the_log_two_moves_later(live_server, phone):
+    anna, ben = wrong_ship_hit(live_server, phone)
     card(ben, "Zhukov").get_by_label("HP minus one").click()  # two more moves after it
     expect(hp_of(ben, "Zhukov")).to_have_text("5")
     ben.click("#roll button[value^='roll expr=2d6']")
@@ -109,13 +115,7 @@ def test_keep_both_leaves_both_hits(live_server, phone):
 
 
 def test_a_hit_on_the_wrong_ship_is_corrected_from_the_log(live_server, phone):
-    anna, ben = phone(), phone()
-    two_players(anna, ben, live_server)
-    add_unit(anna, "Nimitz", 8)
-    add_unit(anna, "Zhukov", 6)
-    expect(hp_of(ben, "Zhukov")).to_have_text("6", timeout=2500)
-    card(ben, "Nimitz").get_by_label("HP minus one").click()  # meant for the Zhukov
-    expect(hp_of(ben, "Nimitz")).to_have_text("7")
+    anna, ben = wrong_ship_hit(live_server, phone)
     ben.click("#roll button[value^='roll expr=d6']")
     expect(ben.locator("#rolls li").first).to_contain_text("rolled d6")
     code = re.search(r"/t/([A-Z0-9]+)", ben.url).group(1)
