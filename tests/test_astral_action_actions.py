@@ -169,7 +169,7 @@ def test_orders_open_and_sealed_and_the_one_order_rule(aa):
     assert "Brace for Impact" in aa.ben.client.get(f"/t/{aa.code}?open=*").data.decode()
     aa.refused("Raven has Orders this turn: Orders or a Token, not both (L125-L130).", phone=aa.ben,
                type="aa-token", unit=raven)
-    aa.refused("Only Player 2 can seal orders for Raven.", type="aa-order", unit=raven, order="Evasive Actions",
+    aa.refused("Only Player 2 gives Orders to Raven.", type="aa-order", unit=raven, order="Evasive Actions",
                hidden="1", control="aa-orders-" + raven)
     aa.to_phase("Activation")
     aa.refused("Writing Orders happens in the Command phase; this is the Activation phase.", type="aa-order",
@@ -684,3 +684,49 @@ def test_a_formation_activates_at_its_largest_size_and_moves_with_the_lowest_pro
     aa.ok(phone=aa.ben, type="aa-formation", dissolve=raven)
     assert aa.state()["game"]["formations"] == {}
     aa.folds()
+
+
+# --- refusals never depend on a sealed Order (issue 30 item 4) ------------------------------------
+
+def api_act(aa, side, **action):
+    player, _ = aa.table.secrets()
+    headers = {"Authorization": f"Bearer {player}"} | ({"X-Side": side} if side else {})
+    return aa.client.post(f"/api/tables/{aa.code}/actions", json=action, headers=headers)
+
+
+def test_the_other_side_probing_orders_on_a_ship_with_a_sealed_order_learns_nothing(aa):
+    """Side B sends every Order name to side A's ship, which holds a sealed "Brace for Impact": each
+    name gets the same sentence, and nothing is stored (L126-L128: hidden Orders stay hidden)."""
+    from companion.games.astral_action.rules.turn import ORDERS
+    falcon = aa.ship("Falcon", 2)
+    aa.ok(type="aa-order", unit=falcon, order="Brace for Impact", hidden="1")
+    before = aa.row()
+    answers = set()
+    for name in ORDERS:
+        for hidden in (False, True):
+            resp = api_act(aa, "Player 2", type="aa-order", unit=falcon, order=name, **({"hidden": True} if hidden else {}))
+            assert resp.status_code == 400, resp.get_json()
+            answers.add((resp.get_json()["error"], resp.get_json()["field"]))
+    assert answers == {("Only Player 1 gives Orders to Falcon.", "order")}
+    after = aa.row()
+    assert after["state"] == before["state"] and after["seq"] == before["seq"]
+    # the board form on Ben's phone: the same sentence next to the control, nothing stored
+    for name in ("Brace for Impact", "Evasive Actions"):
+        aa.refused("Only Player 1 gives Orders to Falcon.", phone=aa.ben, type="aa-order", unit=falcon, order=name,
+                   control="aa-orders-" + falcon)
+
+
+def test_a_seat_without_a_side_cannot_probe_a_sealed_order_either(aa):
+    """A caller who reads no side's secrets (the API without X-Side) gets one sentence for every
+    Order on a ship holding a sealed one: the refusal depends only on what that caller can read."""
+    from companion.games.astral_action.rules.turn import ORDERS
+    falcon = aa.ship("Falcon", 2, equipment=[KINETIC, {"slot": "primary", "item": "boosters"}])
+    aa.ok(type="aa-order", unit=falcon, order="Evasive Actions", hidden="1")
+    before = aa.row()
+    answers = {api_act(aa, None, type="aa-order", unit=falcon, order=name).get_json()["error"] for name in ORDERS}
+    assert answers == {"Falcon has a sealed Order this turn: only Player 1 can give it more Orders."}
+    assert aa.row()["seq"] == before["seq"]
+    # its own side still gets the rules' own answers (it can read the sealed Order)
+    resp = api_act(aa, "Player 1", type="aa-order", unit=falcon, order="Evasive Actions")
+    assert resp.get_json()["error"] == "Evasive Actions was already given to this ship this turn (L248)."
+    assert api_act(aa, "Player 1", type="aa-order", unit=falcon, order="Change Velocity").status_code == 200

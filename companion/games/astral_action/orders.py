@@ -26,6 +26,20 @@ def _check_order(state: dict, uid: str, name: str) -> tuple[dict, str]:
     return unit, kind
 
 
+def _may_order(state: dict, unit: dict, side: str | None) -> None:
+    """Who may give a ship Orders, decided before any rule reads its Orders (issue 30): a refusal
+    must never depend on a sealed Order the caller cannot read, or refusals would reveal it.  A side
+    gives Orders to its own ships only; a seat that reads no side's secrets (no side) may not add
+    Orders to a ship holding an unrevealed sealed one.  Both sentences read only public facts."""
+    if side is not None and side != unit["side"]:
+        raise RuleError(f"Only {unit['side']} gives Orders to {unit['name']}.", "order")
+    if side is None and any(p.get("unit") == unit["id"] and p.get("round") == state["round"]
+                            and not p.get("revealed") and not p.get("discarded")
+                            for p in state.get(KEY, {}).values()):
+        raise RuleError(f"{unit['name']} has a sealed Order this turn: only {unit['side']} can give it more Orders.",
+                        "order")
+
+
 @action("aa-order", systems=SYSTEMS, fields={"unit": Ref("unit"), "order": Text(60), "hidden": Flag()})
 def aa_order(state: dict, p: dict) -> str:
     """Give a ship an Order in the Command phase, openly or sealed (hidden until revealed, L126-L128)."""
@@ -42,8 +56,7 @@ def aa_order(state: dict, p: dict) -> str:
 def decide_aa_order(state: dict, args: dict, ctx) -> dict:
     unit, _ = ship_of(state, args.get("unit"))
     name = args.get("order")
-    if args.get("hidden") and ctx.side not in (None, unit["side"]):
-        raise RuleError(f"Only {unit['side']} can seal orders for {unit['name']}.", "order")
+    _may_order(state, unit, ctx.side)
     _check_order(state, unit["id"], name)
     if not args.get("hidden"):
         return {"unit": unit["id"], "order": name}
