@@ -425,13 +425,16 @@ def test_fighter_fires_once_then_resupplies(aa):
     carrier = aa.ship("Mother", 3, equipment=[KINETIC, {"slot": "primary", "item": "launch"}])
     wasp = aa.ship("Wasp", 0, carrier=carrier, weapon_size="1")
     raven = aa.ship("Raven", 2, side="Player 2")
+    aa.to_phase("Activation")
+    aa.ok(type="aa-activate", unit=wasp)  # fighters: Size 0 "for ... turn order" (L218), before Size 1
     aa.refused("Fighters cannot attack, or be attacked, at Extended Range (L218, L226).", type="aa-attack",
                shot=f"{wasp}:0", target=raven, band=1, dice="3 3")
     aa.refused("Wasp has not fired since it last resupplied.", type="aa-resupply", unit=wasp)
     aa.ok(type="aa-attack", shot=f"{wasp}:0", target=raven, dice="1 1")
     aa.ok(type="aa-apply-attack")
     aa.to_phase("Resolution")
-    aa.to_phase("Command")
+    aa.to_phase("Activation")
+    aa.ok(type="aa-activate", unit=wasp)
     aa.refused("Wasp must resupply on its carrier before attacking again (L227-L230).", type="aa-attack",
                shot=f"{wasp}:0", target=raven, dice="3 3")
     aa.ok(type="aa-resupply", unit=wasp)
@@ -521,6 +524,8 @@ def test_missile_token_resolves_in_the_resolution_phase(aa):
     raven = aa.ship("Raven", 2, side="Player 2", equipment=[KINETIC, {"slot": "secondary", "item": "pws"}])
     aa.refused("Only Missiles place a Missile token (L182).", phone=aa.ben, type="aa-missile-token",
                shot=f"{raven}:0", target=launcher)
+    aa.to_phase("Activation")
+    aa.ok(type="aa-activate", unit=launcher)
     aa.ok(type="aa-missile-token", shot=f"{launcher}:0", target=raven, control="aa-attack")
     assert aa.state()["game"]["missiles"] == [{"id": "m1", "attacker": launcher, "weapon": 0, "target": raven}]
     aa.refused("Missile tokens resolve at the beginning of the Resolution phase (L182).", type="aa-attack", token="m1",
@@ -538,6 +543,8 @@ def test_missile_token_resolves_in_the_resolution_phase(aa):
 def test_aws_removes_a_missile_token(aa):
     launcher = aa.ship("Lancer", 2, equipment=[{"slot": "primary", "item": "missiles", "arcs": ["F"]}])
     raven = aa.ship("Raven", 2, side="Player 2")
+    aa.to_phase("Activation")
+    aa.ok(type="aa-activate", unit=launcher)
     aa.ok(type="aa-missile-token", shot=f"{launcher}:0", target=raven)
     aa.refused("Primary Missiles F has already attacked this turn (L77).", type="aa-missile-token",
                shot=f"{launcher}:0", target=raven)
@@ -551,6 +558,9 @@ def test_a_hit_goes_to_an_escort_recalculated_with_its_size(aa):
     falcon = aa.ship("Falcon", 2)
     raven = aa.ship("Raven", 3, side="Player 2")
     guard = aa.ship("Guard", 1, side="Player 2")
+    aa.to_phase("Activation")
+    aa.ok(phone=aa.ben, type="aa-activate", unit=guard)  # Size 1 first (L132)
+    aa.ok(type="aa-activate", unit=falcon)
     aa.ok(type="aa-attack", shot=f"{falcon}:0", target=raven, dice="3 4")  # 3 + (3 - 2) = 4 glance vs Raven
     aa.refused("Raven and Guard are not in one Formation.", phone=aa.ben, type="aa-redirect", to=guard,
                why="formation")
@@ -678,6 +688,7 @@ def test_a_formation_activates_at_its_largest_size_and_moves_with_the_lowest_pro
     assert units[raven]["activated"] and units[guard]["activated"]  # one activation for the Formation (L380)
     aa.to_phase("Resolution")
     aa.to_phase("Activation")
+    aa.ok(type="aa-activate", unit=falcon)
     aa.ok(type="aa-attack", shot=f"{falcon}:0", target=raven, dice="6 4")  # 6 + 1 = 7: hit
     aa.ok(phone=aa.ben, type="aa-redirect", to=guard, why="formation")
     assert aa.state()["game"]["attack"]["target"] == guard
@@ -730,3 +741,81 @@ def test_a_seat_without_a_side_cannot_probe_a_sealed_order_either(aa):
     resp = api_act(aa, "Player 1", type="aa-order", unit=falcon, order="Evasive Actions")
     assert resp.get_json()["error"] == "Evasive Actions was already given to this ship this turn (L248)."
     assert api_act(aa, "Player 1", type="aa-order", unit=falcon, order="Change Velocity").status_code == 200
+
+
+# --- a ship attacks in its own activation (issue 24 item 2; seed 004 L75, L132, L140-L143) --------
+
+def test_no_attack_in_the_command_phase_through_the_api_and_the_form(aa):
+    """L75 "During the Activation of a Ship, it has the opportunity to fire its weapons"; a new table
+    starts in the Command phase (L121), so the issue's exact request is refused, and nothing stored."""
+    aa.ship("Falcon", 2)
+    aa.ship("Raven", 2, side="Player 2")
+    before = aa.row()
+    resp = api_act(aa, "Player 1", type="aa-attack", attacker="u1", target="u2", weapon=0, dice=[6, 6])
+    assert resp.status_code == 400
+    assert resp.get_json()["error"] == ("Falcon attacks only in its own activation (L75, L141); "
+                                        "this is the Command phase: no ship is activating.")
+    assert aa.row()["seq"] == before["seq"]
+    aa.refused("Falcon attacks only in its own activation (L75, L141); this is the Command phase: no ship is activating.",
+               type="aa-attack", shot="u1:0", target="u2", dice="6 6", control="aa-attack")
+    lancer = aa.ship("Lancer", 2, equipment=[{"slot": "primary", "item": "missiles", "arcs": ["F"]}])
+    aa.refused("Lancer attacks only in its own activation (L75, L141); this is the Command phase: no ship is activating.",
+               type="aa-missile-token", shot=f"{lancer}:0", target="u2", control="aa-attack")
+
+
+def test_a_size_3_ship_waits_for_its_activation_and_its_activation_ends_with_the_next(aa):
+    """L132: Size 1 ships activate first, players alternating; L141-L143: a ship attacks in its own
+    activation, which is over once the next ship activates (or the side passes)."""
+    big = aa.ship("Dread", 3)
+    scout = aa.ship("Scout", 1)
+    raven = aa.ship("Raven", 1, side="Player 2")
+    aa.to_phase("Activation")
+    sentence = "Dread attacks only in its own activation (L75, L141); Player 1 activates a Size 1 ship next (L132)."
+    resp = api_act(aa, "Player 1", type="aa-attack", attacker=big, target=raven, weapon=0, dice=[6, 6])
+    assert (resp.status_code, resp.get_json()["error"]) == (400, sentence)
+    aa.refused(sentence, type="aa-attack", shot=f"{big}:0", target=raven, dice="6 6", control="aa-attack")
+    aa.ok(type="aa-activate", unit=scout)
+    aa.refused("Dread attacks only in its own activation (L75, L141); now it is Scout's activation (Player 1, Size 1).",
+               type="aa-attack", shot=f"{big}:0", target=raven, dice="6 6", control="aa-attack")
+    aa.ok(type="aa-attack", shot=f"{scout}:0", target=raven, dice="1 1", control="aa-attack")  # its own: taken
+    aa.ok(type="aa-apply-attack")
+    aa.ok(phone=aa.ben, type="aa-activate", unit=raven)
+    aa.refused("Scout attacks only in its own activation (L75, L141); now it is Raven's activation (Player 2, Size 1).",
+               type="aa-attack", shot=f"{scout}:0", target=raven, dice="1 1", control="aa-attack")
+    resp = api_act(aa, "Player 2", type="aa-attack", attacker=raven, target=scout, weapon=0, dice=[1, 1])
+    assert resp.status_code == 200, resp.get_json()
+    aa.ok(type="aa-apply-attack")
+    # the activation is state changed by events: undoing Raven's activation ends it
+    player, _ = aa.table.secrets()
+    for _ in range(3):  # the attack's damage, the attack, Raven's activation
+        assert aa.client.post(f"/api/tables/{aa.code}/undo", headers={"Authorization": f"Bearer {player}"}).status_code == 200
+    assert aa.state()["game"]["turn"]["current"] == [scout]
+    aa.folds()
+
+
+def test_contingent_attack_fires_after_its_activation_and_an_offensive_command_outside_it(aa):
+    """L251 Contingent Attack: "may fire Weapons at any point during or after its activation";
+    L256 [Offensive] Command: "Immediately make an Attack with one Weapon that has not yet been used
+    this turn (this may be done outside the Ship's normal Activation)"."""
+    two = [KINETIC, {"slot": "secondary", "item": "kinetic", "arcs": ["A"]}]
+    scout = aa.ship("Scout", 1, equipment=two)
+    raven = aa.ship("Raven", 1, side="Player 2", equipment=two)
+    aa.ok(type="aa-order", unit=scout, order="Contingent Attack")
+    aa.ok(phone=aa.ben, type="aa-token", unit=raven)
+    aa.to_phase("Activation")
+    aa.refused("Scout attacks only in its own activation (L75, L141); Player 1 activates a Size 1 ship next (L132).",
+               type="aa-attack", shot=f"{scout}:0", target=raven, dice="1 1")  # not before its activation
+    aa.ok(type="aa-activate", unit=scout)
+    aa.ok(phone=aa.ben, type="aa-activate", unit=raven)
+    aa.ok(type="aa-attack", shot=f"{scout}:0", target=raven, dice="1 1")  # after its activation (L251)
+    aa.ok(type="aa-apply-attack")
+    aa.to_phase("Resolution")
+    aa.ok(type="aa-attack", shot=f"{scout}:1", target=raven, dice="1 1")  # still "after" (L251)
+    aa.ok(type="aa-apply-attack")
+    # Raven's activation is over; its [Offensive] Command attacks once with an unused weapon (L256)
+    aa.refused("Raven attacks only in its own activation (L75, L141); this is the Resolution phase: no ship is activating.",
+               phone=aa.ben, type="aa-attack", shot=f"{raven}:1", target=scout, dice="1 1")
+    aa.ok(phone=aa.ben, type="aa-command", unit=raven, command="Attack with an unused weapon", via="token")
+    aa.ok(phone=aa.ben, type="aa-attack", shot=f"{raven}:1", target=scout, dice="1 1")
+    aa.ok(phone=aa.ben, type="aa-apply-attack")
+    aa.folds()

@@ -140,6 +140,41 @@ def activation_status(state: dict) -> dict:
     return tn.activation(ships_for_activation(state), state["sides"], books["passed"], books["last"])
 
 
+def whose_activation(state: dict) -> str:
+    """Whose activation it is now, in words, from what the table has recorded (public facts only)."""
+    if phase(state) != "Activation":
+        return f"this is the {phase(state)} phase: no ship is activating"
+    current = [u for u in turn(state).get("current", []) if u in state["units"]]
+    if current:
+        unit = state["units"][current[0]]
+        size = max(game(state)["ships"][u]["card"]["size"] for u in current)
+        return f"now it is {unit['name']}'s activation ({unit['side']}, Size {size})"
+    status = activation_status(state)
+    if status["stage"] == "done":
+        return "every ship has activated this turn"
+    return f"{status['next']} activates a Size {status['size']} ship next (L132)"
+
+
+def check_may_attack(state: dict, uid: str) -> str:
+    """Whether a ship may attack now, and why: in its own activation (L75 "During the Activation of
+    a Ship, it has the opportunity to fire its weapons"; L141 "1. Attack any Weapons"), which is the
+    last activation made (``turn["current"]``, set by aa-activate, ended by the next activation or
+    pass); after it under a Contingent Attack Order in effect (L251 "at any point during or after its
+    activation"); or once outside it by an [Offensive] Command enacted for it (L256, kept in
+    ``turn["free_attacks"]`` and spent here).  Returns what allowed it ("" for its own activation)."""
+    books = turn(state)
+    unit = state["units"][uid]
+    if phase(state) == "Activation" and uid in books.get("current", []):
+        return ""
+    if unit["activated"] and phase(state) in ("Activation", "Resolution") and in_effect(state, uid, "Contingent Attack"):
+        return "Contingent Attack (L251)"
+    if uid in books.get("free_attacks", []):
+        books["free_attacks"].remove(uid)
+        return "[Offensive] Command (L256)"
+    raise RuleError(f"{unit['name']} attacks only in its own activation (L75, L141); {whose_activation(state)}.",
+                    "attacker")
+
+
 def target_view(state: dict, uid: str, field: str = "target") -> dict:
     """What an attack needs to know about a ship: its Size, card and defences in play."""
     unit, ship = ship_of(state, uid, field)

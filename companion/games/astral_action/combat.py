@@ -7,8 +7,8 @@ from __future__ import annotations
 from companion.actions import action, chance
 from companion.actions.schema import Dice, Either, Int, List, Obj, Ref, Scalar, Text
 from companion.games.astral_action.rules import attack as atk
-from companion.games.astral_action.books import (SYSTEMS, destroy_if_done, dice_list, game, in_effect, roll, setting,
-                                                  ship_of, spend_command, target_view, turn)
+from companion.games.astral_action.books import (SYSTEMS, check_may_attack, destroy_if_done, dice_list, game,
+                                                  in_effect, roll, setting, ship_of, spend_command, target_view, turn)
 from companion.games.astral_action.rules.damage import apply_condition, condition_of, has_effect, take_damage
 from companion.games.astral_action.rules.equipment import is_weapon
 from companion.rules import RuleError
@@ -66,8 +66,10 @@ def aa_attack(state: dict, p: dict) -> str:
             raise RuleError("No such Missile token on the table.", "token")
         g["missiles"].remove(token)
         fired = []  # the weapon fired when the token was placed
-    elif p["weapon"] in fired:
-        raise RuleError(f"{item['label']} has already attacked this turn (L77).", "weapon")
+    else:
+        check_may_attack(state, a_unit["id"])
+        if p["weapon"] in fired:
+            raise RuleError(f"{item['label']} has already attacked this turn (L77).", "weapon")
     if a_unit["template"] == "fighter":
         allowed = 2 if any(e["item"] == "payload" for e in attacker["card"]["equipment"]) else 1  # L227, L239
         if a_ship["shots"] >= allowed:

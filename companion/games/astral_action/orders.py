@@ -86,7 +86,10 @@ def aa_token(state: dict, p: dict) -> str:
 @action("aa-command", systems=SYSTEMS, fields={"unit": Ref("unit"), "command": Text(60), "via": Scalar(60)})
 def aa_command(state: dict, p: dict) -> str:
     """Enact a Command: spend the Command Token or discard an unrevealed Order (L127, L253-L284)."""
-    return spend_command(state, p.get("unit"), p.get("command"), p.get("via"))
+    said = spend_command(state, p.get("unit"), p.get("command"), p.get("via"))
+    if p.get("command") == "Attack with an unused weapon":  # L256: one attack, even outside its activation
+        turn(state).setdefault("free_attacks", []).append(p["unit"])
+    return said
 
 
 @action("aa-activate", systems=SYSTEMS, fields={"unit": Ref("unit")})
@@ -103,6 +106,7 @@ def aa_activate(state: dict, p: dict) -> str:
     for m in members:
         state["units"][m]["activated"] = True
     turn(state)["last"] = unit["side"]
+    turn(state)["current"] = members  # its activation lasts until the next one or a pass (L140-L143)
     if ship.get("jumping") == state["round"]:
         unit["removed"] = True  # L286 "when this Ship is activated, remove it from play"
         ship["fled"] = True
@@ -138,6 +142,7 @@ def aa_pass(state: dict, p: dict) -> str:
     books = turn(state)
     books["passed"].setdefault(str(status["size"]), []).append(side)
     books["last"] = side
+    books["current"] = []  # the activation before the pass is over
     # a seat named as its side (sides typed as the players' names) is named once: "Anna: passes at Size 3"
     what = f"passes at Size {status['size']}"
     return what if p.get("by") == side else f"{side} {what}"

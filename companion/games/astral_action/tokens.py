@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from companion.actions import action
 from companion.actions.schema import Int, Ref, Scalar, Text
-from companion.games.astral_action.books import SYSTEMS, game, ship_of, turn
+from companion.games.astral_action.books import SYSTEMS, check_may_attack, game, ship_of, turn
 from companion.games.astral_action.rules.equipment import MISSILE_DIRECT
 from companion.rules import RuleError
 
@@ -30,6 +30,7 @@ def aa_missile_token(state: dict, p: dict) -> str:
     fired = turn(state)["fired"].setdefault(a_unit["id"], [])
     if weapon in fired:
         raise RuleError(f"{equipment[weapon]['label']} has already attacked this turn (L77).", "weapon")
+    check_may_attack(state, a_unit["id"])  # a missile attack beyond 10 is an attack (L182)
     fired.append(weapon)
     g.setdefault("next_token", 1)
     token = {"id": f"m{g['next_token']}", "attacker": a_unit["id"], "weapon": weapon, "target": t_unit["id"]}
