@@ -819,3 +819,71 @@ def test_contingent_attack_fires_after_its_activation_and_an_offensive_command_o
     aa.ok(phone=aa.ben, type="aa-attack", shot=f"{raven}:1", target=scout, dice="1 1")
     aa.ok(phone=aa.ben, type="aa-apply-attack")
     aa.folds()
+
+
+# --- range from a measured distance (issue 24 item 3; seed 004 L151-L152, L160-L182) ------------
+
+def ranged_setup(aa, weapon, variant=""):
+    gun = {"slot": "primary", "item": weapon, "arcs": ["F"], "variant": variant}
+    falcon = aa.ship("Falcon", 2, equipment=[gun])
+    raven = aa.ship("Raven", 2, side="Player 2")
+    aa.to_phase("Activation")
+    aa.ok(type="aa-activate", unit=falcon)
+    return falcon, raven
+
+
+@pytest.mark.parametrize("weapon, distance, band", [
+    ("kinetic", 10, "normal"), ("kinetic", 10.5, "extended 1"), ("kinetic", 18, "extended 1"),  # L161-L162
+    ("beam", 12, "normal"), ("beam", 20, "extended 1"),  # L166-L167
+    ("rockets", 6, "normal"), ("rockets", 12, "extended 1"), ("rockets", 13, "extended 2"), ("rockets", 18, "extended 2"),  # L171-L173
+    ("missiles", 10, "normal"),  # L179, L182: within 10 the missile attacks now
+])
+def test_the_measured_distance_gives_the_range_band(aa, weapon, distance, band):
+    falcon, raven = ranged_setup(aa, weapon)
+    dice = [4, 4, 4] if weapon == "rockets" and band != "extended 2" else [4, 4]  # L176: 2d6 / best of 2d6 / 1d6
+    resp = api_act(aa, "Player 1", type="aa-attack", attacker=falcon, target=raven, weapon=0, distance=distance,
+                   dice=dice)
+    assert resp.status_code == 200, resp.get_json()
+    pending = aa.state()["game"]["attack"]
+    from companion.games.astral_action.rules.equipment import bands
+    assert bands({"item": weapon})[pending["band"]]["name"] == band and pending["distance"] == distance
+    # L152 Extended Range (Y): accuracy -(Y); L176 rockets: 2d6, best of 2d6, 1d6
+    y = {"normal": 0, "extended 1": 1, "extended 2": 2}[band]
+    assert pending["result"]["accuracy"] == 4 - y
+    aa.folds()
+
+
+def test_a_distance_beyond_the_longest_range_and_a_missile_beyond_10_are_refused_with_a_sentence(aa):
+    falcon, raven = ranged_setup(aa, "kinetic")
+    aa.refused("Primary Kinetic F reaches 18 (L161-L162): 18.5 is out of range.", type="aa-attack",
+               shot=f"{falcon}:0", target=raven, distance="18.5", dice="3 3", control="aa-attack")
+    aa.refused("distance must be a number from 0 to 1000.", type="aa-attack", shot=f"{falcon}:0", target=raven,
+               distance="far", control="aa-attack")
+    aa.refused("A distance of 14 is Extended 1 for Primary Kinetic F, not normal range: choose one or the other.",
+               type="aa-attack", shot=f"{falcon}:0", target=raven, distance="14", band="0", dice="3 3", control="aa-attack")
+    # the form: the distance alone (the band select left on "from the distance")
+    aa.ok(type="aa-attack", shot=f"{falcon}:0", target=raven, distance="14", band="", dice="3 3", control="aa-attack")
+    assert aa.state()["game"]["attack"]["band"] == 1 and aa.state()["game"]["attack"]["result"]["accuracy"] == 2
+
+
+def test_a_missile_beyond_10_places_its_token_and_within_10_attacks_now(aa):
+    """L182: "If the target is farther than 10, place a Missile token within 10 of the attacking
+    Ship"; L179: Missiles reach 24."""
+    falcon, raven = ranged_setup(aa, "missiles")
+    aa.refused("Missiles farther than 10 place a Missile token (L182): tap \u201cMissiles beyond 10: place a token\u201d.",
+               type="aa-attack", shot=f"{falcon}:0", target=raven, distance="14", dice="3 3", control="aa-attack")
+    aa.refused("Within 10, Missiles attack now (L182): tap Attack.", type="aa-missile-token", shot=f"{falcon}:0",
+               target=raven, distance="10", control="aa-attack")
+    aa.refused("Primary Missiles F reaches 24 (L179): 25 is out of range.", type="aa-missile-token",
+               shot=f"{falcon}:0", target=raven, distance="25", control="aa-attack")
+    aa.ok(type="aa-missile-token", shot=f"{falcon}:0", target=raven, distance="14", control="aa-attack")
+    assert aa.state()["game"]["missiles"][0]["distance"] == 14
+    aa.folds()
+
+
+def test_the_odds_follow_the_distance(aa):
+    falcon, raven = ranged_setup(aa, "kinetic")
+    page = text(aa.client.get(f"/t/{aa.code}/astral-action/odds?shot={falcon}:0&target={raven}&distance=14"))
+    assert "Miss 50%" in page and "Range 18 (extended 1)" in page  # d6 - 1 vs miss ≤2, glance ≤4
+    page = text(aa.client.get(f"/t/{aa.code}/astral-action/odds?shot={falcon}:0&target={raven}&distance=30"))
+    assert "18.5" not in page and "30 is out of range" in page

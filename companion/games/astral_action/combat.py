@@ -5,12 +5,13 @@ rerolled or dodged "before applying Damage" (L252, L268, L298); a second tap app
 from __future__ import annotations
 
 from companion.actions import action, chance
-from companion.actions.schema import Dice, Either, Int, List, Obj, Ref, Scalar, Text
+from companion.actions.schema import Dice, Either, Int, List, Num, Obj, Ref, Scalar, Text
 from companion.games.astral_action.rules import attack as atk
 from companion.games.astral_action.books import (SYSTEMS, check_may_attack, destroy_if_done, dice_list, game,
                                                   in_effect, roll, setting, ship_of, spend_command, target_view, turn)
 from companion.games.astral_action.rules.damage import apply_condition, condition_of, has_effect, take_damage
-from companion.games.astral_action.rules.equipment import is_weapon
+from companion.games.astral_action.rules.equipment import (MISSILE_DIRECT, band_at, band_words, is_weapon,
+                                                            needs_missile_token)
 from companion.rules import RuleError
 from companion.trackers import need_int
 
@@ -28,6 +29,36 @@ def _weapon(state: dict, attacker: dict, index) -> dict:
     return card["equipment"][index]
 
 
+def distance_of(p: dict) -> float | int | None:
+    """The measured distance typed by a player ("14", "10.5"), or None when none was typed."""
+    raw = p.get("distance")
+    if raw in (None, ""):
+        return None
+    try:
+        value = float(raw.strip()) if isinstance(raw, str) else raw
+    except ValueError:
+        value = None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or not 0 <= value <= 1000:
+        raise RuleError("distance must be a number from 0 to 1000.", "distance")
+    return int(value) if float(value).is_integer() else value
+
+
+def band_of(item: dict, p: dict) -> int:
+    """The attack's range band: from the measured distance (equipment.band_at, the one place that
+    reads ranges), or the band chosen when no distance was typed; both must agree when both come."""
+    distance = distance_of(p)
+    chosen = p.get("band")
+    if distance is None:
+        return need_int({"band": 0 if chosen in (None, "") else chosen}, "band", 0, 2)
+    band = band_at(item, distance)
+    want = band if chosen in (None, "") else need_int({"band": chosen}, "band", 0, 2)
+    if want != band:
+        said = lambda i: band_words({"name": ("normal", "extended 1", "extended 2")[i]})  # noqa: E731
+        raise RuleError(f"A distance of {distance:g} is {said(band)} for {item['label']}, not {said(want)}: "
+                        "choose one or the other.", "band")
+    return band
+
+
 def _plan(state: dict, p: dict) -> tuple[dict, dict, dict, dict]:
     attacker = target_view(state, p.get("attacker"), "attacker")
     target = target_view(state, p.get("target"))
@@ -39,7 +70,7 @@ def _plan(state: dict, p: dict) -> tuple[dict, dict, dict, dict]:
         if key in mods:
             mods[key] = need_int(mods, key, -9, 9)
     mods["evasive"] = in_effect(state, target["unit"]["id"], "Evasive Actions")
-    plan = atk.plan(attacker, item, target, need_int(p, "band", 0, 2, 0), mods, setting(state, "size_reading"))
+    plan = atk.plan(attacker, item, target, band_of(item, p), mods, setting(state, "size_reading"))
     return plan, attacker, target, item
 
 
@@ -50,7 +81,9 @@ def _result_text(plan: dict, r: dict) -> str:
 
 @action("aa-attack", systems=SYSTEMS, chance=True, fields={"shot": Text(60, "the attack form's select: ship id and weapon index, e.g. u1:0"),
     "attacker": Ref("attacker"), "target": Ref("target"), "weapon": Int(0, 99, "the weapon's index on the card"),
-    "band": Scalar(20), "token": Scalar(60, "a Missile token's id"), "dice": Dice(6, 60),
+    "band": Scalar(20, "0 normal, 1 Extended 1, 2 Extended 2 (or give the distance)"),
+    "distance": Num(0, 1000, "the measured distance: the range band follows from the weapon's ranges"),
+    "token": Scalar(60, "a Missile token's id"), "dice": Dice(6, 60),
     **{mod: Scalar(20) for mod in MODS}})
 def aa_attack(state: dict, p: dict) -> str:
     """Attack with one weapon: Accuracy and Damage d6 (rolled or entered); applied on the next tap."""
@@ -70,6 +103,9 @@ def aa_attack(state: dict, p: dict) -> str:
         check_may_attack(state, a_unit["id"])
         if p["weapon"] in fired:
             raise RuleError(f"{item['label']} has already attacked this turn (L77).", "weapon")
+        if distance_of(p) is not None and needs_missile_token(item, distance_of(p)):
+            raise RuleError(f"Missiles farther than {MISSILE_DIRECT} place a Missile token (L182): "
+                            "tap \u201cMissiles beyond 10: place a token\u201d.", "distance")
     if a_unit["template"] == "fighter":
         allowed = 2 if any(e["item"] == "payload" for e in attacker["card"]["equipment"]) else 1  # L227, L239
         if a_ship["shots"] >= allowed:
@@ -77,7 +113,7 @@ def aa_attack(state: dict, p: dict) -> str:
     dice = p["dice"]
     result = atk.resolve(plan, dice[0], dice[1:])
     g["attack"] = {"attacker": a_unit["id"], "target": target["unit"]["id"], "weapon": p["weapon"],
-                   "band": p.get("band", 0), "mods": {k: p[k] for k in MODS if k in p}, "dice": dice,
+                   "band": plan["band_index"], "distance": distance_of(p), "mods": {k: p[k] for k in MODS if k in p}, "dice": dice,
                    "dodged": False, "rerolls": [], "result": result}
     fired.append(p["weapon"])
     if a_unit["template"] == "fighter":
@@ -98,7 +134,9 @@ def decide_aa_attack(state: dict, args: dict, ctx) -> dict:
         if state["phases"][state["phase"]] != "Resolution":
             raise RuleError("Missile tokens resolve at the beginning of the Resolution phase (L182).", "token")
         args.update(attacker=token["attacker"], weapon=token["weapon"], target=token["target"], band=0)
-    p = {k: args[k] for k in ("attacker", "target", "weapon", "band", "token", *MODS) if k in args}
+    p = {k: args[k] for k in ("attacker", "target", "weapon", "band", "distance", "token", *MODS) if k in args}
+    if p.get("distance") not in (None, ""):
+        p["distance"] = distance_of(p)  # "14" from a form is kept as the number 14
     plan, *_ = _plan(state, p)
     count = 1 + atk.dice_needed(plan["dice"])
     dice = dice_list(args.get("dice"), count) or roll(ctx, count)

@@ -17,7 +17,7 @@ from companion.games.astral_action.rules.equipment import ARCS, COMPONENTS, VARI
 from companion.games.astral_action.formations import formation_of, movement_of
 from companion.games.astral_action.terrain import EXAMPLES
 from companion.games.astral_action.books import ships_for_activation, target_view
-from companion.games.astral_action.combat import MODS, _weapon
+from companion.games.astral_action.combat import MODS, _weapon, band_of
 from companion.games.astral_action.ship_row import ship_row
 from companion.play import board_context
 from companion.rules import RuleError
@@ -212,7 +212,7 @@ def odds(code: str):
         mods = {k: int(args[k]) for k in MODS if (args.get(k) or "").lstrip("-").isdigit()}
         from companion.games.astral_action.books import in_effect, setting
         mods["evasive"] = in_effect(row["state"], t["unit"]["id"], "Evasive Actions")
-        plan = atk.plan(a, item, t, int(args.get("band") or 0), mods, setting(row["state"], "size_reading"))
+        plan = atk.plan(a, item, t, band_of(item, args), mods, setting(row["state"], "size_reading"))
         return render_template("games/astral-action/_odds.html", plan=plan, odds=atk.odds(plan), problem=None)
     except (RuleError, ValueError) as exc:
         return render_template("games/astral-action/_odds.html", plan=None, odds=None,
