@@ -887,3 +887,55 @@ def test_the_odds_follow_the_distance(aa):
     assert "Miss 50%" in page and "Range 18 (extended 1)" in page  # d6 - 1 vs miss ≤2, glance ≤4
     page = text(aa.client.get(f"/t/{aa.code}/astral-action/odds?shot={falcon}:0&target={raven}&distance=30"))
     assert "18.5" not in page and "30 is out of range" in page
+
+
+# --- AWS active against a fighter (issue 24 item 3; seed 004 L189) ------------------------------
+
+AWS = {"slot": "primary", "item": "aws"}
+
+
+def aws_setup(aa):
+    guard = aa.ship("Guard", 2, equipment=[KINETIC, AWS])
+    mother = aa.ship("Mother", 3, side="Player 2", equipment=[KINETIC, {"slot": "primary", "item": "launch"}])
+    wasp = aa.ship("Wasp", 0, side="Player 2", carrier=mother, weapon_size="1")
+    return guard, mother, wasp
+
+
+def test_an_aws_deals_d6_to_a_fighter_within_size_x_2_in_its_own_activation(aa):
+    """L189 "Active: During this Ship's Activation, the controlling player may choose one missile,
+    token or Fighter within (Ship Size x 2) distance of this Ship per AWS equipped ... If a Fighter is
+    selected, it takes d6 damage." """
+    guard, mother, wasp = aws_setup(aa)
+    resp = api_act(aa, "Player 1", type="aa-aws", unit=guard, aim=wasp, dice=[5])
+    assert (resp.status_code, resp.get_json()["error"]) == (
+        400, "Guard's AWS acts during its own activation (L189); this is the Command phase: no ship is activating.")
+    aa.to_phase("Activation")
+    aa.ok(phone=aa.ben, type="aa-activate", unit=wasp)  # Size 0 first
+    assert 'id="aa-aws-' + guard + '-err"' not in aa.client.get(f"/t/{aa.code}?open=*").data.decode()
+    aa.ok(type="aa-activate", unit=guard)
+    page = aa.client.get(f"/t/{aa.code}?open=*").data.decode()  # the AWS row on Guard's card, its own side
+    assert f'form="aa-aws-{guard}"' in page and f'<option value="{wasp}">Wasp: d6</option>' in page
+    assert f'form="aa-aws-{guard}"' not in aa.ben.client.get(f"/t/{aa.code}?open=*").data.decode()
+    aa.refused("5 is beyond Guard's AWS: Size x 2 = 4 (L189).", type="aa-aws", unit=guard, aim=wasp, distance="5",
+               dice="5", control="aa-aws-" + guard)
+    aa.refused("An AWS aims at a Missile token or a Fighter (L189).", type="aa-aws", unit=guard, aim=mother,
+               dice="5", control="aa-aws-" + guard)
+    aa.refused("Mother has no working Area Weapons System (L186-L189).", phone=aa.ben, type="aa-aws", unit=mother,
+               aim=wasp, dice="5")
+    aa.ok(type="aa-aws", unit=guard, aim=wasp, distance="4", dice="5", control="aa-aws-" + guard)
+    assert aa.ship_state(wasp)["rows"][0]["filled"] == 5  # 6 Health by default (L231): 1 left
+    aa.refused("Guard has used its AWS this turn: one Missile token or Fighter per AWS (L189).", type="aa-aws",
+               unit=guard, aim=wasp, dice="1", control="aa-aws-" + guard)
+    aa.folds()
+
+
+def test_an_aws_removes_a_missile_token_in_its_own_activation(aa):
+    guard = aa.ship("Guard", 2, side="Player 2", equipment=[KINETIC, AWS])
+    lancer = aa.ship("Lancer", 2, equipment=[{"slot": "primary", "item": "missiles", "arcs": ["F"]}])
+    aa.to_phase("Activation")
+    aa.ok(type="aa-activate", unit=lancer)
+    aa.ok(type="aa-missile-token", shot=f"{lancer}:0", target=guard, distance="20")
+    aa.ok(phone=aa.ben, type="aa-activate", unit=guard)
+    aa.ok(phone=aa.ben, type="aa-aws", unit=guard, aim="m1")
+    assert aa.state()["game"]["missiles"] == []
+    aa.folds()

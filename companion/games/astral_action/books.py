@@ -155,6 +155,11 @@ def whose_activation(state: dict) -> str:
     return f"{status['next']} activates a Size {status['size']} ship next (L132)"
 
 
+def in_own_activation(state: dict, uid: str) -> bool:
+    """Whether a ship's activation is the one in progress (L140-L143; a formation's members share it)."""
+    return phase(state) == "Activation" and uid in turn(state).get("current", [])
+
+
 def check_may_attack(state: dict, uid: str) -> str:
     """Whether a ship may attack now, and why: in its own activation (L75 "During the Activation of
     a Ship, it has the opportunity to fire its weapons"; L141 "1. Attack any Weapons"), which is the
@@ -164,7 +169,7 @@ def check_may_attack(state: dict, uid: str) -> str:
     ``turn["free_attacks"]`` and spent here).  Returns what allowed it ("" for its own activation)."""
     books = turn(state)
     unit = state["units"][uid]
-    if phase(state) == "Activation" and uid in books.get("current", []):
+    if in_own_activation(state, uid):
         return ""
     if unit["activated"] and phase(state) in ("Activation", "Resolution") and in_effect(state, uid, "Contingent Attack"):
         return "Contingent Attack (L251)"
