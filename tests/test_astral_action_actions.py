@@ -939,3 +939,30 @@ def test_an_aws_removes_a_missile_token_in_its_own_activation(aa):
     aa.ok(phone=aa.ben, type="aa-aws", unit=guard, aim="m1")
     assert aa.state()["game"]["missiles"] == []
     aa.folds()
+
+
+# --- the "lucky ship" Condition reroll (issue 24 item 3; seed 004 L369) -------------------------
+
+def test_a_lucky_ship_rerolls_its_condition_roll_once_unless_the_table_says_otherwise(aa):
+    """L369 "A Ship that is considered "lucky" or especially well-built may be allowed to reroll on
+    any Condition rolls"; how often is not said: the table's reading (once per roll by default)."""
+    raven = aa.ship("Raven", 2, side="Player 2")
+    aa.ok(type="aa-damage", unit=raven, amount=10)
+    aa.ok(type="aa-condition", unit=raven, dice="1 1")  # 2: Catastrophic Damage (L97)
+    aa.refused("Raven is not marked as a lucky ship (an optional rule, L369).", phone=aa.ben, type="aa-lucky-reroll",
+               unit=raven, pick=0, dice="6 6", control="unit-" + raven)
+    resp = api_act(aa, "Player 2", type="aa-lucky", unit=raven, lucky=True)
+    assert resp.status_code == 200 and resp.get_json()["label"] == "Raven is a lucky ship (optional rule)"
+    page = aa.ben.client.get(f"/t/{aa.code}?open=*").data.decode()
+    assert "Reroll (lucky ship)" in page and "Lucky ship" in page
+    aa.ok(phone=aa.ben, type="aa-lucky-reroll", unit=raven, pick=0, dice="3 4", control="unit-" + raven)
+    assert aa.ship_state(raven)["determined"]["options"] == [{"roll": 7, "name": "Serious Damage", "rerolls": 1}]
+    aa.refused("This Condition roll was already rerolled: one reroll per roll, as the table reads it.", phone=aa.ben,
+               type="aa-lucky-reroll", unit=raven, pick=0, dice="6 6", control="unit-" + raven)
+    aa.ok(type="aa-setting", setting="lucky_rerolls", value=1)
+    assert "as often as" in aa.client.get(f"/t/{aa.code}?open=*").data.decode()  # the reading, in words
+    aa.ok(phone=aa.ben, type="aa-lucky-reroll", unit=raven, pick=0, dice="6 6")
+    assert aa.ship_state(raven)["determined"]["options"][0]["name"] == "No Condition Generated"
+    aa.ok(phone=aa.ben, type="aa-apply-condition", unit=raven)
+    assert not aa.state()["units"][raven]["removed"]
+    aa.folds()

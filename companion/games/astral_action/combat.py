@@ -5,7 +5,7 @@ rerolled or dodged "before applying Damage" (L252, L268, L298); a second tap app
 from __future__ import annotations
 
 from companion.actions import action, chance
-from companion.actions.schema import Dice, Either, Int, List, Num, Obj, Ref, Scalar, Text
+from companion.actions.schema import Dice, Either, Flag, Int, List, Num, Obj, Ref, Scalar, Text
 from companion.games.astral_action.rules import attack as atk
 from companion.games.astral_action.books import (SYSTEMS, check_may_attack, destroy_if_done, dice_list, game,
                                                   in_effect, roll, setting, ship_of, spend_command, target_view, turn)
@@ -295,6 +295,48 @@ def decide_aa_replace_condition(state: dict, args: dict, ctx) -> dict:
     unit, ship = ship_of(state, args.get("unit"))
     dice = dice_list(args.get("dice"), 2) or _roll_conditions(state, ship, ctx, 1)
     return {"unit": unit["id"], "via": args.get("via"), "dice": dice}
+
+
+@action("aa-lucky", systems=SYSTEMS, fields={"unit": Ref("unit"), "lucky": Flag("mark (true) or unmark (false)")})
+def aa_lucky(state: dict, p: dict) -> str:
+    """Mark a ship as "lucky" (optional rule, L358: agreed by both players; L369)."""
+    unit, ship = ship_of(state, p.get("unit"))
+    ship["lucky"] = bool(p.get("lucky"))
+    return f"{unit['name']} is a lucky ship (optional rule)" if ship["lucky"] else f"{unit['name']} is no longer a lucky ship"
+
+
+@action("aa-lucky-reroll", systems=SYSTEMS, chance=True, fields={"unit": Ref("unit"),
+    "pick": Int(0, 99, "which of the determined Conditions (two under Brace for Impact)"), "dice": Dice(6, 2)})
+def aa_lucky_reroll(state: dict, p: dict) -> str:
+    """A lucky ship rerolls a Condition roll before it is applied (L369 "may be allowed to reroll on
+    any Condition rolls"); the new roll stands.  How often is not said: the table's reading
+    ``lucky_rerolls`` (0: once per roll, 1: as often as the players like)."""
+    unit, ship = ship_of(state, p.get("unit"))
+    if not ship.get("lucky"):
+        raise RuleError(f"{unit['name']} is not marked as a lucky ship (an optional rule, L369).", "unit")
+    determined = ship["determined"]
+    if not determined:
+        raise RuleError(f"{unit['name']} has no Condition waiting to be applied.", "unit")
+    pick = need_int(p, "pick", 0, len(determined["options"]) - 1, 0)
+    old = determined["options"][pick]
+    if old.get("rerolls") and not setting(state, "lucky_rerolls"):
+        raise RuleError("This Condition roll was already rerolled: one reroll per roll, as the table reads it.", "unit")
+    new = {**_determine(state, ship, p["dice"], 1)[0], "rerolls": old.get("rerolls", 0) + 1}
+    determined["options"][pick] = new
+    return f"{unit['name']} (lucky ship) rerolls {old['roll']} {old['name']}: {new['roll']} {new['name']}"
+
+
+@aa_lucky_reroll.decider
+def decide_aa_lucky_reroll(state: dict, args: dict, ctx) -> dict:
+    unit, ship = ship_of(state, args.get("unit"))
+    dice = dice_list(args.get("dice"), 2) or _roll_conditions(state, ship, ctx, 1)
+    return {"unit": unit["id"], "pick": args.get("pick", 0), "dice": dice}
+
+
+@aa_lucky_reroll.dice_check
+def aa_lucky_reroll_dice(state: dict, p: dict) -> None:
+    """An imported lucky reroll: its two dice are D6s (the Condition table is 2d6, L96)."""
+    chance.every_die(p, 6)
 
 
 @action("aa-apply-condition", systems=SYSTEMS, fields={"unit": Ref("unit"), "pick": Int(0, 99),

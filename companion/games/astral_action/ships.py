@@ -11,7 +11,7 @@ from companion.games.astral_action.rules.equipment import FIGHTER_MOVE, INTERCEP
 from companion.rules import RuleError
 from companion.trackers import need_int, need_text
 
-SETTINGS = ("size_reading", "damage_order", "whole_track", "bypass_total", "surcharge_per_item")
+SETTINGS = ("size_reading", "damage_order", "whole_track", "bypass_total", "surcharge_per_item", "lucky_rerolls")
 
 
 @action("aa-ship", systems=SYSTEMS, fields={"card": Obj(doc="the ship card (design.validate checks it)"), "side": Ref("side"),
