@@ -775,6 +775,7 @@ def test_a_size_3_ship_waits_for_its_activation_and_its_activation_ends_with_the
     assert (resp.status_code, resp.get_json()["error"]) == (400, sentence)
     aa.refused(sentence, type="aa-attack", shot=f"{big}:0", target=raven, dice="6 6", control="aa-attack")
     aa.ok(type="aa-activate", unit=scout)
+    assert "<b>Scout</b> is activating: attack first, then move." in aa.client.get(f"/t/{aa.code}?open=*").data.decode()
     aa.refused("Dread attacks only in its own activation (L75, L141); now it is Scout's activation (Player 1, Size 1).",
                type="aa-attack", shot=f"{big}:0", target=raven, dice="6 6", control="aa-attack")
     aa.ok(type="aa-attack", shot=f"{scout}:0", target=raven, dice="1 1", control="aa-attack")  # its own: taken

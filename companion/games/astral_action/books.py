@@ -33,6 +33,12 @@ def turn(state: dict) -> dict:
     return now
 
 
+def this_turn(state: dict) -> dict:
+    """This turn's books, read without starting them (empty before anything happened this turn)."""
+    now = (state.get("game") or {}).get("turn") or {}
+    return now if now.get("round") == state["round"] else {}
+
+
 def setting(state: dict, key: str) -> int:
     return int(state.get("settings", {}).get(key, 0) or 0)
 
@@ -78,7 +84,7 @@ def orders_given(state: dict, uid: str) -> list[str]:
 def in_effect(state: dict, uid: str, name: str) -> bool:
     """Whether an Order is in effect: given openly, or sealed and revealed (L128)."""
     revealed = [p["secret"]["order"] for p in sealed_orders(state, uid, include_hidden=False)]
-    return name in turn(state)["orders"].get(uid, []) or name in revealed
+    return name in this_turn(state).get("orders", {}).get(uid, []) or name in revealed
 
 
 def spend_command(state: dict, uid: str, command: str, via) -> str:
@@ -157,7 +163,7 @@ def whose_activation(state: dict) -> str:
 
 def in_own_activation(state: dict, uid: str) -> bool:
     """Whether a ship's activation is the one in progress (L140-L143; a formation's members share it)."""
-    return phase(state) == "Activation" and uid in turn(state).get("current", [])
+    return phase(state) == "Activation" and uid in this_turn(state).get("current", [])
 
 
 def check_may_attack(state: dict, uid: str) -> str:
@@ -167,17 +173,30 @@ def check_may_attack(state: dict, uid: str) -> str:
     pass); after it under a Contingent Attack Order in effect (L251 "at any point during or after its
     activation"); or once outside it by an [Offensive] Command enacted for it (L256, kept in
     ``turn["free_attacks"]`` and spent here).  Returns what allowed it ("" for its own activation)."""
-    books = turn(state)
+    allowed = attack_allowance(state, uid)
+    if allowed is None:
+        raise RuleError(f"{state['units'][uid]['name']} attacks only in its own activation (L75, L141); "
+                        f"{whose_activation(state)}.", "attacker")
+    if allowed == FREE_ATTACK:
+        turn(state)["free_attacks"].remove(uid)
+    return allowed
+
+
+FREE_ATTACK = "an [Offensive] Command (L256)"
+
+
+def attack_allowance(state: dict, uid: str) -> str | None:
+    """What lets a ship attack now ("" = its own activation), or None; see check_may_attack.  Reads
+    the state without changing it (the board's row calls it on its copy)."""
+    books = this_turn(state)
     unit = state["units"][uid]
-    if in_own_activation(state, uid):
+    if phase(state) == "Activation" and uid in books.get("current", []):
         return ""
     if unit["activated"] and phase(state) in ("Activation", "Resolution") and in_effect(state, uid, "Contingent Attack"):
-        return "Contingent Attack (L251)"
+        return "a Contingent Attack Order (L251)"
     if uid in books.get("free_attacks", []):
-        books["free_attacks"].remove(uid)
-        return "[Offensive] Command (L256)"
-    raise RuleError(f"{unit['name']} attacks only in its own activation (L75, L141); {whose_activation(state)}.",
-                    "attacker")
+        return FREE_ATTACK
+    return None
 
 
 def target_view(state: dict, uid: str, field: str = "target") -> dict:

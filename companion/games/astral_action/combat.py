@@ -93,6 +93,7 @@ def aa_attack(state: dict, p: dict) -> str:
     plan, attacker, target, item = _plan(state, p)
     a_unit, a_ship = attacker["unit"], attacker["ship"]
     fired = turn(state)["fired"].setdefault(a_unit["id"], [])
+    why = ""
     if p.get("token"):  # a Missile token resolves "as though from the position of the missile token" (L182)
         token = next((t for t in g["missiles"] if t["id"] == p["token"]), None)
         if token is None or (token["attacker"], token["weapon"], token["target"]) != (p["attacker"], p["weapon"], p["target"]):
@@ -100,7 +101,7 @@ def aa_attack(state: dict, p: dict) -> str:
         g["missiles"].remove(token)
         fired = []  # the weapon fired when the token was placed
     else:
-        check_may_attack(state, a_unit["id"])
+        why = check_may_attack(state, a_unit["id"])
         if p["weapon"] in fired:
             raise RuleError(f"{item['label']} has already attacked this turn (L77).", "weapon")
         if distance_of(p) is not None and needs_missile_token(item, distance_of(p)):
@@ -118,7 +119,9 @@ def aa_attack(state: dict, p: dict) -> str:
     fired.append(p["weapon"])
     if a_unit["template"] == "fighter":
         a_ship["shots"] += 1
-    return f"{a_unit['name']} {item['label']} → {target['unit']['name']}: {_result_text(plan, result)} (not yet applied)"
+    by = f" (by {why.split(' (')[0]})" if why else ""  # outside its own activation: what allowed it
+    return (f"{a_unit['name']} {item['label']} → {target['unit']['name']}{by}: {_result_text(plan, result)} "
+            "(not yet applied)")
 
 
 @aa_attack.decider
