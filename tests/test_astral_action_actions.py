@@ -721,6 +721,12 @@ def test_the_other_side_probing_orders_on_a_ship_with_a_sealed_order_learns_noth
     assert answers == {("Only Player 1 gives Orders to Falcon.", "order")}
     after = aa.row()
     assert after["state"] == before["state"] and after["seq"] == before["seq"]
+    # nor Command Tokens and Commands: a Command could discard the other side's sealed Order (L127)
+    assert api_act(aa, "Player 2", type="aa-token", unit=falcon).get_json()["error"] == \
+        "Only Player 1 gives Command Tokens to Falcon."
+    resp = api_act(aa, "Player 2", type="aa-command", unit=falcon, command="Dodge", via="s1")
+    assert resp.get_json()["error"] == "Only Player 1 gives Commands to Falcon."
+    assert aa.row()["seq"] == before["seq"] and not aa.state()["sealed"]["s1"]["discarded"]
     # the board form on Ben's phone: the same sentence next to the control, nothing stored
     for name in ("Brace for Impact", "Evasive Actions"):
         aa.refused("Only Player 1 gives Orders to Falcon.", phone=aa.ben, type="aa-order", unit=falcon, order=name,

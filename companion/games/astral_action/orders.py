@@ -31,8 +31,7 @@ def _may_order(state: dict, unit: dict, side: str | None) -> None:
     must never depend on a sealed Order the caller cannot read, or refusals would reveal it.  A side
     gives Orders to its own ships only; a seat that reads no side's secrets (no side) may not add
     Orders to a ship holding an unrevealed sealed one.  Both sentences read only public facts."""
-    if side is not None and side != unit["side"]:
-        raise RuleError(f"Only {unit['side']} gives Orders to {unit['name']}.", "order")
+    _own_side(unit, side, "Orders")
     if side is None and any(p.get("unit") == unit["id"] and p.get("round") == state["round"]
                             and not p.get("revealed") and not p.get("discarded")
                             for p in state.get(KEY, {}).values()):
@@ -83,6 +82,20 @@ def aa_token(state: dict, p: dict) -> str:
     return f"{unit['name']}: Command Token placed"
 
 
+@aa_token.decider
+def decide_aa_token(state: dict, args: dict, ctx) -> dict:
+    unit, _ = ship_of(state, args.get("unit"))
+    _own_side(unit, ctx.side, "Command Tokens")
+    return {"unit": unit["id"]}
+
+
+def _own_side(unit: dict, side: str | None, what: str) -> None:
+    """Orders, Command Tokens and Commands are the controlling player's (L125-L130): another side's
+    seat is refused (it could otherwise spend a token or discard a sealed Order of the other side)."""
+    if side is not None and side != unit["side"]:
+        raise RuleError(f"Only {unit['side']} gives {what} to {unit['name']}.", "unit" if what != "Orders" else "order")
+
+
 @action("aa-command", systems=SYSTEMS, fields={"unit": Ref("unit"), "command": Text(60), "via": Scalar(60)})
 def aa_command(state: dict, p: dict) -> str:
     """Enact a Command: spend the Command Token or discard an unrevealed Order (L127, L253-L284)."""
@@ -90,6 +103,13 @@ def aa_command(state: dict, p: dict) -> str:
     if p.get("command") == "Attack with an unused weapon":  # L256: one attack, even outside its activation
         turn(state).setdefault("free_attacks", []).append(p["unit"])
     return said
+
+
+@aa_command.decider
+def decide_aa_command(state: dict, args: dict, ctx) -> dict:
+    unit, _ = ship_of(state, args.get("unit"))
+    _own_side(unit, ctx.side, "Commands")
+    return {k: args[k] for k in ("command", "via") if k in args} | {"unit": unit["id"]}
 
 
 @action("aa-activate", systems=SYSTEMS, fields={"unit": Ref("unit")})
