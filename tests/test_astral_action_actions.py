@@ -973,3 +973,54 @@ def test_a_lucky_ship_rerolls_its_condition_roll_once_unless_the_table_says_othe
     aa.ok(phone=aa.ben, type="aa-apply-condition", unit=raven)
     assert not aa.state()["units"][raven]["removed"]
     aa.folds()
+
+
+# --- Stealth: a hidden Ship Information Card (issue 24 item 3; seed 004 L359-L361) --------------
+
+SHADOW = {"name": "Nightshade", "size": 2, "chart": {"miss": 1, "glance": 5}, "movement": "4:1/1",
+          "equipment": [{"slot": "primary", "item": "beam", "arcs": ["F"], "variant": "oversized"},
+                        {"slot": "secondary", "item": "shields"}]}
+
+
+def test_a_hidden_card_stays_hidden_from_the_other_side_on_every_path_until_revealed(app, aa):
+    """L359 "keep the SICs of each player hidden until a predetermined action causes the Ship to be
+    revealed"; L360 "the Size may also be displayed" (activation goes by Size, L132)."""
+    from tests.test_hidden_information import bodies, every_get_route
+    resp = api_act(aa, "Player 1", type="aa-ship", card=SHADOW, hidden=True)
+    assert resp.status_code == 200, resp.get_json()
+    assert resp.get_json()["label"] == "Contact 1 (Size 2) joins Player 1, its card hidden (Stealth)"
+    raven = aa.ship("Raven", 2, side="Player 2")
+    ben = aa.ben
+    seen = bodies(ben)
+    for path in every_get_route(app, aa.code):
+        seen[path + " (plain)"] = ben.client.get(path).data.decode()
+    player, _ = aa.table.secrets()
+    for path in (f"/api/tables/{aa.code}", f"/api/tables/{aa.code}/events", f"/api/tables/{aa.code}/export"):
+        seen[path + " (api, Player 2)"] = aa.client.get(path, headers={"Authorization": f"Bearer {player}",
+                                                                       "X-Side": "Player 2"}).data.decode()
+    leaks = [path for path, body in seen.items() if "Nightshade" in body]
+    assert leaks == []
+    state = json.loads(seen[f"/api/tables/{aa.code}/api, Player 2".replace("/api, ", " (api, ") + ")"])["state"]
+    assert "u1" not in state["game"]["ships"] and state["game"]["contacts"] == {"u1": 2}  # no card, no track
+    assert state["units"]["u1"]["stats"] == {"size": 2}
+    board = seen[f"/t/{aa.code}"]
+    assert "Contact 1" in board and "Hidden ship" in board
+    assert "Nightshade" in aa.client.get(f"/t/{aa.code}?open=*").data.decode()  # its own side reads it
+    # nothing names the card: attacks on it and damage to it wait until it is revealed
+    aa.ok(type="next-phase")
+    aa.ok(type="aa-activate", unit="u1")  # it activates at its Size, like any ship (L132)
+    aa.ok(phone=ben, type="aa-activate", unit=raven)
+    aa.refused("Contact 1's card is hidden (Stealth): its side reveals it first (L359).", phone=ben, type="aa-attack",
+               shot=f"{raven}:0", target="u1", dice="6 6", control="aa-attack")
+    aa.refused("Contact 1's card is hidden (Stealth): its side reveals it first (L359).", phone=ben, type="aa-damage",
+               unit="u1", amount=3)
+    aa.refused("Only Player 1 can open what Player 1 sealed.", phone=ben, type="reveal", id="s1")
+    aa.refused("Only a sealed order can be discarded; that card can be revealed.", type="discard-sealed", id="s1")
+    aa.ok(type="reveal", id="s1")  # e.g. its side used Enhance Scanners, "Reveal this Ship" (L271)
+    assert "Nightshade" in ben.client.get(f"/t/{aa.code}?open=*").data.decode()
+    aa.folds()
+    # the other side's export boxes the card; it imports on this server to the same state
+    doc = json.loads(ben.client.get(f"/t/{aa.code}/export").data)
+    resp = aa.client.post("/api/tables/import", json=doc)
+    assert resp.status_code == 201, resp.get_json()
+    assert store.table(aa.db(), resp.get_json()["code"])["state"] == aa.state()

@@ -19,6 +19,7 @@ FLEET = [  # (side, name, size, equipment, carrier)
     ("Player 1", "Guard", 2, [("primary", "kinetic", "F"), ("primary", "aws", "")], ""),
     ("Player 2", "Mother", 3, [("primary", "kinetic", "F"), ("primary", "launch", "")], ""),
     ("Player 2", "Wasp", 0, [("primary", "kinetic", "F")], "u2"),
+    ("Player 1", "Shade", 3, [("primary", "beam", "F")], "hidden"),  # Stealth: its card sealed (L359)
 ]
 
 
@@ -33,8 +34,9 @@ def build(page, base):
         assert resp.ok, resp.text()
         item = re.search(r'id="aa-card-(\d+)"[^>]*>\s*<input[^>]*>\s*<input[^>]*>\s*<p><b>' + name + "<",
                          resp.text()).group(1)
-        resp = page.request.post(f"{base}/t/{code}/astral-action/cards/{item}/launch",
-                                 form={"csrf_token": token, "side": side, "carrier": carrier, "_control": f"aa-card-{item}"})
+        launch = {"csrf_token": token, "side": side, "_control": f"aa-card-{item}"}
+        launch.update({"hidden": "1"} if carrier == "hidden" else {"carrier": carrier})
+        resp = page.request.post(f"{base}/t/{code}/astral-action/cards/{item}/launch", form=launch)
         assert resp.ok, resp.text()
 
 
@@ -52,6 +54,15 @@ def test_activation_distance_aws_and_lucky_reroll_on_a_phone(live_server, phone)
     guard.locator("summary.rowline").click()
     guard.get_by_role("button", name="Activate Guard").click()
     expect(anna.locator("#aa-current")).to_contain_text("Guard is activating")
+
+    # the hidden Shade: Ben's phone shows a contact with its Size, never the card's name (Stealth, L359-L360)
+    contact = row(ben, "Contact 4")
+    contact.locator("summary.rowline").click()
+    expect(contact).to_contain_text("Hidden ship Size 3")
+    contact.screenshot(path=str(SHOTS / "stealth-contact.png"))
+    assert "Shade" not in re.sub(r"<select\b.*?</select>|<datalist\b.*?</datalist>", "", ben.content(), flags=re.S) \
+        .split('id="aa-ships"')[0]
+    contact.locator("summary.rowline").click()
 
     # the AWS on Guard's card: 5 is beyond Size x 2 = 4, the sentence beside it; then 4 and a real d6
     aws = guard.locator(".aa-aws")

@@ -52,8 +52,18 @@ def need_phase(state: dict, wanted: str, what: str) -> None:
         raise RuleError(f"{what} happens in the {wanted} phase; this is the {phase(state)} phase.", "phase")
 
 
-def ship_of(state: dict, uid, field: str = "unit") -> tuple[dict, dict]:
-    """A ship in play: its unit and its Astral Action books."""
+def hidden(state: dict, uid: str) -> bool:
+    """Whether a ship's card is sealed (Stealth, L359: "keep the SICs of each player hidden until a
+    predetermined action causes the Ship to be revealed"): until its sealed part is revealed."""
+    ship = (state.get("game") or {}).get("ships", {}).get(uid) or {}
+    part = state.get("sealed", {}).get(ship.get("stealth") or "")
+    return bool(part) and not part.get("revealed")
+
+
+def ship_of(state: dict, uid, field: str = "unit", allow_hidden: bool = False) -> tuple[dict, dict]:
+    """A ship in play: its unit and its Astral Action books.  A ship whose card is hidden (Stealth)
+    takes part only in what names nothing of its card (``allow_hidden``: activation, Orders,
+    Commands): every other action's label would show the other side what the card holds."""
     try:
         unit = unit_of(state, uid)
     except RuleError:
@@ -63,6 +73,8 @@ def ship_of(state: dict, uid, field: str = "unit") -> tuple[dict, dict]:
         raise RuleError(f"{unit['name']} has no Ship Information Card.", field)
     if unit["removed"]:
         raise RuleError(f"{unit['name']} is no longer in play.", field)
+    if not allow_hidden and hidden(state, unit["id"]):
+        raise RuleError(f"{unit['name']}'s card is hidden (Stealth): its side reveals it first (L359).", field)
     return unit, ship
 
 
@@ -91,7 +103,7 @@ def spend_command(state: dict, uid: str, command: str, via) -> str:
     """Enact a Command: spend the ship's Command Token, or discard one of its unrevealed Orders
     ("as though they had used a Command Token", L127).  Checks the Condition locks and L248."""
     from companion.games.astral_action.rules.damage import locked_types
-    unit, ship = ship_of(state, uid)
+    unit, ship = ship_of(state, uid, allow_hidden=True)
     kind = tn.COMMANDS.get(command)
     if kind is None:
         raise RuleError(f"Choose one of the Commands: {', '.join(tn.COMMANDS)}.", "command")
@@ -124,10 +136,14 @@ def ships_for_activation(state: dict) -> list[dict]:
     g = state.get("game") or {}
     formations = g.get("formations") or {}
     member_of = {m: lead for lead, f in formations.items() for m in f["members"]}
+    contacts = g.get("contacts") or {}  # hidden ships' Sizes, public (Stealth): the board's copy has no card
     out, seen = [], set()
     for uid in state["unit_order"]:
         unit = state["units"][uid]
         ship = (g.get("ships") or {}).get(uid)
+        if not ship and uid in contacts and not unit["removed"]:
+            out.append({"id": uid, "side": unit["side"], "size": contacts[uid], "activated": unit["activated"]})
+            continue
         if not ship or unit["removed"]:
             continue
         lead = member_of.get(uid)

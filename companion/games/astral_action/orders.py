@@ -6,7 +6,7 @@ from companion.actions import action
 from companion.actions.schema import Flag, Ref, Scalar, Text
 from companion.actions.sealed import next_id, sealed_label, store_part
 from companion.games.astral_action.rules import turn as tn
-from companion.games.astral_action.books import (SYSTEMS, activation_status, need_phase, orders_given, ship_of,
+from companion.games.astral_action.books import (SYSTEMS, activation_status, hidden, need_phase, orders_given, ship_of,
                                                   spend_command, turn)
 from companion.games.astral_action.rules.damage import has_active, locked_types
 from companion.hidden import KEY
@@ -15,7 +15,7 @@ from companion.rules import RuleError
 
 def _check_order(state: dict, uid: str, name: str) -> tuple[dict, str]:
     need_phase(state, "Command", "Writing Orders")
-    unit, ship = ship_of(state, uid)
+    unit, ship = ship_of(state, uid, allow_hidden=True)
     books = turn(state)
     if ship.get("jumping") == state["round"]:
         raise RuleError(f"{unit['name']} is jumping to Hyperspace: no Orders or Command Tokens this turn (L286).", "order")
@@ -32,7 +32,9 @@ def _may_order(state: dict, unit: dict, side: str | None) -> None:
     gives Orders to its own ships only; a seat that reads no side's secrets (no side) may not add
     Orders to a ship holding an unrevealed sealed one.  Both sentences read only public facts."""
     _own_side(unit, side, "Orders")
-    if side is None and any(p.get("unit") == unit["id"] and p.get("round") == state["round"]
+    if side is None and hidden(state, unit["id"]):
+        raise RuleError(f"{unit['name']}'s card is hidden: only {unit['side']} can give it Orders.", "order")
+    if side is None and any(p.get("unit") == unit["id"] and p.get("round") == state["round"] and p.get("kind") == "order"
                             and not p.get("revealed") and not p.get("discarded")
                             for p in state.get(KEY, {}).values()):
         raise RuleError(f"{unit['name']} has a sealed Order this turn: only {unit['side']} can give it more Orders.",
@@ -53,7 +55,7 @@ def aa_order(state: dict, p: dict) -> str:
 
 @aa_order.decider
 def decide_aa_order(state: dict, args: dict, ctx) -> dict:
-    unit, _ = ship_of(state, args.get("unit"))
+    unit, _ = ship_of(state, args.get("unit"), allow_hidden=True)
     name = args.get("order")
     _may_order(state, unit, ctx.side)
     _check_order(state, unit["id"], name)
@@ -68,7 +70,7 @@ def decide_aa_order(state: dict, args: dict, ctx) -> dict:
 def aa_token(state: dict, p: dict) -> str:
     """Place a Command Token on a ship's card instead of Orders (L129)."""
     need_phase(state, "Command", "Placing Command Tokens")
-    unit, ship = ship_of(state, p.get("unit"))
+    unit, ship = ship_of(state, p.get("unit"), allow_hidden=True)
     if unit["template"] == "fighter":
         raise RuleError("Fighters cannot be issued Commands or Orders (L232).", "unit")
     if ship.get("jumping") == state["round"]:
@@ -84,7 +86,7 @@ def aa_token(state: dict, p: dict) -> str:
 
 @aa_token.decider
 def decide_aa_token(state: dict, args: dict, ctx) -> dict:
-    unit, _ = ship_of(state, args.get("unit"))
+    unit, _ = ship_of(state, args.get("unit"), allow_hidden=True)
     _own_side(unit, ctx.side, "Command Tokens")
     return {"unit": unit["id"]}
 
@@ -107,7 +109,7 @@ def aa_command(state: dict, p: dict) -> str:
 
 @aa_command.decider
 def decide_aa_command(state: dict, args: dict, ctx) -> dict:
-    unit, _ = ship_of(state, args.get("unit"))
+    unit, _ = ship_of(state, args.get("unit"), allow_hidden=True)
     _own_side(unit, ctx.side, "Commands")
     return {k: args[k] for k in ("command", "via") if k in args} | {"unit": unit["id"]}
 
@@ -116,7 +118,7 @@ def decide_aa_command(state: dict, args: dict, ctx) -> dict:
 def aa_activate(state: dict, p: dict) -> str:
     """Activate a ship in the seed's order: by Size up, alternating, then back down (L132-L136)."""
     need_phase(state, "Activation", "Activating a ship")
-    unit, ship = ship_of(state, p.get("unit"))
+    unit, ship = ship_of(state, p.get("unit"), allow_hidden=True)
     status = activation_status(state)
     from companion.games.astral_action.formations import formation_of
     f = formation_of(state, unit["id"])

@@ -151,7 +151,8 @@ def launch(code: str, item: int):
         if saved["system"] != SLUG or saved["kind"] != KIND:
             raise store.NotFound(str(item))
         args = {"type": "aa-ship", "card": saved["data"], "side": request.form.get("side") or seat.get("side"),
-                "name": request.form.get("name") or None, "carrier": request.form.get("carrier") or None}
+                "name": request.form.get("name") or None, "carrier": request.form.get("carrier") or None,
+                "hidden": request.form.get("hidden") == "1"}  # Stealth (L359)
         store.act(get_db(), code, args, ctx_for(row, seat))
     except store.NotFound:
         return _failed(RuleError("That card is gone.", "card"), control)
