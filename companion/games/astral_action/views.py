@@ -48,7 +48,7 @@ def _library() -> dict:
 def activation_view(state: dict) -> dict | None:
     """Whose activation it is, read without touching the state (the board's copy)."""
     g = state.get("game") or {}
-    if state.get("system") != SLUG or not g.get("ships"):
+    if state.get("system") != SLUG or not (g.get("ships") or g.get("contacts")):  # a hidden ship: its Size only
         return None
     now = g.get("turn") if (g.get("turn") or {}).get("round") == state["round"] else {}
     return tn.activation(ships_for_activation(state), state["sides"], (now or {}).get("passed", {}),
