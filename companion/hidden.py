@@ -60,6 +60,31 @@ def _sealed_map(value, side):
     return value
 
 
+def _uncover(state: dict, parts, side):
+    """A sealed part may also hide a place in the state (``covers``: the path of keys, e.g. ["game",
+    "ships", "u3"], a ship whose card is hidden): for a viewer who may not read the part, that place is
+    left out of the copy (copied on the way down; the input is not changed)."""
+    if not isinstance(parts, dict) or "secret" in parts:
+        return state
+    for part in parts.values():
+        path = part.get("covers") if isinstance(part, dict) else None
+        if not path or visible(part, side) or not isinstance(path, list):
+            continue
+        node, chain = state, []
+        for key in path[:-1]:
+            if not isinstance(node, dict) or not isinstance(node.get(key), dict):
+                break
+            chain.append((node, key))
+            node = node[key]
+        else:
+            if isinstance(node, dict) and path[-1] in node:
+                copy = {k: v for k, v in node.items() if k != path[-1]}
+                for parent, key in reversed(chain):
+                    copy = {**parent, key: copy}
+                state = copy
+    return state
+
+
 def for_viewer(data, side: str | None):
     """A copy of ``data`` with every sealed part ``side`` may not read stripped of its secret."""
     if isinstance(data, list):
@@ -68,7 +93,9 @@ def for_viewer(data, side: str | None):
         return data
     out = dict(data)
     if KEY in out:
+        parts = out[KEY]
         out[KEY] = _sealed_map(out[KEY], side)
+        out = _uncover(out, parts, side)
     for key in ("payload", "state"):  # an event; an API answer
         if isinstance(out.get(key), dict):
             out[key] = for_viewer(out[key], side)

@@ -169,7 +169,7 @@ def test_orders_open_and_sealed_and_the_one_order_rule(aa):
     assert "Brace for Impact" in aa.ben.client.get(f"/t/{aa.code}?open=*").data.decode()
     aa.refused("Raven has Orders this turn: Orders or a Token, not both (L125-L130).", phone=aa.ben,
                type="aa-token", unit=raven)
-    aa.refused("Only Player 2 can seal orders for Raven.", type="aa-order", unit=raven, order="Evasive Actions",
+    aa.refused("Only Player 2 gives Orders to Raven.", type="aa-order", unit=raven, order="Evasive Actions",
                hidden="1", control="aa-orders-" + raven)
     aa.to_phase("Activation")
     aa.refused("Writing Orders happens in the Command phase; this is the Activation phase.", type="aa-order",
@@ -425,13 +425,16 @@ def test_fighter_fires_once_then_resupplies(aa):
     carrier = aa.ship("Mother", 3, equipment=[KINETIC, {"slot": "primary", "item": "launch"}])
     wasp = aa.ship("Wasp", 0, carrier=carrier, weapon_size="1")
     raven = aa.ship("Raven", 2, side="Player 2")
+    aa.to_phase("Activation")
+    aa.ok(type="aa-activate", unit=wasp)  # fighters: Size 0 "for ... turn order" (L218), before Size 1
     aa.refused("Fighters cannot attack, or be attacked, at Extended Range (L218, L226).", type="aa-attack",
                shot=f"{wasp}:0", target=raven, band=1, dice="3 3")
     aa.refused("Wasp has not fired since it last resupplied.", type="aa-resupply", unit=wasp)
     aa.ok(type="aa-attack", shot=f"{wasp}:0", target=raven, dice="1 1")
     aa.ok(type="aa-apply-attack")
     aa.to_phase("Resolution")
-    aa.to_phase("Command")
+    aa.to_phase("Activation")
+    aa.ok(type="aa-activate", unit=wasp)
     aa.refused("Wasp must resupply on its carrier before attacking again (L227-L230).", type="aa-attack",
                shot=f"{wasp}:0", target=raven, dice="3 3")
     aa.ok(type="aa-resupply", unit=wasp)
@@ -521,6 +524,8 @@ def test_missile_token_resolves_in_the_resolution_phase(aa):
     raven = aa.ship("Raven", 2, side="Player 2", equipment=[KINETIC, {"slot": "secondary", "item": "pws"}])
     aa.refused("Only Missiles place a Missile token (L182).", phone=aa.ben, type="aa-missile-token",
                shot=f"{raven}:0", target=launcher)
+    aa.to_phase("Activation")
+    aa.ok(type="aa-activate", unit=launcher)
     aa.ok(type="aa-missile-token", shot=f"{launcher}:0", target=raven, control="aa-attack")
     assert aa.state()["game"]["missiles"] == [{"id": "m1", "attacker": launcher, "weapon": 0, "target": raven}]
     aa.refused("Missile tokens resolve at the beginning of the Resolution phase (L182).", type="aa-attack", token="m1",
@@ -538,6 +543,8 @@ def test_missile_token_resolves_in_the_resolution_phase(aa):
 def test_aws_removes_a_missile_token(aa):
     launcher = aa.ship("Lancer", 2, equipment=[{"slot": "primary", "item": "missiles", "arcs": ["F"]}])
     raven = aa.ship("Raven", 2, side="Player 2")
+    aa.to_phase("Activation")
+    aa.ok(type="aa-activate", unit=launcher)
     aa.ok(type="aa-missile-token", shot=f"{launcher}:0", target=raven)
     aa.refused("Primary Missiles F has already attacked this turn (L77).", type="aa-missile-token",
                shot=f"{launcher}:0", target=raven)
@@ -551,6 +558,9 @@ def test_a_hit_goes_to_an_escort_recalculated_with_its_size(aa):
     falcon = aa.ship("Falcon", 2)
     raven = aa.ship("Raven", 3, side="Player 2")
     guard = aa.ship("Guard", 1, side="Player 2")
+    aa.to_phase("Activation")
+    aa.ok(phone=aa.ben, type="aa-activate", unit=guard)  # Size 1 first (L132)
+    aa.ok(type="aa-activate", unit=falcon)
     aa.ok(type="aa-attack", shot=f"{falcon}:0", target=raven, dice="3 4")  # 3 + (3 - 2) = 4 glance vs Raven
     aa.refused("Raven and Guard are not in one Formation.", phone=aa.ben, type="aa-redirect", to=guard,
                why="formation")
@@ -678,9 +688,339 @@ def test_a_formation_activates_at_its_largest_size_and_moves_with_the_lowest_pro
     assert units[raven]["activated"] and units[guard]["activated"]  # one activation for the Formation (L380)
     aa.to_phase("Resolution")
     aa.to_phase("Activation")
+    aa.ok(type="aa-activate", unit=falcon)
     aa.ok(type="aa-attack", shot=f"{falcon}:0", target=raven, dice="6 4")  # 6 + 1 = 7: hit
     aa.ok(phone=aa.ben, type="aa-redirect", to=guard, why="formation")
     assert aa.state()["game"]["attack"]["target"] == guard
     aa.ok(phone=aa.ben, type="aa-formation", dissolve=raven)
     assert aa.state()["game"]["formations"] == {}
     aa.folds()
+
+
+# --- refusals never depend on a sealed Order (issue 30 item 4) ------------------------------------
+
+def api_act(aa, side, **action):
+    player, _ = aa.table.secrets()
+    headers = {"Authorization": f"Bearer {player}"} | ({"X-Side": side} if side else {})
+    return aa.client.post(f"/api/tables/{aa.code}/actions", json=action, headers=headers)
+
+
+def test_the_other_side_probing_orders_on_a_ship_with_a_sealed_order_learns_nothing(aa):
+    """Side B sends every Order name to side A's ship, which holds a sealed "Brace for Impact": each
+    name gets the same sentence, and nothing is stored (L126-L128: hidden Orders stay hidden)."""
+    from companion.games.astral_action.rules.turn import ORDERS
+    falcon = aa.ship("Falcon", 2)
+    aa.ok(type="aa-order", unit=falcon, order="Brace for Impact", hidden="1")
+    before = aa.row()
+    answers = set()
+    for name in ORDERS:
+        for hidden in (False, True):
+            resp = api_act(aa, "Player 2", type="aa-order", unit=falcon, order=name, **({"hidden": True} if hidden else {}))
+            assert resp.status_code == 400, resp.get_json()
+            answers.add((resp.get_json()["error"], resp.get_json()["field"]))
+    assert answers == {("Only Player 1 gives Orders to Falcon.", "order")}
+    after = aa.row()
+    assert after["state"] == before["state"] and after["seq"] == before["seq"]
+    # nor Command Tokens and Commands: a Command could discard the other side's sealed Order (L127)
+    assert api_act(aa, "Player 2", type="aa-token", unit=falcon).get_json()["error"] == \
+        "Only Player 1 gives Command Tokens to Falcon."
+    resp = api_act(aa, "Player 2", type="aa-command", unit=falcon, command="Dodge", via="s1")
+    assert resp.get_json()["error"] == "Only Player 1 gives Commands to Falcon."
+    assert aa.row()["seq"] == before["seq"] and not aa.state()["sealed"]["s1"]["discarded"]
+    # the board form on Ben's phone: the same sentence next to the control, nothing stored
+    for name in ("Brace for Impact", "Evasive Actions"):
+        aa.refused("Only Player 1 gives Orders to Falcon.", phone=aa.ben, type="aa-order", unit=falcon, order=name,
+                   control="aa-orders-" + falcon)
+
+
+def test_a_seat_without_a_side_cannot_probe_a_sealed_order_either(aa):
+    """A caller who reads no side's secrets (the API without X-Side) gets one sentence for every
+    Order on a ship holding a sealed one: the refusal depends only on what that caller can read."""
+    from companion.games.astral_action.rules.turn import ORDERS
+    falcon = aa.ship("Falcon", 2, equipment=[KINETIC, {"slot": "primary", "item": "boosters"}])
+    aa.ok(type="aa-order", unit=falcon, order="Evasive Actions", hidden="1")
+    before = aa.row()
+    answers = {api_act(aa, None, type="aa-order", unit=falcon, order=name).get_json()["error"] for name in ORDERS}
+    assert answers == {"Falcon has a sealed Order this turn: only Player 1 can give it more Orders."}
+    assert aa.row()["seq"] == before["seq"]
+    # its own side still gets the rules' own answers (it can read the sealed Order)
+    resp = api_act(aa, "Player 1", type="aa-order", unit=falcon, order="Evasive Actions")
+    assert resp.get_json()["error"] == "Evasive Actions was already given to this ship this turn (L248)."
+    assert api_act(aa, "Player 1", type="aa-order", unit=falcon, order="Change Velocity").status_code == 200
+
+
+# --- a ship attacks in its own activation (issue 24 item 2; seed 004 L75, L132, L140-L143) --------
+
+def test_no_attack_in_the_command_phase_through_the_api_and_the_form(aa):
+    """L75 "During the Activation of a Ship, it has the opportunity to fire its weapons"; a new table
+    starts in the Command phase (L121), so the issue's exact request is refused, and nothing stored."""
+    aa.ship("Falcon", 2)
+    aa.ship("Raven", 2, side="Player 2")
+    before = aa.row()
+    resp = api_act(aa, "Player 1", type="aa-attack", attacker="u1", target="u2", weapon=0, dice=[6, 6])
+    assert resp.status_code == 400
+    assert resp.get_json()["error"] == ("Falcon attacks only in its own activation (L75, L141); "
+                                        "this is the Command phase: no ship is activating.")
+    assert aa.row()["seq"] == before["seq"]
+    aa.refused("Falcon attacks only in its own activation (L75, L141); this is the Command phase: no ship is activating.",
+               type="aa-attack", shot="u1:0", target="u2", dice="6 6", control="aa-attack")
+    lancer = aa.ship("Lancer", 2, equipment=[{"slot": "primary", "item": "missiles", "arcs": ["F"]}])
+    aa.refused("Lancer attacks only in its own activation (L75, L141); this is the Command phase: no ship is activating.",
+               type="aa-missile-token", shot=f"{lancer}:0", target="u2", control="aa-attack")
+
+
+def test_a_size_3_ship_waits_for_its_activation_and_its_activation_ends_with_the_next(aa):
+    """L132: Size 1 ships activate first, players alternating; L141-L143: a ship attacks in its own
+    activation, which is over once the next ship activates (or the side passes)."""
+    big = aa.ship("Dread", 3)
+    scout = aa.ship("Scout", 1)
+    raven = aa.ship("Raven", 1, side="Player 2")
+    aa.to_phase("Activation")
+    sentence = "Dread attacks only in its own activation (L75, L141); Player 1 activates a Size 1 ship next (L132)."
+    resp = api_act(aa, "Player 1", type="aa-attack", attacker=big, target=raven, weapon=0, dice=[6, 6])
+    assert (resp.status_code, resp.get_json()["error"]) == (400, sentence)
+    aa.refused(sentence, type="aa-attack", shot=f"{big}:0", target=raven, dice="6 6", control="aa-attack")
+    aa.ok(type="aa-activate", unit=scout)
+    assert "<b>Scout</b> is activating: attack first, then move." in aa.client.get(f"/t/{aa.code}?open=*").data.decode()
+    aa.refused("Dread attacks only in its own activation (L75, L141); now it is Scout's activation (Player 1, Size 1).",
+               type="aa-attack", shot=f"{big}:0", target=raven, dice="6 6", control="aa-attack")
+    aa.ok(type="aa-attack", shot=f"{scout}:0", target=raven, dice="1 1", control="aa-attack")  # its own: taken
+    aa.ok(type="aa-apply-attack")
+    aa.ok(phone=aa.ben, type="aa-activate", unit=raven)
+    aa.refused("Scout attacks only in its own activation (L75, L141); now it is Raven's activation (Player 2, Size 1).",
+               type="aa-attack", shot=f"{scout}:0", target=raven, dice="1 1", control="aa-attack")
+    resp = api_act(aa, "Player 2", type="aa-attack", attacker=raven, target=scout, weapon=0, dice=[1, 1])
+    assert resp.status_code == 200, resp.get_json()
+    aa.ok(type="aa-apply-attack")
+    # the activation is state changed by events: undoing Raven's activation ends it
+    player, _ = aa.table.secrets()
+    for _ in range(3):  # the attack's damage, the attack, Raven's activation
+        assert aa.client.post(f"/api/tables/{aa.code}/undo", headers={"Authorization": f"Bearer {player}"}).status_code == 200
+    assert aa.state()["game"]["turn"]["current"] == [scout]
+    aa.folds()
+
+
+def test_contingent_attack_fires_after_its_activation_and_an_offensive_command_outside_it(aa):
+    """L251 Contingent Attack: "may fire Weapons at any point during or after its activation";
+    L256 [Offensive] Command: "Immediately make an Attack with one Weapon that has not yet been used
+    this turn (this may be done outside the Ship's normal Activation)"."""
+    two = [KINETIC, {"slot": "secondary", "item": "kinetic", "arcs": ["A"]}]
+    scout = aa.ship("Scout", 1, equipment=two)
+    raven = aa.ship("Raven", 1, side="Player 2", equipment=two)
+    aa.ok(type="aa-order", unit=scout, order="Contingent Attack")
+    aa.ok(phone=aa.ben, type="aa-token", unit=raven)
+    aa.to_phase("Activation")
+    aa.refused("Scout attacks only in its own activation (L75, L141); Player 1 activates a Size 1 ship next (L132).",
+               type="aa-attack", shot=f"{scout}:0", target=raven, dice="1 1")  # not before its activation
+    aa.ok(type="aa-activate", unit=scout)
+    aa.ok(phone=aa.ben, type="aa-activate", unit=raven)
+    aa.ok(type="aa-attack", shot=f"{scout}:0", target=raven, dice="1 1")  # after its activation (L251)
+    aa.ok(type="aa-apply-attack")
+    aa.to_phase("Resolution")
+    aa.ok(type="aa-attack", shot=f"{scout}:1", target=raven, dice="1 1")  # still "after" (L251)
+    aa.ok(type="aa-apply-attack")
+    # Raven's activation is over; its [Offensive] Command attacks once with an unused weapon (L256)
+    aa.refused("Raven attacks only in its own activation (L75, L141); this is the Resolution phase: no ship is activating.",
+               phone=aa.ben, type="aa-attack", shot=f"{raven}:1", target=scout, dice="1 1")
+    aa.ok(phone=aa.ben, type="aa-command", unit=raven, command="Attack with an unused weapon", via="token")
+    aa.ok(phone=aa.ben, type="aa-attack", shot=f"{raven}:1", target=scout, dice="1 1")
+    aa.ok(phone=aa.ben, type="aa-apply-attack")
+    aa.folds()
+
+
+# --- range from a measured distance (issue 24 item 3; seed 004 L151-L152, L160-L182) ------------
+
+def ranged_setup(aa, weapon, variant=""):
+    gun = {"slot": "primary", "item": weapon, "arcs": ["F"], "variant": variant}
+    falcon = aa.ship("Falcon", 2, equipment=[gun])
+    raven = aa.ship("Raven", 2, side="Player 2")
+    aa.to_phase("Activation")
+    aa.ok(type="aa-activate", unit=falcon)
+    return falcon, raven
+
+
+@pytest.mark.parametrize("weapon, distance, band", [
+    ("kinetic", 10, "normal"), ("kinetic", 10.5, "extended 1"), ("kinetic", 18, "extended 1"),  # L161-L162
+    ("beam", 12, "normal"), ("beam", 20, "extended 1"),  # L166-L167
+    ("rockets", 6, "normal"), ("rockets", 12, "extended 1"), ("rockets", 13, "extended 2"), ("rockets", 18, "extended 2"),  # L171-L173
+    ("missiles", 10, "normal"),  # L179, L182: within 10 the missile attacks now
+])
+def test_the_measured_distance_gives_the_range_band(aa, weapon, distance, band):
+    falcon, raven = ranged_setup(aa, weapon)
+    dice = [4, 4, 4] if weapon == "rockets" and band != "extended 2" else [4, 4]  # L176: 2d6 / best of 2d6 / 1d6
+    resp = api_act(aa, "Player 1", type="aa-attack", attacker=falcon, target=raven, weapon=0, distance=distance,
+                   dice=dice)
+    assert resp.status_code == 200, resp.get_json()
+    pending = aa.state()["game"]["attack"]
+    from companion.games.astral_action.rules.equipment import bands
+    assert bands({"item": weapon})[pending["band"]]["name"] == band and pending["distance"] == distance
+    # L152 Extended Range (Y): accuracy -(Y); L176 rockets: 2d6, best of 2d6, 1d6
+    y = {"normal": 0, "extended 1": 1, "extended 2": 2}[band]
+    assert pending["result"]["accuracy"] == 4 - y
+    aa.folds()
+
+
+def test_a_distance_beyond_the_longest_range_and_a_missile_beyond_10_are_refused_with_a_sentence(aa):
+    falcon, raven = ranged_setup(aa, "kinetic")
+    aa.refused("Primary Kinetic F reaches 18 (L161-L162): 18.5 is out of range.", type="aa-attack",
+               shot=f"{falcon}:0", target=raven, distance="18.5", dice="3 3", control="aa-attack")
+    aa.refused("distance must be a number from 0 to 1000.", type="aa-attack", shot=f"{falcon}:0", target=raven,
+               distance="far", control="aa-attack")
+    aa.refused("A distance of 14 is Extended 1 for Primary Kinetic F, not normal range: choose one or the other.",
+               type="aa-attack", shot=f"{falcon}:0", target=raven, distance="14", band="0", dice="3 3", control="aa-attack")
+    # the form: the distance alone (the band select left on "from the distance")
+    aa.ok(type="aa-attack", shot=f"{falcon}:0", target=raven, distance="14", band="", dice="3 3", control="aa-attack")
+    assert aa.state()["game"]["attack"]["band"] == 1 and aa.state()["game"]["attack"]["result"]["accuracy"] == 2
+
+
+def test_a_missile_beyond_10_places_its_token_and_within_10_attacks_now(aa):
+    """L182: "If the target is farther than 10, place a Missile token within 10 of the attacking
+    Ship"; L179: Missiles reach 24."""
+    falcon, raven = ranged_setup(aa, "missiles")
+    aa.refused("Missiles farther than 10 place a Missile token (L182): tap \u201cMissiles beyond 10: place a token\u201d.",
+               type="aa-attack", shot=f"{falcon}:0", target=raven, distance="14", dice="3 3", control="aa-attack")
+    aa.refused("Within 10, Missiles attack now (L182): tap Attack.", type="aa-missile-token", shot=f"{falcon}:0",
+               target=raven, distance="10", control="aa-attack")
+    aa.refused("Primary Missiles F reaches 24 (L179): 25 is out of range.", type="aa-missile-token",
+               shot=f"{falcon}:0", target=raven, distance="25", control="aa-attack")
+    aa.ok(type="aa-missile-token", shot=f"{falcon}:0", target=raven, distance="14", control="aa-attack")
+    assert aa.state()["game"]["missiles"][0]["distance"] == 14
+    aa.folds()
+
+
+def test_the_odds_follow_the_distance(aa):
+    falcon, raven = ranged_setup(aa, "kinetic")
+    page = text(aa.client.get(f"/t/{aa.code}/astral-action/odds?shot={falcon}:0&target={raven}&distance=14"))
+    assert "Miss 50%" in page and "Range 18 (extended 1)" in page  # d6 - 1 vs miss ≤2, glance ≤4
+    page = text(aa.client.get(f"/t/{aa.code}/astral-action/odds?shot={falcon}:0&target={raven}&distance=30"))
+    assert "18.5" not in page and "30 is out of range" in page
+
+
+# --- AWS active against a fighter (issue 24 item 3; seed 004 L189) ------------------------------
+
+AWS = {"slot": "primary", "item": "aws"}
+
+
+def aws_setup(aa):
+    guard = aa.ship("Guard", 2, equipment=[KINETIC, AWS])
+    mother = aa.ship("Mother", 3, side="Player 2", equipment=[KINETIC, {"slot": "primary", "item": "launch"}])
+    wasp = aa.ship("Wasp", 0, side="Player 2", carrier=mother, weapon_size="1")
+    return guard, mother, wasp
+
+
+def test_an_aws_deals_d6_to_a_fighter_within_size_x_2_in_its_own_activation(aa):
+    """L189 "Active: During this Ship's Activation, the controlling player may choose one missile,
+    token or Fighter within (Ship Size x 2) distance of this Ship per AWS equipped ... If a Fighter is
+    selected, it takes d6 damage." """
+    guard, mother, wasp = aws_setup(aa)
+    resp = api_act(aa, "Player 1", type="aa-aws", unit=guard, aim=wasp, dice=[5])
+    assert (resp.status_code, resp.get_json()["error"]) == (
+        400, "Guard's AWS acts during its own activation (L189); this is the Command phase: no ship is activating.")
+    aa.to_phase("Activation")
+    aa.ok(phone=aa.ben, type="aa-activate", unit=wasp)  # Size 0 first
+    assert 'id="aa-aws-' + guard + '-err"' not in aa.client.get(f"/t/{aa.code}?open=*").data.decode()
+    aa.ok(type="aa-activate", unit=guard)
+    page = aa.client.get(f"/t/{aa.code}?open=*").data.decode()  # the AWS row on Guard's card, its own side
+    assert f'form="aa-aws-{guard}"' in page and f'<option value="{wasp}">Wasp: d6</option>' in page
+    assert f'form="aa-aws-{guard}"' not in aa.ben.client.get(f"/t/{aa.code}?open=*").data.decode()
+    aa.refused("5 is beyond Guard's AWS: Size x 2 = 4 (L189).", type="aa-aws", unit=guard, aim=wasp, distance="5",
+               dice="5", control="aa-aws-" + guard)
+    aa.refused("An AWS aims at a Missile token or a Fighter (L189).", type="aa-aws", unit=guard, aim=mother,
+               dice="5", control="aa-aws-" + guard)
+    aa.refused("Mother has no working Area Weapons System (L186-L189).", phone=aa.ben, type="aa-aws", unit=mother,
+               aim=wasp, dice="5")
+    aa.ok(type="aa-aws", unit=guard, aim=wasp, distance="4", dice="5", control="aa-aws-" + guard)
+    assert aa.ship_state(wasp)["rows"][0]["filled"] == 5  # 6 Health by default (L231): 1 left
+    aa.refused("Guard has used its AWS this turn: one Missile token or Fighter per AWS (L189).", type="aa-aws",
+               unit=guard, aim=wasp, dice="1", control="aa-aws-" + guard)
+    aa.folds()
+
+
+def test_an_aws_removes_a_missile_token_in_its_own_activation(aa):
+    guard = aa.ship("Guard", 2, side="Player 2", equipment=[KINETIC, AWS])
+    lancer = aa.ship("Lancer", 2, equipment=[{"slot": "primary", "item": "missiles", "arcs": ["F"]}])
+    aa.to_phase("Activation")
+    aa.ok(type="aa-activate", unit=lancer)
+    aa.ok(type="aa-missile-token", shot=f"{lancer}:0", target=guard, distance="20")
+    aa.ok(phone=aa.ben, type="aa-activate", unit=guard)
+    aa.ok(phone=aa.ben, type="aa-aws", unit=guard, aim="m1")
+    assert aa.state()["game"]["missiles"] == []
+    aa.folds()
+
+
+# --- the "lucky ship" Condition reroll (issue 24 item 3; seed 004 L369) -------------------------
+
+def test_a_lucky_ship_rerolls_its_condition_roll_once_unless_the_table_says_otherwise(aa):
+    """L369 "A Ship that is considered "lucky" or especially well-built may be allowed to reroll on
+    any Condition rolls"; how often is not said: the table's reading (once per roll by default)."""
+    raven = aa.ship("Raven", 2, side="Player 2")
+    aa.ok(type="aa-damage", unit=raven, amount=10)
+    aa.ok(type="aa-condition", unit=raven, dice="1 1")  # 2: Catastrophic Damage (L97)
+    aa.refused("Raven is not marked as a lucky ship (an optional rule, L369).", phone=aa.ben, type="aa-lucky-reroll",
+               unit=raven, pick=0, dice="6 6", control="unit-" + raven)
+    resp = api_act(aa, "Player 2", type="aa-lucky", unit=raven, lucky=True)
+    assert resp.status_code == 200 and resp.get_json()["label"] == "Raven is a lucky ship (optional rule)"
+    page = aa.ben.client.get(f"/t/{aa.code}?open=*").data.decode()
+    assert "Reroll (lucky ship)" in page and "Lucky ship" in page
+    aa.ok(phone=aa.ben, type="aa-lucky-reroll", unit=raven, pick=0, dice="3 4", control="unit-" + raven)
+    assert aa.ship_state(raven)["determined"]["options"] == [{"roll": 7, "name": "Serious Damage", "rerolls": 1}]
+    aa.refused("This Condition roll was already rerolled: one reroll per roll, as the table reads it.", phone=aa.ben,
+               type="aa-lucky-reroll", unit=raven, pick=0, dice="6 6", control="unit-" + raven)
+    aa.ok(type="aa-setting", setting="lucky_rerolls", value=1)
+    assert "as often as" in aa.client.get(f"/t/{aa.code}?open=*").data.decode()  # the reading, in words
+    aa.ok(phone=aa.ben, type="aa-lucky-reroll", unit=raven, pick=0, dice="6 6")
+    assert aa.ship_state(raven)["determined"]["options"][0]["name"] == "No Condition Generated"
+    aa.ok(phone=aa.ben, type="aa-apply-condition", unit=raven)
+    assert not aa.state()["units"][raven]["removed"]
+    aa.folds()
+
+
+# --- Stealth: a hidden Ship Information Card (issue 24 item 3; seed 004 L359-L361) --------------
+
+SHADOW = {"name": "Nightshade", "size": 2, "chart": {"miss": 1, "glance": 5}, "movement": "4:1/1",
+          "equipment": [{"slot": "primary", "item": "beam", "arcs": ["F"], "variant": "oversized"},
+                        {"slot": "secondary", "item": "shields"}]}
+
+
+def test_a_hidden_card_stays_hidden_from_the_other_side_on_every_path_until_revealed(app, aa):
+    """L359 "keep the SICs of each player hidden until a predetermined action causes the Ship to be
+    revealed"; L360 "the Size may also be displayed" (activation goes by Size, L132)."""
+    from tests.test_hidden_information import bodies, every_get_route
+    resp = api_act(aa, "Player 1", type="aa-ship", card=SHADOW, hidden=True)
+    assert resp.status_code == 200, resp.get_json()
+    assert resp.get_json()["label"] == "Contact 1 (Size 2) joins Player 1, its card hidden (Stealth)"
+    raven = aa.ship("Raven", 2, side="Player 2")
+    ben = aa.ben
+    seen = bodies(ben)
+    for path in every_get_route(app, aa.code):
+        seen[path + " (plain)"] = ben.client.get(path).data.decode()
+    player, _ = aa.table.secrets()
+    for path in (f"/api/tables/{aa.code}", f"/api/tables/{aa.code}/events", f"/api/tables/{aa.code}/export"):
+        seen[path + " (api, Player 2)"] = aa.client.get(path, headers={"Authorization": f"Bearer {player}",
+                                                                       "X-Side": "Player 2"}).data.decode()
+    leaks = [path for path, body in seen.items() if "Nightshade" in body]
+    assert leaks == []
+    state = json.loads(seen[f"/api/tables/{aa.code}/api, Player 2".replace("/api, ", " (api, ") + ")"])["state"]
+    assert "u1" not in state["game"]["ships"] and state["game"]["contacts"] == {"u1": 2}  # no card, no track
+    assert state["units"]["u1"]["stats"] == {"size": 2}
+    board = seen[f"/t/{aa.code}"]
+    assert "Contact 1" in board and "Hidden ship" in board
+    assert "Nightshade" in aa.client.get(f"/t/{aa.code}?open=*").data.decode()  # its own side reads it
+    # nothing names the card: attacks on it and damage to it wait until it is revealed
+    aa.ok(type="next-phase")
+    aa.ok(type="aa-activate", unit="u1")  # it activates at its Size, like any ship (L132)
+    aa.ok(phone=ben, type="aa-activate", unit=raven)
+    aa.refused("Contact 1's card is hidden (Stealth): its side reveals it first (L359).", phone=ben, type="aa-attack",
+               shot=f"{raven}:0", target="u1", dice="6 6", control="aa-attack")
+    aa.refused("Contact 1's card is hidden (Stealth): its side reveals it first (L359).", phone=ben, type="aa-damage",
+               unit="u1", amount=3)
+    aa.refused("Only Player 1 can open what Player 1 sealed.", phone=ben, type="reveal", id="s1")
+    aa.refused("Only a sealed order can be discarded; that card can be revealed.", type="discard-sealed", id="s1")
+    aa.ok(type="reveal", id="s1")  # e.g. its side used Enhance Scanners, "Reveal this Ship" (L271)
+    assert "Nightshade" in ben.client.get(f"/t/{aa.code}?open=*").data.decode()
+    aa.folds()
+    # the other side's export boxes the card; it imports on this server to the same state
+    doc = json.loads(ben.client.get(f"/t/{aa.code}/export").data)
+    resp = aa.client.post("/api/tables/import", json=doc)
+    assert resp.status_code == 201, resp.get_json()
+    assert store.table(aa.db(), resp.get_json()["code"])["state"] == aa.state()

@@ -86,14 +86,17 @@ def test_the_row_shows_the_formation_and_activation(aa):
 def test_attack_on_a_ship_chooses_its_first_ready_weapon_for_its_own_side_only(aa):
     falcon = aa.ship("Falcon", 2, equipment=(SHIELDS, KINETIC, {"slot": "secondary", "item": "kinetic", "arcs": ["A"]}))
     raven = aa.ship("Raven", 1, side="Player 2")
+    assert "aa-fire" not in row_of(board(aa.table, aa.code), falcon)  # the Command phase: nobody attacks (L75)
+    aa.to_phase("Activation")
+    aa.ok(phone=aa.ben, type="aa-activate", unit=raven)
+    assert "aa-fire" not in row_of(board(aa.table, aa.code), raven)  # Anna does not fire Ben's ship
+    assert "aa-fire" in row_of(board(aa.ben, aa.code), raven)  # Raven's activation (L141)
+    assert "aa-fire" not in row_of(board(aa.table, aa.code), falcon)  # not Falcon's yet
+    aa.ok(type="aa-activate", unit=falcon)
     link = re.search(r'<a class="btn small aa-fire" href="#aa-attack-card" data-pick=\'([^\']+)\'>Attack</a>',
                      row_of(board(aa.table, aa.code), falcon))
     assert json.loads(html.unescape(link.group(1))) == {"shot": f"{falcon}:1"}  # equipment 0 is the Shields
-    assert "aa-fire" not in row_of(board(aa.table, aa.code), raven)  # Anna does not fire Ben's ship
-    assert "aa-fire" in row_of(board(aa.ben, aa.code), raven)
-    aa.to_phase("Activation")
-    aa.ok(phone=aa.ben, type="aa-activate", unit=raven)
-    aa.ok(type="aa-activate", unit=falcon)
+    assert "aa-fire" not in row_of(board(aa.ben, aa.code), raven)  # Raven's activation is over (L143)
     aa.ok(type="aa-attack", shot=f"{falcon}:1", target=raven, dice="6 6")
     aa.ok(type="aa-apply-attack")
     assert f'"shot": "{falcon}:2"' in html.unescape(row_of(board(aa.table, aa.code), falcon))  # the next one (L77)

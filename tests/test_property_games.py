@@ -50,6 +50,9 @@ def test_a_core_sealed_order_does_not_stop_astral_actions_turn():
     phrases, _ = book("astral-action")
     play = Play("astral-action", phrases, random.Random(0).choice)
     play.opening([{"type": "aa-ship", **phrases["aa-ship"][0]}, {"type": "seal", "unit": "u1", "text": "Ram them"}])
+    # the ship's own side reads its sealed parts; a seat without a side may not add Orders to a ship
+    # holding an unrevealed one (issue 30: a refusal must not depend on what it cannot read)
+    play.ctx.side = play.row["state"]["units"]["u1"]["side"]
     assert play.step("aa-order", args={"type": "aa-order", "unit": "u1", "order": "Evasive Actions"}), play.why
     assert play.step("next-phase", args={"type": "next-phase"}), play.why
     play.round_trip()

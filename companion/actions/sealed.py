@@ -118,6 +118,8 @@ def discard_sealed(state: dict, p: dict) -> str:
     part = part_of(state, p.get("id"))
     if part["revealed"] or part["discarded"]:
         raise RuleError(f"That {part['kind']} for {whose(state, part)} is no longer sealed.", "id")
+    if part["kind"] != "order":  # a hidden card (a game's own kind of part) is revealed, never thrown away
+        raise RuleError(f"Only a sealed order can be discarded; that {part['kind']} can be revealed.", "id")
     part["discarded"] = True
     return f"{whose(state, part)}: sealed {part['kind']} discarded unread"
 

@@ -34,6 +34,12 @@ def turn(state: dict) -> dict:
     return now
 
 
+def this_turn(state: dict) -> dict:
+    """This turn's books, read without starting them (empty before anything happened this turn)."""
+    now = (state.get("game") or {}).get("turn") or {}
+    return now if now.get("round") == state["round"] else {}
+
+
 def setting(state: dict, key: str) -> int:
     return int(state.get("settings", {}).get(key, 0) or 0)
 
@@ -47,8 +53,18 @@ def need_phase(state: dict, wanted: str, what: str) -> None:
         raise RuleError(f"{what} happens in the {wanted} phase; this is the {phase(state)} phase.", "phase")
 
 
-def ship_of(state: dict, uid, field: str = "unit") -> tuple[dict, dict]:
-    """A ship in play: its unit and its Astral Action books."""
+def hidden(state: dict, uid: str) -> bool:
+    """Whether a ship's card is sealed (Stealth, L359: "keep the SICs of each player hidden until a
+    predetermined action causes the Ship to be revealed"): until its sealed part is revealed."""
+    ship = (state.get("game") or {}).get("ships", {}).get(uid) or {}
+    part = state.get("sealed", {}).get(ship.get("stealth") or "")
+    return bool(part) and not part.get("revealed")
+
+
+def ship_of(state: dict, uid, field: str = "unit", allow_hidden: bool = False) -> tuple[dict, dict]:
+    """A ship in play: its unit and its Astral Action books.  A ship whose card is hidden (Stealth)
+    takes part only in what names nothing of its card (``allow_hidden``: activation, Orders,
+    Commands): every other action's label would show the other side what the card holds."""
     try:
         unit = unit_of(state, uid)
     except RuleError:
@@ -58,6 +74,8 @@ def ship_of(state: dict, uid, field: str = "unit") -> tuple[dict, dict]:
         raise RuleError(f"{unit['name']} has no Ship Information Card.", field)
     if unit["removed"]:
         raise RuleError(f"{unit['name']} is no longer in play.", field)
+    if not allow_hidden and hidden(state, unit["id"]):
+        raise RuleError(f"{unit['name']}'s card is hidden (Stealth): its side reveals it first (L359).", field)
     return unit, ship
 
 
@@ -79,14 +97,14 @@ def orders_given(state: dict, uid: str) -> list[str]:
 def in_effect(state: dict, uid: str, name: str) -> bool:
     """Whether an Order is in effect: given openly, or sealed and revealed (L128)."""
     revealed = [p["secret"]["order"] for p in sealed_orders(state, uid, include_hidden=False)]
-    return name in turn(state)["orders"].get(uid, []) or name in revealed
+    return name in this_turn(state).get("orders", {}).get(uid, []) or name in revealed
 
 
 def spend_command(state: dict, uid: str, command: str, via) -> str:
     """Enact a Command: spend the ship's Command Token, or discard one of its unrevealed Orders
     ("as though they had used a Command Token", L127).  Checks the Condition locks and L248."""
     from companion.games.astral_action.rules.damage import locked_types
-    unit, ship = ship_of(state, uid)
+    unit, ship = ship_of(state, uid, allow_hidden=True)
     kind = tn.COMMANDS.get(command)
     if kind is None:
         raise RuleError(f"Choose one of the Commands: {', '.join(tn.COMMANDS)}.", "command")
@@ -119,10 +137,14 @@ def ships_for_activation(state: dict) -> list[dict]:
     g = state.get("game") or {}
     formations = g.get("formations") or {}
     member_of = {m: lead for lead, f in formations.items() for m in f["members"]}
+    contacts = g.get("contacts") or {}  # hidden ships' Sizes, public (Stealth): the board's copy has no card
     out, seen = [], set()
     for uid in state["unit_order"]:
         unit = state["units"][uid]
         ship = (g.get("ships") or {}).get(uid)
+        if not ship and uid in contacts and not unit["removed"]:
+            out.append({"id": uid, "side": unit["side"], "size": contacts[uid], "activated": unit["activated"]})
+            continue
         if not ship or unit["removed"]:
             continue
         lead = member_of.get(uid)
@@ -139,6 +161,59 @@ def ships_for_activation(state: dict) -> list[dict]:
 def activation_status(state: dict) -> dict:
     books = turn(state)
     return tn.activation(ships_for_activation(state), state["sides"], books["passed"], books["last"])
+
+
+def whose_activation(state: dict) -> str:
+    """Whose activation it is now, in words, from what the table has recorded (public facts only)."""
+    if phase(state) != "Activation":
+        return f"this is the {phase(state)} phase: no ship is activating"
+    current = [u for u in turn(state).get("current", []) if u in state["units"]]
+    if current:
+        unit = state["units"][current[0]]
+        size = max(game(state)["ships"][u]["card"]["size"] for u in current)
+        return f"now it is {unit['name']}'s activation ({unit['side']}, Size {size})"
+    status = activation_status(state)
+    if status["stage"] == "done":
+        return "every ship has activated this turn"
+    return f"{status['next']} activates a Size {status['size']} ship next (L132)"
+
+
+def in_own_activation(state: dict, uid: str) -> bool:
+    """Whether a ship's activation is the one in progress (L140-L143; a formation's members share it)."""
+    return phase(state) == "Activation" and uid in this_turn(state).get("current", [])
+
+
+def check_may_attack(state: dict, uid: str) -> str:
+    """Whether a ship may attack now, and why: in its own activation (L75 "During the Activation of
+    a Ship, it has the opportunity to fire its weapons"; L141 "1. Attack any Weapons"), which is the
+    last activation made (``turn["current"]``, set by aa-activate, ended by the next activation or
+    pass); after it under a Contingent Attack Order in effect (L251 "at any point during or after its
+    activation"); or once outside it by an [Offensive] Command enacted for it (L256, kept in
+    ``turn["free_attacks"]`` and spent here).  Returns what allowed it ("" for its own activation)."""
+    allowed = attack_allowance(state, uid)
+    if allowed is None:
+        raise RuleError(f"{state['units'][uid]['name']} attacks only in its own activation (L75, L141); "
+                        f"{whose_activation(state)}.", "attacker")
+    if allowed == FREE_ATTACK:
+        turn(state)["free_attacks"].remove(uid)
+    return allowed
+
+
+FREE_ATTACK = "an [Offensive] Command (L256)"
+
+
+def attack_allowance(state: dict, uid: str) -> str | None:
+    """What lets a ship attack now ("" = its own activation), or None; see check_may_attack.  Reads
+    the state without changing it (the board's row calls it on its copy)."""
+    books = this_turn(state)
+    unit = state["units"][uid]
+    if phase(state) == "Activation" and uid in books.get("current", []):
+        return ""
+    if unit["activated"] and phase(state) in ("Activation", "Resolution") and in_effect(state, uid, "Contingent Attack"):
+        return "a Contingent Attack Order (L251)"
+    if uid in books.get("free_attacks", []):
+        return FREE_ATTACK
+    return None
 
 
 def target_view(state: dict, uid: str, field: str = "target") -> dict:

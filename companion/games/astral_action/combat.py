@@ -5,12 +5,13 @@ rerolled or dodged "before applying Damage" (L252, L268, L298); a second tap app
 from __future__ import annotations
 
 from companion.actions import action, chance
-from companion.actions.schema import Dice, Either, Int, List, Obj, Ref, Scalar, Text
+from companion.actions.schema import Dice, Either, Flag, Int, List, Num, Obj, Ref, Scalar, Text
 from companion.games.astral_action.rules import attack as atk
-from companion.games.astral_action.books import (SYSTEMS, destroy_if_done, dice_list, game, in_effect, roll, setting,
-                                                  ship_of, spend_command, target_view, turn)
+from companion.games.astral_action.books import (SYSTEMS, check_may_attack, destroy_if_done, dice_list, game,
+                                                  in_effect, roll, setting, ship_of, spend_command, target_view, turn)
 from companion.games.astral_action.rules.damage import apply_condition, condition_of, has_effect, take_damage
-from companion.games.astral_action.rules.equipment import is_weapon
+from companion.games.astral_action.rules.equipment import (MISSILE_DIRECT, band_at, band_words, is_weapon,
+                                                            needs_missile_token)
 from companion.rules import RuleError
 from companion.trackers import need_int
 
@@ -28,6 +29,36 @@ def _weapon(state: dict, attacker: dict, index) -> dict:
     return card["equipment"][index]
 
 
+def distance_of(p: dict) -> float | int | None:
+    """The measured distance typed by a player ("14", "10.5"), or None when none was typed."""
+    raw = p.get("distance")
+    if raw in (None, ""):
+        return None
+    try:
+        value = float(raw.strip()) if isinstance(raw, str) else raw
+    except ValueError:
+        value = None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or not 0 <= value <= 1000:
+        raise RuleError("distance must be a number from 0 to 1000.", "distance")
+    return int(value) if float(value).is_integer() else value
+
+
+def band_of(item: dict, p: dict) -> int:
+    """The attack's range band: from the measured distance (equipment.band_at, the one place that
+    reads ranges), or the band chosen when no distance was typed; both must agree when both come."""
+    distance = distance_of(p)
+    chosen = p.get("band")
+    if distance is None:
+        return need_int({"band": 0 if chosen in (None, "") else chosen}, "band", 0, 2)
+    band = band_at(item, distance)
+    want = band if chosen in (None, "") else need_int({"band": chosen}, "band", 0, 2)
+    if want != band:
+        said = lambda i: band_words({"name": ("normal", "extended 1", "extended 2")[i]})  # noqa: E731
+        raise RuleError(f"A distance of {distance:g} is {said(band)} for {item['label']}, not {said(want)}: "
+                        "choose one or the other.", "band")
+    return band
+
+
 def _plan(state: dict, p: dict) -> tuple[dict, dict, dict, dict]:
     attacker = target_view(state, p.get("attacker"), "attacker")
     target = target_view(state, p.get("target"))
@@ -39,7 +70,7 @@ def _plan(state: dict, p: dict) -> tuple[dict, dict, dict, dict]:
         if key in mods:
             mods[key] = need_int(mods, key, -9, 9)
     mods["evasive"] = in_effect(state, target["unit"]["id"], "Evasive Actions")
-    plan = atk.plan(attacker, item, target, need_int(p, "band", 0, 2, 0), mods, setting(state, "size_reading"))
+    plan = atk.plan(attacker, item, target, band_of(item, p), mods, setting(state, "size_reading"))
     return plan, attacker, target, item
 
 
@@ -50,7 +81,9 @@ def _result_text(plan: dict, r: dict) -> str:
 
 @action("aa-attack", systems=SYSTEMS, chance=True, fields={"shot": Text(60, "the attack form's select: ship id and weapon index, e.g. u1:0"),
     "attacker": Ref("attacker"), "target": Ref("target"), "weapon": Int(0, 99, "the weapon's index on the card"),
-    "band": Scalar(20), "token": Scalar(60, "a Missile token's id"), "dice": Dice(6, 60),
+    "band": Scalar(20, "0 normal, 1 Extended 1, 2 Extended 2 (or give the distance)"),
+    "distance": Num(0, 1000, "the measured distance: the range band follows from the weapon's ranges"),
+    "token": Scalar(60, "a Missile token's id"), "dice": Dice(6, 60),
     **{mod: Scalar(20) for mod in MODS}})
 def aa_attack(state: dict, p: dict) -> str:
     """Attack with one weapon: Accuracy and Damage d6 (rolled or entered); applied on the next tap."""
@@ -60,14 +93,20 @@ def aa_attack(state: dict, p: dict) -> str:
     plan, attacker, target, item = _plan(state, p)
     a_unit, a_ship = attacker["unit"], attacker["ship"]
     fired = turn(state)["fired"].setdefault(a_unit["id"], [])
+    why = ""
     if p.get("token"):  # a Missile token resolves "as though from the position of the missile token" (L182)
         token = next((t for t in g["missiles"] if t["id"] == p["token"]), None)
         if token is None or (token["attacker"], token["weapon"], token["target"]) != (p["attacker"], p["weapon"], p["target"]):
             raise RuleError("No such Missile token on the table.", "token")
         g["missiles"].remove(token)
         fired = []  # the weapon fired when the token was placed
-    elif p["weapon"] in fired:
-        raise RuleError(f"{item['label']} has already attacked this turn (L77).", "weapon")
+    else:
+        why = check_may_attack(state, a_unit["id"])
+        if p["weapon"] in fired:
+            raise RuleError(f"{item['label']} has already attacked this turn (L77).", "weapon")
+        if distance_of(p) is not None and needs_missile_token(item, distance_of(p)):
+            raise RuleError(f"Missiles farther than {MISSILE_DIRECT} place a Missile token (L182): "
+                            "tap \u201cMissiles beyond 10: place a token\u201d.", "distance")
     if a_unit["template"] == "fighter":
         allowed = 2 if any(e["item"] == "payload" for e in attacker["card"]["equipment"]) else 1  # L227, L239
         if a_ship["shots"] >= allowed:
@@ -75,12 +114,14 @@ def aa_attack(state: dict, p: dict) -> str:
     dice = p["dice"]
     result = atk.resolve(plan, dice[0], dice[1:])
     g["attack"] = {"attacker": a_unit["id"], "target": target["unit"]["id"], "weapon": p["weapon"],
-                   "band": p.get("band", 0), "mods": {k: p[k] for k in MODS if k in p}, "dice": dice,
+                   "band": plan["band_index"], "distance": distance_of(p), "mods": {k: p[k] for k in MODS if k in p}, "dice": dice,
                    "dodged": False, "rerolls": [], "result": result}
     fired.append(p["weapon"])
     if a_unit["template"] == "fighter":
         a_ship["shots"] += 1
-    return f"{a_unit['name']} {item['label']} → {target['unit']['name']}: {_result_text(plan, result)} (not yet applied)"
+    by = f" (by {why.split(' (')[0]})" if why else ""  # outside its own activation: what allowed it
+    return (f"{a_unit['name']} {item['label']} → {target['unit']['name']}{by}: {_result_text(plan, result)} "
+            "(not yet applied)")
 
 
 @aa_attack.decider
@@ -96,7 +137,9 @@ def decide_aa_attack(state: dict, args: dict, ctx) -> dict:
         if state["phases"][state["phase"]] != "Resolution":
             raise RuleError("Missile tokens resolve at the beginning of the Resolution phase (L182).", "token")
         args.update(attacker=token["attacker"], weapon=token["weapon"], target=token["target"], band=0)
-    p = {k: args[k] for k in ("attacker", "target", "weapon", "band", "token", *MODS) if k in args}
+    p = {k: args[k] for k in ("attacker", "target", "weapon", "band", "distance", "token", *MODS) if k in args}
+    if p.get("distance") not in (None, ""):
+        p["distance"] = distance_of(p)  # "14" from a form is kept as the number 14
     plan, *_ = _plan(state, p)
     count = 1 + atk.dice_needed(plan["dice"])
     dice = dice_list(args.get("dice"), count) or roll(ctx, count)
@@ -255,6 +298,48 @@ def decide_aa_replace_condition(state: dict, args: dict, ctx) -> dict:
     unit, ship = ship_of(state, args.get("unit"))
     dice = dice_list(args.get("dice"), 2) or _roll_conditions(state, ship, ctx, 1)
     return {"unit": unit["id"], "via": args.get("via"), "dice": dice}
+
+
+@action("aa-lucky", systems=SYSTEMS, fields={"unit": Ref("unit"), "lucky": Flag("mark (true) or unmark (false)")})
+def aa_lucky(state: dict, p: dict) -> str:
+    """Mark a ship as "lucky" (optional rule, L358: agreed by both players; L369)."""
+    unit, ship = ship_of(state, p.get("unit"))
+    ship["lucky"] = bool(p.get("lucky"))
+    return f"{unit['name']} is a lucky ship (optional rule)" if ship["lucky"] else f"{unit['name']} is no longer a lucky ship"
+
+
+@action("aa-lucky-reroll", systems=SYSTEMS, chance=True, fields={"unit": Ref("unit"),
+    "pick": Int(0, 99, "which of the determined Conditions (two under Brace for Impact)"), "dice": Dice(6, 2)})
+def aa_lucky_reroll(state: dict, p: dict) -> str:
+    """A lucky ship rerolls a Condition roll before it is applied (L369 "may be allowed to reroll on
+    any Condition rolls"); the new roll stands.  How often is not said: the table's reading
+    ``lucky_rerolls`` (0: once per roll, 1: as often as the players like)."""
+    unit, ship = ship_of(state, p.get("unit"))
+    if not ship.get("lucky"):
+        raise RuleError(f"{unit['name']} is not marked as a lucky ship (an optional rule, L369).", "unit")
+    determined = ship["determined"]
+    if not determined:
+        raise RuleError(f"{unit['name']} has no Condition waiting to be applied.", "unit")
+    pick = need_int(p, "pick", 0, len(determined["options"]) - 1, 0)
+    old = determined["options"][pick]
+    if old.get("rerolls") and not setting(state, "lucky_rerolls"):
+        raise RuleError("This Condition roll was already rerolled: one reroll per roll, as the table reads it.", "unit")
+    new = {**_determine(state, ship, p["dice"], 1)[0], "rerolls": old.get("rerolls", 0) + 1}
+    determined["options"][pick] = new
+    return f"{unit['name']} (lucky ship) rerolls {old['roll']} {old['name']}: {new['roll']} {new['name']}"
+
+
+@aa_lucky_reroll.decider
+def decide_aa_lucky_reroll(state: dict, args: dict, ctx) -> dict:
+    unit, ship = ship_of(state, args.get("unit"))
+    dice = dice_list(args.get("dice"), 2) or _roll_conditions(state, ship, ctx, 1)
+    return {"unit": unit["id"], "pick": args.get("pick", 0), "dice": dice}
+
+
+@aa_lucky_reroll.dice_check
+def aa_lucky_reroll_dice(state: dict, p: dict) -> None:
+    """An imported lucky reroll: its two dice are D6s (the Condition table is 2d6, L96)."""
+    chance.every_die(p, 6)
 
 
 @action("aa-apply-condition", systems=SYSTEMS, fields={"unit": Ref("unit"), "pick": Int(0, 99),

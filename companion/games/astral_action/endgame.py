@@ -6,7 +6,7 @@ from companion.actions import action, chance
 from companion.actions.schema import Dice, Int, Ref, Text
 from companion.games.astral_action.rules import turn as tn
 from companion.games.astral_action.rules import victory as vc
-from companion.games.astral_action.books import (SYSTEMS, dice_list, game, in_effect, need_phase,
+from companion.games.astral_action.books import (SYSTEMS, dice_list, game, hidden, in_effect, need_phase,
                                                   roll, turn)
 from companion.games.astral_action.rules.damage import has_active, reinforce
 from companion.rules import RuleError
@@ -27,7 +27,7 @@ def reminders(state: dict) -> list[str]:
             unit = state["units"][uid]
             if unit["removed"]:
                 continue
-            if in_effect(state, uid, "Reinforce Shields"):
+            if in_effect(state, uid, "Reinforce Shields") and not hidden(state, uid):  # its label names its Shields
                 shields = has_active(ship, ship["card"], "shields")
                 removed = reinforce(ship, ship["card"]["size"], shields)  # L259
                 out.append(f"{unit['name']}: Reinforce Shields removes {removed} shield damage (Size + {shields} Shields).")

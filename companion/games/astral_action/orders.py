@@ -6,7 +6,7 @@ from companion.actions import action
 from companion.actions.schema import Flag, Ref, Scalar, Text
 from companion.actions.sealed import next_id, sealed_label, store_part
 from companion.games.astral_action.rules import turn as tn
-from companion.games.astral_action.books import (SYSTEMS, activation_status, need_phase, orders_given, ship_of,
+from companion.games.astral_action.books import (SYSTEMS, activation_status, hidden, need_phase, orders_given, ship_of,
                                                   spend_command, turn)
 from companion.games.astral_action.rules.damage import has_active, locked_types
 from companion.hidden import KEY
@@ -15,7 +15,7 @@ from companion.rules import RuleError
 
 def _check_order(state: dict, uid: str, name: str) -> tuple[dict, str]:
     need_phase(state, "Command", "Writing Orders")
-    unit, ship = ship_of(state, uid)
+    unit, ship = ship_of(state, uid, allow_hidden=True)
     books = turn(state)
     if ship.get("jumping") == state["round"]:
         raise RuleError(f"{unit['name']} is jumping to Hyperspace: no Orders or Command Tokens this turn (L286).", "order")
@@ -24,6 +24,21 @@ def _check_order(state: dict, uid: str, name: str) -> tuple[dict, str]:
     slots = tn.order_slots(has_active(ship, ship["card"], "boosters"), has_active(ship, ship["card"], "sensors"))
     kind = tn.check_order(name, orders_given(state, uid), locked_types(ship), slots, unit["template"] == "fighter")
     return unit, kind
+
+
+def _may_order(state: dict, unit: dict, side: str | None) -> None:
+    """Who may give a ship Orders, decided before any rule reads its Orders (issue 30): a refusal
+    must never depend on a sealed Order the caller cannot read, or refusals would reveal it.  A side
+    gives Orders to its own ships only; a seat that reads no side's secrets (no side) may not add
+    Orders to a ship holding an unrevealed sealed one.  Both sentences read only public facts."""
+    _own_side(unit, side, "Orders")
+    if side is None and hidden(state, unit["id"]):
+        raise RuleError(f"{unit['name']}'s card is hidden: only {unit['side']} can give it Orders.", "order")
+    if side is None and any(p.get("unit") == unit["id"] and p.get("round") == state["round"] and p.get("kind") == "order"
+                            and not p.get("revealed") and not p.get("discarded")
+                            for p in state.get(KEY, {}).values()):
+        raise RuleError(f"{unit['name']} has a sealed Order this turn: only {unit['side']} can give it more Orders.",
+                        "order")
 
 
 @action("aa-order", systems=SYSTEMS, fields={"unit": Ref("unit"), "order": Text(60), "hidden": Flag()})
@@ -40,10 +55,9 @@ def aa_order(state: dict, p: dict) -> str:
 
 @aa_order.decider
 def decide_aa_order(state: dict, args: dict, ctx) -> dict:
-    unit, _ = ship_of(state, args.get("unit"))
+    unit, _ = ship_of(state, args.get("unit"), allow_hidden=True)
     name = args.get("order")
-    if args.get("hidden") and ctx.side not in (None, unit["side"]):
-        raise RuleError(f"Only {unit['side']} can seal orders for {unit['name']}.", "order")
+    _may_order(state, unit, ctx.side)
     _check_order(state, unit["id"], name)
     if not args.get("hidden"):
         return {"unit": unit["id"], "order": name}
@@ -56,7 +70,7 @@ def decide_aa_order(state: dict, args: dict, ctx) -> dict:
 def aa_token(state: dict, p: dict) -> str:
     """Place a Command Token on a ship's card instead of Orders (L129)."""
     need_phase(state, "Command", "Placing Command Tokens")
-    unit, ship = ship_of(state, p.get("unit"))
+    unit, ship = ship_of(state, p.get("unit"), allow_hidden=True)
     if unit["template"] == "fighter":
         raise RuleError("Fighters cannot be issued Commands or Orders (L232).", "unit")
     if ship.get("jumping") == state["round"]:
@@ -70,17 +84,41 @@ def aa_token(state: dict, p: dict) -> str:
     return f"{unit['name']}: Command Token placed"
 
 
+@aa_token.decider
+def decide_aa_token(state: dict, args: dict, ctx) -> dict:
+    unit, _ = ship_of(state, args.get("unit"), allow_hidden=True)
+    _own_side(unit, ctx.side, "Command Tokens")
+    return {"unit": unit["id"]}
+
+
+def _own_side(unit: dict, side: str | None, what: str) -> None:
+    """Orders, Command Tokens and Commands are the controlling player's (L125-L130): another side's
+    seat is refused (it could otherwise spend a token or discard a sealed Order of the other side)."""
+    if side is not None and side != unit["side"]:
+        raise RuleError(f"Only {unit['side']} gives {what} to {unit['name']}.", "unit" if what != "Orders" else "order")
+
+
 @action("aa-command", systems=SYSTEMS, fields={"unit": Ref("unit"), "command": Text(60), "via": Scalar(60)})
 def aa_command(state: dict, p: dict) -> str:
     """Enact a Command: spend the Command Token or discard an unrevealed Order (L127, L253-L284)."""
-    return spend_command(state, p.get("unit"), p.get("command"), p.get("via"))
+    said = spend_command(state, p.get("unit"), p.get("command"), p.get("via"))
+    if p.get("command") == "Attack with an unused weapon":  # L256: one attack, even outside its activation
+        turn(state).setdefault("free_attacks", []).append(p["unit"])
+    return said
+
+
+@aa_command.decider
+def decide_aa_command(state: dict, args: dict, ctx) -> dict:
+    unit, _ = ship_of(state, args.get("unit"), allow_hidden=True)
+    _own_side(unit, ctx.side, "Commands")
+    return {k: args[k] for k in ("command", "via") if k in args} | {"unit": unit["id"]}
 
 
 @action("aa-activate", systems=SYSTEMS, fields={"unit": Ref("unit")})
 def aa_activate(state: dict, p: dict) -> str:
     """Activate a ship in the seed's order: by Size up, alternating, then back down (L132-L136)."""
     need_phase(state, "Activation", "Activating a ship")
-    unit, ship = ship_of(state, p.get("unit"))
+    unit, ship = ship_of(state, p.get("unit"), allow_hidden=True)
     status = activation_status(state)
     from companion.games.astral_action.formations import formation_of
     f = formation_of(state, unit["id"])
@@ -90,6 +128,7 @@ def aa_activate(state: dict, p: dict) -> str:
     for m in members:
         state["units"][m]["activated"] = True
     turn(state)["last"] = unit["side"]
+    turn(state)["current"] = members  # its activation lasts until the next one or a pass (L140-L143)
     if ship.get("jumping") == state["round"]:
         unit["removed"] = True  # L286 "when this Ship is activated, remove it from play"
         ship["fled"] = True
@@ -125,6 +164,7 @@ def aa_pass(state: dict, p: dict) -> str:
     books = turn(state)
     books["passed"].setdefault(str(status["size"]), []).append(side)
     books["last"] = side
+    books["current"] = []  # the activation before the pass is over
     # a seat named as its side (sides typed as the players' names) is named once: "Anna: passes at Size 3"
     what = f"passes at Size {status['size']}"
     return what if p.get("by") == side else f"{side} {what}"

@@ -6,6 +6,7 @@ and the row never shows an unrevealed Order's text anyway (only that one is seal
 """
 from __future__ import annotations
 
+from companion.games.astral_action.books import attack_allowance
 from companion.games.astral_action.formations import formation_of
 from companion.games.astral_action.rules.equipment import WEAPONS
 
@@ -61,4 +62,5 @@ def ship_row(state: dict, uid: str) -> dict | None:
             "orders": list(((now or {}).get("orders") or {}).get(uid, [])) + revealed,
             "sealed": sum(1 for p in sealed if not p.get("revealed")),
             "formation": formation,
-            "shot": ready_weapon(state, uid)}
+            # the row's Attack shows only when the ship may attack now (its activation, L75, L141)
+            "shot": ready_weapon(state, uid) if attack_allowance(state, uid) is not None else None}

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 from companion.actions import Stale, action
-from companion.actions.schema import Int, Obj, Ref, Text
+from companion.actions.schema import Flag, Int, Obj, Ref, Text
+from companion.actions.sealed import next_id, store_part
+from companion.hidden import KEY
 from companion.games.astral_action.rules import design
 from companion.games.astral_action.books import (SYSTEMS, destroy_if_done, game, in_effect, setting, ship_of,
                                                   turn)
@@ -11,14 +13,17 @@ from companion.games.astral_action.rules.equipment import FIGHTER_MOVE, INTERCEP
 from companion.rules import RuleError
 from companion.trackers import need_int, need_text
 
-SETTINGS = ("size_reading", "damage_order", "whole_track", "bypass_total", "surcharge_per_item")
+SETTINGS = ("size_reading", "damage_order", "whole_track", "bypass_total", "surcharge_per_item", "lucky_rerolls")
 
 
 @action("aa-ship", systems=SYSTEMS, fields={"card": Obj(doc="the ship card (design.validate checks it)"), "side": Ref("side"),
-    "carrier": Ref("carrier"), "name": Text(60)})
+    "carrier": Ref("carrier"), "name": Text(60),
+    "hidden": Flag("Stealth (optional rule, L359): the card is sealed, the other side sees the name and Size only")})
 def aa_ship(state: dict, p: dict) -> str:
     """Put a ship (or fighter) on the table from its Ship Information Card (checked, points counted)."""
-    card = design.validate(p["card"])
+    sealed = p.get(KEY)  # Stealth: the card is in the sealed part, never in the payload's open fields
+    card = design.validate(sealed["secret"]["card"] if isinstance(sealed, dict) and isinstance(sealed.get("secret"), dict)
+                           else p["card"])
     if setting(state, "surcharge_per_item"):  # the table reads L400-L401 as "for each item over the Size"
         card["points"] = design.points(card, per_item=True)
     uid = p["unit"]
@@ -32,7 +37,7 @@ def aa_ship(state: dict, p: dict) -> str:
         # L217 "Every Fighter must be assigned to a Ship before the game begins"; FTL Drives: no carrier (L236)
         if not carrier:
             raise RuleError("Assign the fighter to its carrier ship (L217).", "carrier")
-        c_unit, c_ship = ship_of(state, carrier, "carrier")
+        c_unit, c_ship = ship_of(state, carrier, "carrier", allow_hidden=True)
         if c_unit["side"] != p["side"] or c_ship["card"]["size"] == 0:
             raise RuleError("A fighter's carrier is a ship of its own side (L217).", "carrier")
     state["next_unit"] += 1
@@ -48,6 +53,17 @@ def aa_ship(state: dict, p: dict) -> str:
         ship["velocity"] = card["movement"][0][0]
     game(state)["ships"][uid] = ship
     what = "Fighter" if fighter else f"Size {card['size']}"
+    if sealed:
+        # L360 "the Size may also be displayed": activation goes by Size (L132), so the Size is public;
+        # the rest of the card (and the ship's books, ``covers``) only its side reads until revealed
+        if p.get("size") != card["size"] or sealed.get("side") != p["side"]:
+            raise RuleError("The hidden card does not match its public Size and side.", "card")
+        part = store_part(state, p, "card")
+        part["covers"] = ["game", "ships", uid]
+        ship["stealth"] = part["id"]
+        game(state).setdefault("contacts", {})[uid] = card["size"]
+        state["units"][uid]["stats"] = {"size": card["size"]}
+        return f"{name} ({what}) joins {p['side']}, its card hidden (Stealth)"
     return f"{name} ({what}, {card['points']['total']} points) joins {p['side']}"
 
 
@@ -55,9 +71,18 @@ def aa_ship(state: dict, p: dict) -> str:
 def decide_aa_ship(state: dict, args: dict, ctx) -> dict:
     card = design.validate(args.get("card") or {})
     side = args.get("side") or ctx.side or state["sides"][0]
-    name = " ".join(str(args.get("name") or card["name"]).split())[:40]
-    return {"unit": f"u{state['next_unit']}", "card": card, "side": side, "name": name,
-            "carrier": args.get("carrier") or None}
+    uid = f"u{state['next_unit']}"
+    if not args.get("hidden"):
+        name = " ".join(str(args.get("name") or card["name"]).split())[:40]
+        return {"unit": uid, "card": card, "side": side, "name": name, "carrier": args.get("carrier") or None}
+    # Stealth (L359-L360): an unmarked token with an ID; the card's own name would give it away
+    if ctx.side not in (None, side):
+        raise RuleError(f"Only {side} puts its own hidden ships on the table.", "side")
+    name = " ".join(str(args.get("name") or f"Contact {state['next_unit']}").split())[:40]
+    return {"unit": uid, "side": side, "name": name, "carrier": args.get("carrier") or None, "size": card["size"],
+            "id": next_id(state), "seat": ctx.seat,
+            KEY: {"side": side, "secret": {"card": card, "text": f"{card['name']}: Size {card['size']}, "
+                                                               f"{card['points']['total']} points"}}}
 
 
 @action("aa-velocity", systems=SYSTEMS, fields={"unit": Ref("unit"), "by": Int(-1, 1)})

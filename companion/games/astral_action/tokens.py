@@ -2,14 +2,16 @@
 from __future__ import annotations
 
 from companion.actions import action
-from companion.actions.schema import Int, Ref, Scalar, Text
-from companion.games.astral_action.books import SYSTEMS, game, ship_of, turn
-from companion.games.astral_action.rules.equipment import MISSILE_DIRECT
+from companion.actions.schema import Int, Num, Ref, Scalar, Text
+from companion.games.astral_action.books import SYSTEMS, check_may_attack, game, ship_of, turn
+from companion.games.astral_action.combat import distance_of
+from companion.games.astral_action.rules.equipment import MISSILE_DIRECT, band_at, needs_missile_token
 from companion.rules import RuleError
 
 
 @action("aa-missile-token", systems=SYSTEMS, fields={"remove": Scalar(60, "a Missile token's id"), "attacker": Ref("attacker"), "target": Ref("target"),
-    "weapon": Int(0, 99), "shot": Text(60)})
+    "weapon": Int(0, 99), "shot": Text(60),
+    "distance": Num(0, 1000, "the measured distance to the target: farther than 10 (L182)")})
 def aa_missile_token(state: dict, p: dict) -> str:
     """Place a Missile token for a missile attack beyond 10, or remove one (an AWS, L189)."""
     g = game(state)
@@ -30,9 +32,17 @@ def aa_missile_token(state: dict, p: dict) -> str:
     fired = turn(state)["fired"].setdefault(a_unit["id"], [])
     if weapon in fired:
         raise RuleError(f"{equipment[weapon]['label']} has already attacked this turn (L77).", "weapon")
+    check_may_attack(state, a_unit["id"])  # a missile attack beyond 10 is an attack (L182)
+    distance = distance_of(p)
+    if distance is not None:
+        band_at(equipment[weapon], distance)  # within the Missiles' 24 (L179)
+        if not needs_missile_token(equipment[weapon], distance):
+            raise RuleError(f"Within {MISSILE_DIRECT}, Missiles attack now (L182): tap Attack.", "distance")
     fired.append(weapon)
     g.setdefault("next_token", 1)
     token = {"id": f"m{g['next_token']}", "attacker": a_unit["id"], "weapon": weapon, "target": t_unit["id"]}
+    if distance is not None:
+        token["distance"] = distance
     g["next_token"] += 1
     g["missiles"].append(token)
     return (f"{a_unit['name']} launches Missiles at {t_unit['name']} (farther than {MISSILE_DIRECT}): token "
@@ -45,7 +55,8 @@ def decide_aa_missile_token(state: dict, args: dict, ctx) -> dict:
         return {"remove": args["remove"]}
     attacker, _, weapon = str(args.get("shot") or "").partition(":")
     return {"attacker": args.get("attacker") or attacker, "target": args.get("target"),
-            "weapon": args["weapon"] if isinstance(args.get("weapon"), int) else (int(weapon) if weapon.isdigit() else None)}
+            "weapon": args["weapon"] if isinstance(args.get("weapon"), int) else (int(weapon) if weapon.isdigit() else None),
+            **({"distance": distance_of(args)} if args.get("distance") not in (None, "") else {})}
 
 
 @action("aa-patrol", systems=SYSTEMS, fields={"unit": Ref("unit")})

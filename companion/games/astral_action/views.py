@@ -17,7 +17,7 @@ from companion.games.astral_action.rules.equipment import ARCS, COMPONENTS, VARI
 from companion.games.astral_action.formations import formation_of, movement_of
 from companion.games.astral_action.terrain import EXAMPLES
 from companion.games.astral_action.books import ships_for_activation, target_view
-from companion.games.astral_action.combat import MODS, _weapon
+from companion.games.astral_action.combat import MODS, _weapon, band_of
 from companion.games.astral_action.ship_row import ship_row
 from companion.play import board_context
 from companion.rules import RuleError
@@ -48,7 +48,7 @@ def _library() -> dict:
 def activation_view(state: dict) -> dict | None:
     """Whose activation it is, read without touching the state (the board's copy)."""
     g = state.get("game") or {}
-    if state.get("system") != SLUG or not g.get("ships"):
+    if state.get("system") != SLUG or not (g.get("ships") or g.get("contacts")):  # a hidden ship: its Size only
         return None
     now = g.get("turn") if (g.get("turn") or {}).get("round") == state["round"] else {}
     return tn.activation(ships_for_activation(state), state["sides"], (now or {}).get("passed", {}),
@@ -151,7 +151,8 @@ def launch(code: str, item: int):
         if saved["system"] != SLUG or saved["kind"] != KIND:
             raise store.NotFound(str(item))
         args = {"type": "aa-ship", "card": saved["data"], "side": request.form.get("side") or seat.get("side"),
-                "name": request.form.get("name") or None, "carrier": request.form.get("carrier") or None}
+                "name": request.form.get("name") or None, "carrier": request.form.get("carrier") or None,
+                "hidden": request.form.get("hidden") == "1"}  # Stealth (L359)
         store.act(get_db(), code, args, ctx_for(row, seat))
     except store.NotFound:
         return _failed(RuleError("That card is gone.", "card"), control)
@@ -212,7 +213,7 @@ def odds(code: str):
         mods = {k: int(args[k]) for k in MODS if (args.get(k) or "").lstrip("-").isdigit()}
         from companion.games.astral_action.books import in_effect, setting
         mods["evasive"] = in_effect(row["state"], t["unit"]["id"], "Evasive Actions")
-        plan = atk.plan(a, item, t, int(args.get("band") or 0), mods, setting(row["state"], "size_reading"))
+        plan = atk.plan(a, item, t, band_of(item, args), mods, setting(row["state"], "size_reading"))
         return render_template("games/astral-action/_odds.html", plan=plan, odds=atk.odds(plan), problem=None)
     except (RuleError, ValueError) as exc:
         return render_template("games/astral-action/_odds.html", plan=None, odds=None,

@@ -94,7 +94,7 @@ def plan(attacker: dict, item: dict, target: dict, band_index: int, mods: dict, 
         dmg.append((int(mods["formation"]), "Offensive Formation (L385)"))
     if mods.get("damage"):
         dmg.append((int(mods["damage"]), "other damage modifier"))
-    return {"weapon": spec["name"], "band": band, "dice": dice, "weapon_size": w, "size": s,
+    return {"weapon": spec["name"], "band": band, "band_index": band_index, "dice": dice, "weapon_size": w, "size": s,
             "reading": "attacker" if reading == 1 else "target",
             "accuracy_mods": acc, "damage_mods": dmg,
             "accuracy_mod": sum(v for v, _ in acc), "damage_mod": sum(v for v, _ in dmg),

@@ -7,24 +7,26 @@ from __future__ import annotations
 
 import math
 
+from companion.rules import RuleError
+
 # Weapon types, L160-L182.  ``bands``: (name, range, accuracy modifier, damage dice) in order; the
 # first band is normal range, the others are Extended Range (Y) with accuracy -(Y) (L152).
 # Damage dice: "d6"; "2d6" = two d6 added; "best2" = the higher of two d6.
 WEAPONS = {
-    "kinetic": {"name": "Kinetic", "pws": False, "variant": True, "line": "L160-L163",
+    "kinetic": {"name": "Kinetic", "pws": False, "variant": True, "line": "L160-L163", "ranges": "L161-L162",
                 "bands": [("normal", 10, 0, "d6"), ("extended 1", 18, -1, "d6")],
                 # L163: "An Accuracy roll that is greater than the undamaged value of an Armor or
                 # Shield component ignores that Component when assigning damage."
                 "special": "Accuracy roll > undamaged value of an Armor or Shield component: that component is ignored (L163)."},
-    "beam": {"name": "Beam", "pws": False, "variant": True, "line": "L165-L168",
+    "beam": {"name": "Beam", "pws": False, "variant": True, "line": "L165-L168", "ranges": "L166-L167",
              "bands": [("normal", 12, 0, "d6"), ("extended 1", 20, -1, "d6")],
              "special": "Always damages Shield tracks first, if any (L168)."},
-    "rockets": {"name": "Rockets", "pws": True, "variant": False, "line": "L170-L176",
+    "rockets": {"name": "Rockets", "pws": True, "variant": False, "line": "L170-L176", "ranges": "L171-L173",
                 # L176: "Damage at normal Range is two d6. Damage at Extended Range 1 is the higher of
                 # two d6 rolls. Damage at Extended Range 2 is one d6."
                 "bands": [("normal", 6, 0, "2d6"), ("extended 1", 12, -1, "best2"), ("extended 2", 18, -2, "d6")],
                 "special": "Affected by PWS; may not be a Variant (L174-L175)."},
-    "missiles": {"name": "Missiles", "pws": True, "variant": False, "line": "L178-L182",
+    "missiles": {"name": "Missiles", "pws": True, "variant": False, "line": "L178-L182", "ranges": "L179",
                  "bands": [("normal", 24, 0, "d6")],
                  "special": "Within 10: ignores Blocking terrain. Farther: place a Missile token within 10; "
                             "it resolves at the start of the Resolution phase (L182)."},
@@ -127,6 +129,30 @@ def bands(item: dict) -> list[dict]:
     if extra:
         out[-1]["range"] += extra
     return out
+
+
+def band_words(band: dict) -> str:
+    """"normal range", "Extended 1": a band as the players read it."""
+    return "normal range" if band["name"] == "normal" else band["name"].capitalize()
+
+
+def band_at(item: dict, distance: float) -> int:
+    """The range band a measured distance falls in: the first band whose range reaches it.  L151
+    "(X) Range: The distance (X) from the Ship that a Weapon may effectively attack"; L152 "(X)
+    Extended Range (Y): The distance (X ..." with accuracy -(Y).  The one place a distance becomes a
+    band (the attack, the odds and the Missile token all call it)."""
+    all_bands = bands(item)
+    for index, band in enumerate(all_bands):
+        if distance <= band["range"]:
+            return index
+    spec = WEAPONS[item["item"]]
+    raise RuleError(f"{item.get('label') or spec['name']} reaches {all_bands[-1]['range']} ({spec['ranges']}): "
+                    f"{distance:g} is out of range.", "distance")
+
+
+def needs_missile_token(item: dict, distance: float) -> bool:
+    """L182 "If the target is farther than 10, place a Missile token within 10 of the attacking Ship"."""
+    return item["item"] == "missiles" and distance > MISSILE_DIRECT
 
 
 def track_size(slot: str, damage_track: int) -> int:
