@@ -31,6 +31,23 @@ def action_schemas(registry: dict) -> dict:
             for t in sorted(registry) if t != "create-table"}
 
 
+def _undo_op(kind: str, seq: dict, write_errors: dict) -> dict:
+    """Undo or redo, optionally naming the event it means (409 with the current ``top`` if another
+    move came in since: the check is in the same locked write as the undo)."""
+    top = {"anyOf": [{"type": "null"}, {"type": "object", "required": ["seq", "label"], "properties": {
+        "seq": {"type": "integer"}, "label": {"type": "string"}}}]}
+    return {"post": {"parameters": [{"name": "code", "in": "path", "required": True, "schema": {"type": "string"}}],
+                     "security": [{"secret": []}],
+                     "requestBody": {"required": False, "content": {"application/json": {"schema": {
+                         "type": "object", "properties": {"target": {**seq, "description": (
+                             f"the seq of the event you mean to {kind} (the answer's target); 409 with the "
+                             f"current top if it is no longer the one {kind} acts on")}}}}}},
+                     "responses": {"200": _resp(f"{kind.capitalize()}ne", {
+                         "type": "object", "required": ["seq", "label", "target"]}), **write_errors,
+                         "409": _resp("Another move came in since (with the event it would act on now), or the "
+                                      "table is finished", {**ERROR, "properties": {**ERROR["properties"], "top": top}})}}}
+
+
 def document(registry: dict, systems: dict) -> dict:
     action_types = sorted(t for t in registry if t != "create-table")
     code = [{"name": "code", "in": "path", "required": True, "schema": {"type": "string"}}]
@@ -83,10 +100,8 @@ def document(registry: dict, systems: dict) -> dict:
                                                         "discriminator": {"propertyName": "type", "mapping": {
                                                             t: f"#/components/schemas/action-{t}" for t in action_types}}}),
                                                     "responses": {"200": _resp("Applied", {"type": "object", "required": ["seq", "label"]}), **write_errors}}},
-            "/api/tables/{code}/undo": {"post": {"parameters": code, "security": [{"secret": []}],
-                                                 "responses": {"200": _resp("Undone", {"type": "object", "required": ["seq"]}), **write_errors}}},
-            "/api/tables/{code}/redo": {"post": {"parameters": code, "security": [{"secret": []}],
-                                                 "responses": {"200": _resp("Redone", {"type": "object", "required": ["seq"]}), **write_errors}}},
+            "/api/tables/{code}/undo": _undo_op("undo", seq, write_errors),
+            "/api/tables/{code}/redo": _undo_op("redo", seq, write_errors),
             "/api/tables/{code}/events": {"get": {"parameters": code, "security": [{"secret": []}],
                                                   "responses": {"200": _resp("The log", {"type": "array"}), **errors}}},
             "/api/tables/{code}/export": {"get": {"parameters": code, "security": [{"secret": []}],

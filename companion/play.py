@@ -129,7 +129,7 @@ def board_context(code: str, seat: dict, errors=None, flash=None, row=None) -> d
     viewer = hidden.viewer_side(seat)
     row = store.state_for(row or store.table(db, code), viewer)
     system = systems()[row["system"]]
-    log = store.board_log(db, row["id"], viewer)
+    log = store.board_log(db, row["id"], viewer, row=row)
     return {"row": row, "state": row["state"], "seat": seat, "system": system,
             "has_game_tools": has_template(f"games/{system.slug}/_tools.html"),
             # compact unit rows: boards of core trackers, and games that say what their row shows
@@ -138,7 +138,7 @@ def board_context(code: str, seat: dict, errors=None, flash=None, row=None) -> d
             "unit_rows": has_template(f"games/{system.slug}/_row.html")
             or not has_template(f"games/{system.slug}/_unit.html"),
             "readonly": seat["role"] == "spectator" or row["finished"],
-            "history": {"undo": log["undo"], "redo": log["redo"]}, "rolls": log["rolls"],
+            "history": {k: log[k] for k in ("undo", "redo", "undo_seq", "redo_seq")}, "rolls": log["rolls"],
             "result": newest_result(row, log["rolls"]),
             "errors": errors or {}, "flash": flash, "poll_seconds": current_app.config["POLL_SECONDS"]}
 
@@ -281,15 +281,16 @@ def _undo(code: str, redo: bool):
     seat = seat_for(code)
     require_player(seat)
     try:
-        # the bar names what Undo takes back; if another phone acted since, say so rather than
-        # take back something the player never saw (issue 10 §5)
+        # the bar names what Undo (Redo) takes back and sends its seq; if another phone acted
+        # since, say so rather than take back something the player never saw (issue 10 §5): the
+        # check is in the same locked write as the undo (issue 30 §1).  A page from before the
+        # seq was sent (a label here) is answered with the fresh board.
         expect = request.form.get("expect")
-        if expect is not None and not redo and expect != (store.history(get_db(), code)["undo"] or ""):
-            raise Stale("Another move came in since; look at the Undo button again.", "undo")
-        store.undo(get_db(), code, ctx_for(g.table, seat), redo=redo)
+        expect = None if expect is None else int(expect) if INT_RE.match(expect) else -1
+        done = store.undo(get_db(), code, ctx_for(g.table, seat), redo=redo, expect=expect)
     except RuleError as exc:
         return _answer(code, seat, exc)
-    return _answer(code, seat, None)
+    return _answer(code, seat, None, done["row"])
 
 
 @bp.get("/t/<code>/odds")

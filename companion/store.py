@@ -282,14 +282,47 @@ def act(db: Database, code: str, args: dict, ctx: Ctx, expect_seq: int | None = 
     return {"seq": seq, "label": label, "payload": payload, "state": state, "row": row}
 
 
-def undo(db: Database, code: str, ctx: Ctx, redo: bool = False) -> dict:
-    """Undo the last action in force (or redo the last undone one): a snapshot and a short chain."""
+class Moved(Stale):
+    """Undo (or redo) named a move that is no longer the one it would take back (answered 409);
+    ``top`` is what it would take back now: {"seq", "label"} (None: nothing)."""
+
+    def __init__(self, message: str, field: str, top: dict | None):
+        super().__init__(message, field)
+        self.top = top
+
+
+def undo(db: Database, code: str, ctx: Ctx, redo: bool = False, expect: int | None = None) -> dict:
+    """Undo the last action in force (or redo the last undone one): a snapshot and a short chain.
+    ``expect``: the seq of the event the caller means to take back (or bring back); checked in
+    the same locked write, so a move another phone makes meanwhile is never the one undone."""
     with write_lock(db):
         row = table(db, code)
         if row["finished"]:
             raise Finished("This game is finished: it can be browsed but not changed.", "type")
+        if expect is not None:
+            now = _next_undo(db, row["id"], redo)
+            if now is None or now[0] != expect:
+                kind = "Redo" if redo else "Undo"
+                raise Moved(f"Another move came in since; look at the {kind} button again.", kind.lower(),
+                            {"seq": now[0], "label": now[1]} if now else None)
         seq, label, target, state = _append_undo(db, row, redo, ctx.seat, ctx.side)
-    return {"seq": seq, "label": label, "target": target, "state": state}
+    return {"seq": seq, "label": label, "target": target, "state": state, "row": row}
+
+
+def _next_undo(db: Database, table_id: int, redo: bool = False, row: dict | None = None) -> tuple[int, str] | None:
+    """(seq, "seat: label") of the event undo (or redo) would act on now (or at ``row``, the
+    table as the caller read it); None if there is none.  A few indexed reads, whatever the log's
+    length."""
+    top, undone_event = (row["done_top"], row["undone_event"]) if row else db.execute(
+        "select done_top, undone_event from tables where id = ?", [table_id]).fetchone()
+    if redo:
+        seq = _link(db, table_id, undone_event)[1] if undone_event is not None else None
+    else:
+        seq = top if top is not None and _link(db, table_id, top)[0] is not None else None
+    if seq is None:
+        return None
+    seat, label = db.execute("select seat, label from events where table_id = ? and seq = ?", [table_id, seq]).fetchone()
+    return seq, f"{seat}: {label}" if seat else label
 
 
 def _event_rows(db: Database, table_id: int, chance_only=False, limit=None, newest_first=False, before=None):
@@ -326,20 +359,17 @@ def state_for(row: dict, viewer: str | None) -> dict:
     return {**row, "state": hidden.for_viewer(row["state"], viewer)}
 
 
-def board_log(db: Database, table_id: int, viewer: str | None, rolls: int = 8) -> dict:
+def board_log(db: Database, table_id: int, viewer: str | None, rolls: int = 8, row: dict | None = None) -> dict:
     """What the board shows of the log: the labels undo and redo would act on ("Anna: Victory HP -3")
-    and the latest rolls and draws (withdrawn ones marked), as a seat of side ``viewer`` may see them
-    (labels never hold a secret; payloads may); a few indexed reads, whatever the log's length."""
-    top, undone_event = db.execute("select done_top, undone_event from tables where id = ?", [table_id]).fetchone()
-
-    def label(seq):
-        r = db.execute("select seat, label from events where table_id = ? and seq = ?", [table_id, seq]).fetchone()
-        return f"{r[0]}: {r[1]}" if r[0] else r[1]
-    can_undo = top is not None and _link(db, table_id, top)[0] is not None
-    redo_target = _link(db, table_id, undone_event)[1] if undone_event is not None else None
-    return {"undo": label(top) if can_undo else None,
-            "redo": label(redo_target) if redo_target is not None else None,
-            "rolls": hidden.for_viewer(_event_rows(db, table_id, True, rolls, True), viewer)}
+    and their seqs (what the buttons send as ``expect``), and the latest rolls and draws (withdrawn
+    ones marked), as a seat of side ``viewer`` may see them (labels never hold a secret; payloads
+    may); a few indexed reads, whatever the log's length.  ``row``: the table as the caller read
+    it, so a board drawn for its seq names that seq's undo and rolls even if a move came in since."""
+    undo, redo = _next_undo(db, table_id, row=row), _next_undo(db, table_id, redo=True, row=row)
+    before = row["seq"] + 1 if row else None
+    return {"undo": undo[1] if undo else None, "undo_seq": undo[0] if undo else None,
+            "redo": redo[1] if redo else None, "redo_seq": redo[0] if redo else None,
+            "rolls": hidden.for_viewer(_event_rows(db, table_id, True, rolls, True, before), viewer) if rolls else []}
 
 
 def history(db: Database, code: str) -> dict:
