@@ -77,6 +77,26 @@ def for_viewer(data, side: str | None):
     return out
 
 
+def text_of(part: dict) -> str:
+    """A sealed part's secret as one line of text (an order's text; otherwise its values)."""
+    secret = part.get("secret") or {}
+    return str(secret.get("text") or ", ".join(str(v) for v in secret.values()))
+
+
+def revealed_texts(events: list[dict], state: dict) -> list[dict]:
+    """The log's events with each reveal's text beside it (``shown``), taken from the sealed part
+    while it is revealed in ``state`` (already redacted for the viewer): a label never holds the
+    text, so an undone reveal shows nothing once the part is sealed again."""
+    parts = state.get(KEY) or {}
+    out = []
+    for ev in events:
+        part = parts.get(ev.get("payload", {}).get("id")) if ev.get("type") == "reveal" else None
+        if isinstance(part, dict) and part.get("revealed") and part.get("secret"):
+            ev = {**ev, "shown": text_of(part)}
+        out.append(ev)
+    return out
+
+
 def secrets_in(data) -> list[str]:
     """Every text inside the unrevealed sealed parts of ``data`` (what a test searches for)."""
     found: list[str] = []

@@ -320,7 +320,7 @@ def log(code: str):
     row = store.state_for(g.table, viewer)
     before = request.args.get("before", "")
     before = int(before) if INT_RE.match(before) and int(before) > 1 else None
-    events = store.log_page(get_db(), row["id"], viewer, before, LOG_PAGE)
+    events = hidden.revealed_texts(store.log_page(get_db(), row["id"], viewer, before, LOG_PAGE), row["state"])
     older = events[-1]["seq"] if events and events[-1]["seq"] > 1 else None
     return render_template("log.html", row=row, seat=seat, events=events, older=older, newest=before is None)
 
@@ -337,8 +337,10 @@ def battle_report(code: str):
         # the report shows of it is numbers only, and its timeline lists the newest redacted events
         # (the log page has the rest).
         built = report.build(row["state"], store.events(get_db(), code))
-        timeline = store.log_page(get_db(), row["id"], viewer, None, REPORT_TIMELINE)[::-1]
-        return {"row": store.state_for(row, viewer), "seat": seat, "report": built, "events": timeline}
+        shown = store.state_for(row, viewer)
+        timeline = hidden.revealed_texts(store.log_page(get_db(), row["id"], viewer, None, REPORT_TIMELINE)[::-1],
+                                         shown["state"])
+        return {"row": shown, "seat": seat, "report": built, "events": timeline}
     return drawn.kept_answer(code, seat, "report", "report.html", context)
 
 

@@ -105,6 +105,26 @@ def m005_drawn(db: Database) -> None:
                        pk=("table_id", "seq", "view"))
 
 
+@migrations()
+def m006_reveal_labels_without_text(db: Database) -> None:
+    """A reveal's label no longer carries the sealed text (issue 30 §2: an undone reveal's line, its
+    undo's and the Redo button kept showing it): labels stored before say the part's id instead,
+    and the pages drawn with the old labels are dropped."""
+    import re
+    old = re.compile(r"^(.*?): sealed (\S+) revealed: ")
+    for table_id, seq, label, payload in db.execute(
+            "select table_id, seq, label, payload from events where type = 'reveal'").fetchall():
+        found = old.match(label)
+        if not found:
+            continue
+        new = f"{found.group(1)}: sealed {found.group(2)} {json.loads(payload).get('id')} revealed"
+        db.execute("update events set label = ? where table_id = ? and seq = ?", [new, table_id, seq])
+        for kind in ("undo", "redo"):
+            db.execute("update events set label = ? where table_id = ? and target = ? and type = ?",
+                       [f"{kind}: {new}", table_id, seq, kind])
+    db.execute("delete from drawn")
+
+
 class NotFound(LookupError):
     """No such table (or not for these credentials): answered 404 without a hint."""
 

@@ -130,12 +130,13 @@ def test_revealing_is_an_event_everybody_sees(sealed_table):
     assert red.act(do="reveal id=s1", _control="seal-u1").status_code == 200
     for phone in (blue, watcher):
         assert SECRET in phone.client.get(f"/t/{phone.code}?open=*").data.decode()
-        assert f"Falcon: sealed order revealed: {SECRET}" in phone.client.get(f"/t/{phone.code}/log").data.decode()
+        assert f"Falcon: sealed order s1 revealed: {SECRET}" in phone.client.get(f"/t/{phone.code}/log").data.decode()
         assert json.loads(phone.client.get(f"/api/tables/{phone.code}").data)["state"]["sealed"]["s1"]["secret"] == \
             {"text": SECRET}
-    # undoing the reveal seals the part again in the state; what was once revealed stays in the
-    # reveal's own log line and redo label (nobody can unsee it), but the order is not in effect
+    # undoing the reveal seals the part again: the state, the reveal's log line (its label names the
+    # part, the text came from the part) and the redo label hold no text (issue 30 §2)
     assert red.undo().status_code == 200
+    assert SECRET not in blue.client.get(f"/t/{blue.code}/log").data.decode()
     board = blue.client.get(f"/t/{blue.code}?open=*").data.decode()
     part = re.search(r'<p class="sealed-part[^"]*" data-sealed="s1">.*?</p>', board, re.S).group(0)
     assert "Sealed order" in part and SECRET not in part
@@ -226,3 +227,53 @@ def test_for_viewer_strips_only_what_the_viewer_may_not_read():
     event = {"seq": 2, "payload": {"type": "seal", "sealed": {"side": "Red", "secret": {"text": "a"}}}}
     assert hidden.for_viewer([event], "Blue")[0]["payload"]["sealed"]["secret"] is None
     assert hidden.secrets_in(state) == ["a", "b"]
+
+
+@pytest.mark.parametrize("slug", sorted(default_systems()))
+def test_an_undone_reveal_leaves_the_text_in_no_label_on_any_path(app, client, slug):
+    """seal, reveal, undo: the order is sealed again, and no label (the withdrawn reveal's, the
+    undo's, the Redo button's) carries its text, in every game, on every read path (issue 30 §2)."""
+    red = TableActions(client)
+    red.create(system=slug, seat="Anna", side="Red", sides="Red,Blue")
+    template = next(iter(default_systems()[slug].templates.values()), {})
+    stats = {s["id"]: max(s["min"], 1) for s in template.get("stats", []) if "default" not in s}
+    resp = client.post(f"/api/tables/{red.code}/actions", headers={"X-CSRF-Token": red.csrf}, json={
+        "type": "add-unit", "name": "Falcon", "side": "Red", "stats": stats})
+    assert resp.status_code == 200, resp.data
+    unit = resp.get_json()["unit"]
+    assert red.act(do=f"seal unit={unit}", text=SECRET, _control=f"seal-{unit}").status_code == 200
+    assert red.act(do="reveal id=s1", _control=f"seal-{unit}").status_code == 200
+    player, spectator = red.secrets()
+    blue = Phone(app.test_client()).join(red.code, player, "Ben", "Blue")
+    watcher = Phone(app.test_client()).join(red.code, spectator, "Sam")
+    # while revealed, everybody reads it, in the log too (from the sealed part, not the label)
+    assert SECRET in blue.client.get(f"/t/{red.code}/log").data.decode()
+    assert red.undo().status_code == 200
+    for phone in (blue, watcher):
+        seen = bodies(phone)
+        for path in every_get_route(app, phone.code):
+            seen[path + " (plain)"] = phone.client.get(path).data.decode()
+        assert [path for path, body in seen.items() if SECRET in body] == []
+    redo = re.search(r'id="redo".*?title="([^"]*)"', blue.client.get(f"/t/{red.code}").data.decode(), re.S).group(1)
+    assert html.unescape(redo) == "Anna: Falcon: sealed order s1 revealed"
+    db = store.open_db(app.config["DATABASE"])
+    assert [e["label"] for e in store.events(db, red.code)][-2:] == \
+        ["Falcon: sealed order s1 revealed", "undo: Falcon: sealed order s1 revealed"]
+
+
+def test_reveal_labels_stored_with_the_text_lose_it_on_upgrade(app, sealed_table):
+    """A database from before issue 30 §2 holds reveal labels with the text: the migration rewrites
+    them (and the undo/redo labels copied from them) to name the part only."""
+    red = sealed_table["red"]
+    assert red.act(do="reveal id=s1", _control="seal-u1").status_code == 200
+    assert red.undo().status_code == 200 and red.undo(redo=True).status_code == 200
+    db = store.open_db(app.config["DATABASE"])
+    old = f"Falcon: sealed order revealed: {SECRET}"
+    with store.write_lock(db):
+        db.conn.execute("update events set label = ? where type = 'reveal'", [old])
+        db.conn.execute("update events set label = 'undo: ' || ? where type = 'undo'", [old])
+        db.conn.execute("update events set label = 'redo: ' || ? where type = 'redo'", [old])
+    store.m006_reveal_labels_without_text(db)
+    assert [e["label"] for e in store.events(db, red.code)][-3:] == [
+        "Falcon: sealed order s1 revealed", "undo: Falcon: sealed order s1 revealed",
+        "redo: Falcon: sealed order s1 revealed"]
