@@ -277,3 +277,54 @@ def test_reveal_labels_stored_with_the_text_lose_it_on_upgrade(app, sealed_table
     assert [e["label"] for e in store.events(db, red.code)][-3:] == [
         "Falcon: sealed order s1 revealed", "undo: Falcon: sealed order s1 revealed",
         "redo: Falcon: sealed order s1 revealed"]
+
+
+def _two_sealed_export(sealed_table):
+    """Blue's export of a table where Red and then Blue sealed an order: Red's is boxed."""
+    red, blue = sealed_table["red"], sealed_table["blue"]
+    assert blue.act(do="seal unit=u2", text="Blue-Plan-K9", _control="seal-u2").status_code == 200
+    doc = json.loads(blue.client.get(f"/t/{blue.code}/export").data)
+    seals = [e for e in doc["events"] if e["payload"].get("sealed")]
+    assert [bool(e["payload"]["sealed"].get("box")) for e in seals] == [True, False]
+    return red, blue, doc, seals
+
+
+def test_a_box_moved_into_another_event_is_refused(app, sealed_table):
+    """Red's boxed order put into Blue's own seal event would import with Blue's order reading
+    Red's text (issue 30 §3): each box is bound to its table, event and part."""
+    red, blue, doc, (reds, blues) = _two_sealed_export(sealed_table)
+    blues["payload"]["sealed"] = {**blues["payload"]["sealed"], "secret": None, "redacted": True,
+                                  "box": reds["payload"]["sealed"]["box"]}
+    db = store.open_db(app.config["DATABASE"])
+    count = db.execute("select count(*) from tables").fetchone()[0]
+    resp = _import(blue, doc)
+    assert resp.status_code == 400 and "moved" in resp.get_json()["error"], resp.get_json()
+    assert db.execute("select count(*) from tables").fetchone()[0] == count  # nothing stored
+
+
+@pytest.mark.parametrize("spoil", ["table", "created", "seq", "side", "unit"])
+def test_a_box_opens_only_where_it_was_sealed(app, sealed_table, spoil):
+    red, blue, doc, (reds, _) = _two_sealed_export(sealed_table)
+    assert _import(blue, json.loads(json.dumps(doc))).status_code == 201  # unchanged: imports
+    if spoil in ("table", "created"):
+        doc[spoil] = "ABCDEF" if spoil == "table" else "2020-01-01T00:00:00.000+00:00"
+    elif spoil == "seq":  # the same box a step later in the log (a note before it)
+        i = doc["events"].index(reds)
+        doc["events"].insert(i, {**doc["events"][i - 1], "type": "note", "label": "x",
+                                 "payload": {"type": "note", "text": "x"}})
+        for n, ev in enumerate(doc["events"], start=1):
+            ev["seq"] = n
+    elif spoil == "side":
+        reds["payload"]["sealed"]["side"] = "Blue"
+    else:
+        reds["payload"]["unit"] = "u2"
+    resp = _import(blue, doc)
+    assert resp.status_code == 400 and "moved" in resp.get_json()["error"], resp.get_json()
+
+
+def test_an_export_from_before_bound_boxes_is_refused_with_a_sentence(app, sealed_table):
+    red, blue, doc, (reds, _) = _two_sealed_export(sealed_table)
+    part = reds["payload"]["sealed"]
+    part["box"] = part["box"].removeprefix(hidden.BOX_VERSION)
+    resp = _import(blue, doc)
+    assert resp.status_code == 400 and "export the table again" in resp.get_json()["error"]
