@@ -154,8 +154,18 @@ def open_db(path, migrate: bool = True) -> Database:
         if fd is not None:
             fcntl.flock(fd, fcntl.LOCK_UN)
         _writers.release()
-    db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable across app crashes
+    db.execute(f"PRAGMA synchronous={synchronous()}")
     return db
+
+
+def synchronous() -> str:
+    """How hard each commit waits for the disk.  FULL (the default): WAL + FULL syncs the log at
+    every commit, so an acknowledged move survives a power cut or an OS crash too (the host is a
+    laptop on battery or a Raspberry Pi on a cable, issue 30 §10; docs/performance.md has the
+    cost).  NORMAL (``COMPANION_SYNCHRONOUS=NORMAL``) survives a crash of the app only: after a
+    power cut the commits since the last checkpoint may roll back."""
+    mode = os.environ.get("COMPANION_SYNCHRONOUS", "FULL").upper()
+    return mode if mode in ("NORMAL", "FULL", "EXTRA") else "FULL"
 
 
 # Writers queue on a thread lock (within a process) and an flock on a file beside the database

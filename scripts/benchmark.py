@@ -5,7 +5,8 @@ the board), beside a floor measured in the same run (scripts/floor_app.py: one S
 Flask, under the same gunicorn settings, tapped by the same clients); no-change poll p50/p99 and its
 response size, the board page's HTML size and the total JS size; then a long game: action, poll,
 board render and undo/redo at 100 / 1,000 / 10,000 events (none should grow with the log).
-Run: python scripts/benchmark.py [--actions 200] [--polls 2000]
+Run: python scripts/benchmark.py [--actions 200] [--polls 2000]; ``--synchronous`` compares only the
+actions' cost under SQLite's synchronous=NORMAL and FULL (the store's default, a power cut loses nothing).
 Targets (issue 2): action p99 <= 15 ms, poll p99 <= 2 ms and <= 300 bytes, board <= 40 KB, JS <= 70 KB;
 (issue 14) the htmx tap's p99 within 3x of the floor's.
 
@@ -366,6 +367,43 @@ def profile(count: int = 300) -> None:
         print(out.getvalue())
 
 
+def synchronous_compare(clients: int, actions: int, rounds: int = 2) -> None:
+    """Actions under PRAGMA synchronous=NORMAL and FULL (companion/store.py ``synchronous``), in the
+    same run, alternating so the box's load falls on both alike; the database on the disk the
+    repository is on (not a tmpfs: there a sync costs nothing)."""
+    times: dict[str, dict[int, list[float]]] = {"NORMAL": {}, "FULL": {}}
+    for _ in range(rounds):
+        for mode in times:
+            port, tmp = free_port(), tempfile.mkdtemp(dir=ROOT)
+            env = {**os.environ, "COMPANION_DB": f"{tmp}/bench.sqlite", "COMPANION_SECRET_KEY": "bench",
+                   "COMPANION_SYNCHRONOUS": mode}
+            server = start_gunicorn(port, env)
+            try:
+                wait_for(port)
+                api = Client(port)
+                _, data = api.request("POST", "/api/tables", {"system": "freeform", "name": "Bench"},
+                                      {"Authorization": "Bearer none"})
+                created = json.loads(data)
+                auth = {"Authorization": f"Bearer {created['player_url'].rsplit('/', 1)[1]}"}
+                for i in range(6):
+                    api.request("POST", f"/api/tables/{created['code']}/actions",
+                                {"type": "add-unit", "name": f"Ship {i}", "hp": 999}, auth)
+                for n in (1, clients):
+                    with multiprocessing.Pool(n) as pool:
+                        found = pool.map(act_worker, [(port, created["code"], auth, k, actions) for k in range(n)])
+                    times[mode].setdefault(n, []).extend(t for r in found for t in r)
+            finally:
+                server.terminate()
+                server.wait()
+                subprocess.run(["rm", "-rf", tmp])
+    ms = lambda s: f"{s * 1000:.2f} ms"  # noqa: E731
+    for n in (1, clients):
+        for mode in times:
+            t = times[mode][n]
+            print(f"synchronous={mode:6} {n} client{'s' if n > 1 else ''}: {len(t)} API actions: "
+                  f"p50 {ms(pct(t, 50))}, p90 {ms(pct(t, 90))}, p99 {ms(pct(t, 99))}, mean {ms(statistics.mean(t))}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--actions", type=int, default=200, help="actions per client")
@@ -374,6 +412,8 @@ def main() -> None:
     parser.add_argument("--growth", type=int, nargs="*", default=[100, 1_000, 10_000],
                         help="log lengths at which a long game's action, poll, board and undo are timed")
     parser.add_argument("--growth-only", action="store_true", help="only the long game's table")
+    parser.add_argument("--synchronous", action="store_true",
+                        help="only: API actions under synchronous=NORMAL and FULL, alternating, same run")
     parser.add_argument("--profile", action="store_true",
                         help="profile one htmx tap and its board render in-process instead (cProfile)")
     if sys.argv[1:2] == ["load"]:
@@ -383,6 +423,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.profile:
         return profile()
+    if args.synchronous:
+        return synchronous_compare(args.clients, min(args.actions, 150))
     port = free_port()
     tmp = tempfile.mkdtemp()
     env = {**os.environ, "COMPANION_DB": f"{tmp}/bench.sqlite", "COMPANION_SECRET_KEY": "bench"}
