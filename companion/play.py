@@ -8,7 +8,7 @@ from urllib.parse import unquote
 from flask import Blueprint, g, Response, current_app, redirect, render_template, request, url_for
 from jinja2 import TemplateNotFound
 
-from companion import dice, drawn, hidden, replay, report, store, validate
+from companion import dice, drawn, hidden, replay, report_cache, store, validate
 from companion.actions import Stale
 from companion.validate import shielded
 from companion.db import get_db, systems
@@ -328,15 +328,15 @@ def log(code: str):
 @bp.get("/t/<code>/report")
 def battle_report(code: str):
     """The battle report: what happened, who rolled what, how lucky each seat was (drawn once per
-    change and view: building it replays the whole log)."""
+    change and view; built on from the totals kept for the undo chain, companion/report_cache.py)."""
     seat = seat_for(code)
 
     def context(row, seat):
         viewer = hidden.viewer_side(seat)
-        # The charts replay the whole log (a sealed order's text must be there to replay it); what
+        # The charts fold the actions in force (a sealed order's text must be there to replay it); what
         # the report shows of it is numbers only, and its timeline lists the newest redacted events
         # (the log page has the rest).
-        built = report.build(row["state"], store.events(get_db(), code))
+        built = report_cache.report_of(get_db(), row)
         shown = store.state_for(row, viewer)
         timeline = hidden.revealed_texts(store.log_page(get_db(), row["id"], viewer, None, REPORT_TIMELINE)[::-1],
                                          shown["state"])
