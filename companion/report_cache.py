@@ -23,8 +23,10 @@ from collections import OrderedDict
 from companion import report
 
 CHECKPOINT_EVERY = 64  # totals kept every this many actions down the chain (an undo folds at most this many)
-KEEP_TABLES = 16
-KEEP_PER_TABLE = 400
+# bounds on memory: a 10,000-event game's totals are ~80 KB (its charts' points), so at most
+# ~5 MB a table; the oldest kept (the bottom of a long chain) go first
+KEEP_TABLES = 8
+KEEP_PER_TABLE = 64
 
 _lock = threading.Lock()
 _kept: OrderedDict = OrderedDict()  # table key -> {"totals": OrderedDict(chain seq -> Totals), "withdrawn": (seq, n)}
