@@ -202,7 +202,8 @@ def write_lock(db: Database):
             try:
                 yield
             except BaseException:
-                db.conn.execute("ROLLBACK")
+                if db.conn.in_transaction:  # SQLite may have rolled back already (a full disk does)
+                    db.conn.execute("ROLLBACK")
                 raise
             else:
                 db.conn.execute("COMMIT")
@@ -251,10 +252,25 @@ def drawn_any(db: Database, table_id: int, seq: int, views: tuple[str, ...]) -> 
     return (found[view][0], json.loads(found[view][1]), view) if view is not None else None
 
 
+def disk_full(exc: BaseException) -> bool:
+    """Whether SQLite refused a write because the disk (or the database's size limit) is full."""
+    return isinstance(exc, sqlite3.OperationalError) and (
+        getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "database or disk is full" in str(exc))
+
+
 def keep_drawn(db: Database, table_id: int, pages: list[tuple[int, str, str, dict]], keep: int = 0) -> None:
     """Keep drawn pages ``(seq, view, html, meta)`` for the next phones with the same views, in one
     write; pages more than ``keep`` seqs older are dropped (a poll always gets the newest; the few
-    before it tell what changed since), a late page of an old seq is not kept."""
+    before it tell what changed since), a late page of an old seq is not kept.  On a full disk
+    nothing is kept and the page is served all the same (reads keep working, issue 30 §8)."""
+    try:
+        _keep_drawn(db, table_id, pages, keep)
+    except sqlite3.OperationalError as exc:
+        if not disk_full(exc):
+            raise
+
+
+def _keep_drawn(db: Database, table_id: int, pages: list, keep: int) -> None:
     with write_lock(db):
         for seq, view, html, meta in pages:
             db.conn.execute("insert or replace into drawn (table_id, seq, view, html, meta) select ?, ?, ?, ?, ?"
