@@ -209,10 +209,19 @@ def redo(code: str):
 
 
 def _undo(code: str, redo: bool):
+    """Optional body {"target": seq}: the event the caller means to undo (redo); 409 with the
+    current ``top`` if another move came in since (checked in the same locked write)."""
     seat = seat_for(code)
     require_player(seat)
     try:
-        result = store.undo(get_db(), code, ctx_for(g.table, seat), redo=redo)
+        data = g.get("json_body")
+        expect = data.get("target") if isinstance(data, dict) else None
+        if expect is not None and (isinstance(expect, bool) or not isinstance(expect, int)):
+            raise RuleError("target must be the integer seq of the event you mean to "
+                            f"{'redo' if redo else 'undo'}.", "target")
+        result = store.undo(get_db(), code, ctx_for(g.table, seat), redo=redo, expect=expect)
+    except store.Moved as exc:
+        return jsonify({"error": exc.message, "field": exc.field, "top": exc.top}), 409
     except RuleError as exc:
         return error(exc)
     return jsonify({"seq": result["seq"], "label": result["label"], "target": result["target"]})

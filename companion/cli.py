@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--threads", type=int, default=None, help="threads per process, for COMPANION_WORKER_CLASS=gthread only (default 2)")
     args = parser.parse_args(argv)
 
-    from companion import create_app
+    from companion import create_app, disk
     from companion.qr import terminal
     from companion.serving import serve as run_server
 
@@ -49,6 +49,9 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["COMPANION_DB"] = args.db
     app = create_app()
     print(f"companion is at {url}  (database: {app.config['DATABASE']})")
+    low = disk.low_space(app.config["DATABASE"])
+    if low:
+        print(low)
     print("Scan to open it on a phone on this network:")
     print(terminal(url + "/"))
     sys.stdout.flush()

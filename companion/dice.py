@@ -19,6 +19,7 @@ MAX_EXPR = 60
 MAX_DICE = 100
 MAX_SIDES = 1000
 MAX_POOL = 60
+POOL_SIDES = (6, 8, 10, 12, 20)
 MAX_TOTAL = 2 ** 53 - 1  # a total the database and a JavaScript number both hold exactly
 
 
@@ -153,7 +154,7 @@ def real_dice(sides: int, values: list) -> list[int]:
 def _pool_args(dice: int, target: int, save: int | None, sides: int) -> None:
     if not 1 <= dice <= MAX_POOL:
         raise RuleError(f"A pool has 1 to {MAX_POOL} dice.", "dice")
-    if sides not in (6, 8, 10, 12, 20):
+    if sides not in POOL_SIDES:
         raise RuleError("Pool dice have 6, 8, 10, 12 or 20 sides.", "sides")
     if not 2 <= target <= sides:
         raise RuleError(f"Success needs 2+ to {sides}+ on a d{sides}.", "target")

@@ -43,11 +43,26 @@ def json_file(doc, filename: str) -> Response:
     return resp
 
 
-def uploaded_json(what: str, field: str = "file"):
-    """The JSON document in the upload ``file`` (or pasted in ``text``); a sentence if it is not one."""
+def uploaded_json(what: str, field: str = "file", text_field: str = "text"):
+    """The JSON document in the upload ``file`` (or pasted in ``text_field``); a sentence if it is
+    not one (a file nested too deep for the parser included).  Every game's import reads its file
+    here."""
     upload = request.files.get("file")
-    text = upload.read().decode("utf-8", "replace") if upload and upload.filename else request.form.get("text", "")
+    text = upload.read().decode("utf-8", "replace") if upload and upload.filename else request.form.get(text_field, "")
     try:
-        return json.loads(text)
+        return json.loads(text or "null")
     except (ValueError, RecursionError):
         raise RuleError(f"That is not an export of {what} (JSON).", field) from None
+
+
+def uploaded_list(what: str, key: str, most: int, field: str = "file") -> list[dict]:
+    """The entries of an uploaded export: the document's ``key`` list (or the document itself if it
+    is a list) of 1 to ``most`` JSON objects; a sentence naming the entry that is not one."""
+    doc = uploaded_json(what, field)
+    found = doc.get(key) if isinstance(doc, dict) else doc
+    if not isinstance(found, list) or not 1 <= len(found) <= most:
+        raise RuleError(f"The file needs 1 to {most} {what}.", field)
+    for i, entry in enumerate(found, start=1):
+        if not isinstance(entry, dict):
+            raise RuleError(f"Entry {i} of the file is not one of the {what} (a JSON object with its fields).", field)
+    return found

@@ -18,9 +18,10 @@ Export and re-import (docs/hidden-information.md): an export made by a seat hold
 secrets in clear and every other side's secrets *boxed*: encrypted and authenticated with a key
 derived from the server's secret key, which no player holds.  Re-importing the file on the same
 server (or one started with the same COMPANION_SECRET_KEY) opens the boxes, so the imported table
-replays to exactly the same state; anywhere else, or if a box was altered, the import is refused
-with a sentence.  The construction is HMAC-SHA256 in counter mode plus an HMAC-SHA256 tag
-(encrypt-then-MAC), standard library only.  Pure: no Flask, no database.
+replays to exactly the same state; anywhere else, or if a box was altered or moved (each box is
+bound to its table, event and part, ``place``), the import is refused with a sentence.  The
+construction is HMAC-SHA256 in counter mode plus an HMAC-SHA256 tag over the place, nonce and
+ciphertext (encrypt-then-MAC with associated data), standard library only.  Pure: no Flask, no database.
 """
 from __future__ import annotations
 
@@ -104,6 +105,26 @@ def for_viewer(data, side: str | None):
     return out
 
 
+def text_of(part: dict) -> str:
+    """A sealed part's secret as one line of text (an order's text; otherwise its values)."""
+    secret = part.get("secret") or {}
+    return str(secret.get("text") or ", ".join(str(v) for v in secret.values()))
+
+
+def revealed_texts(events: list[dict], state: dict) -> list[dict]:
+    """The log's events with each reveal's text beside it (``shown``), taken from the sealed part
+    while it is revealed in ``state`` (already redacted for the viewer): a label never holds the
+    text, so an undone reveal shows nothing once the part is sealed again."""
+    parts = state.get(KEY) or {}
+    out = []
+    for ev in events:
+        part = parts.get(ev.get("payload", {}).get("id")) if ev.get("type") == "reveal" else None
+        if isinstance(part, dict) and part.get("revealed") and part.get("secret"):
+            ev = {**ev, "shown": text_of(part)}
+        out.append(ev)
+    return out
+
+
 def secrets_in(data) -> list[str]:
     """Every text inside the unrevealed sealed parts of ``data`` (what a test searches for)."""
     found: list[str] = []
@@ -143,46 +164,81 @@ def _stream(key: bytes, nonce: bytes, length: int) -> bytes:
     return bytes(out[:length])
 
 
-def box(secret, server_key: str) -> str:
-    """A secret as an opaque string only this server (its secret key) can open."""
+BOX_VERSION = "v2:"  # a box bound to its place (table, event, part); boxes before it had no prefix
+
+
+def place(table: list, seq, payload: dict) -> bytes:
+    """Where a boxed secret was sealed: the table (its code and creation time), the event's seq
+    and the part (its id, unit and side).  Authenticated with the box, so a box moved to another
+    event, part, side or table does not open (issue 30 §3)."""
+    part = payload.get(KEY) if isinstance(payload.get(KEY), dict) else {}
+    names = [*table, seq, payload.get("id"), payload.get("unit"), part.get("side")]
+    # a hand-edited file may put anything anywhere: only its scalars name a place
+    return json.dumps(["companion sealed part"] + [v if isinstance(v, (str, int, float, bool)) else repr(type(v))
+                                                   for v in names]).encode()
+
+
+def box(secret, server_key: str, bound: bytes = b"") -> str:
+    """A secret as an opaque string only this server (its secret key) can open, and only at the
+    place ``bound`` names (``place``)."""
     enc, mac = _keys(server_key)
     plain = json.dumps(secret, sort_keys=True).encode()
     nonce = secrets.token_bytes(16)
     cipher = bytes(a ^ b for a, b in zip(plain, _stream(enc, nonce, len(plain))))
-    tag = hmac.new(mac, nonce + cipher, hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(nonce + cipher + tag).decode()
+    tag = hmac.new(mac, _authenticated(bound, nonce, cipher), hashlib.sha256).digest()
+    return BOX_VERSION + base64.urlsafe_b64encode(nonce + cipher + tag).decode()
 
 
-def unbox(text, server_key: str):
-    """Open a box made by ``box`` with the same key; RuleError if it is not ours or was altered."""
+def _authenticated(bound: bytes, nonce: bytes, cipher: bytes) -> bytes:
+    """What the tag covers: the place (length-prefixed, so no place reads as another), the nonce
+    and the ciphertext."""
+    return BOX_VERSION.encode() + len(bound).to_bytes(4, "big") + bound + nonce + cipher
+
+
+def unbox(text, server_key: str, bound: bytes = b""):
+    """Open a box made by ``box`` with the same key at the same place; RuleError if it is not
+    ours, was altered or moved, or predates boxes bound to their place."""
+    if not str(text).startswith(BOX_VERSION):
+        raise RuleError("The export was made before sealed orders were bound to where they were sealed, so "
+                        "it cannot be checked: export the table again and import the new file.", "file")
     enc, mac = _keys(server_key)
     try:
-        raw = base64.urlsafe_b64decode(str(text).encode())
+        raw = base64.urlsafe_b64decode(str(text)[len(BOX_VERSION):].encode())
     except (ValueError, TypeError):
         raw = b""
     nonce, cipher, tag = raw[:16], raw[16:-32], raw[-32:]
-    if len(raw) < 48 or not hmac.compare_digest(tag, hmac.new(mac, nonce + cipher, hashlib.sha256).digest()):
-        raise RuleError("The export holds orders sealed by another companion server (or altered ones); "
-                        "only the server that exported it can import it.", "file")
+    if len(raw) < 48 or not hmac.compare_digest(
+            tag, hmac.new(mac, _authenticated(bound, nonce, cipher), hashlib.sha256).digest()):
+        raise RuleError("The export holds orders sealed by another companion server, or altered or moved ones "
+                        "(a sealed order opens only in the event and table it was sealed in); only the "
+                        "server that exported it can import it, unchanged.", "file")
     return json.loads(bytes(a ^ b for a, b in zip(cipher, _stream(enc, nonce, len(cipher)))))
 
 
+def table_of(doc: dict) -> list:
+    """What names the exported table in its boxes' places: its code and creation time."""
+    return [doc.get("table"), doc.get("created")]
+
+
 def for_export(doc: dict, side: str | None, server_key: str) -> dict:
-    """An export for a seat of ``side``: its own secrets in clear, every other side's boxed."""
+    """An export for a seat of ``side``: its own secrets in clear, every other side's boxed (each
+    bound to its table, event and part)."""
     out = dict(doc)
     events = []
     for ev in doc["events"]:
         part = ev["payload"].get(KEY)
         if isinstance(part, dict) and "secret" in part and not visible(part, side):
-            part = {**part, "secret": None, "redacted": True, "box": box(part["secret"], server_key)}
+            bound = place(table_of(doc), ev["seq"], ev["payload"])
+            part = {**part, "secret": None, "redacted": True, "box": box(part["secret"], server_key, bound)}
             ev = {**ev, "payload": {**ev["payload"], KEY: part}}
         events.append(ev)
     out["events"] = events
     return out
 
 
-def open_export(events: list, server_key: str | None) -> list:
-    """The events of an export with every boxed secret restored (before the import replays them)."""
+def open_export(events: list, server_key: str | None, table: list = (None, None)) -> list:
+    """The events of an export with every boxed secret restored (before the import replays them);
+    ``table``: the document's ``table_of``, which each box's place names."""
     out = []
     for ev in events:
         part = ev.get("payload", {}).get(KEY) if isinstance(ev, dict) and isinstance(ev.get("payload"), dict) else None
@@ -191,7 +247,7 @@ def open_export(events: list, server_key: str | None) -> list:
                 raise RuleError("The export hides another side's sealed orders without a sealed copy; "
                                 "it cannot be imported.", "file")
             restored = {k: v for k, v in part.items() if k not in ("box", "redacted")}
-            restored["secret"] = unbox(part["box"], server_key)
+            restored["secret"] = unbox(part["box"], server_key, place(table, ev.get("seq"), ev["payload"]))
             ev = {**ev, "payload": {**ev["payload"], KEY: restored}}
         out.append(ev)
     return out

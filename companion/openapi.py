@@ -1,6 +1,7 @@
 """The OpenAPI document for /api (built from the registered action types, so it cannot drift)."""
 from __future__ import annotations
 
+from companion import dice
 from companion.actions.schema import request_schema
 from companion.take_back import MAX_TARGETS
 from companion.validate import MAX_DEPTH, MAX_INT, MAX_TEXT
@@ -32,16 +33,39 @@ def action_schemas(registry: dict) -> dict:
             for t in sorted(registry) if t != "create-table"}
 
 
+def _undo_op(kind: str, seq: dict, write_errors: dict) -> dict:
+    """Undo or redo, optionally naming the event it means (409 with the current ``top`` if another
+    move came in since: the check is in the same locked write as the undo)."""
+    top = {"anyOf": [{"type": "null"}, {"type": "object", "required": ["seq", "label"], "properties": {
+        "seq": {"type": "integer"}, "label": {"type": "string"}}}]}
+    return {"post": {"parameters": [{"name": "code", "in": "path", "required": True, "schema": {"type": "string"}}],
+                     "security": [{"secret": []}],
+                     "requestBody": {"required": False, "content": {"application/json": {"schema": {
+                         "type": "object", "properties": {"target": {**seq, "description": (
+                             f"the seq of the event you mean to {kind} (the answer's target); 409 with the "
+                             f"current top if it is no longer the one {kind} acts on")}}}}}},
+                     "responses": {"200": _resp(f"{kind.capitalize()}ne", {
+                         "type": "object", "required": ["seq", "label", "target"]}), **write_errors,
+                         "409": _resp("Another move came in since (with the event it would act on now), or the "
+                                      "table is finished", {**ERROR, "properties": {**ERROR["properties"], "top": top}})}}}
+
+
 def document(registry: dict, systems: dict) -> dict:
     action_types = sorted(t for t in registry if t != "create-table")
     code = [{"name": "code", "in": "path", "required": True, "schema": {"type": "string"}}]
     slug = [{"name": "slug", "in": "path", "required": True, "schema": {"type": "string",
                                                                         "enum": sorted(systems)}}]
-    errors = {"400": _resp("Bad input: one readable sentence", ERROR), "404": _resp("No such table", ERROR),
-              "405": _resp("Method not allowed", ERROR), "413": _resp("Body over 4 MB", ERROR)}
+    errors = {"400": _resp("Bad input: one readable sentence", ERROR),
+              "404": _resp("No such table, or no secret or a wrong one (the same answer: a table's existence "
+                           "is not told to whoever lacks its secret)", ERROR),
+              "405": _resp("Method not allowed (the Allow header names those that are)", ERROR),
+              "413": _resp("Body over 4 MB", ERROR)}
     seq = {"type": "integer", "minimum": 0, "maximum": MAX_INT}
+    full = {"507": _resp("The host's disk is full: nothing was stored", ERROR)}
     write_errors = {**errors, "403": _resp("Spectators cannot change anything", ERROR),
-                    "409": _resp("Stale view or finished table", ERROR)}
+                    "409": _resp("Stale view or finished table", ERROR), **full}
+    pool_die = {"type": "integer", "minimum": 2, "maximum": max(dice.POOL_SIDES),
+                "description": "a d<sides> result that succeeds (2+ to <sides>+)"}
     created = _resp("Created", {"type": "object", "properties": {
         "code": {"type": "string"}, "player_url": {"type": "string"}, "spectator_url": {"type": "string"}}})
     return {
@@ -62,18 +86,21 @@ def document(registry: dict, systems: dict) -> dict:
                 "responses": {"200": _resp("One table", {"type": "object", "required": [
                     "slug", "title", "source", "columns", "rows"]}), "404": _resp("Unknown", ERROR)}}},
             "/api/roll": {"post": {"requestBody": _json_body({"type": "object", "required": ["expr"],
-                                                              "properties": {"expr": {"type": "string", "maxLength": 60}}}),
+                                                              "properties": {"expr": {"type": "string", "minLength": 1,
+                                                                                      "maxLength": dice.MAX_EXPR}}}),
                                    "responses": {"200": _resp("Rolled", {"type": "object", "required": ["expr", "total", "dice"]}),
                                                  "400": _resp("Bad expression", ERROR)}}},
             "/api/odds": {"post": {"requestBody": _json_body({"type": "object", "required": ["dice", "target"], "properties": {
-                "dice": {"type": "integer"}, "target": {"type": "integer"}, "save": {"type": "integer"},
-                "sides": {"type": "integer"}}}), "responses": {"200": _resp("Exact odds"), "400": _resp("Bad input", ERROR)}}},
+                "dice": {"type": "integer", "minimum": 1, "maximum": dice.MAX_POOL}, "target": pool_die,
+                "save": pool_die, "sides": {"type": "integer", "enum": list(dice.POOL_SIDES)}}}),
+                "responses": {"200": _resp("Exact odds"), "400": _resp("Bad input (a target or save above the dice's sides)", ERROR)}}},
             "/api/tables": {"post": {"requestBody": _json_body({"type": "object", "required": ["system", "name"], "properties": {
                 "system": {"type": "string", "enum": sorted(systems)}, "name": {"type": "string", "maxLength": 60},
                 "sides": {"type": "array", "items": {"type": "string", "maxLength": 30}, "maxItems": 8}}}),
-                "responses": {"201": created, "400": _resp("Bad input", ERROR)}}},
+                "responses": {"201": created, "400": _resp("Bad input", ERROR), **full}}},
             "/api/tables/import": {"post": {"requestBody": _json_body({"type": "object"}),
-                                            "responses": {"201": created, "400": _resp("Not a valid export", ERROR)}}},
+                                            "responses": {"201": created, "400": _resp("Not a valid export", ERROR),
+                                                          "413": errors["413"], **full}}},
             "/api/tables/{code}": {"get": {"parameters": code, "security": [{"secret": []}],
                                            "responses": {"200": _resp("State", {"type": "object", "required": ["code", "system", "seq", "state"]}), **errors}}},
             "/api/tables/{code}/actions": {"post": {"parameters": code, "security": [{"secret": []}],
@@ -101,10 +128,8 @@ def document(registry: dict, systems: dict) -> dict:
                                   "Stale view, finished table, or a later move no longer applies",
                                   {**ERROR, "properties": {**ERROR["properties"], "failed": {"type": "integer"},
                                                            "offer": {"type": "array", "items": {"type": "integer"}}}})}}},
-            "/api/tables/{code}/undo": {"post": {"parameters": code, "security": [{"secret": []}],
-                                                 "responses": {"200": _resp("Undone", {"type": "object", "required": ["seq"]}), **write_errors}}},
-            "/api/tables/{code}/redo": {"post": {"parameters": code, "security": [{"secret": []}],
-                                                 "responses": {"200": _resp("Redone", {"type": "object", "required": ["seq"]}), **write_errors}}},
+            "/api/tables/{code}/undo": _undo_op("undo", seq, write_errors),
+            "/api/tables/{code}/redo": _undo_op("redo", seq, write_errors),
             "/api/tables/{code}/events": {"get": {"parameters": code, "security": [{"secret": []}],
                                                   "responses": {"200": _resp("The log", {"type": "array"}), **errors}}},
             "/api/tables/{code}/export": {"get": {"parameters": code, "security": [{"secret": []}],

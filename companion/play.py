@@ -8,7 +8,7 @@ from urllib.parse import unquote
 from flask import Blueprint, g, Response, current_app, redirect, render_template, request, url_for
 from jinja2 import TemplateNotFound
 
-from companion import dice, drawn, hidden, replay, report, same_hit, store, take_back, validate
+from companion import dice, drawn, hidden, replay, report, report_cache, same_hit, store, take_back, validate
 from companion.actions import Stale
 from companion.validate import shielded
 from companion.db import get_db, systems
@@ -129,7 +129,7 @@ def board_context(code: str, seat: dict, errors=None, flash=None, row=None) -> d
     viewer = hidden.viewer_side(seat)
     row = store.state_for(row or store.table(db, code), viewer)
     system = systems()[row["system"]]
-    log = store.board_log(db, row["id"], viewer)
+    log = store.board_log(db, row["id"], viewer, row=row)
     return {"row": row, "state": row["state"], "seat": seat, "system": system,
             "has_game_tools": has_template(f"games/{system.slug}/_tools.html"),
             # compact unit rows: boards of core trackers, and games that say what their row shows
@@ -138,7 +138,7 @@ def board_context(code: str, seat: dict, errors=None, flash=None, row=None) -> d
             "unit_rows": has_template(f"games/{system.slug}/_row.html")
             or not has_template(f"games/{system.slug}/_unit.html"),
             "readonly": seat["role"] == "spectator" or row["finished"],
-            "history": {"undo": log["undo"], "redo": log["redo"]}, "rolls": log["rolls"],
+            "history": {k: log[k] for k in ("undo", "redo", "undo_seq", "redo_seq")}, "rolls": log["rolls"],
             "result": newest_result(row, log["rolls"]),
             "errors": errors or {}, "flash": flash, "poll_seconds": current_app.config["POLL_SECONDS"]}
 
@@ -294,15 +294,16 @@ def _undo(code: str, redo: bool):
     seat = seat_for(code)
     require_player(seat)
     try:
-        # the bar names what Undo takes back; if another phone acted since, say so rather than
-        # take back something the player never saw (issue 10 §5)
+        # the bar names what Undo (Redo) takes back and sends its seq; if another phone acted
+        # since, say so rather than take back something the player never saw (issue 10 §5): the
+        # check is in the same locked write as the undo (issue 30 §1).  A page from before the
+        # seq was sent (a label here) is answered with the fresh board.
         expect = request.form.get("expect")
-        if expect is not None and not redo and expect != (store.history(get_db(), code)["undo"] or ""):
-            raise Stale("Another move came in since; look at the Undo button again.", "undo")
-        store.undo(get_db(), code, ctx_for(g.table, seat), redo=redo)
+        expect = None if expect is None else int(expect) if INT_RE.match(expect) else -1
+        done = store.undo(get_db(), code, ctx_for(g.table, seat), redo=redo, expect=expect)
     except RuleError as exc:
         return _answer(code, seat, exc)
-    return _answer(code, seat, None)
+    return _answer(code, seat, None, done["row"])
 
 
 @bp.get("/t/<code>/odds")
@@ -335,7 +336,7 @@ def _log_page(code: str, seat: dict, before: str = "", status: int = 200, refuse
     viewer = hidden.viewer_side(seat)
     row = store.state_for(g.table, viewer)
     before = int(before) if INT_RE.match(before) and int(before) > 1 else None
-    events = store.log_page(get_db(), row["id"], viewer, before, LOG_PAGE)
+    events = hidden.revealed_texts(store.log_page(get_db(), row["id"], viewer, before, LOG_PAGE), row["state"])
     older = events[-1]["seq"] if events and events[-1]["seq"] > 1 else None
     return render_template("log.html", row=row, seat=seat, events=events, older=older, newest=before is None,
                            can_change=seat["role"] == "player" and not row["finished"], refused=refused,
@@ -376,17 +377,19 @@ def take_back_move(code: str):
 @bp.get("/t/<code>/report")
 def battle_report(code: str):
     """The battle report: what happened, who rolled what, how lucky each seat was (drawn once per
-    change and view: building it replays the whole log)."""
+    change and view; built on from the totals kept for the undo chain, companion/report_cache.py)."""
     seat = seat_for(code)
 
     def context(row, seat):
         viewer = hidden.viewer_side(seat)
-        # The charts replay the whole log (a sealed order's text must be there to replay it); what
+        # The charts fold the actions in force (a sealed order's text must be there to replay it); what
         # the report shows of it is numbers only, and its timeline lists the newest redacted events
         # (the log page has the rest).
-        built = report.build(row["state"], store.events(get_db(), code))
-        timeline = store.log_page(get_db(), row["id"], viewer, None, REPORT_TIMELINE)[::-1]
-        return {"row": store.state_for(row, viewer), "seat": seat, "report": built, "events": timeline}
+        built = report_cache.report_of(get_db(), row)
+        shown = store.state_for(row, viewer)
+        timeline = hidden.revealed_texts(store.log_page(get_db(), row["id"], viewer, None, REPORT_TIMELINE)[::-1],
+                                         shown["state"])
+        return {"row": shown, "seat": seat, "report": built, "events": timeline}
     return drawn.kept_answer(code, seat, "report", "report.html", context)
 
 

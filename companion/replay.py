@@ -23,7 +23,7 @@ def export_for(db: Database, code: str, viewer: str | None, server_key: str) -> 
 def export(db: Database, code: str) -> dict:
     """The full export, sealed parts in clear: only for the host's own use and tests."""
     row = _row(db, code)
-    return {"format": EXPORT_FORMAT, "version": 1, "system": row["system"], "name": row["name"],
+    return {"format": EXPORT_FORMAT, "version": 1, "system": row["system"], "table": row["code"], "name": row["name"],
             "content_version": row["content_version"], "created": row["created"],
             "finished": bool(row["finished"]),
             "events": [{k: e[k] for k in ("seq", "ts", "seat", "side", "type", "label", "payload")}
@@ -41,7 +41,7 @@ def import_table(db: Database, doc: dict, systems: dict, server_key: str | None 
     log = doc.get("events")
     if not isinstance(log, list) or not log or len(log) > MAX_EVENTS_IMPORT:
         raise RuleError(f"The export needs 1 to {MAX_EVENTS_IMPORT} events.", "file")
-    log = hidden.open_export(log, server_key)
+    log = hidden.open_export(log, server_key, hidden.table_of(doc))
     version = doc.get("content_version") or system.version
     if not isinstance(version, str) or len(version) > 64:
         raise RuleError("The export's content_version is not a version.", "file")

@@ -113,6 +113,26 @@ def m006_taken_back(db: Database) -> None:
     db["events"].add_column("taken_back", int)
 
 
+@migrations()
+def m007_reveal_labels_without_text(db: Database) -> None:
+    """A reveal's label no longer carries the sealed text (issue 30 §2: an undone reveal's line, its
+    undo's and the Redo button kept showing it): labels stored before say the part's id instead,
+    and the pages drawn with the old labels are dropped."""
+    import re
+    old = re.compile(r"^(.*?): sealed (\S+) revealed: ")
+    for table_id, seq, label, payload in db.execute(
+            "select table_id, seq, label, payload from events where type = 'reveal'").fetchall():
+        found = old.match(label)
+        if not found:
+            continue
+        new = f"{found.group(1)}: sealed {found.group(2)} {json.loads(payload).get('id')} revealed"
+        db.execute("update events set label = ? where table_id = ? and seq = ?", [new, table_id, seq])
+        for kind in ("undo", "redo"):
+            db.execute("update events set label = ? where table_id = ? and target = ? and type = ?",
+                       [f"{kind}: {new}", table_id, seq, kind])
+    db.execute("delete from drawn")
+
+
 class NotFound(LookupError):
     """No such table (or not for these credentials): answered 404 without a hint."""
 
@@ -143,8 +163,18 @@ def open_db(path, migrate: bool = True) -> Database:
         if fd is not None:
             fcntl.flock(fd, fcntl.LOCK_UN)
         writers.release()
-    db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable across app crashes
+    db.execute(f"PRAGMA synchronous={synchronous()}")
     return db
+
+
+def synchronous() -> str:
+    """How hard each commit waits for the disk.  FULL (the default): WAL + FULL syncs the log at
+    every commit, so an acknowledged move survives a power cut or an OS crash too (the host is a
+    laptop on battery or a Raspberry Pi on a cable, issue 30 §10; docs/performance.md has the
+    cost).  NORMAL (``COMPANION_SYNCHRONOUS=NORMAL``) survives a crash of the app only: after a
+    power cut the commits since the last checkpoint may roll back."""
+    mode = os.environ.get("COMPANION_SYNCHRONOUS", "FULL").upper()
+    return mode if mode in ("NORMAL", "FULL", "EXTRA") else "FULL"
 
 
 # Writers queue on a thread lock (within a process) and an flock on a file beside the database
@@ -160,6 +190,8 @@ _writers: dict[int, threading.Lock] = {}
 def _writers_lock() -> threading.Lock:
     pid = os.getpid()
     return _writers.get(pid) or _writers.setdefault(pid, threading.Lock())
+
+
 _lock_files: dict[tuple[int, str], int] = {}
 
 
@@ -202,7 +234,8 @@ def write_lock(db: Database):
             try:
                 yield
             except BaseException:
-                db.conn.execute("ROLLBACK")
+                if db.conn.in_transaction:  # SQLite may have rolled back already (a full disk does)
+                    db.conn.execute("ROLLBACK")
                 raise
             else:
                 db.conn.execute("COMMIT")
@@ -251,10 +284,25 @@ def drawn_any(db: Database, table_id: int, seq: int, views: tuple[str, ...]) -> 
     return (found[view][0], json.loads(found[view][1]), view) if view is not None else None
 
 
+def disk_full(exc: BaseException) -> bool:
+    """Whether SQLite refused a write because the disk (or the database's size limit) is full."""
+    return isinstance(exc, sqlite3.OperationalError) and (
+        getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "database or disk is full" in str(exc))
+
+
 def keep_drawn(db: Database, table_id: int, pages: list[tuple[int, str, str, dict]], keep: int = 0) -> None:
     """Keep drawn pages ``(seq, view, html, meta)`` for the next phones with the same views, in one
     write; pages more than ``keep`` seqs older are dropped (a poll always gets the newest; the few
-    before it tell what changed since), a late page of an old seq is not kept."""
+    before it tell what changed since), a late page of an old seq is not kept.  On a full disk
+    nothing is kept and the page is served all the same (reads keep working, issue 30 §8)."""
+    try:
+        _keep_drawn(db, table_id, pages, keep)
+    except sqlite3.OperationalError as exc:
+        if not disk_full(exc):
+            raise
+
+
+def _keep_drawn(db: Database, table_id: int, pages: list, keep: int) -> None:
     with write_lock(db):
         for seq, view, html, meta in pages:
             db.conn.execute("insert or replace into drawn (table_id, seq, view, html, meta) select ?, ?, ?, ?, ?"
@@ -312,14 +360,47 @@ def act(db: Database, code: str, args: dict, ctx: Ctx, expect_seq: int | None = 
     return {"seq": seq, "label": label, "payload": payload, "state": state, "row": row}
 
 
-def undo(db: Database, code: str, ctx: Ctx, redo: bool = False) -> dict:
-    """Undo the last action in force (or redo the last undone one): a snapshot and a short chain."""
+class Moved(Stale):
+    """Undo (or redo) named a move that is no longer the one it would take back (answered 409);
+    ``top`` is what it would take back now: {"seq", "label"} (None: nothing)."""
+
+    def __init__(self, message: str, field: str, top: dict | None):
+        super().__init__(message, field)
+        self.top = top
+
+
+def undo(db: Database, code: str, ctx: Ctx, redo: bool = False, expect: int | None = None) -> dict:
+    """Undo the last action in force (or redo the last undone one): a snapshot and a short chain.
+    ``expect``: the seq of the event the caller means to take back (or bring back); checked in
+    the same locked write, so a move another phone makes meanwhile is never the one undone."""
     with write_lock(db):
         row = table(db, code)
         if row["finished"]:
             raise Finished("This game is finished: it can be browsed but not changed.", "type")
+        if expect is not None:
+            now = _next_undo(db, row["id"], redo)
+            if now is None or now[0] != expect:
+                kind = "Redo" if redo else "Undo"
+                raise Moved(f"Another move came in since; look at the {kind} button again.", kind.lower(),
+                            {"seq": now[0], "label": now[1]} if now else None)
         seq, label, target, state = _append_undo(db, row, redo, ctx.seat, ctx.side)
-    return {"seq": seq, "label": label, "target": target, "state": state}
+    return {"seq": seq, "label": label, "target": target, "state": state, "row": row}
+
+
+def _next_undo(db: Database, table_id: int, redo: bool = False, row: dict | None = None) -> tuple[int, str] | None:
+    """(seq, "seat: label") of the event undo (or redo) would act on now (or at ``row``, the
+    table as the caller read it); None if there is none.  A few indexed reads, whatever the log's
+    length."""
+    top, undone_event = (row["done_top"], row["undone_event"]) if row else db.execute(
+        "select done_top, undone_event from tables where id = ?", [table_id]).fetchone()
+    if redo:
+        seq = _link(db, table_id, undone_event)[1] if undone_event is not None else None
+    else:
+        seq = top if top is not None and _link(db, table_id, top)[0] is not None else None
+    if seq is None:
+        return None
+    seat, label = db.execute("select seat, label from events where table_id = ? and seq = ?", [table_id, seq]).fetchone()
+    return seq, f"{seat}: {label}" if seat else label
 
 
 def take_back(db: Database, code: str, targets, ctx: Ctx, instead: dict | None = None,
@@ -378,20 +459,17 @@ def state_for(row: dict, viewer: str | None) -> dict:
     return {**row, "state": hidden.for_viewer(row["state"], viewer)}
 
 
-def board_log(db: Database, table_id: int, viewer: str | None, rolls: int = 8) -> dict:
+def board_log(db: Database, table_id: int, viewer: str | None, rolls: int = 8, row: dict | None = None) -> dict:
     """What the board shows of the log: the labels undo and redo would act on ("Anna: Victory HP -3")
-    and the latest rolls and draws (withdrawn ones marked), as a seat of side ``viewer`` may see them
-    (labels never hold a secret; payloads may); a few indexed reads, whatever the log's length."""
-    top, undone_event = db.execute("select done_top, undone_event from tables where id = ?", [table_id]).fetchone()
-
-    def label(seq):
-        r = db.execute("select seat, label from events where table_id = ? and seq = ?", [table_id, seq]).fetchone()
-        return f"{r[0]}: {r[1]}" if r[0] else r[1]
-    can_undo = top is not None and _link(db, table_id, top)[0] is not None
-    redo_target = _link(db, table_id, undone_event)[1] if undone_event is not None else None
-    return {"undo": label(top) if can_undo else None,
-            "redo": label(redo_target) if redo_target is not None else None,
-            "rolls": hidden.for_viewer(_event_rows(db, table_id, True, rolls, True), viewer)}
+    and their seqs (what the buttons send as ``expect``), and the latest rolls and draws (withdrawn
+    ones marked), as a seat of side ``viewer`` may see them (labels never hold a secret; payloads
+    may); a few indexed reads, whatever the log's length.  ``row``: the table as the caller read
+    it, so a board drawn for its seq names that seq's undo and rolls even if a move came in since."""
+    undo, redo = _next_undo(db, table_id, row=row), _next_undo(db, table_id, redo=True, row=row)
+    before = row["seq"] + 1 if row else None
+    return {"undo": undo[1] if undo else None, "undo_seq": undo[0] if undo else None,
+            "redo": redo[1] if redo else None, "redo_seq": redo[0] if redo else None,
+            "rolls": hidden.for_viewer(_event_rows(db, table_id, True, rolls, True, before), viewer) if rolls else []}
 
 
 def history(db: Database, code: str) -> dict:

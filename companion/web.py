@@ -118,7 +118,11 @@ def _http_error(exc: HTTPException):
     if request.path.startswith("/api/"):
         sentence = {405: f"{request.method} is not allowed here.", 400: "Bad request."}.get(
             exc.code, exc.description or exc.name)
-        return jsonify({"error": sentence}), exc.code
+        resp = jsonify({"error": sentence})
+        resp.status_code = exc.code
+        # a 405 names the methods that are (RFC 9110 §15.5.6), as werkzeug's own answer does
+        resp.headers.extend((k, v) for k, v in exc.get_headers() if k == "Allow")
+        return resp
     return exc
 
 

@@ -6,7 +6,8 @@ Flask, under the same gunicorn settings, tapped by the same clients); no-change 
 response size, the board page's HTML size and the total JS size; then a long game: action, poll,
 board render, undo/redo and taking back a move 50 moves ago at 100 / 1,000 / 10,000 events (none
 should grow with the log).
-Run: python scripts/benchmark.py [--actions 200] [--polls 2000]
+Run: python scripts/benchmark.py [--actions 200] [--polls 2000]; ``--synchronous`` compares only the
+actions' cost under SQLite's synchronous=NORMAL and FULL (the store's default, a power cut loses nothing).
 Targets (issue 2): action p99 <= 15 ms, poll p99 <= 2 ms and <= 300 bytes, board <= 40 KB, JS <= 70 KB;
 (issue 14) the htmx tap's p99 within 3x of the floor's.
 
@@ -262,7 +263,7 @@ def growth(port: int, db_path: str, sizes=(100, 1_000, 10_000), samples=30) -> l
     - drawn: Side B's first poll after the API action (the board both sides share drawn);
     - step: a Side A phone one change behind (the parts that changed, worked out for its view);
     - step kept: a second Side A phone one change behind (the step kept for the first);
-    - no-change poll, and undo / redo through the API."""
+    - no-change poll, the battle report's first view after the change, and undo / redo through the API."""
     api = Client(port)
     _, data = api.request("POST", "/api/tables", {"system": "freeform", "name": "Long game"})
     created = json.loads(data)
@@ -284,7 +285,8 @@ def growth(port: int, db_path: str, sizes=(100, 1_000, 10_000), samples=30) -> l
 
     for size in sizes:
         grow_log(db_path, code, size)
-        times = {k: [] for k in ("tap", "action", "drawn", "step", "step kept", "no-change poll", "undo/redo")}
+        times = {k: [] for k in ("tap", "action", "drawn", "step", "step kept", "no-change poll", "report",
+                                 "undo/redo")}
         for i in range(samples):
             form = f"csrf_token={token}&_control=unit-u1&do=" + quote(f"adjust unit=u1 tracker=hp by={1 if i % 2 else -1}")
             resp, data = timed("tap", a, "POST", f"/t/{code}/act", form, {**hx, "X-CSRF-Token": token})
@@ -296,6 +298,7 @@ def growth(port: int, db_path: str, sizes=(100, 1_000, 10_000), samples=30) -> l
             assert resp.getheader("HX-Reswap") == "none", "a one-change step came back as the whole board"
             timed("step kept", a2, "GET", f"/t/{code}/poll?seq={seq}", headers=hx)
             timed("no-change poll", a, "GET", f"/t/{code}/poll?seq={seq + 1}", headers=hx, status=204)
+            timed("report", b, "GET", f"/t/{code}/report")  # its first view after the change
         for redo in [False] * samples + [True] * samples:
             timed("undo/redo", api, "POST", f"/api/tables/{code}/{'redo' if redo else 'undo'}", headers=auth)
         # issue 27: take back the move 50 moves below the top (its later moves applied again from the
@@ -389,6 +392,89 @@ def profile(count: int = 300) -> None:
         print(out.getvalue())
 
 
+def report_compare(sizes=(100, 1_000, 10_000), samples=20) -> None:
+    """In process: the battle report after one change, built by replaying the whole log
+    (report.build, as before issue 30 §9) and on from the kept totals (report_cache.report_of),
+    at each log length, on the same table in the same run; the two must be equal."""
+    sys.path.insert(0, str(ROOT))
+    import random as _random
+
+    from companion import report, report_cache, store
+    from companion.actions import Ctx
+    from companion.content import default_systems
+    system = default_systems()["freeform"]
+    tmp = tempfile.mkdtemp(dir=ROOT)
+    try:
+        db = store.open_db(f"{tmp}/report.sqlite")
+        ctx = Ctx(system=system, rng=_random.Random(1), seat="Ann", side="Side A")
+        code = store.create(db, system, {"name": "Report"}, ctx)["code"]
+        for i in range(6):
+            store.act(db, code, {"type": "add-unit", "name": f"Ship {i}", "side": "Side B", "hp": 999}, ctx)
+        print("log length | whole replay p50 | kept totals p50 (first view after a change) | after an undo p50")
+        for size in sizes:
+            grow_log(f"{tmp}/report.sqlite", code, size)
+            whole, kept, undone = [], [], []
+            for i in range(samples):
+                store.act(db, code, {"type": "adjust", "unit": f"u{i // 2 % 6 + 1}", "tracker": "hp",
+                                     "by": 1 if i % 2 else -1}, ctx)
+                row = store.table(db, code)
+                t0 = time.perf_counter()
+                full = report.build(row["state"], store.events(db, code))
+                t1 = time.perf_counter()
+                fast = report_cache.report_of(db, row)
+                t2 = time.perf_counter()
+                assert fast == full
+                whole.append(t1 - t0)
+                kept.append(t2 - t1)
+                store.undo(db, code, ctx)
+                row = store.table(db, code)
+                t0 = time.perf_counter()
+                report_cache.report_of(db, row)
+                undone.append(time.perf_counter() - t0)
+                store.undo(db, code, ctx, redo=True)
+            print(f"{size:>10} | {pct(whole, 50) * 1000:.2f} ms | {pct(kept, 50) * 1000:.2f} ms | "
+                  f"{pct(undone, 50) * 1000:.2f} ms")
+    finally:
+        subprocess.run(["rm", "-rf", tmp])
+
+
+def synchronous_compare(clients: int, actions: int, rounds: int = 2) -> None:
+    """Actions under PRAGMA synchronous=NORMAL and FULL (companion/store.py ``synchronous``), in the
+    same run, alternating so the box's load falls on both alike; the database on the disk the
+    repository is on (not a tmpfs: there a sync costs nothing)."""
+    times: dict[str, dict[int, list[float]]] = {"NORMAL": {}, "FULL": {}}
+    for _ in range(rounds):
+        for mode in times:
+            port, tmp = free_port(), tempfile.mkdtemp(dir=ROOT)
+            env = {**os.environ, "COMPANION_DB": f"{tmp}/bench.sqlite", "COMPANION_SECRET_KEY": "bench",
+                   "COMPANION_SYNCHRONOUS": mode}
+            server = start_gunicorn(port, env)
+            try:
+                wait_for(port)
+                api = Client(port)
+                _, data = api.request("POST", "/api/tables", {"system": "freeform", "name": "Bench"},
+                                      {"Authorization": "Bearer none"})
+                created = json.loads(data)
+                auth = {"Authorization": f"Bearer {created['player_url'].rsplit('/', 1)[1]}"}
+                for i in range(6):
+                    api.request("POST", f"/api/tables/{created['code']}/actions",
+                                {"type": "add-unit", "name": f"Ship {i}", "hp": 999}, auth)
+                for n in (1, clients):
+                    with multiprocessing.Pool(n) as pool:
+                        found = pool.map(act_worker, [(port, created["code"], auth, k, actions) for k in range(n)])
+                    times[mode].setdefault(n, []).extend(t for r in found for t in r)
+            finally:
+                server.terminate()
+                server.wait()
+                subprocess.run(["rm", "-rf", tmp])
+    ms = lambda s: f"{s * 1000:.2f} ms"  # noqa: E731
+    for n in (1, clients):
+        for mode in times:
+            t = times[mode][n]
+            print(f"synchronous={mode:6} {n} client{'s' if n > 1 else ''}: {len(t)} API actions: "
+                  f"p50 {ms(pct(t, 50))}, p90 {ms(pct(t, 90))}, p99 {ms(pct(t, 99))}, mean {ms(statistics.mean(t))}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--actions", type=int, default=200, help="actions per client")
@@ -397,6 +483,10 @@ def main() -> None:
     parser.add_argument("--growth", type=int, nargs="*", default=[100, 1_000, 10_000],
                         help="log lengths at which a long game's action, poll, board and undo are timed")
     parser.add_argument("--growth-only", action="store_true", help="only the long game's table")
+    parser.add_argument("--report", action="store_true",
+                        help="only: the battle report after a change, whole replay against kept totals, in process")
+    parser.add_argument("--synchronous", action="store_true",
+                        help="only: API actions under synchronous=NORMAL and FULL, alternating, same run")
     parser.add_argument("--profile", action="store_true",
                         help="profile one htmx tap and its board render in-process instead (cProfile)")
     if sys.argv[1:2] == ["load"]:
@@ -406,6 +496,10 @@ def main() -> None:
     args = parser.parse_args()
     if args.profile:
         return profile()
+    if args.report:
+        return report_compare(tuple(args.growth))
+    if args.synchronous:
+        return synchronous_compare(args.clients, min(args.actions, 150))
     port = free_port()
     tmp = tempfile.mkdtemp()
     env = {**os.environ, "COMPANION_DB": f"{tmp}/bench.sqlite", "COMPANION_SECRET_KEY": "bench"}

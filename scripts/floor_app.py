@@ -17,6 +17,8 @@ import threading
 
 from flask import Flask, Response, request
 
+from companion.store import synchronous
+
 
 def create_app() -> Flask:
     app = Flask(__name__)
@@ -28,7 +30,7 @@ def create_app() -> Flask:
         if conn is None:
             conn = local.conn = sqlite3.connect(path, isolation_level=None, timeout=10)
             conn.execute("pragma journal_mode=wal")
-            conn.execute("pragma synchronous=normal")
+            conn.execute(f"pragma synchronous={synchronous()}")  # as the store commits
             conn.execute("create table if not exists events (id integer primary key, code text, body text)")
         return conn
 

@@ -43,6 +43,12 @@
     });
   }
   document.addEventListener("DOMContentLoaded", syncUnits);
+  // A join page's address carries the table's secret: it is replaced in the browser's history by
+  // the table's own address, so the secret is not left behind for the next person at this phone.
+  document.addEventListener("DOMContentLoaded", function () {
+    var el = document.querySelector("[data-replace-url]");
+    if (el && window.history && history.replaceState) history.replaceState(null, "", el.getAttribute("data-replace-url"));
+  });
   // also at once after a swap (before the page is painted): a deck's select on the board is not
   // drawn for a moment with "the discard" alone (its width would jump)
   document.addEventListener("htmx:afterSwap", syncUnits);

@@ -13,7 +13,8 @@ as they were; every 4xx under /api/ must be JSON with an ``error`` sentence; and
 (the app's logger and werkzeug's) must hold no traceback and no error when the run ends.
 
 Then every route of the app (the games' own pages and forms included, from the app's URL map) gets
-hostile form fields and query strings.
+hostile form fields and query strings, and every game's import form (a file or pasted text) gets
+hostile documents: not JSON, nested too deep, entries that are not objects (issue 30 §7).
 
 Budget: REQUESTS below (about 2,800 requests, under a minute on the 2-core box).  Hypothesis over
 the document rather than schemathesis: the document is small, the hostile values matter more than
@@ -45,7 +46,7 @@ from companion.db import get_db
 # examples per test: the sum is the run's request budget (each example is one request, plus one
 # set-up request for the action tests' fresh table every FRESH_EVERY examples)
 REQUESTS = {"api_operations": 650, "api_actions": 450, "html_act": 400, "html_other": 200,
-            "every_route": 350, "import": 150}
+            "every_route": 350, "import": 150, "game_import": 120}
 # FUZZ_SCALE=10 runs ten times as many (a deeper search, by hand; the suite runs the budget above)
 REQUESTS = {k: int(v * float(os.environ.get("FUZZ_SCALE", "1"))) for k, v in REQUESTS.items()}
 
@@ -642,3 +643,54 @@ def test_import_of_spoiled_exports(live, export_doc, part, event, value):
     if status == 201:  # what was accepted must read back as strict JSON
         code = json.loads(body)["code"]
         assert math.isfinite(live.table(code)["seq"])
+
+
+# --- the games' own import forms (a file or pasted text of JSON) ---------------------------------
+
+@pytest.fixture(scope="module")
+def import_forms(live, game_tables):
+    """(path, table) for every game's import form of the URL map, each with a table of its game
+    (found by asking: another game's table answers 404)."""
+    rules = sorted(r.rule for r in live.app.url_map.iter_rules()
+                   if r.rule.endswith("/import") and "<code>" in r.rule and "POST" in r.methods)
+    found = []
+    for rule in rules:
+        for table in sorted(game_tables.values(), key=lambda t: t["system"]):
+            path = rule.replace("<code>", table["code"])
+            if live.form(path, [("csrf_token", live.csrf())])[0] != 404:
+                found.append((path, table))
+                break
+    assert len(found) >= 3, found  # Empires of Dust fleets, Dreadfleet warships, Astral Action cards
+    return found
+
+
+def _documents():
+    """A hostile document: not JSON, too deep, or JSON of the right shape with one part hostile."""
+    part = st.one_of(hostile, any_scalar)
+    shaped = st.one_of(
+        part, part.map(lambda v: [v]), part.map(lambda v: {"cards": [v]}), part.map(lambda v: {"cards": v}),
+        part.map(lambda v: {"cards": [{"name": v}]}), part.map(lambda v: [{"name": "x", "speed": v}]),
+        st.tuples(st.sampled_from(["companion-eod-fleet", "x", None]), part).map(
+            lambda fv: {"format": fv[0], "name": fv[1], "ships": [fv[1]], "size": fv[1]}))
+    return st.one_of(st.sampled_from([DEEP, "[" * 5000, "{" * 3000, "", "nul", "\ud800"]),
+                     shaped.map(lambda d: json.dumps(d, allow_nan=True)))
+
+
+@settings(max_examples=REQUESTS["game_import"], deadline=None, database=None,
+          suppress_health_check=list(HealthCheck))
+@given(data=st.data(), doc=_documents(), how=st.sampled_from(["file", "text"]))
+@example(data=None, doc="[" * 5000, how="text")
+@example(data=None, doc='{"cards": [[1]]}', how="text")
+@example(data=None, doc="[5]", how="file")
+def test_game_import_forms_with_hostile_documents(live, import_forms, data, doc, how):
+    forms = import_forms if data is None else [data.draw(st.sampled_from(import_forms), label="form")]
+    for path, table in forms:
+        before = live.table(table["code"])
+        raw = doc.encode("utf-8", "surrogatepass")
+        if how == "file":
+            answer = live.request("POST", path, *_multipart({"csrf_token": live.csrf()}, raw))
+        else:  # pasted: each form names its text field its own way
+            answer = live.form(path, [("csrf_token", live.csrf()), ("text", doc), ("json", doc)])
+        check_answer(path, *answer)
+        assert answer[0] in (200, 400), (path, answer[0], doc[:80])
+        check_refusal(live, table["code"], before, answer[0])

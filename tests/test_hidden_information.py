@@ -130,12 +130,13 @@ def test_revealing_is_an_event_everybody_sees(sealed_table):
     assert red.act(do="reveal id=s1", _control="seal-u1").status_code == 200
     for phone in (blue, watcher):
         assert SECRET in phone.client.get(f"/t/{phone.code}?open=*").data.decode()
-        assert f"Falcon: sealed order revealed: {SECRET}" in phone.client.get(f"/t/{phone.code}/log").data.decode()
+        assert f"Falcon: sealed order s1 revealed: {SECRET}" in phone.client.get(f"/t/{phone.code}/log").data.decode()
         assert json.loads(phone.client.get(f"/api/tables/{phone.code}").data)["state"]["sealed"]["s1"]["secret"] == \
             {"text": SECRET}
-    # undoing the reveal seals the part again in the state; what was once revealed stays in the
-    # reveal's own log line and redo label (nobody can unsee it), but the order is not in effect
+    # undoing the reveal seals the part again: the state, the reveal's log line (its label names the
+    # part, the text came from the part) and the redo label hold no text (issue 30 §2)
     assert red.undo().status_code == 200
+    assert SECRET not in blue.client.get(f"/t/{blue.code}/log").data.decode()
     board = blue.client.get(f"/t/{blue.code}?open=*").data.decode()
     part = re.search(r'<p class="sealed-part[^"]*" data-sealed="s1">.*?</p>', board, re.S).group(0)
     assert "Sealed order" in part and SECRET not in part
@@ -226,3 +227,104 @@ def test_for_viewer_strips_only_what_the_viewer_may_not_read():
     event = {"seq": 2, "payload": {"type": "seal", "sealed": {"side": "Red", "secret": {"text": "a"}}}}
     assert hidden.for_viewer([event], "Blue")[0]["payload"]["sealed"]["secret"] is None
     assert hidden.secrets_in(state) == ["a", "b"]
+
+
+@pytest.mark.parametrize("slug", sorted(default_systems()))
+def test_an_undone_reveal_leaves_the_text_in_no_label_on_any_path(app, client, slug):
+    """seal, reveal, undo: the order is sealed again, and no label (the withdrawn reveal's, the
+    undo's, the Redo button's) carries its text, in every game, on every read path (issue 30 §2)."""
+    red = TableActions(client)
+    red.create(system=slug, seat="Anna", side="Red", sides="Red,Blue")
+    template = next(iter(default_systems()[slug].templates.values()), {})
+    stats = {s["id"]: max(s["min"], 1) for s in template.get("stats", []) if "default" not in s}
+    resp = client.post(f"/api/tables/{red.code}/actions", headers={"X-CSRF-Token": red.csrf}, json={
+        "type": "add-unit", "name": "Falcon", "side": "Red", "stats": stats})
+    assert resp.status_code == 200, resp.data
+    unit = resp.get_json()["unit"]
+    assert red.act(do=f"seal unit={unit}", text=SECRET, _control=f"seal-{unit}").status_code == 200
+    assert red.act(do="reveal id=s1", _control=f"seal-{unit}").status_code == 200
+    player, spectator = red.secrets()
+    blue = Phone(app.test_client()).join(red.code, player, "Ben", "Blue")
+    watcher = Phone(app.test_client()).join(red.code, spectator, "Sam")
+    # while revealed, everybody reads it, in the log too (from the sealed part, not the label)
+    assert SECRET in blue.client.get(f"/t/{red.code}/log").data.decode()
+    assert red.undo().status_code == 200
+    for phone in (blue, watcher):
+        seen = bodies(phone)
+        for path in every_get_route(app, phone.code):
+            seen[path + " (plain)"] = phone.client.get(path).data.decode()
+        assert [path for path, body in seen.items() if SECRET in body] == []
+    redo = re.search(r'id="redo".*?title="([^"]*)"', blue.client.get(f"/t/{red.code}").data.decode(), re.S).group(1)
+    assert html.unescape(redo) == "Anna: Falcon: sealed order s1 revealed"
+    db = store.open_db(app.config["DATABASE"])
+    assert [e["label"] for e in store.events(db, red.code)][-2:] == \
+        ["Falcon: sealed order s1 revealed", "undo: Falcon: sealed order s1 revealed"]
+
+
+def test_reveal_labels_stored_with_the_text_lose_it_on_upgrade(app, sealed_table):
+    """A database from before issue 30 §2 holds reveal labels with the text: the migration rewrites
+    them (and the undo/redo labels copied from them) to name the part only."""
+    red = sealed_table["red"]
+    assert red.act(do="reveal id=s1", _control="seal-u1").status_code == 200
+    assert red.undo().status_code == 200 and red.undo(redo=True).status_code == 200
+    db = store.open_db(app.config["DATABASE"])
+    old = f"Falcon: sealed order revealed: {SECRET}"
+    with store.write_lock(db):
+        db.conn.execute("update events set label = ? where type = 'reveal'", [old])
+        db.conn.execute("update events set label = 'undo: ' || ? where type = 'undo'", [old])
+        db.conn.execute("update events set label = 'redo: ' || ? where type = 'redo'", [old])
+    store.m007_reveal_labels_without_text(db)
+    assert [e["label"] for e in store.events(db, red.code)][-3:] == [
+        "Falcon: sealed order s1 revealed", "undo: Falcon: sealed order s1 revealed",
+        "redo: Falcon: sealed order s1 revealed"]
+
+
+def _two_sealed_export(sealed_table):
+    """Blue's export of a table where Red and then Blue sealed an order: Red's is boxed."""
+    red, blue = sealed_table["red"], sealed_table["blue"]
+    assert blue.act(do="seal unit=u2", text="Blue-Plan-K9", _control="seal-u2").status_code == 200
+    doc = json.loads(blue.client.get(f"/t/{blue.code}/export").data)
+    seals = [e for e in doc["events"] if e["payload"].get("sealed")]
+    assert [bool(e["payload"]["sealed"].get("box")) for e in seals] == [True, False]
+    return red, blue, doc, seals
+
+
+def test_a_box_moved_into_another_event_is_refused(app, sealed_table):
+    """Red's boxed order put into Blue's own seal event would import with Blue's order reading
+    Red's text (issue 30 §3): each box is bound to its table, event and part."""
+    red, blue, doc, (reds, blues) = _two_sealed_export(sealed_table)
+    blues["payload"]["sealed"] = {**blues["payload"]["sealed"], "secret": None, "redacted": True,
+                                  "box": reds["payload"]["sealed"]["box"]}
+    db = store.open_db(app.config["DATABASE"])
+    count = db.execute("select count(*) from tables").fetchone()[0]
+    resp = _import(blue, doc)
+    assert resp.status_code == 400 and "moved" in resp.get_json()["error"], resp.get_json()
+    assert db.execute("select count(*) from tables").fetchone()[0] == count  # nothing stored
+
+
+@pytest.mark.parametrize("spoil", ["table", "created", "seq", "side", "unit"])
+def test_a_box_opens_only_where_it_was_sealed(app, sealed_table, spoil):
+    red, blue, doc, (reds, _) = _two_sealed_export(sealed_table)
+    assert _import(blue, json.loads(json.dumps(doc))).status_code == 201  # unchanged: imports
+    if spoil in ("table", "created"):
+        doc[spoil] = "ABCDEF" if spoil == "table" else "2020-01-01T00:00:00.000+00:00"
+    elif spoil == "seq":  # the same box a step later in the log (a note before it)
+        i = doc["events"].index(reds)
+        doc["events"].insert(i, {**doc["events"][i - 1], "type": "note", "label": "x",
+                                 "payload": {"type": "note", "text": "x"}})
+        for n, ev in enumerate(doc["events"], start=1):
+            ev["seq"] = n
+    elif spoil == "side":
+        reds["payload"]["sealed"]["side"] = "Blue"
+    else:
+        reds["payload"]["unit"] = "u2"
+    resp = _import(blue, doc)
+    assert resp.status_code == 400 and "moved" in resp.get_json()["error"], resp.get_json()
+
+
+def test_an_export_from_before_bound_boxes_is_refused_with_a_sentence(app, sealed_table):
+    red, blue, doc, (reds, _) = _two_sealed_export(sealed_table)
+    part = reds["payload"]["sealed"]
+    part["box"] = part["box"].removeprefix(hidden.BOX_VERSION)
+    resp = _import(blue, doc)
+    assert resp.status_code == 400 and "export the table again" in resp.get_json()["error"]

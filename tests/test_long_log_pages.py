@@ -63,8 +63,9 @@ def test_an_older_page_never_shows_another_sides_sealed_order(app, table):
 
 def test_the_report_is_built_once_per_change_and_view(app, long_table, monkeypatch):
     built = []
-    real = report.build
-    monkeypatch.setattr(report, "build", lambda state, events: built.append(len(events)) or real(state, events))
+    real = report.finish
+    monkeypatch.setattr(report, "finish", lambda state, totals, withdrawn: built.append(totals.length)
+                        or real(state, totals, withdrawn))
     drawn = []
 
     def count(sender, template, context, **extra):

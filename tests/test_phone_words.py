@@ -136,13 +136,17 @@ def test_undo_takes_back_only_the_move_the_button_named(client, table):
     table.create(seat="Anna")
     table.act(type="add-unit", name="Victory", **{"stats.hp": "10"})
     table.act(do="adjust unit=u1 tracker=hp by=-1")
-    seen = "Anna: Victory HP -1 (10 → 9)"
+    seen = re.search(r'id="undo".*?name="expect" value="(\d+)"', client.get(f"/t/{table.code}").data.decode(), re.S)
+    assert seen and seen.group(1) == "3"  # the seq of "Anna: Victory HP -1 (10 → 9)"
     table.act(do="adjust unit=u1 tracker=hp by=-2")  # another phone's move came in meanwhile
-    resp = client.post(f"/t/{table.code}/undo", data={"csrf_token": table.csrf, "_control": "undo", "expect": seen},
-                       headers={"HX-Request": "true"})
+    resp = client.post(f"/t/{table.code}/undo", data={"csrf_token": table.csrf, "_control": "undo",
+                                                      "expect": seen.group(1)}, headers={"HX-Request": "true"})
     assert resp.status_code == 409 and "Another move came in since" in resp.data.decode()
     assert table.state()["units"]["u1"]["trackers"]["hp"]["value"] == 7  # nothing undone
-    resp = client.post(f"/t/{table.code}/undo", data={"csrf_token": table.csrf, "_control": "undo",
-                                                      "expect": "Anna: Victory HP -2 (9 → 7)"},
+    resp = client.post(f"/t/{table.code}/undo", data={"csrf_token": table.csrf, "_control": "undo", "expect": "4"},
                        headers={"HX-Request": "true"})
     assert resp.status_code == 200 and table.state()["units"]["u1"]["trackers"]["hp"]["value"] == 9
+    # Redo names the move it brings back the same way
+    resp = client.post(f"/t/{table.code}/redo", data={"csrf_token": table.csrf, "_control": "redo", "expect": "3"},
+                       headers={"HX-Request": "true"})
+    assert resp.status_code == 409 and table.state()["units"]["u1"]["trackers"]["hp"]["value"] == 9

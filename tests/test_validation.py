@@ -117,6 +117,9 @@ def test_method_and_size_errors_under_api_are_json(client, app, api):
     code, headers = api
     resp = client.put(f"/api/tables/{code}/actions", json={}, headers=headers)
     assert resp.status_code == 405 and "PUT" in resp.get_json()["error"]
+    assert "POST" in resp.headers["Allow"]  # RFC 9110: a 405 names the methods that are allowed
+    assert "GET" in client.post(f"/api/tables/{code}/events", headers=headers).headers["Allow"]
+    assert "POST" in client.get(f"/t/{code}/act").headers["Allow"]  # the HTML routes too
     app.config["MAX_CONTENT_LENGTH"] = 1000
     resp = client.post("/api/tables/import", data=b'{"x": "' + b"a" * 2000 + b'"}',
                        headers={"Content-Type": "application/json"})

@@ -1,7 +1,7 @@
 """Core actions for hidden information, usable in every game: seal a text for a unit, reveal it,
 discard it unread.  What may be read by whom is decided only by ``companion.hidden.for_viewer``;
 these actions keep the secret under ``payload["sealed"]`` / ``state["sealed"]`` and never put it
-in a label until it is revealed.
+in a label, not even a reveal's (a label outlives an undone reveal).
 """
 from __future__ import annotations
 
@@ -94,15 +94,17 @@ def decide_seal(state: dict, args: dict, ctx) -> dict:
 
 @action("reveal", fields={"id": Scalar(60, "the sealed order's id")})
 def reveal(state: dict, p: dict) -> str:
-    """Reveal a sealed part to everybody (the text shows in this event's label)."""
+    """Reveal a sealed part to everybody (its text shows beside this event in the log while revealed)."""
     part = part_of(state, p.get("id"))
     if part["revealed"]:
         raise RuleError(f"That order for {whose(state, part)} is already revealed.", "id")
     if part["discarded"]:
         raise RuleError(f"That order for {whose(state, part)} was discarded unread.", "id")
     part["revealed"] = True
-    text = part["secret"].get("text") or ", ".join(str(v) for v in part["secret"].values())
-    return f"{whose(state, part)}: sealed {part['kind']} revealed: {text}"
+    # the label names the part, never its text: a label outlives the reveal (an undone reveal's
+    # line, the undo's, the Redo button's); the log shows the text from the part while it is
+    # revealed (hidden.revealed_texts)
+    return f"{whose(state, part)}: sealed {part['kind']} {part['id']} revealed"
 
 
 @reveal.decider

@@ -138,3 +138,18 @@ def test_a_phone_that_was_closed_lands_back_in_its_seat_and_catches_up(live_serv
     ben.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # waking polls at once
     anna.get_by_label("HP minus one").click()
     expect(hp_of(ben, "Victory")).to_have_text("9", timeout=2500)
+
+
+def test_the_join_address_with_its_secret_leaves_the_browser_history(live_server, phone):
+    anna, ben = phone(), phone()
+    url, _ = open_table(anna, live_server)
+    secret = url.rsplit("/", 1)[1]
+    ben.goto(url)
+    expect(ben.locator("#join")).to_be_visible()
+    assert secret not in ben.url and ben.evaluate("location.pathname").endswith(url.split("/")[4])
+    ben.fill("input[name=seat]", "Ben")
+    ben.click("text=Take my seat")
+    expect(ben.locator("#board")).to_be_visible()
+    ben.go_back()
+    assert secret not in ben.url
+    assert secret not in ben.evaluate("JSON.stringify([location.href, document.referrer])")

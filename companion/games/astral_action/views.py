@@ -21,7 +21,7 @@ from companion.games.astral_action.combat import MODS, _weapon, band_of
 from companion.games.astral_action.ship_row import ship_row
 from companion.play import board_context
 from companion.rules import RuleError
-from companion.game_pages import game_table, json_file, refusal, uploaded_json
+from companion.game_pages import game_table, json_file, refusal, uploaded_list
 from companion.web import ctx_for, page_or_partial
 
 bp = Blueprint("astral_action", __name__, url_prefix="/t/<code>/astral-action")
@@ -174,14 +174,11 @@ def import_cards(code: str):
     """Import cards exported before; every card is checked before any is saved."""
     _table(code, write=True)
     try:
-        doc = uploaded_json("Ship Information Cards")
-        found = doc.get("cards") if isinstance(doc, dict) else doc
-        if not isinstance(found, list) or not 1 <= len(found) <= 50:
-            raise RuleError("The file needs 1 to 50 Ship Information Cards.", "file")
+        found = uploaded_list("Ship Information Cards", "cards", 50)
         checked = []
         for i, card in enumerate(found, start=1):
             try:
-                checked.append(design.validate(card if isinstance(card, dict) else {}))
+                checked.append(design.validate(card))
             except RuleError as exc:
                 raise RuleError(f"Card {i}: {exc.message}", exc.field) from None
         library.save_all(SLUG, KIND, [(card["name"], card) for card in checked], code)

@@ -21,7 +21,7 @@ from companion.games.dreadfleet.fleet_cards import EXPORT_FORMAT, _flat, _number
 from companion.games.dreadfleet.previews import boarding_preview, shot_preview
 from companion.play import board_context, form_args
 from companion.rules import RuleError
-from companion.game_pages import game_table, json_file, refusal, uploaded_json
+from companion.game_pages import game_table, json_file, refusal, uploaded_list
 from companion.web import ctx_for, page_or_partial
 
 bp = Blueprint("dreadfleet", __name__, url_prefix="/t/<code>/dreadfleet")
@@ -111,16 +111,13 @@ def import_warships(code: str):
     """Import Warship cards exported before (a file or pasted text); every card is checked first."""
     _table(code, write=True)
     try:
-        doc = uploaded_json("Warship cards")
-        cards = doc.get("cards") if isinstance(doc, dict) else doc
-        if not isinstance(cards, list) or not cards or len(cards) > 50:
-            raise RuleError("The file needs 1 to 50 Warship cards.", "file")
+        cards = uploaded_list("Warship cards", "cards", 50)
         checked = []
         for i, card in enumerate(cards, start=1):
             try:
                 checked.append(warship_card(_flat(card)))
             except RuleError as exc:
-                raise RuleError(f"Card {i} ({(card or {}).get('name', '?')}): {exc.message}", exc.field) from None
+                raise RuleError(f"Card {i} ({str(card.get('name', '?'))[:40]}): {exc.message}", exc.field) from None
         library.save_all(SLUG, "warship", [(data["name"], data) for data in checked], code)
     except RuleError as exc:
         return _failed(exc, "df-import")

@@ -20,7 +20,7 @@ from companion.games import library
 from companion.games.empires_of_dust import rules as eod
 from companion.play import board_context
 from companion.rules import RuleError
-from companion.game_pages import game_table, json_file
+from companion.game_pages import game_table, json_file, uploaded_json
 from companion.web import ctx_for, error_fragment, page_or_partial, require_player, status_of
 from companion.games.empires_of_dust.attack_helper import attack_context, preview
 from companion.games.empires_of_dust.designer_form import (KIND, _apply_op, check_draft, designer_context,
@@ -209,12 +209,7 @@ def fleet_import(code: str):
     row, seat = _table(code)
     require_player(seat)
     try:
-        upload = request.files.get("file")
-        raw = upload.read() if upload else (request.form.get("json") or "").encode()
-        try:
-            doc = json.loads(raw or b"null")
-        except ValueError:
-            raise RuleError("That file is not JSON.", "eod-import") from None
+        doc = uploaded_json("a fleet", "eod-import", text_field="json")
         if not isinstance(doc, dict) or doc.get("format") != EXPORT_FORMAT:
             raise RuleError(f"This is not an exported fleet (format must be {EXPORT_FORMAT!r}).", "eod-import")
         name, ships = _clean_for_saving({"name": doc.get("name"), "ships": doc.get("ships")})
