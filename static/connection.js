@@ -1,0 +1,100 @@
+// Whether this phone is in touch with the host, said in words (issue 25, "catch-up and honesty").
+// The board polls every few seconds; any answer from the host, whatever its status, means the
+// phone is in touch.  A request that gets no answer at all (the phone's Wi-Fi is off, the host has
+// stopped) means it is not, and so does a board whose last answer is three poll periods old.
+// While out of touch, the board is marked stale; offline, a tap is refused on the spot with a
+// sentence, never sent later behind the player's back (reconnecting, it is sent: the host may only
+// be slow); a tap whose answer never came says it may not have counted.  When the phone is back, the next poll catches the board up by itself.
+(function () {
+  "use strict";
+  var lastAnswer = Date.now(), state = null, strip = null, word = null;
+
+  function board() { return document.getElementById("board"); }
+  function period() {
+    var b = board(), m = b && /every (\d+(?:\.\d+)?)s/.exec(b.getAttribute("hx-trigger") || "");
+    return m ? parseFloat(m[1]) * 1000 : 2000;
+  }
+  var SAY = {
+    live: "live",
+    reconnecting: "Reconnecting… this board may be out of date.",
+    offline: "Offline: your taps are not sent. This board may be out of date."
+  };
+
+  function show(next) {
+    if (!board() || next === state) return;
+    state = next;
+    if (!word) {
+      word = document.createElement("span");
+      word.id = "link-state";
+      word.className = "link-state";
+      word.setAttribute("role", "status");
+      var nav = document.querySelector("nav.top"), seat = nav && nav.querySelector(".seat");
+      if (nav) nav.insertBefore(word, seat || nav.lastElementChild);
+    }
+    if (!strip) {
+      strip = document.createElement("p");
+      strip.id = "stale";
+      strip.className = "stale";
+      strip.setAttribute("role", "alert");
+      document.body.appendChild(strip);
+    }
+    word.textContent = next === "live" ? "● live" : next === "offline" ? "○ offline" : "◌ reconnecting";
+    strip.textContent = next === "live" ? "" : SAY[next];
+    strip.hidden = next === "live";
+    document.documentElement.classList.toggle("stale-board", next !== "live");
+  }
+
+  function say(elt, text) {
+    // the sentence goes where the thumb is: right after the form (or control) that was tapped
+    var at = (elt && elt.closest && (elt.closest("form") || elt)) || null;
+    if (!at || !at.parentNode) return;
+    var note = at.nextElementSibling;
+    if (!note || !note.classList.contains("not-sent")) {
+      note = document.createElement("p");
+      note.className = "err-text not-sent";
+      note.setAttribute("role", "alert");
+      at.parentNode.insertBefore(note, at.nextSibling);
+    }
+    note.textContent = text;
+  }
+  function clearNotes() {
+    Array.prototype.forEach.call(document.querySelectorAll(".not-sent"), function (n) { n.remove(); });
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var verb = (e.detail.requestConfig && e.detail.requestConfig.verb) || "get";
+    if (verb !== "get" && state === "offline") {
+      e.preventDefault();  // refused on the spot: nothing is queued to be sent later
+      say(e.detail.elt, "Not sent: this phone is not in touch with the host. Tap again when the board says live.");
+    }
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var xhr = e.detail.xhr;
+    if (xhr && xhr.status > 0) {  // the host answered (an error status is an answer too)
+      lastAnswer = Date.now();
+      if (state !== "live") clearNotes();
+      show("live");
+    }
+  });
+  function lost(e) {
+    show("offline");
+    var verb = (e.detail.requestConfig && e.detail.requestConfig.verb) || "get";
+    if (verb !== "get") {
+      say(e.detail.elt, "No answer from the host: this tap may not have counted. The board shows it once the phone is back.");
+    }
+  }
+  document.addEventListener("htmx:sendError", lost);
+  document.addEventListener("htmx:timeout", lost);
+  window.addEventListener("offline", function () { show("offline"); });
+  window.addEventListener("online", function () { if (state === "offline") show("reconnecting"); });
+
+  setInterval(function () {
+    if (!board() || document.visibilityState !== "visible") return;
+    if (Date.now() - lastAnswer > 3 * period() + 1000 && state === "live") show("reconnecting");
+  }, 1000);
+  document.addEventListener("visibilitychange", function () {
+    // a phone that slept has not heard from the host for a while: that is not the host's fault
+    if (document.visibilityState === "visible") lastAnswer = Math.max(lastAnswer, Date.now() - period());
+  });
+  document.addEventListener("DOMContentLoaded", function () { if (board()) show(navigator.onLine === false ? "offline" : "live"); });
+})();

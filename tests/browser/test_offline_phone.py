@@ -1,0 +1,55 @@
+"""A phone that loses the host (issue 25, catch-up and honesty): it says so within seconds, a tap
+made meanwhile is refused in words where the thumb is (never sent later behind the player's back),
+and once back the board catches up by itself with no reload; a host that stopped reads the same."""
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from phone_checks import open_card, shots, two_players
+from test_core_browser import add_unit, hp_of
+
+pytestmark = pytest.mark.browser
+
+
+def test_an_offline_phone_says_so_refuses_taps_in_words_and_catches_up_when_back(live_server, phone):
+    anna, ben = phone(), phone()
+    two_players(anna, ben, live_server)
+    add_unit(anna, "Nimitz", 8)
+    expect(hp_of(ben, "Nimitz")).to_have_text("8", timeout=3000)
+    expect(ben.locator("#link-state")).to_have_text("● live")
+    open_card(ben, "Nimitz")
+
+    ben.context.set_offline(True)
+    expect(ben.locator("#stale")).to_contain_text("Offline: your taps are not sent", timeout=5000)
+    expect(ben.locator("#link-state")).to_have_text("○ offline")
+    ben.screenshot(path=str(shots("freeform") / "offline.png"))
+
+    card = ben.locator("form.unit", has=ben.locator("h3", has_text="Nimitz"))
+    card.get_by_label("HP minus one").click()  # refused on the spot, in words, next to the control
+    expect(ben.locator(".not-sent")).to_contain_text("Not sent: this phone is not in touch with the host")
+    open_card(anna, "Nimitz")
+    anna.locator("form.unit", has=anna.locator("h3", has_text="Nimitz")).get_by_label("HP minus one").click()
+    expect(hp_of(anna, "Nimitz")).to_have_text("7")
+    ben.wait_for_timeout(3000)
+    expect(hp_of(ben, "Nimitz")).to_have_text("8")  # Ben's board is stale, and says so
+    expect(ben.locator("#stale")).to_be_visible()
+
+    ben.context.set_offline(False)
+    expect(ben.locator("#link-state")).to_have_text("● live", timeout=5000)
+    expect(hp_of(ben, "Nimitz")).to_have_text("7", timeout=5000)  # caught up by itself: Anna's hit only
+    expect(ben.locator("#stale")).to_be_hidden()
+    expect(ben.locator(".not-sent")).to_have_count(0)
+    ben.wait_for_timeout(2500)
+    expect(hp_of(anna, "Nimitz")).to_have_text("7")  # the refused tap was never sent later
+
+
+def test_a_stopped_host_reads_as_offline(live_server, phone):
+    anna = phone()
+    from phone_checks import open_table
+    open_table(anna, live_server, "freeform", "Lights out", None, None, "#board")
+    expect(anna.locator("#link-state")).to_have_text("● live")
+    anna.route("**/poll*", lambda route: route.abort("connectionrefused"))  # the host has stopped
+    expect(anna.locator("#stale")).to_contain_text("Offline", timeout=5000)
+    anna.unroute("**/poll*")
+    expect(anna.locator("#link-state")).to_have_text("● live", timeout=5000)
