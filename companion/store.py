@@ -326,9 +326,10 @@ def state_for(row: dict, viewer: str | None) -> dict:
     return {**row, "state": hidden.for_viewer(row["state"], viewer)}
 
 
-def board_log(db: Database, table_id: int, viewer: str | None, rolls: int = 8) -> dict:
+def board_log(db: Database, table_id: int, viewer: str | None, rolls: int = 4) -> dict:
     """What the board shows of the log: the labels undo and redo would act on ("Anna: Victory HP -3")
-    and the latest rolls and draws (withdrawn ones marked), as a seat of side ``viewer`` may see them
+    and the latest few rolls and draws (withdrawn ones marked; four keep the board short on a phone,
+    issue 28 §1, the log page has them all), as a seat of side ``viewer`` may see them
     (labels never hold a secret; payloads may); a few indexed reads, whatever the log's length."""
     top, undone_event = db.execute("select done_top, undone_event from tables where id = ?", [table_id]).fetchone()
 
