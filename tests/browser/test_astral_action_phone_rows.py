@@ -157,7 +157,7 @@ def test_four_ships_a_side_fit_two_screens_and_an_attack_takes_two_taps(live_ser
     expect(ben.locator("#aa-attack select[name=shot]")).to_be_attached()
     rook.locator("summary.rowline").click()  # fold it again: from the closed board
     tap = Taps()
-    tap(rook.locator("a.aa-fire"))
+    tap(rook.locator("xpath=..").locator("a.aa-fire"))
     form = ben.locator("#aa-attack")
     expect(form.locator("select[name=shot]")).to_have_value(f"{uid_of(ben, 'Rook')}:0")
     expect(ben.locator("#aa-attack-card h2")).to_be_in_viewport()

@@ -84,7 +84,7 @@ def test_four_ships_fit_two_screens_and_common_moves_take_two_taps(live_server, 
     ben_row.locator("summary .rname").click()  # fold it again
 
     # Card Burn: Burn on Ben's closed row (1) opens the tool with Ben chosen; type; Burn (2)
-    burn_link = row(ben, "Ben").locator("a.dn-rowtool")
+    burn_link = row(ben, "Ben").locator("xpath=..").locator("a.dn-rowtool")
     burn_link.click()
     form = ben.locator("#dn-burn")
     expect(form.locator("select[name=ship]")).to_have_value("Ben")

@@ -112,7 +112,7 @@ def test_two_average_fleets_on_two_phones_one_handed(live_server, phone):
     # chosen and an enemy aimed at; distance and the real D20 typed; Fire (2). Laser 10 against
     # reflective 5: D20 > 6, rolled 15: 10 damage (seed 001, Armour Penetration)
     destroyer = row(anna, "Fleet 1", "Avg. D.")
-    tap(destroyer.locator("a", has_text="Fire"), stays=False)
+    tap(destroyer.locator("xpath=..").locator("a", has_text="Fire"), stays=False)
     helper = anna.locator("#eod-attack")
     expect(helper.locator("select[name=attacker]")).to_have_value("u2")
     expect(helper.locator("select[name=target]")).to_have_value("u5")  # Fleet 2's Avg. F.

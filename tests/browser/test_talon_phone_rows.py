@@ -96,8 +96,8 @@ def test_talon_rows_fire_from_the_row_in_two_taps(live_server, phone):
     shot(ben, "talon-rows-closed.png")
 
     # Fire on Justice's closed row (1): its fire form, in view, its ready group chosen
-    fire_link = row(ben, "Justice").locator("a.tl-rowfire")
-    expect(row(ben, "Fury").locator("a.tl-rowfire")).to_have_count(0)  # nothing ready: no Fire
+    fire_link = row(ben, "Justice").locator("xpath=..").locator("a.tl-rowfire")
+    expect(row(ben, "Fury").locator("xpath=..").locator("a.tl-rowfire")).to_have_count(0)  # nothing ready: no Fire
     fire_link.click()
     form = ben.locator(f"#tl-fire-{justice}")
     expect(form).to_be_visible()
