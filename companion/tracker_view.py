@@ -74,7 +74,9 @@ def tracker(tid, t: dict, unit, state: dict, ro) -> Markup:
                 f' {"disabled" if ro else ""}>Ready · use</button>\n')
         else:
             shown = ready_at + 1 if t["per"] == "phase" else ready_at
-            add(f'<span class="cool">ready at {escape(t["per"])} {escape(shown)}</span>\n'
+            # the system's own word for a round, as its turn line says it (issue 28 §5)
+            per = t["per"] if t["per"] == "phase" else state.get("round_label", "Round").lower()
+            add(f'<span class="cool">ready again in {escape(per)} {escape(shown)}</span>\n'
                 f'<button class="btn small" name="do" value="{escape(do("tracker", unit=u, tracker=tid, op="reset"))}"'
                 f' {"disabled" if ro else ""}>Reset</button>\n')
     elif kind == "conditions":

@@ -30,7 +30,9 @@ def design(page, name, size, equipment):
     form.locator("select[name=size]").select_option(str(size))
     form.locator("input[name='chart.miss']").fill("2")
     form.locator("input[name='chart.glance']").fill("4")
-    form.locator("input[name=movement]").fill("2:3/2 3:2/1")
+    for n, (v, m, h) in enumerate([(2, 3, 2), (3, 2, 1)]):  # the Movement Table grid, a row per Velocity
+        for k, value in (("velocity", v), ("maneuver", m), ("heading", h)):
+            form.locator(f"input[name='mv.{n}.{k}']").fill(str(value))
     for n, (slot, item, arcs) in enumerate(equipment):
         form.locator(f"select[name='eq.{n}.slot']").select_option(slot)
         form.locator(f"select[name='eq.{n}.item']").select_option(item)
