@@ -313,6 +313,9 @@
     if (!source || !tools || !board || !tools.dataset.roster || !board.getAttribute("hx-get")) return;
     var want = source.dataset.roster;
     if (!want || want === tools.dataset.roster || want === toolsAsked) return;
+    // not under the player's thumb: while a field or button in the helpers has the focus, or one of them
+    // is sending, they stay as they are (asked for again once the focus leaves them)
+    if (tools.contains(document.activeElement) || tools.querySelector(".htmx-request") || tools.matches(".htmx-request")) return;
     toolsAsked = want;
     var typed = {};
     tools.querySelectorAll("input[name], select[name], textarea[name]").forEach(function (f) {
@@ -336,6 +339,10 @@
     });
   }
   document.addEventListener("htmx:afterSettle", freshTools);
+  document.addEventListener("focusout", function (e) {
+    var tools = document.getElementById("game-tools");
+    if (tools && tools.contains(e.target)) setTimeout(freshTools, 0);
+  });
   document.addEventListener("htmx:oobAfterSwap", function () { setTimeout(freshTools, 0); });
 
   // The board polls from the seq it shows. A poll (or an action's answer) a change or two behind may
