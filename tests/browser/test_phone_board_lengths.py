@@ -134,6 +134,12 @@ def test_talon_board_in_every_phase(live_server, phone):
     phases = anna.locator("#turn ol.phases li").all_inner_texts()
     assert len(phases) == 13, phases
     through_a_turn(anna, "talon", phases + phases[:1])
+    # the rows' letters in the rulebook's words, one tap away (issue 28 §5)
+    legend = anna.locator("#tl-legend")
+    legend.locator("summary").click()
+    expect(legend).to_contain_text("A row of the Power Curve: Power, Speed, Turn Radius")
+    legend.scroll_into_view_if_needed()
+    anna.screenshot(path=str(shots("talon") / "legend.png"))
 
 
 def test_astral_action_board_in_every_phase(live_server, phone):
