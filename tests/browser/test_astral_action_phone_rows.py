@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 from phone_checks import shots, two_players
+from test_phone_result_sheets import assert_readable
 
 pytestmark = pytest.mark.browser
 
@@ -172,6 +173,7 @@ def test_four_ships_a_side_fit_two_screens_and_an_attack_takes_two_taps(live_ser
     assert tap.count <= 2
     sheet = ben.locator("#result")
     expect(sheet.locator("[data-aa-sheet]")).to_have_text("HIT · 5 damage")
+    assert_readable(ben)  # whole on the phone that made it (issue 28 §2)
     assert in_viewport(ben, sheet), sheet.bounding_box()
     assert abs(screen_y(fire) - before) <= 4, (before, screen_y(fire))
     expect(form.locator("input[name=dice]")).to_have_value("")

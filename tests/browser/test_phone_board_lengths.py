@@ -147,3 +147,22 @@ def test_astral_action_board_in_every_phase(live_server, phone):
     anna, ben = two_phones(live_server, phone)
     mid_game(anna, ben, live_server)  # orders given, damage, a formation, at the Activation phase
     through_a_turn(anna, "astral-action", ["Activation", "Resolution", "Command", "Activation"])
+
+
+def test_the_earlier_rolls_are_one_tap_away_and_stay_open_across_a_step(live_server, phone):
+    """The board shows the newest roll; the three before it open with a tap and stay open when another
+    phone's roll arrives as a step (an out-of-band swap of #rolls: companion/drawn.py)."""
+    anna, ben = phone(), phone()
+    two_players(anna, ben, live_server)
+    for n in range(3):
+        anna.locator("#roll button", has_text="d6").first.click()
+        expect(anna.locator("#rolls li")).to_have_count(n + 1)
+    expect(anna.locator("#rolls > ol > li")).to_have_count(1)
+    expect(anna.locator("#rolls-earlier summary")).to_have_text("2 earlier")
+    anna.locator("#rolls-earlier summary").click()
+    expect(anna.locator("#rolls-earlier")).to_have_attribute("open", "")
+    ben.locator("#roll button", has_text="2d6").click()
+    expect(anna.locator("#rolls > ol > li").first).to_contain_text("Ben", timeout=SYNC)
+    expect(anna.locator("#rolls-earlier")).to_have_attribute("open", "")
+    expect(anna.locator("#rolls-earlier li")).to_have_count(3)
+    expect(anna.locator("#rolls-earlier")).to_contain_text("the full log")

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 from phone_checks import shots, two_players
+from test_phone_result_sheets import assert_readable
 
 pytestmark = pytest.mark.browser
 
@@ -113,6 +114,7 @@ def test_talon_rows_fire_from_the_row_in_two_taps(live_server, phone):
     taps["fire"] = 2
     sheet = ben.locator("#result")
     expect(sheet).to_contain_text("2 damage: 2 on forward shields")
+    assert_readable(ben)  # whole on the phone that made it (issue 28 §2)
     assert above_the_bar(ben, sheet)
     assert abs(top_of(summary) - before) < 4
     expect(anna.locator("#result")).to_contain_text("2 damage: 2 on forward shields", timeout=SYNC)
