@@ -85,7 +85,8 @@ def tracker(tid, t: dict, unit, state: dict, ro) -> Markup:
             n = escape(name)
             add(f'<span class="chip on">{n}'
                 + (f' ×{escape(c["count"])}' if c.get("count") is not None else "")
-                + (f' <small>→R{escape(c["until"])}</small>' if c.get("until") is not None else "")
+                + (f' <small>until {escape(state.get("round_label", "Round").lower())} {escape(c["until"])}</small>'
+                   if c.get("until") is not None else "")  # in words, not "→R3" (issue 28 §5)
                 + f'\n<button class="x" name="do" value="{escape(do("tracker", unit=u, tracker=tid, op="remove", name=name))}"'
                   f' aria-label="remove {n}" {"disabled" if ro else ""}>×</button></span>')
         if not ro:
