@@ -208,7 +208,7 @@ def _check_system(path: Path, raw: dict) -> None:
             check_tracker(path, f"{key}.trackers[{j}]", spec)
     for i, deck in enumerate(raw.get("decks", [])):
         _keys(path, f"decks[{i}]", deck, {"id": str, "name": str},
-              {"types": "list[str]", "help": str, "example": str})
+              {"types": "list[str]", "help": str, "example": str, "folded": bool})
     for i, gauge in enumerate(raw.get("gauges", [])):
         check_tracker(path, f"gauges[{i}]", {"kind": "gauge", **gauge})
     for i, spec in enumerate(raw.get("table_trackers", [])):

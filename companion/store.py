@@ -459,10 +459,11 @@ def state_for(row: dict, viewer: str | None) -> dict:
     return {**row, "state": hidden.for_viewer(row["state"], viewer)}
 
 
-def board_log(db: Database, table_id: int, viewer: str | None, rolls: int = 8, row: dict | None = None) -> dict:
+def board_log(db: Database, table_id: int, viewer: str | None, rolls: int = 4, row: dict | None = None) -> dict:
     """What the board shows of the log: the labels undo and redo would act on ("Anna: Victory HP -3")
-    and their seqs (what the buttons send as ``expect``), and the latest rolls and draws (withdrawn
-    ones marked), as a seat of side ``viewer`` may see them (labels never hold a secret; payloads
+    and their seqs (what the buttons send as ``expect``), and the latest few rolls and draws
+    (withdrawn ones marked; four keep the board short on a phone, issue 28 §1, the log page has them
+    all), as a seat of side ``viewer`` may see them (labels never hold a secret; payloads
     may); a few indexed reads, whatever the log's length.  ``row``: the table as the caller read
     it, so a board drawn for its seq names that seq's undo and rolls even if a move came in since."""
     undo, redo = _next_undo(db, table_id, row=row), _next_undo(db, table_id, redo=True, row=row)

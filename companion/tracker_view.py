@@ -74,7 +74,9 @@ def tracker(tid, t: dict, unit, state: dict, ro) -> Markup:
                 f' {"disabled" if ro else ""}>Ready · use</button>\n')
         else:
             shown = ready_at + 1 if t["per"] == "phase" else ready_at
-            add(f'<span class="cool">ready at {escape(t["per"])} {escape(shown)}</span>\n'
+            # the system's own word for a round, as its turn line says it (issue 28 §5)
+            per = t["per"] if t["per"] == "phase" else state.get("round_label", "Round").lower()
+            add(f'<span class="cool">ready again in {escape(per)} {escape(shown)}</span>\n'
                 f'<button class="btn small" name="do" value="{escape(do("tracker", unit=u, tracker=tid, op="reset"))}"'
                 f' {"disabled" if ro else ""}>Reset</button>\n')
     elif kind == "conditions":
@@ -83,7 +85,8 @@ def tracker(tid, t: dict, unit, state: dict, ro) -> Markup:
             n = escape(name)
             add(f'<span class="chip on">{n}'
                 + (f' ×{escape(c["count"])}' if c.get("count") is not None else "")
-                + (f' <small>→R{escape(c["until"])}</small>' if c.get("until") is not None else "")
+                + (f' <small>until {escape(state.get("round_label", "Round").lower())} {escape(c["until"])}</small>'
+                   if c.get("until") is not None else "")  # in words, not "→R3" (issue 28 §5)
                 + f'\n<button class="x" name="do" value="{escape(do("tracker", unit=u, tracker=tid, op="remove", name=name))}"'
                   f' aria-label="remove {n}" {"disabled" if ro else ""}>×</button></span>')
         if not ro:

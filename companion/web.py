@@ -41,6 +41,7 @@ def init_app(app) -> None:
     app.jinja_env.filters["for_players"] = words.for_players  # a rule's sentence without our source notes
     app.jinja_env.globals["csrf"] = csrf_token
     app.jinja_env.globals["if_side"] = side_marks.if_side  # a side's own bits (one board for every side)
+    app.jinja_env.globals["roster_of"] = roster_of
     app.jinja_env.loader = MissRemembered(app.jinja_env.loader)
     app.jinja_env.globals["url_for"] = url_for_once
     app.errorhandler(404)(lambda e: _api_error(e, "Not found.") or (
@@ -385,3 +386,14 @@ def status_of(exc: Exception) -> int:
     if isinstance(exc, (Stale, store.Finished, Conflict)):
         return 409
     return 400
+
+
+def roster_of(state: dict) -> str:
+    """A short fingerprint of what a game's helpers list: the sides and their players' names (a game's
+    ``game.names``), every unit by id, name, side and whether it is on the table.  The board carries it
+    (#unit-options, a part every step brings) and so do the helpers drawn with it (#game-tools):
+    companion.js asks for the helpers again when the two differ (issue 28 §4)."""
+    game = state.get("game") if isinstance(state.get("game"), dict) else {}
+    units = [(uid, u.get("name"), u.get("side"), bool(u.get("removed"))) for uid, u in state.get("units", {}).items()]
+    raw = repr((state.get("sides"), units, game.get("names")))
+    return hashlib.blake2b(raw.encode(), digest_size=5).hexdigest()

@@ -107,7 +107,10 @@
     var a = e.target.closest && e.target.closest("a[href^='#']");
     var id = a && a.getAttribute("href").slice(1);
     if (!id) return;
-    var target = document.getElementById(id), row = a.closest("details.unitrow");
+    // (a unit's own link sits beside its row, not in it: a link inside a summary is not reachable as
+    // one by a screen reader, issue 28 §7)
+    var box = a.closest(".unitbox"), row = a.closest("details.unitrow") || (box && box.querySelector("details.unitrow"));
+    var target = document.getElementById(id);
     if (!target && row && row.querySelector(":scope > .unitcard[data-lazy]")) {
       e.preventDefault();
       goingTo = {a: a, id: id, at: Date.now()};
@@ -296,6 +299,63 @@
     if (f && f.focus) f.focus({preventScroll: true});
   });
 
+  // A part of the board swapped out of band (a step: companion/drawn.py) keeps the sections folded or
+  // open as the player left them (e.g. the earlier rolls): details with an id are opened again.
+  var oobOpen = {};
+  document.addEventListener("htmx:oobBeforeSwap", function (e) {
+    var t = e.detail.target;
+    if (t && t.id && t.querySelectorAll) oobOpen[t.id] = Array.prototype.map.call(t.querySelectorAll("details[id][open]"), function (d) { return d.id; });
+  });
+  document.addEventListener("htmx:oobAfterSwap", function (e) {
+    var t = e.detail.target, ids = t && oobOpen[t.id];
+    if (!ids) return;
+    delete oobOpen[t.id];
+    ids.forEach(function (id) { var d = document.getElementById(id); if (d) d.open = true; });
+  });
+
+  // A game's helpers (below the board, loaded in their own request) list the table's players and units;
+  // drawn before a player set up or a unit came, they would offer the old list. The board says which
+  // roster it shows (#unit-options[data-roster]), the helpers which they were drawn with: when the two
+  // differ the helpers are asked for again, what was typed in them kept (issue 28 §4).
+  var toolsAsked = null;
+  function freshTools() {
+    var source = document.getElementById("unit-options"), tools = document.getElementById("game-tools");
+    var board = document.getElementById("board");
+    if (!source || !tools || !board || !tools.dataset.roster || !board.getAttribute("hx-get")) return;
+    var want = source.dataset.roster;
+    if (!want || want === tools.dataset.roster || want === toolsAsked) return;
+    // not under the player's thumb: while a field or button in the helpers has the focus, or one of them
+    // is sending, they stay as they are (asked for again once the focus leaves them)
+    if (tools.contains(document.activeElement) || tools.querySelector(".htmx-request") || tools.matches(".htmx-request")) return;
+    toolsAsked = want;
+    var typed = {};
+    tools.querySelectorAll("input[name], select[name], textarea[name]").forEach(function (f) {
+      if (f.type === "hidden" || !f.form || !f.form.id) return;
+      var key = f.form.id + "|" + f.name + (f.type === "checkbox" || f.type === "radio" ? "|" + f.value : "");
+      typed[key] = f.type === "checkbox" || f.type === "radio" ? f.checked : f.value;
+    });
+    var top = tools.getBoundingClientRect().top;
+    htmx.ajax("GET", tablePath(board) + "/tools/game", {target: "#game-tools", swap: "outerHTML"}).then(function () {
+      var now = document.getElementById("game-tools");
+      if (!now) return;
+      now.querySelectorAll("input[name], select[name], textarea[name]").forEach(function (f) {
+        if (f.type === "hidden" || !f.form || !f.form.id) return;
+        var key = f.form.id + "|" + f.name + (f.type === "checkbox" || f.type === "radio" ? "|" + f.value : "");
+        if (!(key in typed)) return;
+        if (f.type === "checkbox" || f.type === "radio") f.checked = typed[key];
+        else if (f.tagName !== "SELECT" || Array.prototype.some.call(f.options, function (o) { return o.value === typed[key]; })) f.value = typed[key];
+      });
+      if (top < window.innerHeight) window.scrollBy(0, now.getBoundingClientRect().top - top);  // the tool stays put
+      syncUnits();
+    });
+  }
+  document.addEventListener("htmx:afterSettle", freshTools);
+  document.addEventListener("focusout", function (e) {
+    var tools = document.getElementById("game-tools");
+    if (tools && tools.contains(e.target)) setTimeout(freshTools, 0);
+  });
+  document.addEventListener("htmx:oobAfterSwap", function () { setTimeout(freshTools, 0); });
+
   // The board polls from the seq it shows. A poll (or an action's answer) a change or two behind may
   // bring only the parts that changed (out of band, the board itself stays: companion/drawn.py) and
   // the new seq in X-Board-Seq; the next poll then asks from there, not from the seq it was drawn at.
@@ -378,7 +438,8 @@
   function unitFilter() {
     var mode = localStorage.getItem(filterKey()) || "all";
     root.dataset.unitFilter = mode;
-    document.querySelectorAll("[data-unit-filter]").forEach(function (b) { b.setAttribute("aria-pressed", String(b.dataset.unitFilter === mode)); });
+    // (the buttons only: <html data-unit-filter> carries the mode for the stylesheet, issue 28 §7)
+    document.querySelectorAll("button[data-unit-filter]").forEach(function (b) { b.setAttribute("aria-pressed", String(b.dataset.unitFilter === mode)); });
   }
   document.addEventListener("click", function (e) {
     var b = e.target.closest && e.target.closest("[data-unit-filter], [data-rows]");
@@ -408,11 +469,15 @@
   // muted looping inline video of nosleep.js (vendored, MIT) does it, started from the first tap.
   // Both are taken again when the page becomes visible (the browser lets go of them when hidden).
   var lock = null, video = null, failed = false;
+  // ("ask": nothing holds the screen yet and a tap may start it, e.g. over plain http before the first
+  // tap; the page says so: issue 28 §8)
   function awake(how) {
     document.body.dataset.awake = how;
     var mark = document.querySelector("[data-awake-mark]"), hint = document.querySelector("[data-awake-hint]");
+    var ask = document.querySelector("[data-awake-ask]");
     if (mark) mark.hidden = how !== "lock" && how !== "video";
     if (hint) hint.hidden = how !== "none";
+    if (ask) ask.hidden = how !== "ask";
   }
   function byVideo() {
     if (!window.NoSleep) { awake("none"); return; }
@@ -423,12 +488,13 @@
   }
   function wake(e) {
     if (!document.body || !document.body.hasAttribute("data-wakelock") || document.visibilityState !== "visible") return;
+    if (!document.body.dataset.awake) awake("ask");  // until the lock or the video holds it
     if ("wakeLock" in navigator && !failed) {
       if (lock) return;
       navigator.wakeLock.request("screen").then(function (l) {
         lock = l;
         awake("lock");
-        l.addEventListener("release", function () { lock = null; if (document.body.dataset.awake === "lock") awake("off"); });
+        l.addEventListener("release", function () { lock = null; if (document.body.dataset.awake === "lock") awake("ask"); });
       }).catch(function () {
         // not allowed yet (no tap so far) or refused: the video from the next tap
         if (e && e.isTrusted && e.type !== "visibilitychange") { failed = true; byVideo(); }

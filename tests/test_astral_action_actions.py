@@ -113,6 +113,20 @@ def test_designer_saves_a_card_with_its_points_and_it_enters_play(aa):
     aa.folds()
 
 
+def test_the_designer_takes_the_movement_table_as_a_grid_in_the_rulebooks_words(aa):
+    """Issue 28 §5: Velocity, Maneuver and Heading a row (no "2:3/2" code to learn); blank rows skipped."""
+    page = aa.client.get(f"/t/{aa.code}/tools/game").data.decode()
+    assert "velocity:maneuver/heading" not in page
+    assert all(f'name="mv.0.{k}"' in page for k in ("velocity", "maneuver", "heading"))
+    grid = {"mv.0.velocity": "3", "mv.0.maneuver": "2", "mv.0.heading": "1",
+            "mv.2.velocity": "2", "mv.2.maneuver": "3", "mv.2.heading": "2"}
+    assert aa.design("Kite", 1, movement="", **grid).status_code == 200
+    saved = aa.client.get(f"/t/{aa.code}/astral-action/cards.json").get_json()["cards"][0]
+    assert saved["movement"] == [[2, 3, 2], [3, 2, 1]]
+    resp = aa.design("Kite", 1, movement="", **{**grid, "mv.1.velocity": "4"})
+    assert "Movement Table row 2: enter its Velocity, Maneuver and Heading (all three)." in text(resp)
+
+
 @pytest.mark.parametrize("equipment, extra, sentence", [
     ([KINETIC], {"chart.miss": ""}, "Enter the Miss/Glance/Hit chart from your card"),
     ([KINETIC], {"movement": ""}, "Enter the Movement Table from your card"),

@@ -25,9 +25,11 @@ def aa(app, table):
 
 def row_of(page: str, uid: str) -> str:
     """The closed row's summary of one unit, tags removed."""
-    summary = re.search(rf'<details class="unitrow[^"]*" id="row-{uid}">\s*<summary class="rowline">(.*?)</summary>',
-                        page, re.S).group(1)
-    return summary
+    m = re.search(rf'<details class="unitrow[^"]*" id="row-{uid}">\s*<summary class="rowline">(.*?)</summary>', page, re.S)
+    # with its way into a tool, drawn beside the row (span.rowact, not inside the summary: issue 28 §7)
+    end = page.find('<div class="unitbox"', m.end())
+    act = re.search(r'<span class="rowact">.*?</span>', page[m.end():end if end > 0 else len(page)], re.S)
+    return m.group(1) + (act.group(0) if act else "")
 
 
 def words(fragment: str) -> str:

@@ -26,8 +26,11 @@ def tools(game) -> str:
 
 def summary(page: str, uid: str) -> str:
     """The closed row of one unit: its summary line, as markup."""
-    return re.search(rf'<details class="unitrow[^"]*" id="row-{uid}">\s*<summary class="rowline">(.*?)</summary>',
-                     page, re.S).group(1)
+    m = re.search(rf'<details class="unitrow[^"]*" id="row-{uid}">\s*<summary class="rowline">(.*?)</summary>', page, re.S)
+    # with its way into a tool, drawn beside the row (span.rowact, not inside the summary: issue 28 §7)
+    end = page.find('<div class="unitbox"', m.end())
+    act = re.search(r'<span class="rowact">.*?</span>', page[m.end():end if end > 0 else len(page)], re.S)
+    return m.group(1) + (act.group(0) if act else "")
 
 
 def words(markup: str) -> str:
@@ -116,7 +119,8 @@ def test_the_example_deck_is_said_to_be_one_at_set_up_with_the_real_deck_and_own
     assert "mode=physical" in damage and "#df-decklists" in damage and "Try the example" not in damage
     fate = re.search(r'<li class="warn" data-df-deck="fate">(.*?)</li>', page, re.S).group(1)
     assert "the example deck, 6 made-up cards" in words(fate)
-    assert "example Fate deck and Damage deck" in words(re.search(r"<summary>(.*?)</summary>", page, re.S).group(1))
+    setup = re.search(r'<details class="df-setup"[^>]*>\s*<summary>(.*?)</summary>', page, re.S).group(1)
+    assert "example Fate deck and Damage deck" in words(setup)
     game.ok(type="deck-mode", deck="damage", mode="physical")
     damage = re.search(r'<li class="ok" data-df-deck="damage">(.*?)</li>', board(game), re.S).group(1)
     assert words(damage) == "Damage deck: the real deck (record each card drawn)"

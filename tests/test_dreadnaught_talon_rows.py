@@ -16,7 +16,10 @@ def summary(page, uid):
     """The closed row's text, and its markup."""
     m = re.search(rf'<details class="unitrow[^"]*" id="row-{uid}">\s*<summary class="rowline">(.*?)</summary>', page, re.S)
     assert m, f"no row for {uid}"
-    return html.unescape(" ".join(re.sub(r"<[^>]+>", " ", m.group(1)).split())), m.group(1)
+    # its way into a tool is drawn beside the row, after it (span.rowact: not inside the summary)
+    end = page.find('<div class="unitbox"', m.end())
+    act = re.search(r'<span class="rowact">.*?</span>', page[m.end():end if end > 0 else len(page)], re.S)
+    return html.unescape(" ".join(re.sub(r"<[^>]+>", " ", m.group(1)).split())), m.group(1) + (act.group(0) if act else "")
 
 
 def card(page, uid):

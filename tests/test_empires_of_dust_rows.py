@@ -14,9 +14,12 @@ def board(game):
 
 
 def row_of(page, uid):
-    """The summary of one ship's row."""
+    """The summary of one ship's row, and its way into a tool drawn beside it (span.rowact)."""
     start = page.index(f'id="row-{uid}"')
-    return page[start:page.index("</summary>", start)]
+    end = page.find('<div class="unitbox"', start)
+    box = page[start:end if end > 0 else len(page)]
+    act = re.search(r'<span class="rowact">.*?</span>', box, re.S)
+    return page[start:page.index("</summary>", start)] + (act.group(0) if act else "")
 
 
 def test_every_ship_is_a_closed_row_with_its_hp_and_no_fire_outside_combat(fleets):

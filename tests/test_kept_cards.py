@@ -72,13 +72,13 @@ def test_a_card_follows_the_round_it_reads_though_its_unit_did_not_change(fleet,
     api(fleet, {"type": "add-tracker", "unit": "u1", "spec": {"id": "jump", "kind": "cooldown", "every": 2}})
     api(fleet, {"type": "tracker", "unit": "u1", "tracker": "jump", "op": "use"})
     body = fleet.client.get(f"/t/{fleet.code}?open=*").data.decode()
-    assert "ready at round 3" in card_text(body, "u1")
+    assert "ready again in round 3" in card_text(body, "u1")
     state = fleet.state()
     for _ in range(2 * len(state["phases"])):  # two rounds on
         api(fleet, {"type": "next-phase"})
     drawn.clear()
     body = fleet.client.get(f"/t/{fleet.code}?open=*").data.decode()
-    assert "Ready · use" in card_text(body, "u1") and "ready at" not in card_text(body, "u1")
+    assert "Ready · use" in card_text(body, "u1") and "ready again" not in card_text(body, "u1")
     assert "u1" in drawn
 
 

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from phone_checks import assert_fits_a_phone, two_players
+from phone_checks import shots, assert_fits_a_phone, two_players
 
 pytestmark = pytest.mark.browser
 SECRET = "Mark Target"
@@ -30,7 +30,11 @@ def design(page, name, size, equipment):
     form.locator("select[name=size]").select_option(str(size))
     form.locator("input[name='chart.miss']").fill("2")
     form.locator("input[name='chart.glance']").fill("4")
-    form.locator("input[name=movement]").fill("2:3/2 3:2/1")
+    for n, (v, m, h) in enumerate([(2, 3, 2), (3, 2, 1)]):  # the Movement Table grid, a row per Velocity
+        for k, value in (("velocity", v), ("maneuver", m), ("heading", h)):
+            form.locator(f"input[name='mv.{n}.{k}']").fill(str(value))
+    form.locator(".aa-movegrid").scroll_into_view_if_needed()
+    page.screenshot(path=str(shots("astral-action") / "designer-movement.png"))
     for n, (slot, item, arcs) in enumerate(equipment):
         form.locator(f"select[name='eq.{n}.slot']").select_option(slot)
         form.locator(f"select[name='eq.{n}.item']").select_option(item)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 from phone_checks import shots, two_players
+from test_phone_result_sheets import assert_readable
 
 pytestmark = pytest.mark.browser
 
@@ -157,7 +158,7 @@ def test_four_ships_a_side_fit_two_screens_and_an_attack_takes_two_taps(live_ser
     expect(ben.locator("#aa-attack select[name=shot]")).to_be_attached()
     rook.locator("summary.rowline").click()  # fold it again: from the closed board
     tap = Taps()
-    tap(rook.locator("a.aa-fire"))
+    tap(rook.locator("xpath=..").locator("a.aa-fire"))
     form = ben.locator("#aa-attack")
     expect(form.locator("select[name=shot]")).to_have_value(f"{uid_of(ben, 'Rook')}:0")
     expect(ben.locator("#aa-attack-card h2")).to_be_in_viewport()
@@ -172,6 +173,7 @@ def test_four_ships_a_side_fit_two_screens_and_an_attack_takes_two_taps(live_ser
     assert tap.count <= 2
     sheet = ben.locator("#result")
     expect(sheet.locator("[data-aa-sheet]")).to_have_text("HIT · 5 damage")
+    assert_readable(ben)  # whole on the phone that made it (issue 28 §2)
     assert in_viewport(ben, sheet), sheet.bounding_box()
     assert abs(screen_y(fire) - before) <= 4, (before, screen_y(fire))
     expect(form.locator("input[name=dice]")).to_have_value("")

@@ -75,7 +75,9 @@ def save_card(page, name, aux=True):
             editor.locator(f"input[name='aux.{key}']").fill(str(value))
     editor.locator("button.primary").click()
     expect(page.locator("#df-cards")).to_contain_text(name)
-    expect(editor.locator("input[name='stats.speed']")).to_have_value("")  # ready for the next card
+    # ready for the next card (issue 28 §6): the next warship chosen, this card's numbers as its start
+    expect(editor.locator("input[name='stats.speed']")).to_have_value(str(STATS["speed"]))
+    expect(editor.locator("select[name=name]")).not_to_have_value(name)
 
 
 def put_to_sea(page, name):

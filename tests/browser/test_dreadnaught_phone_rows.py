@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from phone_checks import shots
 
 from test_dreadnaught_browser import SYNC, at_the_table
+from test_phone_result_sheets import assert_readable
 
 pytestmark = pytest.mark.browser
 
@@ -59,6 +60,7 @@ def test_four_ships_fit_two_screens_and_common_moves_take_two_taps(live_server, 
     board = anna.locator("#board").bounding_box()["height"]
     assert board <= 2 * SCREEN, board  # before rows: 5,215 px for this board
     anna.evaluate("window.scrollTo(0, 0)")
+    assert_readable(anna)  # the set-up names every ship: whole on the phone that made it (issue 28 §2)
     anna.click("#result [data-dismiss]")  # the set-up's result sheet, read
     shot(anna, "dreadnaught-rows-closed.png")
 
@@ -84,7 +86,7 @@ def test_four_ships_fit_two_screens_and_common_moves_take_two_taps(live_server, 
     ben_row.locator("summary .rname").click()  # fold it again
 
     # Card Burn: Burn on Ben's closed row (1) opens the tool with Ben chosen; type; Burn (2)
-    burn_link = row(ben, "Ben").locator("a.dn-rowtool")
+    burn_link = row(ben, "Ben").locator("xpath=..").locator("a.dn-rowtool")
     burn_link.click()
     form = ben.locator("#dn-burn")
     expect(form.locator("select[name=ship]")).to_have_value("Ben")

@@ -131,7 +131,7 @@ def test_two_fleets_fight_a_turn_and_a_cooldown_comes_back(live_server, phone):
     doomed = ben.locator("section.side[aria-label='Fleet 2'] details.unitrow", has=ben.locator(".rname", has_text="Avg. F."))
     expect(doomed.locator("[data-row-dying]")).to_be_visible(timeout=SYNC)  # on its closed row
     expect(ben.locator("#eod-panel [data-pending]")).to_contain_text("Avg. F.")
-    expect(card(anna, "Fleet 1", "Hammer").locator(".tracker[data-tracker=overloader]")).to_contain_text("ready at round 4")
+    expect(card(anna, "Fleet 1", "Hammer").locator(".tracker[data-tracker=overloader]")).to_contain_text("ready again in turn 4")
 
     # combat is simultaneous: the doomed frigate still fires its missile at Hammer (Anna's typed
     # dice survive Ben's attack refreshing her attack helper)

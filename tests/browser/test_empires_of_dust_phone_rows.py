@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from phone_checks import PHONE, shots
 from test_empires_of_dust_browser import at_the_table
+from test_phone_result_sheets import assert_readable
 
 pytestmark = pytest.mark.browser
 SYNC = 4000
@@ -112,7 +113,7 @@ def test_two_average_fleets_on_two_phones_one_handed(live_server, phone):
     # chosen and an enemy aimed at; distance and the real D20 typed; Fire (2). Laser 10 against
     # reflective 5: D20 > 6, rolled 15: 10 damage (seed 001, Armour Penetration)
     destroyer = row(anna, "Fleet 1", "Avg. D.")
-    tap(destroyer.locator("a", has_text="Fire"), stays=False)
+    tap(destroyer.locator("xpath=..").locator("a", has_text="Fire"), stays=False)
     helper = anna.locator("#eod-attack")
     expect(helper.locator("select[name=attacker]")).to_have_value("u2")
     expect(helper.locator("select[name=target]")).to_have_value("u5")  # Fleet 2's Avg. F.
@@ -125,6 +126,7 @@ def test_two_average_fleets_on_two_phones_one_handed(live_server, phone):
     tap(fire)  # asserts the Fire button is where it was (the page used to jump to the bottom)
     sheet = anna.locator("#result")
     expect(sheet).to_contain_text("rolled 15: 10 damage")
+    assert_readable(anna)  # whole on the phone that made it (issue 28 §2)
     assert in_viewport(anna, sheet)
     assert covered(anna, "#eod-fire") is None  # the sheet came above the bar, the next Fire is still in reach
     expect(ben.locator("#result")).to_contain_text("rolled 15: 10 damage", timeout=SYNC)

@@ -30,9 +30,13 @@ def test_at_a_lan_address_the_video_fallback_keeps_the_screen_on_after_the_first
     assert page.evaluate("window.isSecureContext") is False
     assert page.evaluate("'wakeLock' in navigator") is False
     expect(page.locator("[data-awake-mark]")).to_be_hidden()  # nothing claimed before the tap
+    # ... but the page says what to do (issue 28 §8)
+    expect(page.locator("[data-awake-ask]")).to_have_text("Tap once to keep the screen on.")
+    expect(page.locator("[data-awake-ask]")).to_be_visible()
 
     page.locator("h1.tablename").tap()
     expect(page.locator("[data-awake-mark]")).to_be_visible()
+    expect(page.locator("[data-awake-ask]")).to_be_hidden()
     assert page.evaluate("document.body.dataset.awake") == "video"
     video = page.evaluate("""() => { const v = window.companionNoSleep.noSleepVideo;
         return {paused: v.paused, muted: v.muted, inline: v.hasAttribute('playsinline')}; }""")
@@ -54,6 +58,7 @@ def test_where_neither_works_a_one_line_hint_says_so(live_server, lan_phone):
     page.locator("h1.tablename").tap()
     expect(page.locator("[data-awake-hint]")).to_be_visible()
     expect(page.locator("[data-awake-mark]")).to_be_hidden()
+    expect(page.locator("[data-awake-ask]")).to_be_hidden()
 
 
 def test_on_a_secure_origin_the_wake_lock_api_is_used(live_server, phone):

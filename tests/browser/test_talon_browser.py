@@ -95,7 +95,7 @@ def test_a_round_of_talon_on_two_phones(live_server, phone):
     tap(anna, "Zhukov", "Yellow G1")
     tap(anna, "Zhukov", "Turn")
     expect(ship(ben, "Zhukov").locator("[data-tl-wait]")).to_have_text("2 straight before a turn", timeout=5000)
-    expect(ship(anna, "Zhukov").locator("[data-tl-group='1']")).to_have_text("G1 0/1r 1/1y")
+    expect(ship(anna, "Zhukov").locator("[data-tl-group='1']")).to_have_text("Group 1: red 0/1 · yellow 1/1")
     next_phase(anna, "C · initiative player")
     next_phase(anna, "C · other player")  # 3-3-x: nothing in C
     next_phase(anna, "D · initiative player")
@@ -123,13 +123,13 @@ def test_a_round_of_talon_on_two_phones(live_server, phone):
     # --- Power Phase: red boxes charge, passive yellow, the curve one row ------------------------
     next_phase(anna, "Power Phase")
     expect(ben.locator("#turn .reminders")).to_contain_text("Zhukov: 3 red boxes charged.", timeout=5000)
-    expect(ship(anna, "Zhukov").locator("[data-tl-group='1']")).to_have_text("G1 ready")
+    expect(ship(anna, "Zhukov").locator("[data-tl-group='1']")).to_have_text("Group 1 ready")
     tap(anna, "Zhukov", "Slower 4-2-1")
     expect(ship(ben, "Zhukov").locator("[data-tl-curve]")).to_have_text("4-2-1", timeout=5000)
     expect(ship(anna, "Zhukov")).to_contain_text("Curve changed this Power Phase.")
     tap(ben, "Justice", "Yellow G1")
     tap(ben, "Justice", "Yellow G1")
-    expect(ship(anna, "Justice").locator("[data-tl-group='1']")).to_have_text("G1 ready", timeout=5000)
+    expect(ship(anna, "Justice").locator("[data-tl-group='1']")).to_have_text("Group 1 ready", timeout=5000)
     agree(anna, ben)
 
     # --- round 2: fire with entered dice; the reinforcement absorbs once its points are set -----

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 from phone_checks import shots, two_players
+from test_phone_result_sheets import assert_readable
 
 pytestmark = pytest.mark.browser
 
@@ -96,8 +97,8 @@ def test_talon_rows_fire_from_the_row_in_two_taps(live_server, phone):
     shot(ben, "talon-rows-closed.png")
 
     # Fire on Justice's closed row (1): its fire form, in view, its ready group chosen
-    fire_link = row(ben, "Justice").locator("a.tl-rowfire")
-    expect(row(ben, "Fury").locator("a.tl-rowfire")).to_have_count(0)  # nothing ready: no Fire
+    fire_link = row(ben, "Justice").locator("xpath=..").locator("a.tl-rowfire")
+    expect(row(ben, "Fury").locator("xpath=..").locator("a.tl-rowfire")).to_have_count(0)  # nothing ready: no Fire
     fire_link.click()
     form = ben.locator(f"#tl-fire-{justice}")
     expect(form).to_be_visible()
@@ -116,6 +117,7 @@ def test_talon_rows_fire_from_the_row_in_two_taps(live_server, phone):
     taps["fire"] = 2
     sheet = ben.locator("#result")
     expect(sheet).to_contain_text("2 damage: 2 on forward shields")
+    assert_readable(ben)  # whole on the phone that made it (issue 28 §2)
     assert above_the_bar(ben, sheet)
     assert abs(top_of(summary) - before) < 4
     expect(anna.locator("#result")).to_contain_text("2 damage: 2 on forward shields", timeout=SYNC)

@@ -40,7 +40,7 @@ def _flag(setup) -> None:
 def _library() -> dict:
     return {"astral_cards": lambda: store.library_items(get_db(), SLUG, KIND), "aa_rows": MAX_ROWS,
             "aa_orders": tn.ORDERS, "aa_terrain": EXAMPLES, "aa_formation": formation_of,
-            "aa_formation_move": movement_of, "aa_commands": tn.COMMANDS, "aa_activation": activation_view,
+            "aa_formation_move": movement_of, "aa_movement_rows": MOVEMENT_ROWS, "aa_commands": tn.COMMANDS, "aa_activation": activation_view,
             "aa_ship_row": ship_row,
             "aa_equipment": {"weapons": WEAPONS, "components": COMPONENTS, "variants": VARIANTS, "arcs": ARCS}}
 
@@ -62,6 +62,25 @@ def _table(code: str, write: bool = False) -> tuple[dict, dict]:
 _failed = refusal
 
 
+MOVEMENT_ROWS = 6  # the designer's Movement Table grid: one row per Velocity on the card (L61)
+
+
+def movement_from_grid(form) -> str:
+    """The designer's Movement Table grid (a row per Velocity: Velocity, Maneuver, Heading; issue 28 §5) as
+    the entries design.parse_movement reads ("2:3/2 3:2/1"); a row left blank is skipped, a row half
+    filled is refused by name."""
+    entries = []
+    for n in range(MOVEMENT_ROWS):
+        v, m, h = (str(form.get(f"mv.{n}.{k}") or "").strip() for k in ("velocity", "maneuver", "heading"))
+        if not (v or m or h):
+            continue
+        if not (v and m and h):
+            raise RuleError(f"Movement Table row {n + 1}: enter its Velocity, Maneuver and Heading (all three).",
+                            "movement")
+        entries.append(f"{v}:{m}/{h}")
+    return " ".join(entries)
+
+
 def card_from_form(form) -> dict:
     """The designer's fields as a card to validate (design.validate says what is wrong)."""
     equipment = []
@@ -74,7 +93,7 @@ def card_from_form(form) -> dict:
                           "arcs": form.getlist(f"eq.{n}.arcs")})
     return {"name": form.get("name"), "size": form.get("size"), "rows": form.get("rows") or None,
             "chart": {"miss": form.get("chart.miss"), "glance": form.get("chart.glance")},
-            "movement": form.get("movement"), "weapon_size": form.get("weapon_size"),
+            "movement": form.get("movement") or movement_from_grid(form), "weapon_size": form.get("weapon_size"),
             "arc_points": {a: form.get(f"arc.{a}") for a in "FAPS"}, "equipment": equipment}
 
 

@@ -55,7 +55,7 @@ def parse_movement(raw) -> list[list[int]]:
     else:
         entries = [e for e in re.split(r"[,;\s]+(?=\d+\s*:)", str(raw or "").strip()) if e.strip()]
     if not entries:
-        raise RuleError("Enter the Movement Table from your card as velocity:maneuver/heading, e.g. 2:3/2 3:2/1 "
+        raise RuleError("Enter the Movement Table from your card: each Velocity with its Maneuver and Heading "
                         "(the rules print no numbers for it).", "movement")
     table = []
     for entry in entries:
