@@ -262,7 +262,23 @@
     t.addEventListener("htmx:beforeSwap", function (s) { if (!t.isConnected) boardSwap(s); });
   });
   document.addEventListener("htmx:beforeSwap", boardSwap);
+  // A poll's answer no newer than the board on the page is dropped: a poll sent before this phone's
+  // own tap can come back after the tap's answer, and swapping it in would take away what that
+  // answer showed (a refusal next to the control, the sheet of a result) for a board no newer.
+  function answerSeq(e) {
+    var xhr = e.detail.xhr, header = xhr && xhr.getResponseHeader("X-Board-Seq");
+    if (header) return +header;
+    var m = /id="board" data-seq="(\d+)"/.exec(e.detail.serverResponse || "");
+    return m ? +m[1] : null;
+  }
+  function stalePoll(e) {
+    var cfg = e.detail.requestConfig, live = document.getElementById("board");
+    if (!cfg || cfg.verb !== "get" || !cfg.elt || cfg.elt.id !== "board" || !live || !live.dataset.seq) return false;
+    var seq = answerSeq(e);
+    return seq !== null && seq <= +live.dataset.seq;
+  }
   function boardSwap(e) {
+    if (stalePoll(e)) { e.detail.shouldSwap = false; anchor = null; return; }
     liveTarget(e);
     if (!e.detail.shouldSwap) { anchor = null; return; }
     var board = e.detail.target;
@@ -327,7 +343,10 @@
     // not under the player's thumb: while a field or button in the helpers has the focus, or one of them
     // is sending, they stay as they are (asked for again once the focus leaves them)
     if (tools.contains(document.activeElement) || tools.querySelector(".htmx-request") || tools.matches(".htmx-request")) return;
+    // the player is reading a refusal there: it stays a while (the next change refreshes them)
+    if (shownRefusal(tools) && Date.now() - toolsTapped < 8000) return;
     toolsAsked = want;
+    refreshSent = Date.now();
     var typed = {};
     tools.querySelectorAll("input[name], select[name], textarea[name]").forEach(function (f) {
       if (f.type === "hidden" || !f.form || !f.form.id) return;
@@ -349,6 +368,22 @@
       syncUnits();
     });
   }
+  // A tap in the helpers made while their refresh was out wins: the refresh's answer is dropped (it
+  // would wipe that tap's answer, a refusal next to the control) and asked for again later.
+  var refreshSent = 0, toolsTapped = 0;
+  function shownRefusal(tools) {
+    return Array.prototype.some.call(tools.querySelectorAll(".err, [role=alert]"), function (n) { return n.textContent.trim(); });
+  }
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var tools = document.getElementById("game-tools"), cfg = e.detail.requestConfig;
+    if (tools && e.detail.elt && tools.contains(e.detail.elt) && cfg && cfg.verb !== "get") toolsTapped = Date.now();
+  });
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var cfg = e.detail.requestConfig;
+    if (!cfg || cfg.verb !== "get" || !/\/tools\/game$/.test(cfg.path || "") || !refreshSent) return;
+    if (toolsTapped >= refreshSent) { e.detail.shouldSwap = false; toolsAsked = null; }
+    refreshSent = 0;
+  });
   document.addEventListener("htmx:afterSettle", freshTools);
   document.addEventListener("focusout", function (e) {
     var tools = document.getElementById("game-tools");
