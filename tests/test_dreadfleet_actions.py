@@ -213,7 +213,7 @@ def test_initiative_roll_off_a_tie_rolls_again_and_the_winner_chooses(game):
     state = game.state()
     assert state["game"]["turn"]["first"] == "Grand Alliance" and state["active_side"] == "Grand Alliance"
     game.to_phase("Status")
-    game.refused("The initiative roll-off happens in the Initiative phase; this is the Status phase.",
+    game.refused("The initiative roll-off happens in the Initiative phase; it is now the Status phase.",
                  type="df-initiative")
     game.folds()
 

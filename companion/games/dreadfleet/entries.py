@@ -2,23 +2,15 @@
 from the real deck; and the luck line a roll leaves in the log."""
 from __future__ import annotations
 
-from companion.actions import entered_dice
+from companion.actions import declared, entered_dice
+from companion.actions.schema import Flag
 from companion.rules import RuleError
-from companion.trackers import need_int
 
 
 def dice_arg(args: dict, key: str, *, type_: str | None = None) -> list | None:
     """Real dice typed by a player ("5 3 6", "5,3", one number, or "5 6 / 2 1" for a field declared
     with groups), read by the Dice field the action declared for ``key``; None when left empty."""
     return entered_dice(args, key, type_=type_)
-
-
-def flag(args: dict, key: str) -> bool:
-    return args.get(key) not in (None, "", 0, "0", False, "false", "no", "off")
-
-
-def modifier_arg(args: dict, key: str = "modifier") -> int:
-    return need_int(args, key, -6, 6, default=0) if args.get(key) not in (None, "") else 0
 
 
 def inches(args: dict, key: str, label: str) -> float | int:
@@ -40,11 +32,12 @@ def luck(expected: float, actual: float, what: str) -> dict:
 
 
 def physical_card(args: dict) -> dict:
-    """A card typed from the real deck: form fields card.name, card.wind ... with yes/no flags."""
+    """A card typed from the real deck: form fields card.name, card.wind ... with yes/no flags (read
+    by the Flag fields the action declared in its ``card``)."""
     raw = dict(args.get("card") or {})
-    for key in ("br", "irreparable"):
-        if key in raw:
-            raw[key] = flag(raw, key)
+    for key, field in declared(args["type"], "card").fields.items():
+        if key in raw and isinstance(field, Flag):
+            raw[key] = field.parse(raw[key], f"card.{key}")
     for key in ("wind", "value"):
         if isinstance(raw.get(key), str) and raw[key].strip().isdigit():
             raw[key] = int(raw[key])

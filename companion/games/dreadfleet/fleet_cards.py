@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from companion.actions.schema import YES_NO
 from companion.rules import RuleError
 from companion.games.dreadfleet import rules as df
 
@@ -27,7 +28,7 @@ def warship_card(form) -> dict:
     if name not in df.WARSHIPS:
         raise RuleError(f"Choose one of the ten warships ({', '.join(df.WARSHIPS)}).", "name")
     stats = {k: _number(form.get(f"stats.{k}"), k, k.capitalize()) for k in df.WARSHIP_STATS}
-    sail = form.get("sail") not in (None, "", "0", 0, False)
+    sail = YES_NO.parse(form.get("sail"), "sail")
     card = df.validate_warship({**stats, "sail": sail})
     side, auxiliaries = df.WARSHIPS[name]
     data = {"name": name, "side": side, **card}

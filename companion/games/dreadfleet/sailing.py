@@ -2,10 +2,9 @@
 Escaping Jeopardy): how far the wind lets a ship sail, anchors, and escaping jeopardy."""
 from __future__ import annotations
 
-from companion.actions import action
+from companion.actions import action, entered_int
 from companion.actions.schema import Dice, Int, Num, Ref, Text
 from companion.rules import RuleError
-from companion.trackers import need_int
 from companion.games.dreadfleet.books import (
     GAME, aground_since_before, at_anchor, books, current, first_mate, is_auxiliary, need_captain, now_stat,
     order_held, reach_step, resolve_order, set_status, status_cards, turn, wind_strength,
@@ -160,7 +159,7 @@ def decide_escape(state: dict, args: dict, ctx) -> dict:
     dice = dice_arg(args, "escape_dice")
     move = dice_arg(args, "move_dice")
     result = df.escape_jeopardy(unit["stats"].get("command", df.FIRST_MATE_COMMAND),
-                                need_int(args, "enemies", 0, 20, default=0), at_anchor=at_anchor(state, unit["id"]),
+                                entered_int(args, "enemies", 0), at_anchor=at_anchor(state, unit["id"]),
                                 auxiliary=is_auxiliary(unit), first_mate=first_mate(unit), dice=dice,
                                 move_dice=move, rng=None if dice is not None else ctx.rng)
     if result.get("awaiting"):
