@@ -83,6 +83,25 @@ def test_a_flag_reads_one_set_of_words_the_same_in_every_game():
                 assert actions.entered_flag({"type": t, key: "on"}, key) is True, (t, key)
 
 
+def test_a_number_is_read_once_in_the_words_its_action_declared():
+    """Issue 29: Int.parse is the one reading of a typed whole number (the games' own number()
+    and need_int helpers are gone); bounds the table narrows and a game's words go through it."""
+    damage = Int(1, 99, what="the Damage")
+    assert damage.parse(" 7 ", "amount") == 7 and damage.parse("", "amount") is None
+    for value, sentence in (("x", "The Damage must be a whole number; got 'x'."),
+                            (0, "The Damage must be from 1 to 99; got 0.")):
+        with pytest.raises(InputError) as refused:
+            damage.parse(value, "amount")
+        assert refused.value.message == sentence and refused.value.field == "amount"
+    with pytest.raises(InputError) as refused:  # a ship of three weapon groups: 1 to 3, Talon's words
+        Int(1, 99, plain=True).parse(4, "group", hi=3)
+    assert refused.value.message == "group must be a whole number from 1 to 3."
+    with pytest.raises(InputError) as refused:
+        actions.entered_int({"type": "dn-damage"}, "amount")
+    assert refused.value.message == "Enter the Damage."
+    assert actions.entered_int({"type": "dn-power"}, "cards", 0) == 0
+
+
 def test_every_declared_field_refuses_its_bad_value():
     for t, a in registry().items():
         for key, field in a.fields.items():

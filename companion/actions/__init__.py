@@ -163,9 +163,9 @@ def entered_flag(args: dict, key: str, *, type_: str | None = None, default: boo
     return field.parse(args.get(key), key, default)
 
 
-def entered_int(args: dict, key: str, default=_GIVEN, *, type_: str | None = None, lo: int | None = None,
-                hi: int | None = None, name: str | None = None):
-    """The whole number entered for ``key``, read by the Int field the action type declared
+def entered_number(args: dict, key: str, default=_GIVEN, *, type_: str | None = None, lo: int | None = None,
+                   hi: int | None = None, name: str | None = None):
+    """The number entered for ``key``, read by the Int (or Num) field the action type declared
     (``schema.Int.parse``: its bounds, or ``lo``/``hi`` the table narrows them to, and its
     sentences); ``default`` when left empty, refused in the field's words when no default is given."""
     field = declared(type_ or args["type"], key)
@@ -177,6 +177,9 @@ def entered_int(args: dict, key: str, default=_GIVEN, *, type_: str | None = Non
             field.refuse_missing(name or key)
         return default
     return number
+
+
+entered_int = entered_number  # the name a whole-number field reads best with
 
 
 def available(system_slug: str) -> dict[str, Action]:

@@ -130,25 +130,40 @@ class Int(Field):
 
 
 class Num(Int):
-    """A number within ``lo``..``hi``, fractions allowed (inches: "7.5" or 7.5)."""
+    """A number within ``lo``..``hi``, fractions allowed (inches: "7.5" or 7.5); with ``what`` and
+    ``unit``, refused in those words ("The range must be a distance in inches, e.g. 7 or 7.5.")."""
+
+    def __init__(self, lo, hi, doc: str = "", *, unit: str = "", **kw):
+        super().__init__(lo, hi, doc, **kw)
+        self.unit = unit
 
     def parse(self, value, name: str, **_):
+        """The number in ``value`` (an int when whole), None when left empty."""
         if value is None or value == "":
             return None
-        self.check(value, name)
-        number = float(value.strip().rstrip('"')) if isinstance(value, str) else value
-        return int(number) if float(number).is_integer() else number
-
-    def check(self, value, name):
         number = value
         if isinstance(value, str) and len(value) <= 30:
             try:
                 number = float(value.strip().rstrip('"'))
             except ValueError:
                 number = None
-        if isinstance(number, bool) or not isinstance(number, (int, float)) or number != number \
-                or not self.lo <= number <= self.hi:
-            _refuse(f"{name} must be a number from {self.lo} to {self.hi}.", name)
+        if isinstance(number, bool) or not isinstance(number, (int, float)) or number != number:
+            self.refuse_kind(value, name)
+        if not self.lo <= number <= self.hi:
+            if self.what:
+                _refuse(f"{self._said(name)} must be from {self.lo} to {self.hi}"
+                        f"{' ' + self.unit if self.unit else ''}.", name)
+            self.refuse_kind(value, name)
+        return int(number) if float(number).is_integer() else number
+
+    def refuse_kind(self, value, name: str, lo=None, hi=None):
+        if self.what:
+            _refuse(f"{self._said(name)} must be a {'distance in ' + self.unit if self.unit else 'number'}, "
+                    "e.g. 7 or 7.5.", name)
+        _refuse(f"{name} must be a number from {self.lo} to {self.hi}.", name)
+
+    def check(self, value, name):
+        self.parse(value, name)
 
     def schema(self):
         return self.described({"type": "number", "minimum": self.lo, "maximum": self.hi})

@@ -2,13 +2,13 @@
 fired as she bears, with the Damage cards its unsaved hits draw."""
 from __future__ import annotations
 
-from companion.actions import action, chance, entered_flag, entered_int
+from companion.actions import action, chance, entered_flag, entered_number, entered_int
 from companion.actions.schema import Dice, Flag, Int, Num, Ref
 from companion.rules import RuleError
 from companion.games.dreadfleet.books import (
     GAME, books, is_auxiliary, order_held, reach_step, resolve_order, turn, unit_at_sea,
 )
-from companion.games.dreadfleet.entries import dice_arg, inches, luck
+from companion.games.dreadfleet.entries import dice_arg, luck
 from companion.games.dreadfleet.damage import damage_ready, owe, plan_damage, resolve_damage, _told
 from companion.games.dreadfleet import rules as df
 
@@ -50,7 +50,7 @@ def shot_options(state: dict, args: dict, firer: dict, target: dict) -> dict:
 
 
 @action("df-broadside", phase="Action", doing="A broadside", systems=GAME, chance=True, fields={"firer": Ref("firer"), "target": Ref("target"),
-    "distance": Num(0, 1000, "the range in inches"), "fasb": Flag(), "partial": Flag(), "raking": Flag(),
+    "distance": Num(0, 1000, "the range in inches", what="the range", unit="inches"), "fasb": Flag(), "partial": Flag(), "raking": Flag(),
     "modifier": Int(-6, 6), "dice": Dice(6, 60), "save_dice": Dice(6, 60)})
 def broadside(state: dict, p: dict) -> str:
     """Fire a broadside: to hit by range, armour saves, a Damage card per unsaved hit drawn at once."""
@@ -83,7 +83,7 @@ def broadside(state: dict, p: dict) -> str:
 @broadside.decider
 def decide_broadside(state: dict, args: dict, ctx) -> dict:
     firer, target, fasb = _shot_check(state, args)
-    distance = inches(args, "distance", "The range")
+    distance = entered_number(args, "distance")
     options = shot_options(state, args, firer, target)
     odds = df.broadside_odds(firer["stats"].get("broadside", 0), distance, target["stats"]["armour"], **options)
     damage_ready(state)

@@ -1,30 +1,17 @@
-"""What players type at the table, checked: real dice, inches, yes/no flags, modifiers, a card drawn
-from the real deck; and the luck line a roll leaves in the log."""
+"""What players type at the table that is not one declared field: real dice by key, a card drawn
+from the real deck (its yes/no marks read by the declared Flags); and the luck line a roll leaves
+in the log.  Flags, numbers and inches are read through the action's declared fields
+(companion.actions.entered_*)."""
 from __future__ import annotations
 
 from companion.actions import declared, entered_dice
 from companion.actions.schema import Flag
-from companion.rules import RuleError
 
 
 def dice_arg(args: dict, key: str, *, type_: str | None = None) -> list | None:
     """Real dice typed by a player ("5 3 6", "5,3", one number, or "5 6 / 2 1" for a field declared
     with groups), read by the Dice field the action declared for ``key``; None when left empty."""
     return entered_dice(args, key, type_=type_)
-
-
-def inches(args: dict, key: str, label: str) -> float | int:
-    raw = args.get(key)
-    if isinstance(raw, str):
-        try:
-            raw = float(raw.strip().rstrip('"'))
-        except ValueError:
-            raise RuleError(f"{label} must be a distance in inches, e.g. 7 or 7.5.", key) from None
-    if isinstance(raw, bool) or not isinstance(raw, (int, float)) or raw != raw:
-        raise RuleError(f"{label} must be a distance in inches, e.g. 7 or 7.5.", key)
-    if raw < 0 or raw > 1000:
-        raise RuleError(f"{label} must be from 0 to 1000 inches.", key)
-    return int(raw) if float(raw).is_integer() else raw
 
 
 def luck(expected: float, actual: float, what: str) -> dict:

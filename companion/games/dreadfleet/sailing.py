@@ -2,14 +2,14 @@
 Escaping Jeopardy): how far the wind lets a ship sail, anchors, and escaping jeopardy."""
 from __future__ import annotations
 
-from companion.actions import action, entered_int
+from companion.actions import action, entered_int, entered_number
 from companion.actions.schema import Dice, Int, Num, Ref, Text
 from companion.rules import RuleError
 from companion.games.dreadfleet.books import (
     GAME, aground_since_before, at_anchor, books, current, first_mate, is_auxiliary, need_captain, now_stat,
     order_held, reach_step, resolve_order, set_status, status_cards, turn, wind_strength,
 )
-from companion.games.dreadfleet.entries import dice_arg, inches, luck
+from companion.games.dreadfleet.entries import dice_arg, luck
 from companion.games.dreadfleet import rules as df
 
 
@@ -110,7 +110,7 @@ def decide_full_speed(state: dict, args: dict, ctx) -> dict:
     return {**result, "unit": unit["id"], "luck": luck(7.0, result["inches"], "inches at Full Speed")}
 
 
-@action("df-anchor", systems=GAME, fields={"unit": Ref("unit"), "op": Text(20), "distance": Num(0, 1000)})
+@action("df-anchor", systems=GAME, fields={"unit": Ref("unit"), "op": Text(20), "distance": Num(0, 1000, what="the distance to the island or wreck", unit="inches")})
 def anchor(state: dict, p: dict) -> str:
     """Drop anchor within 2" of an island or wreck, or weigh anchor (not both in one turn)."""
     unit = _moving(state, p, "Dropping or weighing anchor")
@@ -119,7 +119,7 @@ def anchor(state: dict, p: dict) -> str:
     done = turn(state)["anchor"].get(uid)
     attached = status_cards(state, uid)
     if p.get("op") == "drop":
-        df.drop_anchor(attached, inches(p, "distance", "The distance to the island or wreck"),
+        df.drop_anchor(attached, entered_number(p, "distance"),
                        weighed_this_turn=done == "weigh")
         set_status(unit, df.AT_ANCHOR, True)
         turn(state)["anchor"][uid] = "drop"
