@@ -63,7 +63,9 @@ def _refuse(message: str, name: str):
     raise InputError(message, name.split(".")[0].split("[")[0])
 
 
-def _whole(value) -> int | None:
+def whole(value) -> int | None:
+    """The whole number in ``value`` (an int, or digits as text: " -12 "), else None: the one
+    reading of typed digits (``Int.parse`` and the few readers of a form no action declares)."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
@@ -71,6 +73,9 @@ def _whole(value) -> int | None:
     if isinstance(value, str) and _INT_TEXT.match(value):
         return int(value)
     return None
+
+
+_whole = whole
 
 
 class Int(Field):

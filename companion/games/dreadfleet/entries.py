@@ -5,7 +5,7 @@ in the log.  Flags, numbers and inches are read through the action's declared fi
 from __future__ import annotations
 
 from companion.actions import declared, entered_dice
-from companion.actions.schema import Flag
+from companion.actions.schema import Flag, whole
 
 
 def dice_arg(args: dict, key: str, *, type_: str | None = None) -> list | None:
@@ -25,9 +25,7 @@ def physical_card(args: dict) -> dict:
     for key, field in declared(args["type"], "card").fields.items():
         if key in raw and isinstance(field, Flag):
             raw[key] = field.parse(raw[key], f"card.{key}")
-    for key in ("wind", "value"):
-        if isinstance(raw.get(key), str) and raw[key].strip().isdigit():
-            raw[key] = int(raw[key])
-    if isinstance(raw.get("markers"), str) and raw["markers"].strip().isdigit():
-        raw["markers"] = int(raw["markers"])
+    for key in ("wind", "value", "markers"):  # digits as numbers (markers may also be "2D6"); the rules check the rest
+        if isinstance(raw.get(key), str) and whole(raw[key]) is not None:
+            raw[key] = whole(raw[key])
     return {k: v for k, v in raw.items() if v not in (None, "")}

@@ -2,9 +2,7 @@
 rules module, and an exported card read back as form fields.  Pure: the pages are in ``views``."""
 from __future__ import annotations
 
-import re
-
-from companion.actions.schema import YES_NO
+from companion.actions.schema import YES_NO, whole
 from companion.rules import RuleError
 from companion.games.dreadfleet import rules as df
 
@@ -16,10 +14,10 @@ def _number(raw, key: str, label: str):
     """A typed number; "4+" is read as 4 (Armour and Command are D6 targets)."""
     if raw in (None, ""):
         return None
-    text = str(raw).strip().rstrip("+")
-    if not re.fullmatch(r"\d{1,3}", text):
+    number = whole(str(raw).strip().rstrip("+"))  # the rules module checks its range
+    if number is None:
         raise RuleError(f"{label} must be a whole number; got {raw!r}.", key)
-    return int(text)
+    return number
 
 
 def warship_card(form) -> dict:
