@@ -11,6 +11,7 @@ from flask import Blueprint, current_app, g, abort, jsonify, request, url_for
 
 from companion import actions, dice, hidden, replay, same_hit, store
 from companion.actions import Ctx
+from companion.actions.schema import whole as whole_number
 from companion.validate import shielded
 from companion.db import get_db, systems
 from companion.lookup import system_or_404
@@ -91,10 +92,8 @@ def odds():
 
 def whole(data: dict, key: str) -> int:
     """A whole number field (a numeral in text is taken too); RuleError naming it otherwise."""
-    value = data.get(key)
-    if isinstance(value, str) and value.strip().lstrip("-").isdecimal():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
+    value = whole_number(data.get(key))  # the schema's reading of digits
+    if value is None:
         raise RuleError(f"{key} must be a whole number.", key)
     return value
 

@@ -33,6 +33,12 @@ def parse_do(text: str) -> dict:
     return out
 
 
+# What a board form may send besides its action's declared fields (tests/test_form_fields.py holds
+# every form to this): the core's own fields, and the few a form's text is turned into (form_args).
+CORE_FORM_FIELDS = ("csrf_token", "_control", "_seq", "do", "type", "seq")
+FORM_ONLY_FIELDS = {"deck-load": {"source", "cards_text"}}
+
+
 def form_args(form) -> dict:
     """Form fields and the pressed button's ``do`` as action arguments: dotted names nest, whole
     numbers become ints, empty fields are dropped."""

@@ -3,6 +3,8 @@ declares its request's fields; /api/openapi.json describes each type's request f
 declaration; and a value the declaration refuses is a 400 naming the field, with nothing stored."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from companion import actions
@@ -47,7 +49,7 @@ def test_each_kind_refuses_its_own_bad_value_and_takes_what_forms_send():
         (Num(0, 1000), [0, 7.5, "7.5", '7"'], [-1, 1001, "far", float("nan"), False, {}]),
         (Text(5), ["", "abcde", 12], ["abcdef", ["a"], {"a": 1}, True]),
         (Text(10, choices=["a", "b"]), ["a", "b"], ["c", 1, ["a"]]),
-        (Flag(), [True, 0, "on", "no"], [["x"], {"a": 1}, "x" * 11]),
+        (Flag(), [True, 0, "on", "no", "OFF", " Yes ", "false"], [["x"], {"a": 1}, "x" * 11, "maybe", 2, "y"]),
         (Dice(6, 3), [[1, 6], "5 6 2", 4, ["3"]], [[7], [0], [1, 2, 3, 4], {"a": 1}, [True], ["x"]]),
         (Scalar(10), ["ok", 3, 2.5, True], [[1], {"a": 1}, "x" * 11, 2 ** 60]),
         (List(Int(0, 9), 2, text_too=20), [[1, 2], "1, 2"], [[1, 2, 3], [10], {"a": 1}, "x" * 21]),
@@ -61,6 +63,43 @@ def test_each_kind_refuses_its_own_bad_value_and_takes_what_forms_send():
             with pytest.raises(InputError) as refused:
                 field.check(value, "f")
             assert refused.value.field == "f" and refused.value.message.endswith(".")
+
+
+def test_a_flag_reads_one_set_of_words_the_same_in_every_game():
+    """Issue 29: four helpers disagreed on "off"/"no"/"false"; Flag.parse is the one reader."""
+    for word in (True, 1, "1", "on", "yes", "true", "YES"):
+        assert Flag().parse(word, "f") is True
+    for word in (False, 0, "0", "off", "no", "false", "Off", None, ""):
+        assert Flag().parse(word, "f") is False
+    assert Flag().parse("", "f", default=True) is True  # left empty: the action's default
+    with pytest.raises(InputError) as refused:
+        Flag().parse("maybe", "advance")
+    assert refused.value.message == "advance must be yes or no (yes/no, true/false, on/off or 1/0); got 'maybe'."
+    assert refused.value.field == "advance"
+    for t, a in registry().items():  # every game reads its flags through the field it declared
+        for key, field in (a.fields or {}).items():
+            if isinstance(field, Flag):
+                assert actions.entered_flag({"type": t, key: "off"}, key) is False, (t, key)
+                assert actions.entered_flag({"type": t, key: "on"}, key) is True, (t, key)
+
+
+def test_a_number_is_read_once_in_the_words_its_action_declared():
+    """Issue 29: Int.parse is the one reading of a typed whole number (the games' own number()
+    and need_int helpers are gone); bounds the table narrows and a game's words go through it."""
+    damage = Int(1, 99, what="the Damage")
+    assert damage.parse(" 7 ", "amount") == 7 and damage.parse("", "amount") is None
+    for value, sentence in (("x", "The Damage must be a whole number; got 'x'."),
+                            (0, "The Damage must be from 1 to 99; got 0.")):
+        with pytest.raises(InputError) as refused:
+            damage.parse(value, "amount")
+        assert refused.value.message == sentence and refused.value.field == "amount"
+    with pytest.raises(InputError) as refused:  # a ship of three weapon groups: 1 to 3, Talon's words
+        Int(1, 99, plain=True).parse(4, "group", hi=3)
+    assert refused.value.message == "group must be a whole number from 1 to 3."
+    with pytest.raises(InputError) as refused:
+        actions.entered_int({"type": "dn-damage"}, "amount")
+    assert refused.value.message == "Enter the Damage."
+    assert actions.entered_int({"type": "dn-power"}, "cards", 0) == 0
 
 
 def test_every_declared_field_refuses_its_bad_value():
@@ -171,3 +210,55 @@ def test_a_dice_field_reads_lists_numbers_and_typed_text_alike():
         assert refused.value.message == sentence and refused.value.field == "f"
     with pytest.raises(InputError, match="f takes at most 4 dice"):
         grouped.parse("1 1 1 / 1 1", "f")
+
+
+# --- one registry: a type registered twice stops the start (issue 29) ------------------------------
+
+def test_a_second_game_registering_the_same_action_type_is_refused_naming_both():
+    registry()
+    first = actions.REGISTRY["df-broadside"]
+
+    def impostor(state, payload):
+        return "overwritten"
+    impostor.__module__ = "companion.games.talon.combat_actions"
+    with pytest.raises(actions.DuplicateAction) as refused:
+        actions.action("df-broadside", systems={"talon"}, fields={})(impostor)
+    message = str(refused.value)
+    assert "'df-broadside'" in message
+    assert "the game 'dreadfleet' (companion.games.dreadfleet.broadsides)" in message
+    assert "the game 'talon' (companion.games.talon.combat_actions)" in message
+    assert actions.REGISTRY["df-broadside"] is first  # the first stays; nothing overwritten
+    with pytest.raises(actions.DuplicateAction, match="the core"):
+        actions.action("next-phase", systems={"talon"}, fields={})(impostor)
+
+
+# --- one phase guard: @action(..., phase=...) (issue 29) -------------------------------------------
+
+def test_a_declared_phase_is_one_of_its_games_phases():
+    from companion.content import load_systems
+    systems = load_systems()
+    phased = {t: a for t, a in registry().items() if a.phase}
+    assert len(phased) >= 25  # Dreadnaught's, Dreadfleet's, Empires of Dust's and Talon's guards
+    for t, a in phased.items():
+        assert a.doing, t
+        for slug in a.systems:
+            assert set(a.phase) <= set(systems[slug].phases), (t, a.phase, slug)
+
+
+def test_a_move_outside_its_phase_is_refused_before_its_dice_are_rolled():
+    """The guard runs before the decide step: no roll is made for a move the table refuses."""
+    state = {"system": "dreadfleet", "phases": ["Initiative", "Status", "Fate", "Action", "End"], "phase": 1}
+
+    class NoDice:
+        def __getattr__(self, name):
+            raise AssertionError("a die was rolled for a refused move")
+    with pytest.raises(actions.RuleError) as refused:
+        actions.prepare(state, {"type": "df-initiative"}, actions.Ctx(system=SimpleNamespace(slug="dreadfleet"), rng=NoDice()))
+    assert refused.value.message == ("The initiative roll-off happens in the Initiative phase; "
+                                     "it is now the Status phase.")
+    assert refused.value.field == "phase"
+    state = {"system": "talon", "phases": ["A · initiative player", "Power Phase"], "phase": 0}
+    with pytest.raises(actions.RuleError) as refused:
+        actions.apply(state, {"type": "talon-curve", "unit": "u1", "row": 2})
+    assert refused.value.message == ("Changing the power curve happens in the Power Phase; "
+                                     "it is now the A · initiative player phase.")

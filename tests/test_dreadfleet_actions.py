@@ -213,7 +213,7 @@ def test_initiative_roll_off_a_tie_rolls_again_and_the_winner_chooses(game):
     state = game.state()
     assert state["game"]["turn"]["first"] == "Grand Alliance" and state["active_side"] == "Grand Alliance"
     game.to_phase("Status")
-    game.refused("The initiative roll-off happens in the Initiative phase; this is the Status phase.",
+    game.refused("The initiative roll-off happens in the Initiative phase; it is now the Status phase.",
                  type="df-initiative")
     game.folds()
 
@@ -424,6 +424,12 @@ def test_a_broadside_rolls_saves_and_draws_a_damage_card_per_unsaved_hit(game):
     game.ok(type="df-activate", unit="u1")
     game.refused('19" is beyond the maximum range of 18": no broadside.', control="df-shot",
                  type="df-broadside", firer="u1", target=reaver, distance="19")
+    # the range is read by its declared field, in the game's words (issue 29: one number parser)
+    game.refused("The range must be a distance in inches, e.g. 7 or 7.5.", control="df-shot",
+                 type="df-broadside", firer="u1", target=reaver, distance="far")
+    game.refused("The range must be from 0 to 1000 inches.", control="df-shot",
+                 type="df-broadside", firer="u1", target=reaver, distance="1001")
+    game.refused("Enter the range.", control="df-shot", type="df-broadside", firer="u1", target=reaver)
     game.refused("3 hits: now enter the 3 armour saves rolled for the Bloody Reaver (Armour 5+).",
                  control="df-shot", type="df-broadside", firer="u1", target=reaver, distance="5", dice="6 5 3 1")
     # Short range 4+, first broadside +1: 3+ hits (a 1 always misses); saves on 5+

@@ -305,7 +305,7 @@ def test_card_burn_to_no_cards_eliminates(duel):
 
 def test_draw_tops_up_once_per_turn_and_reminds_always_dangerous(duel):
     duel.to_phase("Power Management")
-    duel.refused("dn-draw", "happens in the Draw step", ship="Anna")
+    duel.refused("dn-draw", "happens in the Draw phase", ship="Anna")
     duel.ok("dn-power", ship="Anna", cards=3, offense=2)
     duel.ok("next-phase")
     duel.to_phase("Draw")
@@ -318,7 +318,7 @@ def test_draw_tops_up_once_per_turn_and_reminds_always_dangerous(duel):
 
 
 def test_power_management_limits_and_options(duel):
-    duel.refused("dn-power", "happens in the Power Management step", ship="Anna", cards=2)
+    duel.refused("dn-power", "happens in the Power Management phase", ship="Anna", cards=2)
     duel.to_phase("Power Management")
     duel.refused("dn-power", "At most 2 of the cards may be Offense", ship="Anna", cards=3, offense=3)
     duel.refused("dn-power", "Play at most 3", ship="Anna", cards=4)
@@ -335,7 +335,7 @@ def test_ready_slots_flip_and_play_the_ready_card(duel):
     duel.ok("dn-upgrades", ship="Anna", upgrades="Overcharge")
     duel.ok("dn-flip", ship="Anna", slot=1, face="down")
     duel.refused("dn-flip", "already face-down", ship="Anna", slot=1, face="down")
-    duel.refused("dn-ready", "happens in the Ready step", ship="Anna", card="Nova Lance", slot=1)
+    duel.refused("dn-ready", "happens in the Ready phase", ship="Anna", card="Nova Lance", slot=1)
     duel.to_phase("Ready")
     duel.refused("dn-ready", "Name the card", ship="Anna", slot=1)
     duel.ok("dn-ready", ship="Anna", card="Nova Lance", slot=1)
@@ -353,7 +353,7 @@ def test_ready_slots_flip_and_play_the_ready_card(duel):
 
 
 def test_discard_and_return(duel):
-    duel.refused("dn-discard", "happens in the Discard step", ship="Anna", count=2)
+    duel.refused("dn-discard", "happens in the Discard phase", ship="Anna", count=2)
     duel.to_phase("Discard")
     duel.refused("dn-discard", "Enter the cards discarded", ship="Anna")
     duel.ok("dn-discard", ship="Anna", count=2)
@@ -368,7 +368,7 @@ def test_discard_and_return(duel):
 # --- the initiative resolver --------------------------------------------------------------------
 
 def test_resolver_orders_five_cards_with_ties_and_walks_them(duel):
-    duel.refused("dn-reveal", "happens in the Reveal, Resolve or React step", owner="Anna", name="A",
+    duel.refused("dn-reveal", "happens in the Reveal, Resolve or React phase", owner="Anna", name="A",
                  card_type="Offense", steps="3")
     duel.to_phase("Reveal")
     reveal(duel, "Ben", "Flak Screen", "Defense", "X, 1")
@@ -381,7 +381,7 @@ def test_resolver_orders_five_cards_with_ties_and_walks_them(duel):
         ("X", "Flak Screen"), ("3", "Asteroid Field"), ("3", "Ion Cloud"), ("3", "Rail Cannon"),
         ("3", "Torpedo"), ("1", "Flak Screen")]
     assert [r["attacker_chooses"] for r in order] == [False, False, False, True, True, False]
-    duel.refused("dn-next-step", "happens in the Resolve or React step")
+    duel.refused("dn-next-step", "happens in the Resolve or React phase")
     duel.to_phase("Resolve")
     for _ in range(3):
         duel.ok("dn-next-step")
@@ -448,6 +448,14 @@ def test_reduction_helper(duel):
     assert duel.game()["helper"]["result"] == 5
     duel.refused("dn-reduce", "Enter the reduction, or tick negate", value=7)
     duel.refused("dn-range", "Enter the range in hexes")
+
+
+def test_off_and_no_mean_no_and_an_unknown_word_is_refused(duel):
+    """Issue 29: one reader of yes/no (schema.Flag.parse); Dreadnaught once took "off" for yes."""
+    duel.ok("dn-reduce", value=7, reduction=2, unstoppable="off", negate="No")
+    assert duel.game()["helper"]["result"] == 5 and not duel.game()["helper"]["summary"].startswith("Unstoppable")
+    duel.refused("dn-reduce", "unstoppable must be yes or no (yes/no, true/false, on/off or 1/0); got 'maybe'.",
+                 value=7, reduction=2, unstoppable="maybe")
 
 
 # --- multiplayer: the Fleet Arrival Timer, credit, wreck terrain, results -----------------------
@@ -548,7 +556,7 @@ def test_card_burn_says_what_remains_in_play_discarded(duel):
 def test_combined_fire_for_teams_once_per_step(app, table):
     game = Dreadnaught(app, table).create("Anna, Ben, Cleo, Dan")
     game.ok("dn-setup", **{"teams.Anna": "Red", "teams.Ben": "Red", "teams.Cleo": "Blue", "teams.Dan": "Blue"})
-    game.refused("dn-combined-fire", "happens in the Resolve or React step", target="Cleo", effect="damage",
+    game.refused("dn-combined-fire", "happens in the Resolve or React phase", target="Cleo", effect="damage",
                  **{"attackers.Anna": 1, "attackers.Ben": 1})
     game.to_phase("Reveal")
     reveal(game, "Anna", "Lance", "Offense", "3")

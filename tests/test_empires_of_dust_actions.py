@@ -222,7 +222,7 @@ def test_initiative_needs_two_fleets_on_the_table(game):
 # --- eod-attack --------------------------------------------------------------------------------
 
 def test_firing_in_the_movement_phase_is_refused(fleets):
-    fleets.refused("Ships fire in the combat phase; it is the movement phase now", control="eod-attack",
+    fleets.refused("Firing happens in the Combat phase; it is now the Movement phase.", control="eod-attack",
                    type="eod-attack", attacker="u2", target="u5", distance=20)
 
 
@@ -401,7 +401,7 @@ def test_the_overloader_adds_ten_damage_and_comes_back_three_turns_later(game):
 def test_cloak_and_ecm_switch_at_the_start_of_the_combat_phase(game):
     game.deploy("Fleet 1", GHOST)
     game.average("Fleet 2")
-    game.refused("Cloaks and ECM switch in the combat phase", type="eod-device", unit="u1", device="cloak", on=1)
+    game.refused("Switching a cloak or ECM happens in the Combat phase", type="eod-device", unit="u1", device="cloak", on=1)
     game.to_combat()
     game.ok(type="eod-device", unit="u1", device="ecm", on=1)
     game.refused("ECM) is already on.", type="eod-device", unit="u1", device="ecm", on=1)
@@ -434,7 +434,7 @@ def test_the_afterburner_means_no_attack_that_turn(fleets):
     fleets.to_combat()
     fleets.refused("used its afterburner", control="eod-attack", type="eod-attack", attacker="u1",
                    target="u5", distance=10)
-    fleets.refused("Afterburners fire in the movement phase", type="eod-afterburner", unit="u2")
+    fleets.refused("Firing an afterburner happens in the Movement phase", type="eod-afterburner", unit="u2")
     fleets.end_phase()
     assert "Afterburner" not in fleets.state()["units"]["u1"]["trackers"]["conditions"]["active"]
 
@@ -445,7 +445,7 @@ def test_the_ftl_jump_rolls_over_five_and_cools_down(game):
     assert "rolled 3 (> 5): no jump; ready again in turn 4" in text(resp)
     game.refused("FTL jump drive is cooling down", type="eod-ftl-jump", unit="u1")
     game.end_phase()
-    game.refused("FTL jumps in the movement phase", type="eod-ftl-jump", unit="u1")
+    game.refused("An FTL jump happens in the Movement phase", type="eod-ftl-jump", unit="u1")
     for _ in range(5):
         game.end_phase()
     assert "jumps 15 units" in text(game.ok(type="eod-ftl-jump", unit="u1", rolled="6"))
@@ -480,7 +480,7 @@ def test_a_launcher_has_one_drone_in_flight(fleets):
     fleets.refused("Medium Fighter already has a drone in flight", type="eod-launch-drone", unit="u4", launcher=3)
     fleets.refused("Mediocre Laser is not a drone launcher.", type="eod-launch-drone", unit="u4", launcher=0)
     fleets.to_combat()
-    fleets.refused("Drones launch in the movement phase", type="eod-launch-drone", unit="u4", launcher=3)
+    fleets.refused("Launching a drone happens in the Movement phase", type="eod-launch-drone", unit="u4", launcher=3)
     fleets.ok(type="adjust", unit="u9", tracker="hp", by=-10)
     fleets.end_phase()
     assert fleets.state()["units"]["u9"]["removed"]
@@ -496,7 +496,7 @@ def test_docking_keeps_a_ship_out_of_the_fight(game):
     game.to_combat()
     game.refused("docked ships cannot be targeted", control="eod-attack", type="eod-attack",
                  attacker="u4", target="u2", distance=5)
-    game.refused("Docked ships launch in the movement phase", type="eod-undock", unit="u2")
+    game.refused("Launching a docked ship happens in the Movement phase", type="eod-undock", unit="u2")
     game.end_phase()
     game.ok(type="eod-undock", unit="u2")
     game.refused("Ghost is not docked.", type="eod-undock", unit="u2")
@@ -524,6 +524,8 @@ def test_checkmate_withdraws_a_fleet_without_its_battleship_at_the_end_of_the_tu
     assert state["game"]["victory"]["turns"] == 6
     assert {d["reason"] for d in state["game"]["destroyed"]} == {"destroyed", "withdrawn: no admiral"}
     fleets.refused("Pick at least one win condition", type="eod-victory")
+    # one reader of yes/no (issue 29): "no" and "false" are no here too (this game once took them for yes)
+    fleets.refused("Pick at least one win condition", type="eod-victory", points="no", capture="false")
 
 
 def test_capture_the_ship_and_roles(fleets):

@@ -42,21 +42,53 @@ class Action:
     doc: str = ""
     fields: dict | None = None  # the request's declared fields (companion.actions.schema)
     dice: Callable | None = None  # checks an imported payload's dice and totals (import_check)
+    phase: tuple | None = None  # the phases the action belongs to (refused in any other: ``in_phase``)
+    doing: str = ""  # the move in the game's words, for that refusal ("A broadside")
 
 
 REGISTRY: dict[str, Action] = {}
 MAX_ARGS_BYTES = 20_000
 
 
-def action(type_: str, *, systems=None, chance=False, fields=None):
+class DuplicateAction(Exception):
+    """Two modules register the same action type: found at start, never a silent overwrite."""
+
+
+def _owner(fn) -> str:
+    """Who registered an action: a game by its package name ("my_game"), else the core module."""
+    module = getattr(fn, "__module__", "") or "?"
+    parts = module.split(".")
+    if parts[:2] == ["companion", "games"] and len(parts) > 2:
+        return f"the game {parts[2]!r} ({module})"
+    return f"the core ({module})"
+
+
+def action(type_: str, *, systems=None, chance=False, fields=None, phase=None, doing: str = ""):
     """Register ``apply`` for an action type; ``@fn.decider`` adds its decide step.
 
     ``fields`` declares the request (``companion.actions.schema``): checked before the action runs
     and published in /api/openapi.json.  ``@fn.dice_check`` adds how an import re-derives the
-    payload's chance (the dice within their sides and counts, the totals from the dice)."""
+    payload's chance (the dice within their sides and counts, the totals from the dice).
+    ``phase``: the phase (or phases) of the turn sequence the move belongs to; outside them it is
+    refused before its decide step and its apply run, with one sentence naming ``doing`` (the move
+    in the game's words), the phase it needs and the current one (``in_phase``).  A type registered
+    twice (two games, or a game and the core) stops the start with ``DuplicateAction``."""
+    phases = (phase,) if isinstance(phase, str) else tuple(phase) if phase else None
+
     def register(apply):
-        entry = Action(type_, apply, systems=frozenset(systems) if systems else None, chance=chance,
-                       doc=(apply.__doc__ or "").strip().split("\n")[0], fields=fields)
+        old = REGISTRY.get(type_)
+        if old is not None and (old.apply.__module__, old.apply.__qualname__) != (apply.__module__, apply.__qualname__):
+            raise DuplicateAction(f"The action type {type_!r} is registered twice: by {_owner(old.apply)} and by "
+                                  f"{_owner(apply)}; rename one of them.")
+        run = apply
+        if phases:
+            def run(state, payload, _apply=apply):
+                in_phase(state, phases, doing)
+                return _apply(state, payload)
+        entry = Action(type_, run, systems=frozenset(systems) if systems else None, chance=chance,
+                       doc=(apply.__doc__ or "").strip().split("\n")[0], fields=fields, phase=phases,
+                       doing=doing)
+        entry.apply.__module__, entry.apply.__qualname__ = apply.__module__, apply.__qualname__
         REGISTRY[type_] = entry
 
         def decider(decide):
@@ -71,15 +103,83 @@ def action(type_: str, *, systems=None, chance=False, fields=None):
     return register
 
 
-def entered_dice(args: dict, key: str, value=None, *, type_: str | None = None, name: str | None = None) -> list | None:
-    """The dice a player entered for ``key`` (or ``value``, read the same way), parsed by the Dice
-    field the action type declared for ``key`` (``schema.Dice.parse``): a game's decide step reads
-    its dice through the declaration, so the count and sides are written once (issue 24).  None
-    when left empty.  ``type_``: the action type, when ``args`` (a preview's) does not say it;
-    ``name``: the control a refusal names, when ``value`` came from another one."""
+def phase_now(state: dict) -> str:
+    """The name of the turn sequence's current phase (content ``phases``)."""
+    return state["phases"][state["phase"]]
+
+
+def in_phase(state: dict, phases, doing: str = "") -> None:
+    """Refuse a move made outside its phases (the one phase guard: ``@action(..., phase=...)``)."""
+    phases = (phases,) if isinstance(phases, str) else tuple(phases)
+    now = phase_now(state)
+    if now not in phases:
+        when = phases[0] if len(phases) == 1 else ", ".join(phases[:-1]) + " or " + phases[-1]
+        raise RuleError(f"{doing or 'This move'} happens in the {_phase(when)}; it is now the {_phase(now)}.", "phase")
+
+
+def _phase(name: str) -> str:
+    return name if name.casefold().endswith("phase") else f"{name} phase"  # a name that already says it ("Power Phase")
+
+
+def check_phase(state: dict, type_: str) -> None:
+    """The phase guard an action type declared, for a preview of it (the attack helper's odds)."""
     _load_all()
-    field = REGISTRY[type_ or args["type"]].fields[key]
-    return field.parse(args.get(key) if value is None else value, name or key)
+    entry = REGISTRY[type_]
+    if entry.phase:
+        in_phase(state, entry.phase, entry.doing)
+
+
+_GIVEN = object()
+
+
+def declared(type_: str, key: str) -> schema.Field:
+    """The field action type ``type_`` declared for ``key`` ("card.br": a field of a declared Obj)."""
+    _load_all()
+    first, *rest = key.split(".")
+    field = REGISTRY[type_].fields[first]
+    for part in rest:
+        field = field.fields[part]
+    return field
+
+
+def entered(args: dict, key: str, value=_GIVEN, *, type_: str | None = None, name: str | None = None):
+    """What a player entered for ``key`` (or ``value``, read the same way), parsed by the field the
+    action type declared for it (``schema.<Kind>.parse``): a game reads its input through the
+    declaration, so what it accepts and refuses is written once (issues 24 and 29).  ``type_``: the
+    action type, when ``args`` (a preview's, a nested card's) does not say it; ``name``: the control
+    a refusal names, when ``value`` came from another one."""
+    field = declared(type_ or args["type"], key)
+    return field.parse(args.get(key) if value is _GIVEN else value, name or key)
+
+
+def entered_dice(args: dict, key: str, value=None, *, type_: str | None = None, name: str | None = None) -> list | None:
+    """The dice entered for ``key`` (``schema.Dice.parse``), None when left empty (let the companion roll)."""
+    return entered(args, key, args.get(key) if value is None else value, type_=type_, name=name)
+
+
+def entered_flag(args: dict, key: str, *, type_: str | None = None, default: bool = False) -> bool:
+    """Yes or no entered for ``key`` (``schema.Flag.parse``); ``default`` when left empty."""
+    field = declared(type_ or args["type"], key)
+    return field.parse(args.get(key), key, default)
+
+
+def entered_number(args: dict, key: str, default=_GIVEN, *, type_: str | None = None, lo: int | None = None,
+                   hi: int | None = None, name: str | None = None):
+    """The number entered for ``key``, read by the Int (or Num) field the action type declared
+    (``schema.Int.parse``: its bounds, or ``lo``/``hi`` the table narrows them to, and its
+    sentences); ``default`` when left empty, refused in the field's words when no default is given."""
+    field = declared(type_ or args["type"], key)
+    if isinstance(field, schema.Either):  # a number or text (a correction's value): its number
+        field = next(option for option in field.options if isinstance(option, schema.Int))
+    number = field.parse(args.get(key), name or key, lo=lo, hi=hi)
+    if number is None:
+        if default is _GIVEN:
+            field.refuse_missing(name or key)
+        return default
+    return number
+
+
+entered_int = entered_number  # the name a whole-number field reads best with
 
 
 def available(system_slug: str) -> dict[str, Action]:
@@ -103,6 +203,8 @@ def prepare(state: dict, args: dict, ctx: Ctx) -> dict:
         raise RuleError("That action is too large.", "type")
     entry = lookup(args["type"], state.get("system", ctx.system.slug))
     schema.check(entry.fields or {}, args)
+    if entry.phase:
+        in_phase(state, entry.phase, entry.doing)
     payload = entry.decide(state, args, ctx) if entry.decide else dict(args)
     payload["type"] = entry.type
     return payload

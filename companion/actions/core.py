@@ -233,7 +233,8 @@ def tracker_op(state: dict, p: dict) -> str:
 
 
 @action("adjust", fields={"unit": Ref("unit"), "tracker": Ref("tracker"),
-                          "by": Int(-100_000, 100_000)})
+                          "by": Int(-100_000, 100_000),
+                          "amount": Int(1, 100_000, "typed beside the buttons: that many, the way by points")})
 def adjust(state: dict, p: dict) -> str:
     """Add to a counter: {"unit", "tracker", "by"} (negative to take away)."""
     tracker, owner = tracker_of(state, p.get("unit"), p.get("tracker"))

@@ -1,7 +1,7 @@
 """Deck actions: load a definition, shuffle, draw (and draw-until), record real draws, move cards."""
 from __future__ import annotations
 
-from companion.actions import Stale, action
+from companion.actions import Stale, action, entered_flag
 from companion.actions.schema import Flag, Int, List, Obj, Ref, Scalar, Text
 from companion.actions.core import unit_of
 from companion.rules import RuleError
@@ -98,7 +98,7 @@ def deck_shuffle(state: dict, p: dict) -> str:
 @deck_shuffle.decider
 def decide_deck_shuffle(state: dict, args: dict, ctx) -> dict:
     deck = deck_of(state, args.get("deck"))
-    return {"deck": args["deck"], "steps": decks.plan_shuffle(deck, ctx.rng, bool(args.get("with_discard")))}
+    return {"deck": args["deck"], "steps": decks.plan_shuffle(deck, ctx.rng, entered_flag(args, "with_discard"))}
 
 
 def _check_expect(deck: dict, args: dict) -> None:
@@ -150,8 +150,7 @@ def decide_deck_draw_until(state: dict, args: dict, ctx) -> dict:
     # The rule draw-until serves stops at the end of the deck: "if ... no cards of that type have been
     # drawn when you reach the end of the deck, instead apply the last card drawn" (seed 002, Damage
     # Cards).  So that is the default; fallback_last=false keeps drawing through reshuffles.
-    fallback = args.get("fallback_last")
-    fallback = fallback in (None, "") or str(fallback).strip().casefold() not in ("false", "0", "no", "off")
+    fallback = entered_flag(args, "fallback_last", default=True)
     steps = decks.plan_draw_until(deck, ctx.rng, field, value, to, fallback)
     return {"deck": args["deck"], "to": to, "field": field, "value": value, "steps": steps}
 

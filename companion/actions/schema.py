@@ -13,7 +13,9 @@ all of its inputs, and each action reads only its own).
 
 HTML forms send text: a whole number typed in a form arrives as an int (``play.form_args``), and the
 number fields also take digits as text, yes/no fields the words a checkbox sends, dice fields the
-"5 6 2" a player types.  The JSON document says what a JSON client sends; the description of each
+"5 6 2" a player types.  ``Int``, ``Num``, ``Flag`` and ``Dice`` also ``parse``: the typed value
+the check accepted, as the action uses it (a game reads it with ``companion.actions.entered_*``,
+so the declaration is the one reader of its input; issue 29).  The JSON document says what a JSON client sends; the description of each
 such field names the text it also takes.
 
 Written here rather than with pydantic or jsonschema (both are installed): a declaration is a
@@ -41,6 +43,11 @@ class Field:
     def check(self, value, name: str) -> None:  # pragma: no cover - every kind overrides it
         raise NotImplementedError
 
+    def parse(self, value, name: str):
+        """The value as the action uses it (checked; kinds that read text give it its type)."""
+        self.check(value, name)
+        return value
+
     def schema(self) -> dict:
         raise NotImplementedError
 
@@ -56,7 +63,9 @@ def _refuse(message: str, name: str):
     raise InputError(message, name.split(".")[0].split("[")[0])
 
 
-def _whole(value) -> int | None:
+def whole(value) -> int | None:
+    """The whole number in ``value`` (an int, or digits as text: " -12 "), else None: the one
+    reading of typed digits (``Int.parse`` and the few readers of a form no action declares)."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
@@ -66,22 +75,57 @@ def _whole(value) -> int | None:
     return None
 
 
-class Int(Field):
-    """A whole number within ``lo``..``hi`` (digits as text too, as a form sends them)."""
+_whole = whole
 
-    def __init__(self, lo: int, hi: int, doc: str = "", *, plain: bool = False, **kw):
+
+class Int(Field):
+    """A whole number within ``lo``..``hi`` (digits as text too, as a form sends them).
+
+    The refusal says, by default, need_int's words ("hits must be from 0 to 20; got 21.");
+    ``plain``: "a whole number from lo to hi" for any bad value; ``what``: the
+    number in the game's words, for its sentences ("The Damage must be from 1 to 99; got 0.",
+    "Enter the Damage." when an action asks for it)."""
+
+    def __init__(self, lo: int, hi: int, doc: str = "", *, plain: bool = False, what: str = "", **kw):
         super().__init__(doc, **kw)
-        self.lo, self.hi, self.plain = lo, hi, plain
+        self.lo, self.hi, self.plain, self.what = lo, hi, plain, what
+
+    def parse(self, value, name: str, *, lo: int | None = None, hi: int | None = None) -> int | None:
+        """The whole number in ``value`` (digits as text too), None when left empty; refused,
+        naming ``name``, outside ``lo``..``hi`` (the declared bounds, or narrower ones the table
+        sets: a ship's three weapon groups).  The one reading of a typed whole number: the check
+        runs it and a game reads its numbers through it (``companion.actions.entered_int``)."""
+        if value is None or value == "":
+            return None
+        lo, hi = self.lo if lo is None else lo, self.hi if hi is None else hi
+        number = _whole(value)
+        if number is None:
+            self.refuse_kind(value, name, lo, hi)
+        if not lo <= number <= hi:
+            if self.plain:
+                self.refuse_kind(value, name, lo, hi)
+            _refuse(f"{self._said(name)} must be from {lo} to {hi}; got {number}.", name)
+        return number
+
+    def _said(self, name: str) -> str:
+        return self.what[0].upper() + self.what[1:] if self.what else name
+
+    def refuse_kind(self, value, name: str, lo: int | None = None, hi: int | None = None):
+        """Refuse a value that is not a whole number (or, ``plain``, out of bounds) in this field's words."""
+        lo, hi = self.lo if lo is None else lo, self.hi if hi is None else hi
+        if self.what:
+            shown = repr(value) if isinstance(value, (str, int, float, bool)) and len(repr(value)) <= 24 else "something else"
+            _refuse(f"{self._said(name)} must be a whole number; got {shown}.", name)
+        _refuse(f"{name.replace('_', ' ') if self.plain else name} must be a whole number from {lo} to {hi}.", name)
+
+    def refuse_missing(self, name: str):
+        """Refuse a number the action needs and was not given ("Enter the Damage.")."""
+        if self.what:
+            _refuse(f"Enter {self.what}.", name)
+        self.refuse_kind(None, name)
 
     def check(self, value, name):
-        # the sentences are need_int's, so a form shows the same words; ``plain``: a game whose own
-        # check says "a whole number from lo to hi" for any bad value (as a game's own whole-number check does)
-        number = _whole(value)
-        if number is None or (self.plain and not self.lo <= number <= self.hi):
-            _refuse(f"{name.replace('_', ' ') if self.plain else name} must be a whole number from "
-                    f"{self.lo} to {self.hi}.", name)
-        if not self.lo <= number <= self.hi:
-            _refuse(f"{name} must be from {self.lo} to {self.hi}; got {number}.", name)
+        self.parse(value, name)
 
     def schema(self):
         return self.described({"type": "integer", "minimum": self.lo, "maximum": self.hi})
@@ -91,18 +135,40 @@ class Int(Field):
 
 
 class Num(Int):
-    """A number within ``lo``..``hi``, fractions allowed (inches: "7.5" or 7.5)."""
+    """A number within ``lo``..``hi``, fractions allowed (inches: "7.5" or 7.5); with ``what`` and
+    ``unit``, refused in those words ("The range must be a distance in inches, e.g. 7 or 7.5.")."""
 
-    def check(self, value, name):
+    def __init__(self, lo, hi, doc: str = "", *, unit: str = "", **kw):
+        super().__init__(lo, hi, doc, **kw)
+        self.unit = unit
+
+    def parse(self, value, name: str, **_):
+        """The number in ``value`` (an int when whole), None when left empty."""
+        if value is None or value == "":
+            return None
         number = value
         if isinstance(value, str) and len(value) <= 30:
             try:
                 number = float(value.strip().rstrip('"'))
             except ValueError:
                 number = None
-        if isinstance(number, bool) or not isinstance(number, (int, float)) or number != number \
-                or not self.lo <= number <= self.hi:
-            _refuse(f"{name} must be a number from {self.lo} to {self.hi}.", name)
+        if isinstance(number, bool) or not isinstance(number, (int, float)) or number != number:
+            self.refuse_kind(value, name)
+        if not self.lo <= number <= self.hi:
+            if self.what:
+                _refuse(f"{self._said(name)} must be from {self.lo} to {self.hi}"
+                        f"{' ' + self.unit if self.unit else ''}.", name)
+            self.refuse_kind(value, name)
+        return int(number) if float(number).is_integer() else number
+
+    def refuse_kind(self, value, name: str, lo=None, hi=None):
+        if self.what:
+            _refuse(f"{self._said(name)} must be a {'distance in ' + self.unit if self.unit else 'number'}, "
+                    "e.g. 7 or 7.5.", name)
+        _refuse(f"{name} must be a number from {self.lo} to {self.hi}.", name)
+
+    def check(self, value, name):
+        self.parse(value, name)
 
     def schema(self):
         return self.described({"type": "number", "minimum": self.lo, "maximum": self.hi})
@@ -141,16 +207,44 @@ def Ref(what: str = "unit", doc: str = "", **kw) -> Text:
     return Text(60, doc or f"the {what}'s id or name", **kw)
 
 
+FLAG_WORDS = {True: ("yes", "true", "on", "1"), False: ("no", "false", "off", "0")}
+
+
 class Flag(Field):
-    """Yes or no: true/false, 1/0, or the words a checkbox or select sends ("on", "yes", "no")."""
+    """Yes or no: JSON true/false or 1/0, or one of the words in ``FLAG_WORDS`` in any case (a
+    checkbox sends "1" or "on", a select "yes"/"no"); left empty (an unticked checkbox) is no.
+
+    ``parse`` is the one reading of a yes/no input: the check runs it and each game reads its flags
+    through the field it declared (``companion.actions.entered_flag``), so "off" means no in every
+    game (issue 29: four helpers once disagreed).  Anything else is refused, never guessed."""
 
     def check(self, value, name):
-        if isinstance(value, (bool, int)) or (isinstance(value, str) and len(value) <= 10) or value is None:
-            return
-        _refuse(f"{name} must be yes or no (true or false).", name)
+        self.parse(value, name)
+
+    def parse(self, value, name: str = "flag", default: bool = False) -> bool:
+        if value is None or value == "":
+            return default
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, int) and value in (0, 1):
+            return bool(value)
+        if isinstance(value, str):
+            word = value.strip().casefold()
+            for meaning, words in FLAG_WORDS.items():
+                if word in words:
+                    return meaning
+        shown = repr(value) if isinstance(value, (str, int, float)) and len(repr(value)) <= 24 else "something else"
+        _refuse(f"{name} must be yes or no (yes/no, true/false, on/off or 1/0); got {shown}.", name)
 
     def schema(self):
-        return self.described({"type": "boolean"})
+        return self.described({"anyOf": [{"type": "boolean"}, {"type": "integer", "enum": [0, 1]},
+                                          {"type": "string", "enum": [w for ws in FLAG_WORDS.values() for w in ws]}]})
+
+    def bad(self):
+        return "maybe"
+
+
+YES_NO = Flag()  # the same reading for a yes/no that is not an action's own field (a library form's tick)
 
 
 class Dice(Field):

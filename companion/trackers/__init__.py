@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.actions.schema import Int
 from companion.rules import RuleError
 
 
@@ -20,15 +21,13 @@ class Clock:
 
 
 def need_int(args: dict, key: str, lo: int, hi: int, default=None) -> int:
-    """An integer argument within [lo, hi], or a RuleError naming it."""
-    value = args.get(key, default)
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"{key} must be a whole number from {lo} to {hi}.", key)
-    if not lo <= value <= hi:
-        raise RuleError(f"{key} must be from {lo} to {hi}; got {value}.", key)
-    return value
+    """An integer argument within [lo, hi], or a RuleError naming it: read by the schema's Int
+    (``schema.Int.parse``, the one reading of a typed whole number) with these bounds, for a key
+    no action declares (a setting's or a stat's id, a tracker op's amount)."""
+    number = Int(lo, hi).parse(args.get(key, default), key)
+    if number is None:
+        Int(lo, hi).refuse_kind(None, key)
+    return number
 
 
 def need_text(args: dict, key: str, max_len: int = 60, default=None) -> str:

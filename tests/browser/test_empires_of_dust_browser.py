@@ -92,9 +92,9 @@ def test_two_fleets_fight_a_turn_and_a_cooldown_comes_back(live_server, phone):
 
     # firing in the movement phase is refused with the rule, and nothing changes
     choose_attacker(anna, "u2")
-    expect(anna.locator("#eod-preview")).to_contain_text("Ships fire in the combat phase")
+    expect(anna.locator("#eod-preview")).to_contain_text("Firing happens in the Combat phase")
     anna.locator("#eod-attack button.primary").click()
-    expect(anna.locator("#eod-attack-err")).to_contain_text("Ships fire in the combat phase")
+    expect(anna.locator("#eod-attack-err")).to_contain_text("Firing happens in the Combat phase")
     ben.click("#eod-initiative button.primary")
     end_phase(ben, anna, "Combat")
     expect(anna.locator("#eod-panel [data-next]")).to_have_text("Fleet 1 fires")

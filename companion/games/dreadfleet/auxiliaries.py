@@ -2,16 +2,15 @@
 Auxiliaries; Treasure Tokens; Sea Monsters)."""
 from __future__ import annotations
 
-from companion.actions import action
+from companion.actions import action, entered_flag, entered_int
 from companion.actions.schema import Dice, Flag, Int, Obj, Ref, Text
 from companion.rules import RuleError
 from companion.trackers import deck as decks
-from companion.trackers import need_int
 from companion.games.dreadfleet.books import (
-    GAME, aground_since_before, books, current, is_auxiliary, is_monster, is_warship, need_phase, reach_step,
+    GAME, aground_since_before, books, current, is_auxiliary, is_monster, is_warship, reach_step,
     set_status, sides, status_cards, turn, unit_at_sea,
 )
-from companion.games.dreadfleet.entries import dice_arg, flag
+from companion.games.dreadfleet.entries import dice_arg
 from companion.games.dreadfleet.setup import _made, _new_unit
 from companion.games.dreadfleet.damage import _bump, lift_damage
 from companion.games.dreadfleet import rules as df
@@ -65,15 +64,14 @@ def decide_deploy(state: dict, args: dict, ctx) -> dict:
             or done == "weigh"
         result = df.capsize_test(aux["name"], at_anchor=anchored, run_aground=aground_since_before(state, carrier),
                                  dice=dice_arg(args, "capsize_dice"), rng=ctx.rng)
-    treasure = need_int(args, "treasure", 0, 99, default=0)
+    treasure = entered_int(args, "treasure", 0)
     return {"unit": aux["id"], "result": result, "treasure": treasure,
             "dice": [result["roll"]] if result["roll"] else []}
 
 
-@action("df-dock", systems=GAME, fields={"unit": Ref("unit"), "to": Ref("warship")})
+@action("df-dock", phase="Action", doing="Docking", systems=GAME, fields={"unit": Ref("unit"), "to": Ref("warship")})
 def dock(state: dict, p: dict) -> str:
     """Dock an auxiliary with a warship of its fleet in base contact: it is repaired, hands over treasure."""
-    need_phase(state, "Action", "Docking")
     aux = unit_at_sea(state, p.get("unit"))
     if is_monster(aux):
         raise RuleError("Sea monsters cannot dock.", "unit")
@@ -105,11 +103,10 @@ def dock(state: dict, p: dict) -> str:
             + (f", hands over {tokens} treasure" if tokens else ""))
 
 
-@action("df-treasure", systems=GAME, fields={
+@action("df-treasure", phase="Action", doing="Collecting or handing over treasure", systems=GAME, fields={
     "unit": Ref("unit"), "op": Text(20), "count": Int(1, 99), "to": Ref("unit")})
 def treasure(state: dict, p: dict) -> str:
     """Treasure tokens: an auxiliary collects one a turn, or hands tokens to another auxiliary."""
-    need_phase(state, "Action", "Collecting or handing over treasure")
     unit = unit_at_sea(state, p.get("unit"))
     if is_warship(unit):
         raise RuleError("Unlike auxiliaries, warships cannot collect treasure tokens.", "unit")
@@ -128,7 +125,7 @@ def treasure(state: dict, p: dict) -> str:
         other = unit_at_sea(state, p.get("to"), "to")
         if not is_auxiliary(other) or is_monster(other) or other is unit:
             raise RuleError("Tokens are handed between auxiliaries in base contact.", "to")
-        count = need_int(p, "count", 1, 99, default=1)
+        count = entered_int(p, "count", 1)
         if count > unit["trackers"]["treasure"]["value"]:
             raise RuleError(f"The {unit['name']} carries only {unit['trackers']['treasure']['value']} tokens.", "count")
         _bump(unit, "treasure", -count)
@@ -140,7 +137,7 @@ def treasure(state: dict, p: dict) -> str:
 # --- sea monsters (seed 002, Sea Monsters) -----------------------------------------------------------
 
 def _controller(state: dict, args: dict) -> tuple[str, bool]:
-    if flag(args, "noctilus"):
+    if entered_flag(args, "noctilus"):
         if df.SIDES[1] not in state["sides"]:
             raise RuleError("Count Noctilus commands the Dreadfleet, which is not a side at this table.", "noctilus")
         return df.SIDES[1], True
@@ -177,11 +174,10 @@ def decide_sea_monster(state: dict, args: dict, ctx) -> dict:
             "stats": stats, "trackers": _made(ctx.system, "sea-monster", stats)}
 
 
-@action("df-monster-control", systems=GAME, fields={
+@action("df-monster-control", phase="Action", doing="Deciding who controls a sea monster", systems=GAME, fields={
     "unit": Ref("unit"), "noctilus": Flag(), "nearest": Ref("side")})
 def monster_control(state: dict, p: dict) -> str:
     """At the start of a sea monster's Action phase: the nearest warship's opponent controls it."""
-    need_phase(state, "Action", "Deciding who controls a sea monster")
     unit = unit_at_sea(state, p.get("unit"))
     if not is_monster(unit):
         raise RuleError(f"The {unit['name']} is not a sea monster.", "unit")

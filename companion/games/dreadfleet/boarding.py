@@ -3,10 +3,10 @@ Boarding Actions sub-phase of an activated ship."""
 from __future__ import annotations
 
 from companion.actions import action, chance
-from companion.actions.schema import Dice, Either, List, Obj, Ref, Text
+from companion.actions.schema import YES_NO, Dice, Either, List, Obj, Ref, Text
 from companion.rules import RuleError
 from companion.games.dreadfleet.books import (
-    GAME, is_warship, need_phase, now_stat, reach_step, sides, turn, unit_at_sea, wounds,
+    GAME, is_warship, now_stat, reach_step, sides, turn, unit_at_sea, wounds,
 )
 from companion.games.dreadfleet.entries import dice_arg, luck
 from companion.games.dreadfleet.damage import damage_ready, owe, plan_damage, resolve_damage, _told
@@ -14,10 +14,9 @@ from companion.games.dreadfleet import rules as df
 
 
 def _boarders(state: dict, args: dict, what: str) -> tuple[list[dict], list[dict], str]:
-    need_phase(state, "Action", what)
     picked = args.get("ships")
     if isinstance(picked, dict):
-        picked = [uid for uid, on in picked.items() if on not in (None, "", 0, "0")]
+        picked = [uid for uid, on in picked.items() if YES_NO.parse(on, "ships")]  # ticked checkboxes
     elif isinstance(picked, str):
         picked = picked.replace(",", " ").split()
     if not isinstance(picked, list):
@@ -48,7 +47,7 @@ def _duel_check(state: dict, args: dict) -> tuple[list, list, str]:
     return a, b, key
 
 
-@action("df-duel", systems=GAME, chance=True, fields={
+@action("df-duel", phase="Action", doing="The captains' duel", systems=GAME, chance=True, fields={
     "ships": Either(List(Ref("unit"), 20), Obj(doc="the form's checkboxes: ships.u2 ..."), Text(300)),
     "dice": Dice(6, 60, "one group per ship: 5 6 / 2 1", groups=True)})
 def duel(state: dict, p: dict) -> str:
@@ -84,7 +83,7 @@ def _boarding_check(state: dict, args: dict) -> tuple[list, list, str]:
     return a, b, key
 
 
-@action("df-boarding", systems=GAME, chance=True, fields={
+@action("df-boarding", phase="Action", doing="A boarding action", systems=GAME, chance=True, fields={
     "ships": Either(List(Ref("unit"), 20), Obj(doc="the form's checkboxes: ships.u2 ..."), Text(300)),
     "dice": Dice(6, 60, "one group per ship: 5 6 / 2 1", groups=True)})
 def boarding(state: dict, p: dict) -> str:

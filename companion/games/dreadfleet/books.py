@@ -9,6 +9,7 @@ number changes.  The action types are beside this module, one per topic: ``setup
 """
 from __future__ import annotations
 
+from companion.actions import in_phase, phase_now
 from companion.rules import RuleError
 from companion.games.dreadfleet import rules as df
 
@@ -42,15 +43,6 @@ def turn(state: dict) -> dict:
             "collected": [], "control": [], "escaped": {},
         }
     return now
-
-
-def phase(state: dict) -> str:
-    return state["phases"][state["phase"]]
-
-
-def need_phase(state: dict, wanted: str, what: str) -> None:
-    if phase(state) != wanted:
-        raise RuleError(f"{what} happens in the {wanted} phase; this is the {phase(state)} phase.", "phase")
 
 
 def sides(state: dict) -> list[str]:
@@ -228,7 +220,7 @@ def side_to_go(state: dict, last: str | None) -> str | None:
 
 def current(state: dict, uid: str, what: str) -> dict:
     """The unit, which must be the warship being activated now (Action phase)."""
-    need_phase(state, "Action", what)
+    in_phase(state, "Action", what)  # the one phase guard; here, as every action of an activation asks
     unit = unit_at_sea(state, uid)
     if turn(state)["current"] != uid:
         raise RuleError(f"{what} is part of a warship's activation: activate the {unit['name']} first.", "unit")
@@ -259,7 +251,7 @@ def orders_out(state: dict, side: str) -> dict:
         unit = state["units"].get(held["unit"])
         if unit is None or unit["removed"]:
             continue
-        if order == "Fire As She Bears" or (phase(state) == "Action" and held["round"] == state["round"]
+        if order == "Fire As She Bears" or (phase_now(state) == "Action" and held["round"] == state["round"]
                                             and now["current"] == held["unit"]):
             out[order] = held["unit"]
     return out

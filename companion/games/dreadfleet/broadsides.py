@@ -2,13 +2,13 @@
 fired as she bears, with the Damage cards its unsaved hits draw."""
 from __future__ import annotations
 
-from companion.actions import action, chance
+from companion.actions import action, chance, entered_flag, entered_number, entered_int
 from companion.actions.schema import Dice, Flag, Int, Num, Ref
 from companion.rules import RuleError
 from companion.games.dreadfleet.books import (
-    GAME, books, is_auxiliary, need_phase, order_held, reach_step, resolve_order, turn, unit_at_sea,
+    GAME, books, is_auxiliary, order_held, reach_step, resolve_order, turn, unit_at_sea,
 )
-from companion.games.dreadfleet.entries import dice_arg, flag, inches, luck, modifier_arg
+from companion.games.dreadfleet.entries import dice_arg, luck
 from companion.games.dreadfleet.damage import damage_ready, owe, plan_damage, resolve_damage, _told
 from companion.games.dreadfleet import rules as df
 
@@ -22,13 +22,12 @@ def fired_before(state: dict, unit: dict) -> bool:
 
 
 def _shot_check(state: dict, args: dict) -> tuple[dict, dict, bool]:
-    need_phase(state, "Action", "A broadside")
     firer = unit_at_sea(state, args.get("firer"), "firer")
     target = unit_at_sea(state, args.get("target"), "target")
     if firer is target:
         raise RuleError("A ship cannot fire at itself: choose another target.", "target")
     now = turn(state)
-    fasb = flag(args, "fasb")
+    fasb = entered_flag(args, "fasb")
     if fasb:
         if not order_held(state, firer["id"], "Fire As She Bears"):
             raise RuleError(f"The {firer['name']} has no Fire As She Bears order in play.", "fasb")
@@ -44,13 +43,14 @@ def _shot_check(state: dict, args: dict) -> tuple[dict, dict, bool]:
 
 def shot_options(state: dict, args: dict, firer: dict, target: dict) -> dict:
     """The keyword options of a shot; a first broadside is found from the books, not asked."""
-    return {"partial": flag(args, "partial"), "raking": flag(args, "raking"),
-            "first_broadside": not fired_before(state, firer), "modifier": modifier_arg(args),
+    return {"partial": entered_flag(args, "partial", type_="df-broadside"),
+            "raking": entered_flag(args, "raking", type_="df-broadside"),
+            "first_broadside": not fired_before(state, firer), "modifier": entered_int(args, "modifier", 0, type_="df-broadside"),
             "target_is_auxiliary": is_auxiliary(target)}
 
 
-@action("df-broadside", systems=GAME, chance=True, fields={"firer": Ref("firer"), "target": Ref("target"),
-    "distance": Num(0, 1000, "the range in inches"), "fasb": Flag(), "partial": Flag(), "raking": Flag(),
+@action("df-broadside", phase="Action", doing="A broadside", systems=GAME, chance=True, fields={"firer": Ref("firer"), "target": Ref("target"),
+    "distance": Num(0, 1000, "the range in inches", what="the range", unit="inches"), "fasb": Flag(), "partial": Flag(), "raking": Flag(),
     "modifier": Int(-6, 6), "dice": Dice(6, 60), "save_dice": Dice(6, 60)})
 def broadside(state: dict, p: dict) -> str:
     """Fire a broadside: to hit by range, armour saves, a Damage card per unsaved hit drawn at once."""
@@ -83,7 +83,7 @@ def broadside(state: dict, p: dict) -> str:
 @broadside.decider
 def decide_broadside(state: dict, args: dict, ctx) -> dict:
     firer, target, fasb = _shot_check(state, args)
-    distance = inches(args, "distance", "The range")
+    distance = entered_number(args, "distance")
     options = shot_options(state, args, firer, target)
     odds = df.broadside_odds(firer["stats"].get("broadside", 0), distance, target["stats"]["armour"], **options)
     damage_ready(state)

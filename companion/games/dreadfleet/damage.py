@@ -7,11 +7,10 @@ the real deck, the cards a ship owes are recorded as players draw them.
 """
 from __future__ import annotations
 
-from companion.actions import action
-from companion.actions.schema import Int, Obj, Ref, Scalar, Text
+from companion.actions import action, entered_int
+from companion.actions.schema import Flag, Int, Obj, Ref, Scalar, Text
 from companion.rules import RuleError
 from companion.trackers import deck as decks
-from companion.trackers import need_int
 from companion.games.dreadfleet.books import GAME, books, is_auxiliary, set_status, unit_at_sea
 from companion.games.dreadfleet.entries import physical_card
 from companion.games.dreadfleet import rules as df
@@ -204,7 +203,7 @@ def _told(notes: list[str], owed: int, name: str) -> str:
 # --- Damage cards drawn for other reasons (seed 002, Running Aground; Damage Cards) -------------
 
 @action("df-damage", systems=GAME, chance=True, fields={"unit": Ref("unit"), "mode": Text(20), "value": Scalar(60, "a Damage card's type"),
-    "count": Int(1, 10), "card": Obj(doc="the card drawn from the real deck")})
+    "count": Int(1, 10), "card": Obj({"irreparable": Flag()}, doc="the card drawn from the real deck")})
 def damage(state: dict, p: dict) -> str:
     """Draw Damage cards for a ship: one or more, until a Hull result (run aground), or of a type."""
     unit = unit_at_sea(state, p.get("unit"))
@@ -245,7 +244,7 @@ def decide_damage(state: dict, args: dict, ctx) -> dict:
                 "steps": [{"step": "record", "card": card, "to": to}]}
     damage_ready(state)
     if mode == "card":
-        steps = plan_damage(state, ctx.rng, [(unit["id"], need_int(args, "count", 1, 10, default=1))])
+        steps = plan_damage(state, ctx.rng, [(unit["id"], entered_int(args, "count", 1))])
     elif mode in ("aground", "type"):
         wanted = "Hull" if mode == "aground" else card_type({"type": args.get("value")})
         if wanted is None:

@@ -1,10 +1,11 @@
-"""What players type at the table, checked: real dice, inches, yes/no flags, modifiers, a card drawn
-from the real deck; and the luck line a roll leaves in the log."""
+"""What players type at the table that is not one declared field: real dice by key, a card drawn
+from the real deck (its yes/no marks read by the declared Flags); and the luck line a roll leaves
+in the log.  Flags, numbers and inches are read through the action's declared fields
+(companion.actions.entered_*)."""
 from __future__ import annotations
 
-from companion.actions import entered_dice
-from companion.rules import RuleError
-from companion.trackers import need_int
+from companion.actions import declared, entered_dice
+from companion.actions.schema import Flag, whole
 
 
 def dice_arg(args: dict, key: str, *, type_: str | None = None) -> list | None:
@@ -13,41 +14,18 @@ def dice_arg(args: dict, key: str, *, type_: str | None = None) -> list | None:
     return entered_dice(args, key, type_=type_)
 
 
-def flag(args: dict, key: str) -> bool:
-    return args.get(key) not in (None, "", 0, "0", False, "false", "no", "off")
-
-
-def modifier_arg(args: dict, key: str = "modifier") -> int:
-    return need_int(args, key, -6, 6, default=0) if args.get(key) not in (None, "") else 0
-
-
-def inches(args: dict, key: str, label: str) -> float | int:
-    raw = args.get(key)
-    if isinstance(raw, str):
-        try:
-            raw = float(raw.strip().rstrip('"'))
-        except ValueError:
-            raise RuleError(f"{label} must be a distance in inches, e.g. 7 or 7.5.", key) from None
-    if isinstance(raw, bool) or not isinstance(raw, (int, float)) or raw != raw:
-        raise RuleError(f"{label} must be a distance in inches, e.g. 7 or 7.5.", key)
-    if raw < 0 or raw > 1000:
-        raise RuleError(f"{label} must be from 0 to 1000 inches.", key)
-    return int(raw) if float(raw).is_integer() else raw
-
-
 def luck(expected: float, actual: float, what: str) -> dict:
     return {"expected": round(float(expected), 4), "actual": float(actual), "what": what}
 
 
 def physical_card(args: dict) -> dict:
-    """A card typed from the real deck: form fields card.name, card.wind ... with yes/no flags."""
+    """A card typed from the real deck: form fields card.name, card.wind ... with yes/no flags (read
+    by the Flag fields the action declared in its ``card``)."""
     raw = dict(args.get("card") or {})
-    for key in ("br", "irreparable"):
-        if key in raw:
-            raw[key] = flag(raw, key)
-    for key in ("wind", "value"):
-        if isinstance(raw.get(key), str) and raw[key].strip().isdigit():
-            raw[key] = int(raw[key])
-    if isinstance(raw.get("markers"), str) and raw["markers"].strip().isdigit():
-        raw["markers"] = int(raw["markers"])
+    for key, field in declared(args["type"], "card").fields.items():
+        if key in raw and isinstance(field, Flag):
+            raw[key] = field.parse(raw[key], f"card.{key}")
+    for key in ("wind", "value", "markers"):  # digits as numbers (markers may also be "2D6"); the rules check the rest
+        if isinstance(raw.get(key), str) and whole(raw[key]) is not None:
+            raw[key] = whole(raw[key])
     return {k: v for k, v in raw.items() if v not in (None, "")}

@@ -2,8 +2,7 @@
 rules module, and an exported card read back as form fields.  Pure: the pages are in ``views``."""
 from __future__ import annotations
 
-import re
-
+from companion.actions.schema import YES_NO, whole
 from companion.rules import RuleError
 from companion.games.dreadfleet import rules as df
 
@@ -15,10 +14,10 @@ def _number(raw, key: str, label: str):
     """A typed number; "4+" is read as 4 (Armour and Command are D6 targets)."""
     if raw in (None, ""):
         return None
-    text = str(raw).strip().rstrip("+")
-    if not re.fullmatch(r"\d{1,3}", text):
+    number = whole(str(raw).strip().rstrip("+"))  # the rules module checks its range
+    if number is None:
         raise RuleError(f"{label} must be a whole number; got {raw!r}.", key)
-    return int(text)
+    return number
 
 
 def warship_card(form) -> dict:
@@ -27,7 +26,7 @@ def warship_card(form) -> dict:
     if name not in df.WARSHIPS:
         raise RuleError(f"Choose one of the ten warships ({', '.join(df.WARSHIPS)}).", "name")
     stats = {k: _number(form.get(f"stats.{k}"), k, k.capitalize()) for k in df.WARSHIP_STATS}
-    sail = form.get("sail") not in (None, "", "0", 0, False)
+    sail = YES_NO.parse(form.get("sail"), "sail")
     card = df.validate_warship({**stats, "sail": sail})
     side, auxiliaries = df.WARSHIPS[name]
     data = {"name": name, "side": side, **card}

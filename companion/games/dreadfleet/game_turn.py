@@ -2,12 +2,12 @@
 the wind they move, activating ships in turn, and what to remember as each phase starts (the phase hook)."""
 from __future__ import annotations
 
-from companion.actions import action
-from companion.actions.schema import Dice, Obj, Ref
+from companion.actions import action, phase_now
+from companion.actions.schema import Dice, Flag, Obj, Ref
 from companion.rules import RuleError
 from companion.trackers import deck as decks
 from companion.games.dreadfleet.books import (
-    GAME, acts_last, books, cards_on, in_play, is_monster, need_phase, opponent, phase, set_status, set_wind,
+    GAME, acts_last, books, cards_on, in_play, is_monster, opponent, set_status, set_wind,
     side_to_go, sides, status_cards, status_on, turn, unit_at_sea, waiting, wind_gauge, wind_position,
     wind_strength,
 )
@@ -17,10 +17,9 @@ from companion.games.dreadfleet import rules as df
 
 # --- 1: Initiative (seed 002, The Game Turn 1) -------------------------------------------------
 
-@action("df-initiative", systems=GAME, chance=True, fields={"dice": Dice(6, 2)})
+@action("df-initiative", phase="Initiative", doing="The initiative roll-off", systems=GAME, chance=True, fields={"dice": Dice(6, 2)})
 def initiative(state: dict, p: dict) -> str:
     """Roll off for the initiative: the higher die wins (a tie rolls again)."""
-    need_phase(state, "Initiative", "The initiative roll-off")
     now = turn(state)
     if now["initiative"] and now["initiative"]["winner"]:
         raise RuleError(f"{now['initiative']['winner']} already has the initiative this turn.", "initiative")
@@ -30,7 +29,6 @@ def initiative(state: dict, p: dict) -> str:
 
 @initiative.decider
 def decide_initiative(state: dict, args: dict, ctx) -> dict:
-    need_phase(state, "Initiative", "The initiative roll-off")
     now = turn(state)
     if now["initiative"] and now["initiative"]["winner"]:
         raise RuleError(f"{now['initiative']['winner']} already has the initiative this turn.", "initiative")
@@ -38,10 +36,9 @@ def decide_initiative(state: dict, args: dict, ctx) -> dict:
     return {**result, "dice": list(result["rolls"].values())}
 
 
-@action("df-first", systems=GAME, fields={"first": Ref("side")})
+@action("df-first", phase="Initiative", doing="Choosing the first player", systems=GAME, fields={"first": Ref("side")})
 def choose_first(state: dict, p: dict) -> str:
     """The initiative winner chooses who is first player: {"first": side}."""
-    need_phase(state, "Initiative", "Choosing the first player")
     now = turn(state)
     winner = (now["initiative"] or {}).get("winner")
     if not winner:
@@ -69,11 +66,10 @@ def next_to_draw(state: dict) -> str:
     raise RuleError("Both players have drawn their Fate card this turn.", "side")
 
 
-@action("df-fate", systems=GAME, chance=True, fields={
-    "side": Ref("side"), "card": Obj(doc="the Fate card drawn from the real deck"), "wind_dice": Dice(6, 2)})
+@action("df-fate", phase="Fate", doing="Drawing a Fate card", systems=GAME, chance=True, fields={
+    "side": Ref("side"), "card": Obj({"br": Flag()}, doc="the Fate card drawn from the real deck"), "wind_dice": Dice(6, 2)})
 def fate(state: dict, p: dict) -> str:
     """Draw and resolve a Fate card; the wind gauge moves by its markers (or is re-placed on 2D6)."""
-    need_phase(state, "Fate", "Drawing a Fate card")
     if not books(state)["wind_placed"]:
         raise RuleError("Place the wind gauge first (2D6 at set-up).", "wind")
     side = next_to_draw(state)
@@ -97,7 +93,6 @@ def fate(state: dict, p: dict) -> str:
 
 @fate.decider
 def decide_fate(state: dict, args: dict, ctx) -> dict:
-    need_phase(state, "Fate", "Drawing a Fate card")
     if not books(state)["wind_placed"]:
         raise RuleError("Place the wind gauge first (2D6 at set-up).", "wind")
     side = args.get("side") or next_to_draw(state)
@@ -122,10 +117,9 @@ def decide_fate(state: dict, args: dict, ctx) -> dict:
             "dice": wind_dice or []}
 
 
-@action("df-place-card", systems=GAME, fields={"card": Ref("card"), "unit": Ref("unit")})
+@action("df-place-card", phase="Fate", doing="Placing a Fate card", systems=GAME, fields={"card": Ref("card"), "unit": Ref("unit")})
 def place_card(state: dict, p: dict) -> str:
     """Put this turn's Fate card that stays in play (Status, Spell, Upgrade, Shot) on a ship."""
-    need_phase(state, "Fate", "Placing a Fate card")
     now = turn(state)
     deck = state["decks"]["fate"]
     cid = p.get("card")
@@ -153,10 +147,9 @@ def place_card(state: dict, p: dict) -> str:
 
 # --- 4: Action - activations (seed 002, The Game Turn 4) ---------------------------------------
 
-@action("df-activate", systems=GAME, fields={"unit": Ref("unit")})
+@action("df-activate", phase="Action", doing="Activating a warship", systems=GAME, fields={"unit": Ref("unit")})
 def activate(state: dict, p: dict) -> str:
     """Activate a ship: players alternate; sea monsters act after every other ship."""
-    need_phase(state, "Action", "Activating a warship")
     now = turn(state)
     if not now["first"]:
         raise RuleError("Settle the initiative first: the first player activates first.", "initiative")
@@ -193,7 +186,7 @@ def reminders(state: dict) -> list[str]:
     if not state.get("units") and not state.get("game"):
         return []
     game = books(state)
-    now = phase(state)
+    now = phase_now(state)
     out = []
     first = (game.get("turn") or {}).get("first") if (game.get("turn") or {}).get("round") == state["round"] else None
     if now == "Initiative" and not game["wind_placed"]:

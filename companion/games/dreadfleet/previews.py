@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from companion.games.dreadfleet.books import now_stat, wounds
-from companion.games.dreadfleet.entries import dice_arg, inches
+from companion.actions import entered_number
+from companion.games.dreadfleet.entries import dice_arg
 from companion.games.dreadfleet.broadsides import shot_options
 from companion.games.dreadfleet import rules as df
 
@@ -16,12 +17,12 @@ def shot_preview(state: dict, args: dict) -> dict:
     if args.get("distance") in (None, ""):
         return {"message": "Enter the range in inches (closest points of the bases)."}
     options = shot_options(state, args, firer, target)
-    odds = df.broadside_odds(firer["stats"].get("broadside", 0), inches(args, "distance", "The range"),
+    odds = df.broadside_odds(firer["stats"].get("broadside", 0), entered_number(args, "distance", type_="df-broadside"),
                              target["stats"]["armour"], **options)
     out = {"odds": odds, "firer": firer, "target": target, "first": options["first_broadside"]}
     typed = dice_arg(args, "dice", type_="df-broadside")
     if typed:
-        shot = df.broadside(firer["stats"].get("broadside", 0), inches(args, "distance", "The range"),
+        shot = df.broadside(firer["stats"].get("broadside", 0), entered_number(args, "distance", type_="df-broadside"),
                             target["stats"]["armour"], **options, dice=typed, save_dice=dice_arg(args, "save_dice", type_="df-broadside"))
         out["typed"] = shot
     return out

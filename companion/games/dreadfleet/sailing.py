@@ -2,15 +2,14 @@
 Escaping Jeopardy): how far the wind lets a ship sail, anchors, and escaping jeopardy."""
 from __future__ import annotations
 
-from companion.actions import action
+from companion.actions import action, entered_int, entered_number
 from companion.actions.schema import Dice, Int, Num, Ref, Text
 from companion.rules import RuleError
-from companion.trackers import need_int
 from companion.games.dreadfleet.books import (
     GAME, aground_since_before, at_anchor, books, current, first_mate, is_auxiliary, need_captain, now_stat,
     order_held, reach_step, resolve_order, set_status, status_cards, turn, wind_strength,
 )
-from companion.games.dreadfleet.entries import dice_arg, inches, luck
+from companion.games.dreadfleet.entries import dice_arg, luck
 from companion.games.dreadfleet import rules as df
 
 
@@ -111,7 +110,7 @@ def decide_full_speed(state: dict, args: dict, ctx) -> dict:
     return {**result, "unit": unit["id"], "luck": luck(7.0, result["inches"], "inches at Full Speed")}
 
 
-@action("df-anchor", systems=GAME, fields={"unit": Ref("unit"), "op": Text(20), "distance": Num(0, 1000)})
+@action("df-anchor", systems=GAME, fields={"unit": Ref("unit"), "op": Text(20), "distance": Num(0, 1000, what="the distance to the island or wreck", unit="inches")})
 def anchor(state: dict, p: dict) -> str:
     """Drop anchor within 2" of an island or wreck, or weigh anchor (not both in one turn)."""
     unit = _moving(state, p, "Dropping or weighing anchor")
@@ -120,7 +119,7 @@ def anchor(state: dict, p: dict) -> str:
     done = turn(state)["anchor"].get(uid)
     attached = status_cards(state, uid)
     if p.get("op") == "drop":
-        df.drop_anchor(attached, inches(p, "distance", "The distance to the island or wreck"),
+        df.drop_anchor(attached, entered_number(p, "distance"),
                        weighed_this_turn=done == "weigh")
         set_status(unit, df.AT_ANCHOR, True)
         turn(state)["anchor"][uid] = "drop"
@@ -160,7 +159,7 @@ def decide_escape(state: dict, args: dict, ctx) -> dict:
     dice = dice_arg(args, "escape_dice")
     move = dice_arg(args, "move_dice")
     result = df.escape_jeopardy(unit["stats"].get("command", df.FIRST_MATE_COMMAND),
-                                need_int(args, "enemies", 0, 20, default=0), at_anchor=at_anchor(state, unit["id"]),
+                                entered_int(args, "enemies", 0), at_anchor=at_anchor(state, unit["id"]),
                                 auxiliary=is_auxiliary(unit), first_mate=first_mate(unit), dice=dice,
                                 move_dice=move, rng=None if dice is not None else ctx.rng)
     if result.get("awaiting"):

@@ -6,11 +6,10 @@ import copy
 
 from companion import trackers
 from companion.actions.schema import Dice, Flag, Int, Obj, Text
-from companion.actions import action
+from companion.actions import action, entered_flag, entered_int
 from companion.rules import RuleError
-from companion.trackers import need_int
 from companion.games.dreadfleet.books import GAME, books, set_wind
-from companion.games.dreadfleet.entries import dice_arg, flag
+from companion.games.dreadfleet.entries import dice_arg
 from companion.games.dreadfleet import rules as df
 
 
@@ -57,7 +56,7 @@ def decide_put_to_sea(state: dict, args: dict, ctx) -> dict:
     side, auxiliaries = df.WARSHIPS[name]
     if side not in state["sides"]:
         raise RuleError(f"The {name} sails for the {side}, which is not a side at this table.", "side")
-    card = df.validate_warship({**(args.get("stats") or {}), "sail": flag(args, "sail")})
+    card = df.validate_warship({**(args.get("stats") or {}), "sail": entered_flag(args, "sail")})
     stats = {**{k: card[k] for k in df.WARSHIP_STATS}, "sail": int(card["sail"]), "captain": True,
              "has_handling": True}
     units = [{"unit": f"u{state['next_unit']}", "name": name, "side": side, "template": "warship",
@@ -81,7 +80,7 @@ def scenario(state: dict, p: dict) -> str:
     name = " ".join(str(p.get("name") or "").split())
     if not name or len(name) > 60:
         raise RuleError("Name the scenario (1 to 60 characters).", "name")
-    turns = need_int(p, "turns", 1, 99) if p.get("turns") not in (None, "") else None
+    turns = entered_int(p, "turns", None)
     victory = " ".join(str(p.get("victory") or "").split())
     if len(victory) > 200:
         raise RuleError("Victory conditions are at most 200 characters.", "victory")

@@ -15,6 +15,7 @@ only wires them to the state.  Action types are ``dn-*``, registered by the sibl
 """
 from __future__ import annotations
 
+from companion.actions import phase_now
 from companion.rules import RuleError
 from companion.games.dreadnaught import rules as dn
 
@@ -70,20 +71,6 @@ def set_count(unit: dict, tracker: str, value: int) -> None:
     t["value"] = max(t["min"], min(t["max"], value))
 
 
-def phase(state: dict) -> str:
-    return state["phases"][state["phase"]]
-
-
-def need_phase(state: dict, phases, what: str) -> None:
-    """Refuse a move made outside its step of the turn (seed 000, Turn Sequence)."""
-    phases = (phases,) if isinstance(phases, str) else tuple(phases)
-    now = phase(state)
-    if now not in phases:
-        when = phases[0] if len(phases) == 1 else ", ".join(phases[:-1]) + " or " + phases[-1]
-        raise RuleError(f"{what} happens in the {when} step; it is now {now} (seed 000, Turn Sequence).",
-                        "phase")
-
-
 def turn(state: dict) -> dict:
     """This turn's data, started afresh when a new turn begins (the log replays to the same)."""
     g = state["game"]
@@ -99,24 +86,6 @@ def turn(state: dict) -> dict:
 def per_ship(t: dict, key: str, uid: str, add: int) -> int:
     t[key][uid] = t[key].get(uid, 0) + add
     return t[key][uid]
-
-
-def number(p: dict, key: str, what: str, lo: int = 0, hi: int = 99, default=None) -> int:
-    """A whole number of the payload within limits, or a sentence naming it."""
-    value = p.get(key, default)
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        value = int(value)
-    if value is None or value == "":
-        raise RuleError(f"Enter {what}.", key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"{what[0].upper() + what[1:]} must be a whole number; got {value!r}.", key)
-    if not lo <= value <= hi:
-        raise RuleError(f"{what[0].upper() + what[1:]} must be from {lo} to {hi}; got {value}.", key)
-    return value
-
-
-def flag(p: dict, key: str) -> bool:
-    return p.get(key) not in (None, "", 0, "0", False, "false", "no")
 
 
 def clean(args: dict, *keys: str) -> dict:
@@ -205,7 +174,7 @@ def current_row(state: dict):
 
 def current_initiative(state: dict):
     """The initiative step being resolved now, if the resolver is walking one."""
-    if phase(state) not in RESOLVING:
+    if phase_now(state) not in RESOLVING:
         return None
     row = current_row(state)
     return row["initiative"] if row else None
@@ -300,7 +269,7 @@ def reminders(state: dict) -> list[str]:
         return ["Set up the battle: decks of 26 or 36 cards, HP 24 plus System Card bonuses, hands of 6."]
     if g.get("result"):
         return []
-    now, out = phase(state), []
+    now, out = phase_now(state), []
     if now == "Draw":
         for player in remaining(state):
             unit = state["units"][g["ship_of"][player]]

@@ -1,10 +1,10 @@
 """Dreadnaught's end of a battle: Elimination credit, the Fleet Arrival Timer, results and running battles."""
 from __future__ import annotations
 
-from companion.actions import action
+from companion.actions import action, entered_flag, phase_now
 from companion.actions.schema import Flag, Obj, Ref, Scalar, Text
 from companion.games.dreadnaught.actions import (RESOLVING, SYSTEMS, battle_on, clean, count, eliminate,
-                                           elimination_of, flag, fleet_of, move_tokens, phase, players,
+                                           elimination_of, fleet_of, move_tokens, players,
                                            remaining, set_count, ship, timer_rules, turn)
 from companion.actions.core import phase_reminders
 from companion.rules import RuleError
@@ -44,11 +44,11 @@ def credit(state: dict, p: dict) -> str:
         raise RuleError(f"Credit one of {', '.join(players(state))}, or nobody.", "by")
     if by == data["player"]:
         raise RuleError("A ship does not Eliminate itself; credit nobody instead.", "by")
-    if by and g["ships"][g["ship_of"][by]]["eliminated"] and flag(p, "advance"):
+    if by and g["ships"][g["ship_of"][by]]["eliminated"] and entered_flag(p, "advance"):
         raise RuleError(f"{by}'s ship is Eliminated: its Fleet Token does not move.", "advance")
     record["by"] = fleet_of(state, by) if by else ""
     text = f"{data['player']}'s Elimination credited to {record['by'] or 'nobody'}"
-    if by and flag(p, "advance"):
+    if by and entered_flag(p, "advance"):
         _timer(g)
         # seed 000, Fleet Arrival Timer: "When you Eliminate any other player's ship, you may move your
         # Fleet Token forwards 2 spaces"
@@ -108,7 +108,7 @@ def fleet_arrival(state: dict, p: dict) -> str:
     if not arriving:
         raise RuleError("No Fleet Token is on the 0 space yet.", "timer")
     t = turn(state)
-    if state["phase"] < state["phases"].index(RESOLVING[0]) or (phase(state) in RESOLVING and t["current"]):
+    if state["phase"] < state["phases"].index(RESOLVING[0]) or (phase_now(state) in RESOLVING and t["current"]):
         raise RuleError("The Fleet arrives at the end of the turn, after initiative 0: resolve the revealed "
                         "cards first (seed 000, Fleet Arrival Effects).", "timer")
     raw = p.get("distances") or {}

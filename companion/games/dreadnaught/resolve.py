@@ -1,10 +1,10 @@
 """Dreadnaught's Resolve step: the initiative-order resolver, range and reduction checks, Combined Fire."""
 from __future__ import annotations
 
-from companion.actions import Stale, action
-from companion.actions.schema import Either, Flag, List, Obj, Ref, Scalar, Text
-from companion.games.dreadnaught.actions import (RESOLVING, SYSTEMS, battle_on, clean, current_row, flag, game,
-                                           need_phase, number, players, refresh_order, remaining, turn)
+from companion.actions import Stale, action, entered_flag, entered_int, in_phase
+from companion.actions.schema import Either, Flag, Int, List, Obj, Ref, Scalar, Text
+from companion.games.dreadnaught.actions import (RESOLVING, SYSTEMS, battle_on, clean, current_row, game,
+                                           players, refresh_order, remaining, turn)
 from companion.rules import RuleError
 from companion.games.dreadnaught import rules as dn
 
@@ -13,12 +13,11 @@ MAX_CARDS = 40          # an input limit of the board, not a rule of the game
 
 # --- the initiative resolver ------------------------------------------------------------------
 
-@action("dn-reveal", systems=SYSTEMS, fields={"owner": Ref("player"), "name": Text(40), "card_type": Text(40), "power_level": Scalar(20),
-    "speed": Scalar(20), "steps": Either(List(Scalar(20), 20), Text(200), doc="initiative steps: X or 5.9 down to 0")})
+@action("dn-reveal", phase=("Reveal",) + RESOLVING, doing="Entering revealed cards", systems=SYSTEMS, fields={"owner": Ref("player"), "name": Text(40), "card_type": Text(40), "power_level": Int(0, 99, what="the power level"),
+    "speed": Int(0, 99, what="the speed"), "steps": Either(List(Scalar(20), 20), Text(200), doc="initiative steps: X or 5.9 down to 0")})
 def reveal(state: dict, p: dict) -> str:
     """Enter a revealed card (owner, type, initiative steps, power level or speed) into the resolver."""
     battle_on(state)
-    need_phase(state, ("Reveal",) + RESOLVING, "Entering revealed cards")
     t = turn(state)
     if len(t["cards"]) >= MAX_CARDS:
         raise RuleError(f"The resolver holds at most {MAX_CARDS} cards a turn.", "name")
@@ -31,7 +30,7 @@ def reveal(state: dict, p: dict) -> str:
         raise RuleError("Name the card.", "name")
     for key in ("power_level", "speed"):
         if p.get(key) not in (None, ""):
-            card[key] = number(p, key, f"the {key.replace('_', ' ')}", 0, 99)
+            card[key] = entered_int(p, key)
     # checks the card against the others (type, steps, ties needing a power level or speed) first
     dn.initiative_order(t["cards"] + [card])
     t["cards"].append(card)
@@ -65,11 +64,10 @@ def steps_of(raw) -> list[str]:
     return [part.strip().upper() if part.strip().upper() == "X" else part.strip() for part in parts]
 
 
-@action("dn-unreveal", systems=SYSTEMS, fields={"card": Ref("card")})
+@action("dn-unreveal", phase=("Reveal",) + RESOLVING, doing="Changing the revealed cards", systems=SYSTEMS, fields={"card": Ref("card")})
 def unreveal(state: dict, p: dict) -> str:
     """Take a card entered by mistake out of the resolver."""
     battle_on(state)
-    need_phase(state, ("Reveal",) + RESOLVING, "Changing the revealed cards")
     t = turn(state)
     card = next((c for c in t["cards"] if c["id"] == p.get("card")), None)
     if card is None:
@@ -85,11 +83,10 @@ def decide_unreveal(state: dict, args: dict, ctx) -> dict:
     return clean(args, "card")
 
 
-@action("dn-next-step", systems=SYSTEMS, fields={"expect": Scalar(60), "entry": Scalar(60)})
+@action("dn-next-step", phase=RESOLVING, doing="Walking the initiative steps", systems=SYSTEMS, fields={"expect": Scalar(60), "entry": Scalar(60)})
 def next_step(state: dict, p: dict) -> str:
     """Mark the current initiative step resolved and move on (in a tie, the Attacker picks which)."""
     battle_on(state)
-    need_phase(state, RESOLVING, "Walking the initiative steps")
     t = turn(state)
     row = current_row(state)
     if row is None:
@@ -125,11 +122,11 @@ def decide_next_step(state: dict, args: dict, ctx) -> dict:
 
 # --- table checks everybody sees ----------------------------------------------------------------
 
-@action("dn-range", systems=SYSTEMS, fields={"hexes": Scalar(20)})
+@action("dn-range", systems=SYSTEMS, fields={"hexes": Int(0, 99, what="the range in hexes")})
 def range_check(state: dict, p: dict) -> str:
     """Range helper: hexes to the target (its hex included) -> Close, Medium, Long, Extreme or out of range."""
     g = game(state)
-    hexes = number(p, "hexes", "the range in hexes", 0, 99)
+    hexes = entered_int(p, "hexes")
     result = dn.range_band(hexes)
     text = result["summary"]
     if result["narrow_arc_widens"]:
@@ -145,19 +142,20 @@ def decide_range(state: dict, args: dict, ctx) -> dict:
     return clean(args, "hexes")
 
 
-@action("dn-reduce", systems=SYSTEMS, fields={"value": Scalar(20), "reduction": Scalar(20), "negate": Flag(), "unstoppable": Flag(),
+@action("dn-reduce", systems=SYSTEMS, fields={"value": Int(0, 99, what="the Damage, Push or Card Burn"),
+    "reduction": Int(0, 99, what="the reduction"), "negate": Flag(), "unstoppable": Flag(),
     "unbreakable": Flag()})
 def reduce(state: dict, p: dict) -> str:
     """Apply a reduction or a negate effect to Damage, Push or Card Burn (Unstoppable halves, rounding down)."""
     g = game(state)
-    value = number(p, "value", "the Damage, Push or Card Burn", 0, 99)
-    amount = number(p, "reduction", "the reduction", 0, 99, 0)
-    negate = flag(p, "negate")
+    value = entered_int(p, "value")
+    amount = entered_int(p, "reduction", 0)
+    negate = entered_flag(p, "negate")
     if not amount and not negate:
         raise RuleError("Enter the reduction, or tick negate.", "reduction")
-    result = dn.reduction(value, amount, negate=negate, unstoppable=flag(p, "unstoppable"),
-                          unbreakable=flag(p, "unbreakable"))
-    text = ("Unstoppable " if flag(p, "unstoppable") else "") + result["summary"]
+    result = dn.reduction(value, amount, negate=negate, unstoppable=entered_flag(p, "unstoppable"),
+                          unbreakable=entered_flag(p, "unbreakable"))
+    text = ("Unstoppable " if entered_flag(p, "unstoppable") else "") + result["summary"]
     g["helper"] = {"kind": "reduce", "result": result["result"], "summary": text}
     return text
 
@@ -174,7 +172,7 @@ def combined_fire(state: dict, p: dict) -> str:
     g = battle_on(state)
     if not g.get("teams"):
         raise RuleError("Combined Fire is a team rule (seed 000, Multiplayer, Targeting).", "attackers")
-    need_phase(state, RESOLVING, "Combined Fire")
+    in_phase(state, RESOLVING, "Combined Fire")  # the core's guard, after the team rule: that one says more
     row = current_row(state)
     if row is None:
         raise RuleError("Combined Fire happens at an initiative step: enter the revealed cards first.", "step")

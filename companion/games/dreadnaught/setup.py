@@ -5,9 +5,9 @@ import copy
 
 from companion import trackers
 from companion.actions.schema import Either, Int, Obj, Ref, Scalar, Text
-from companion.actions import Stale, action, chance
+from companion.actions import Stale, action, chance, phase_now, entered_int
 from companion.actions.core import phase_reminders
-from companion.games.dreadnaught.actions import (SYSTEMS, battle_on, called, clean, count, number, phase, said, ship,
+from companion.games.dreadnaught.actions import (SYSTEMS, battle_on, called, clean, count, said, ship,
                                                  signed, turn)
 from companion.rules import RuleError
 from companion.games.dreadnaught import rules as dn
@@ -156,7 +156,7 @@ def mulligan(state: dict, p: dict) -> str:
     """Take the one mulligan right after the starting draw: a new hand of 6 (counts unchanged)."""
     battle_on(state)
     uid, data, unit = ship(state, p.get("ship"))
-    if state["round"] != 1 or phase(state) != "Draw" or turn(state)["power"]:
+    if state["round"] != 1 or phase_now(state) != "Draw" or turn(state)["power"]:
         raise RuleError("The mulligan comes right after the starting draw, in Turn 1's Draw step "
                         "(seed 000, Setup).", "mulligan")
     name = called(state, data["player"])
@@ -170,13 +170,13 @@ def decide_mulligan(state: dict, args: dict, ctx) -> dict:
     return signed(clean(args, "ship"), ctx)
 
 
-@action("dn-upgrades", systems=SYSTEMS, fields={"ship": Ref("ship", "the ship's unit id or its player's name"), "system_power": Scalar(20), "upgrades": Text(400, "card names, comma separated"),
+@action("dn-upgrades", systems=SYSTEMS, fields={"ship": Ref("ship", "the ship's unit id or its player's name"), "system_power": Int(0, 99, what="the System Cards' total Power Level"), "upgrades": Text(400, "card names, comma separated"),
     "levels": Either(Text(100), Int(0, 99), doc="Power Levels, e.g. 2, 1, 3")})
 def upgrades(state: dict, p: dict) -> str:
     """Place the chosen Upgrade Cards (up to 4) face-up in the slots, checking their Power Levels."""
     battle_on(state)
     uid, data, unit = ship(state, p.get("ship"))
-    if state["round"] != 1 or phase(state) != "Draw":
+    if state["round"] != 1 or phase_now(state) != "Draw":
         raise RuleError("Upgrade Cards are chosen at set-up, before Turn 1's Power Management "
                         "(seed 000, Setup).", "upgrades")
     if any(data["slots"]):
@@ -188,8 +188,7 @@ def upgrades(state: dict, p: dict) -> str:
     if p.get("levels") is not None:
         if len(p["levels"]) != len(names):
             raise RuleError(f"Give one Power Level per Upgrade Card ({len(names)}).", "levels")
-        check = dn.upgrade_power_check(p["levels"], number(p, "system_power", "the System Cards' total "
-                                                                              "Power Level", 0, 99))
+        check = dn.upgrade_power_check(p["levels"], entered_int(p, "system_power"))
         text = f" ({check['summary'].rstrip('.')})"
     placed = dn.upgrade_slots(names)
     data["slots"] = placed["slots"]

@@ -1,11 +1,11 @@
 """Dreadnaught ship actions: Damage, healing, Card Burn and the card counts of each step of the turn."""
 from __future__ import annotations
 
-from companion.actions import action
-from companion.actions.schema import Either, Flag, List, Ref, Scalar, Text
+from companion.actions import action, entered_flag, phase_now, entered_int
+from companion.actions.schema import Either, Flag, Int, List, Ref, Scalar, Text
 from companion.games.dreadnaught.actions import (SYSTEMS, battle_on, called, clean, count, eliminate,
-                                                 elimination_of, fleet_trigger, flag, need_phase, number, per_ship,
-                                                 phase, said, set_count, ship, signed, turn)
+                                                 elimination_of, fleet_trigger, per_ship,
+                                                 said, set_count, ship, signed, turn)
 from companion.rules import RuleError
 from companion.games.dreadnaught import rules as dn
 
@@ -23,12 +23,12 @@ def _deck_emptied(state: dict, player: str) -> str:
 # --- Damage and healing -----------------------------------------------------------------------
 
 @action("dn-damage", systems=SYSTEMS, fields={
-    "ship": Ref("ship", "the ship's unit id or its player's name"), "amount": Scalar(20)})
+    "ship": Ref("ship", "the ship's unit id or its player's name"), "amount": Int(1, 99, what="the Damage")})
 def damage(state: dict, p: dict) -> str:
     """Damage a ship (after modifiers): HP down, 0 or less Eliminates (seed 000, Damage)."""
     battle_on(state)
     uid, data, unit = ship(state, p.get("ship"))
-    amount = number(p, "amount", "the Damage", 1, 99)
+    amount = entered_int(p, "amount")
     t = turn(state)
     result = dn.damage(count(unit, "hp"), amount, t["damage"].get(uid, 0))
     set_count(unit, "hp", result["hp"])
@@ -45,12 +45,12 @@ def decide_damage(state: dict, args: dict, ctx) -> dict:
 
 
 @action("dn-heal", systems=SYSTEMS, fields={
-    "ship": Ref("ship", "the ship's unit id or its player's name"), "amount": Scalar(20)})
+    "ship": Ref("ship", "the ship's unit id or its player's name"), "amount": Int(1, 99, what="the healing")})
 def heal(state: dict, p: dict) -> str:
     """Heal a ship (green HP): never above its starting HP (seed 000, Symbols & Colours, Increase)."""
     battle_on(state)
     uid, data, unit = ship(state, p.get("ship"))
-    amount = number(p, "amount", "the healing", 1, 99)
+    amount = entered_int(p, "amount")
     result = dn.heal(count(unit, "hp"), unit["stats"]["start_hp"], amount)
     set_count(unit, "hp", result["hp"])
     return said(state, p, data["player"], result["summary"])
@@ -68,28 +68,29 @@ BURN_FIELDS = ("ship", "amount", "hand_cards", "hand_primary", "tokens", "remain
 
 
 @action("dn-card-burn", systems=SYSTEMS, fields={
-    "ship": Ref("ship", "the ship's unit id or its player's name"), "amount": Scalar(60),
-    "hand_cards": Scalar(60), "hand_primary": Scalar(60), "tokens": Scalar(60), "remains": Scalar(60),
-    "remains_primary": Scalar(60), "indestructible_x": Scalar(60), "indestructible_tokens": Scalar(60),
+    "ship": Ref("ship", "the ship's unit id or its player's name"), "amount": Int(1, 99, what="the Card Burn"),
+    "hand_cards": Int(0, 99, what="the cards from hand"), "hand_primary": Int(0, 99, what="the Primary cards from hand"),
+    "tokens": Int(0, 99, what="the tokens discarded"), "remains": Int(0, 9, what="the Remains in Play cards"),
+    "remains_primary": Int(0, 9, what="the Primary Remains in Play cards"),
+    "indestructible_x": Int(1, 20, what="Indestructible-X"), "indestructible_tokens": Int(0, 19, what="the tokens on that card"),
     "indestructible_name": Scalar(60), "revealed": Either(List(Text(20), 60), Text(400))})
 def card_burn(state: dict, p: dict) -> str:
     """Card Burn: discards from hand, tokens, Remains in Play, Indestructible-X and revealed deck cards."""
     battle_on(state)
     uid, data, unit = ship(state, p.get("ship"))
-    amount = number(p, "amount", "the Card Burn", 1, 99)
+    amount = entered_int(p, "amount")
     # the burned player's choices, in an order that lets a Primary card or an Indestructible card
     # absorb what is left (seed 000, Damage Push & Burn; Special Keywords)
-    choices = ([{"from": "token"}] * number(p, "tokens", "the tokens discarded", 0, 99, 0)
-               + [{"from": "remains_in_play"}] * number(p, "remains", "the Remains in Play cards", 0, 9, 0)
+    choices = ([{"from": "token"}] * entered_int(p, "tokens", 0)
+               + [{"from": "remains_in_play"}] * entered_int(p, "remains", 0)
                + [{"from": "remains_in_play", "primary": True}]
-               * number(p, "remains_primary", "the Primary Remains in Play cards", 0, 9, 0)
-               + [{"from": "hand"}] * number(p, "hand_cards", "the cards from hand", 0, 99, 0)
-               + [{"from": "hand", "primary": True}] * number(p, "hand_primary", "the Primary cards from hand",
-                                                              0, 99, 0))
+               * entered_int(p, "remains_primary", 0)
+               + [{"from": "hand"}] * entered_int(p, "hand_cards", 0)
+               + [{"from": "hand", "primary": True}] * entered_int(p, "hand_primary", 0))
     if p.get("indestructible_x") not in (None, ""):
         choices.append({"from": "indestructible", "name": p.get("indestructible_name") or "Indestructible card",
-                        "x": number(p, "indestructible_x", "Indestructible-X", 1, 20),
-                        "tokens": number(p, "indestructible_tokens", "the tokens on that card", 0, 19, 0)})
+                        "x": entered_int(p, "indestructible_x"),
+                        "tokens": entered_int(p, "indestructible_tokens", 0)})
     result = dn.card_burn(amount, count(unit, "hand"), count(unit, "deck"), choices=choices,
                           revealed=p.get("revealed", []), tokens=count(unit, "tokens"))
     if result["still_to_burn"]:
@@ -119,7 +120,7 @@ def card_burn(state: dict, p: dict) -> str:
             elimination_of(state, uid)["by"] = pending["fleet"]
             parts.append(f"Elimination credited to {pending['fleet']}")
     # the answer every phone shows under the Card Burn tool, next to the button that made it (no seat beside it)
-    state["game"]["burn_result"] = {"round": state["round"], "phase": phase(state),
+    state["game"]["burn_result"] = {"round": state["round"], "phase": phase_now(state),
                                     "summary": _and(f"{called(state, data['player'])}: {label}", *parts)}
     return _and(said(state, p, data["player"], label), *parts)
 
@@ -154,12 +155,11 @@ def revealed_cards(raw) -> list[str]:
 
 # --- the Draw step ----------------------------------------------------------------------------
 
-@action("dn-draw", systems=SYSTEMS, fields={
+@action("dn-draw", phase="Draw", doing="Drawing up to 6", systems=SYSTEMS, fields={
     "ship": Ref("ship", "the ship's unit id or its player's name"), "no_attack": Flag()})
 def draw(state: dict, p: dict) -> str:
     """Draw step: top a ship's hand (or every ship's) up to 6; an empty deck stops the draw."""
     g = battle_on(state)
-    need_phase(state, "Draw", "Drawing up to 6")
     t = turn(state)
     if p.get("ship"):
         uids = [ship(state, p["ship"])[0]]
@@ -169,7 +169,7 @@ def draw(state: dict, p: dict) -> str:
         uids = [u for u in g["ships"] if not g["ships"][u]["eliminated"] and u not in t["drawn"]]
         if not uids:
             raise RuleError("Every ship has already drawn this turn.", "ship")
-    no_attack = flag(p, "no_attack")
+    no_attack = entered_flag(p, "no_attack")
     parts = []
     for uid in uids:
         data, unit = g["ships"][uid], state["units"][uid]
@@ -200,22 +200,22 @@ def decide_draw(state: dict, args: dict, ctx) -> dict:
 
 # --- Power Management, Ready and the slots ----------------------------------------------------
 
-@action("dn-power", systems=SYSTEMS, fields={
-    "ship": Ref("ship", "the ship's unit id or its player's name"), "cards": Scalar(60),
-    "offense": Scalar(60), "ready_slot": Scalar(60), "terrain": Scalar(60), "events": Scalar(60)})
+@action("dn-power", phase="Power Management", doing="Playing cards for Power Management", systems=SYSTEMS, fields={
+    "ship": Ref("ship", "the ship's unit id or its player's name"), "cards": Int(0, 9, what="the Offense & Defense cards played"),
+    "offense": Int(0, 9, what="the Offense Cards played"), "ready_slot": Int(0, dn.SLOTS, what="the Ready card's slot"),
+    "terrain": Int(0, 9, what="the Terrain Cards played"), "events": Int(0, 9, what="the Event Cards played")})
 def power(state: dict, p: dict) -> str:
     """Power Management: up to 3 cards (at most 2 Offense, one Ready card); lists the choices they leave."""
     battle_on(state)
-    need_phase(state, "Power Management", "Playing cards for Power Management")
     uid, data, unit = ship(state, p.get("ship"))
     t = turn(state)
     if uid in t["power"]:
         raise RuleError(f"{data['player']} has already played cards this turn; undo to change them.", "cards")
-    cards = number(p, "cards", "the Offense & Defense cards played", 0, 9, 0)
-    offense = number(p, "offense", "the Offense Cards played", 0, 9, 0)
-    slot = number(p, "ready_slot", "the Ready card's slot", 0, dn.SLOTS, 0)
-    terrain = number(p, "terrain", "the Terrain Cards played", 0, 9, 0)
-    events = number(p, "events", "the Event Cards played", 0, 9, 0)
+    cards = entered_int(p, "cards", 0)
+    offense = entered_int(p, "offense", 0)
+    slot = entered_int(p, "ready_slot", 0)
+    terrain = entered_int(p, "terrain", 0)
+    events = entered_int(p, "events", 0)
     result = dn.power_management_options(cards, offense, ready_played=1 if slot else 0, terrain_played=terrain,
                                          event_played=events, hand=count(unit, "hand"))
     ready = ""
@@ -237,12 +237,11 @@ def decide_power(state: dict, args: dict, ctx) -> dict:
     return signed(clean(args, "ship", "cards", "offense", "ready_slot", "terrain", "events"), ctx)
 
 
-@action("dn-ready", systems=SYSTEMS, fields={
-    "ship": Ref("ship", "the ship's unit id or its player's name"), "slot": Scalar(20), "card": Text(60)})
+@action("dn-ready", phase="Ready", doing="Readying a card", systems=SYSTEMS, fields={
+    "ship": Ref("ship", "the ship's unit id or its player's name"), "slot": Int(1, dn.SLOTS, what="the slot"), "card": Text(60)})
 def ready(state: dict, p: dict) -> str:
     """Ready step: put a Primary Card from the hand into a slot, covering what is there (2 a turn)."""
     battle_on(state)
-    need_phase(state, "Ready", "Readying a card")
     uid, data, unit = ship(state, p.get("ship"))
     t = turn(state)
     if t["readied"].get(uid, 0) >= dn.READY_PER_TURN:
@@ -252,7 +251,7 @@ def ready(state: dict, p: dict) -> str:
         raise RuleError("Name the card to ready.", "card")
     if count(unit, "hand") < 1:
         raise RuleError(f"{data['player']} has no card in hand to ready.", "card")
-    result = dn.ready_cards(data["slots"], [{"name": name, "slot": number(p, "slot", "the slot", 1, dn.SLOTS)}])
+    result = dn.ready_cards(data["slots"], [{"name": name, "slot": entered_int(p, "slot")}])
     data["slots"] = result["slots"]
     set_count(unit, "hand", count(unit, "hand") - 1)
     per_ship(t, "readied", uid, 1)
@@ -271,7 +270,7 @@ def decide_ready(state: dict, args: dict, ctx) -> dict:
 
 
 @action("dn-flip", systems=SYSTEMS, fields={
-    "ship": Ref("ship", "the ship's unit id or its player's name"), "slot": Scalar(20), "face": Scalar(20)})
+    "ship": Ref("ship", "the ship's unit id or its player's name"), "slot": Int(1, dn.SLOTS, what="the slot"), "face": Scalar(20)})
 def flip(state: dict, p: dict) -> str:
     """Flip the Upgrade Card on top of a slot: face-down when used, face-up through Power Management."""
     battle_on(state)
@@ -279,7 +278,7 @@ def flip(state: dict, p: dict) -> str:
     face = p.get("face")
     if face not in ("up", "down"):
         raise RuleError("Flip face up or face down.", "face")
-    result = dn.flip_upgrade(data["slots"], number(p, "slot", "the slot", 1, dn.SLOTS), face == "up")
+    result = dn.flip_upgrade(data["slots"], entered_int(p, "slot"), face == "up")
     data["slots"] = result["slots"]
     return said(state, p, data["player"], result["summary"])
 
@@ -291,14 +290,13 @@ def decide_flip(state: dict, args: dict, ctx) -> dict:
 
 # --- Discard and Return -----------------------------------------------------------------------
 
-@action("dn-discard", systems=SYSTEMS, fields={
-    "ship": Ref("ship", "the ship's unit id or its player's name"), "count": Scalar(20)})
+@action("dn-discard", phase="Discard", doing="Discarding resolved cards", systems=SYSTEMS, fields={
+    "ship": Ref("ship", "the ship's unit id or its player's name"), "count": Int(1, 20, what="the cards discarded")})
 def discard(state: dict, p: dict) -> str:
     """Discard step: the face-up cards that have fully resolved go to the discard pile."""
     battle_on(state)
-    need_phase(state, "Discard", "Discarding resolved cards")
     uid, data, unit = ship(state, p.get("ship"))
-    n = number(p, "count", "the cards discarded", 1, 20)
+    n = entered_int(p, "count")
     set_count(unit, "discard", count(unit, "discard") + n)
     per_ship(turn(state), "discarded", uid, n)
     return said(state, p, data["player"],
@@ -310,15 +308,14 @@ def decide_discard(state: dict, args: dict, ctx) -> dict:
     return signed(clean(args, "ship", "count"), ctx)
 
 
-@action("dn-return", systems=SYSTEMS, fields={
-    "ship": Ref("ship", "the ship's unit id or its player's name"), "count": Scalar(20)})
+@action("dn-return", phase="Return", doing="Returning cards to the deck", systems=SYSTEMS, fields={
+    "ship": Ref("ship", "the ship's unit id or its player's name"), "count": Int(1, dn.RETURN_MAX, what="the cards returned")})
 def return_cards(state: dict, p: dict) -> str:
     """Return step: up to two cards from the hand to the bottom of the Draw Deck."""
     battle_on(state)
-    need_phase(state, "Return", "Returning cards to the deck")
     uid, data, unit = ship(state, p.get("ship"))
     t = turn(state)
-    n = number(p, "count", "the cards returned", 1, dn.RETURN_MAX)
+    n = entered_int(p, "count")
     done = t["returned"].get(uid, 0)
     if done + n > dn.RETURN_MAX:
         raise RuleError(f"Return up to {dn.RETURN_MAX} cards a turn (seed 000, Turn Sequence); "

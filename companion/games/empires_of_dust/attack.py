@@ -2,13 +2,13 @@
 """
 from __future__ import annotations
 
-from companion.actions import action, chance, core, entered_dice
+from companion.actions import action, chance, core, entered_dice, entered_flag, entered_int
 from companion.actions.schema import Dice, Flag, Int, Obj, Ref, Text
 from companion.games.empires_of_dust import rules as eod
 from companion.rules import RuleError
 from companion.trackers import cooldown, gauge, need_int
-from companion.games.empires_of_dust.table import (EQUIPMENT_TRACKERS, SYSTEMS, _flag, alive,
-    cls_of, conditions, designed, docked_at, game, hp_of, in_phase, is_base, set_condition, set_hp,
+from companion.games.empires_of_dust.table import (EQUIPMENT_TRACKERS, SYSTEMS, alive,
+    cls_of, conditions, designed, docked_at, game, hp_of, is_base, set_condition, set_hp,
     stats_of, weapon_index)
 
 TERRAIN = ("sparse", "dense", "gravity-well", "star")
@@ -49,7 +49,6 @@ def _cooldown_use(unit: dict, item: str, state: dict, *, per_phase: bool) -> boo
 
 def fire_check(state: dict, attacker: dict, windex: int, shot: str, target_id: str) -> None:
     """The moment and the once-per-phase rules (seed 001, Combat Phase; Bases: Combat)."""
-    in_phase(state, "Combat", "Ships fire")
     g = game(state)
     aid = attacker["id"]
     if g["ecm_blocked"].get(aid):
@@ -123,21 +122,21 @@ def plan_attack(state: dict, args: dict, detection_base: int | None = None) -> d
     fire_check(state, attacker, windex, shot, target["id"])
     ally = target["side"] == attacker["side"]
     _no_auras_on_drones(args, attacker, target)
-    distance = need_int(args, "distance", 0, 999) if args.get("distance") not in (None, "") else None
+    distance = entered_int(args, "distance", None, type_="eod-attack")
     if distance is None:
         raise RuleError("Enter the distance to the target (in units) for the detection and range check.",
                         "distance")
     a_stats, t_stats = stats_of(attacker), stats_of(target)
     fine = False
     uses = []
-    if _flag(args, "fine_tuned"):
+    if entered_flag(args, "fine_tuned", type_="eod-attack"):
         if _cooldown_use(attacker, "fine-tuned-detector", state, per_phase=True):
             uses.append("fine-tuned-detector")
         fine = True
-    overload = _flag(args, "overloader")
+    overload = entered_flag(args, "overloader", type_="eod-attack")
     if overload and _cooldown_use(attacker, "overloader", state, per_phase=True):
         uses.append("overloader")
-    touch = _flag(args, "assassins_touch")
+    touch = entered_flag(args, "assassins_touch", type_="eod-attack")
     if touch and _cooldown_use(attacker, "assassins-touch", state, per_phase=False):
         uses.append("assassins-touch")
     target_in = _terrain(args.get("target_in"), "target_in")
@@ -223,7 +222,7 @@ def hit_odds(state: dict, plan: dict, hit: dict) -> dict:
     return eod.attack_odds(plan["weapon"], target_of(target, state), **hit["options"])
 
 
-@action("eod-attack", systems=SYSTEMS, chance=True, fields={"attacker": Ref("attacker"), "target": Ref("target"),
+@action("eod-attack", phase="Combat", doing="Firing", systems=SYSTEMS, chance=True, fields={"attacker": Ref("attacker"), "target": Ref("target"),
     "weapon": Int(0, 99, "the weapon's index on the design"), "shot": Text(20), "distance": Int(0, 999),
     "fine_tuned": Flag(), "overloader": Flag(), "assassins_touch": Flag(), "target_in": Text(20), "attacker_in": Text(20),
     "aura": Obj({k: Int(-50, 50) for k in ("range", "penetration", "damage", "detection", "stealth")},

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from companion.games.empires_of_dust import rules as eod
+from companion.actions import check_phase, entered_flag
 from companion.rules import RuleError
 from companion.games.empires_of_dust.attack import hit_odds, plan_attack
 from companion.games.empires_of_dust.panel import eod_panel
@@ -67,6 +68,7 @@ def _rolls_needed(plan: dict, hit: dict, odds: dict) -> list[str]:
 def preview(state: dict, args: dict) -> dict:
     """Detection, effective armour, the D20 needed and the odds of every hit, before rolling."""
     try:
+        check_phase(state, "eod-attack")  # the attack's own phase, so the preview refuses as it would
         plan = plan_attack(state, args)
         hits = []
         for hit in plan["hits"]:
@@ -75,11 +77,11 @@ def preview(state: dict, args: dict) -> dict:
                          "shot": hit["shot"], "odds": odds, "ally": hit["ally"],
                          "rolls": _rolls_needed(plan, hit, odds), "target": hit["target"]})
         notes = []
-        if "overloader" in plan["uses"] or args.get("overloader"):
+        if "overloader" in plan["uses"] or entered_flag(args, "overloader", type_="eod-attack"):
             notes.append(f"Overloader: +{eod.OVERLOADER_DAMAGE} damage")
-        if args.get("assassins_touch"):
+        if entered_flag(args, "assassins_touch", type_="eod-attack"):
             notes.append(f"Assassin's touch: +{eod.ASSASSINS_TOUCH_PENETRATION} penetration")
-        if args.get("fine_tuned"):
+        if entered_flag(args, "fine_tuned", type_="eod-attack"):
             notes.append(f"Fine-tuned detector: +{eod.FINE_TUNED_DETECTION} detection")
         augs = plan["weapon"].get("augmenters", [])
         notes += [f"{eod.augmenters()[a]['name']}" + AUGMENTER_NOTES.get(a, "") for a in augs if a in eod.augmenters()]

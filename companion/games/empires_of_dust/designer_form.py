@@ -10,6 +10,7 @@ import re
 from companion import store
 from companion.db import get_db, systems
 from companion.games.empires_of_dust import rules as eod
+from companion.actions.schema import whole
 from companion.rules import RuleError
 from companion.games.empires_of_dust.fleets import (BASE_CLASSES, MAX_SHIPS, MAX_WEAPONS, SHIP_CLASSES,
     check_fleet, clean_design, clean_fleet)
@@ -25,7 +26,7 @@ def eod_saved_fleets() -> list[dict]:
 
 def _int_or_text(value: str):
     value = (value or "").strip()
-    return int(value) if re.fullmatch(r"\d{1,3}", value) else value
+    return whole(value) if whole(value) is not None else value  # the rules check the number's range
 
 
 def average_ships() -> dict:

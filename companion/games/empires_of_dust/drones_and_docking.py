@@ -8,10 +8,10 @@ from companion.games.empires_of_dust import rules as eod
 from companion.rules import RuleError
 from companion.games.empires_of_dust.fleets import insert_units, new_unit
 from companion.games.empires_of_dust.table import (SYSTEMS, active_drone, cls_of, designed, docked_at,
-    game, in_phase, is_base, stats_of, weapon_index)
+    game, is_base, stats_of, weapon_index)
 
 
-@action("eod-launch-drone", systems=SYSTEMS, fields={"unit": Ref("drone"), "launcher": Ref("launcher")})
+@action("eod-launch-drone", phase="Movement", doing="Launching a drone", systems=SYSTEMS, fields={"unit": Ref("drone"), "launcher": Ref("launcher")})
 def launch_drone(state: dict, p: dict) -> str:
     """Launch a launcher's drone in the movement phase: one in flight per launcher (seed 001)."""
     carrier, launcher = _launch_check(state, p)
@@ -26,7 +26,6 @@ def launch_drone(state: dict, p: dict) -> str:
 
 def _launch_check(state: dict, args: dict):
     carrier = designed(state, args.get("unit"))
-    in_phase(state, "Movement", "Drones launch")
     index = weapon_index(carrier, args.get("launcher"), "launcher")
     launcher = carrier["design"]["weapons"][index]
     if "drone" not in launcher:
@@ -54,12 +53,11 @@ def decide_launch_drone(state: dict, args: dict, ctx) -> dict:
     return {"unit": carrier["id"], "launcher": index, "drone": drone}
 
 
-@action("eod-dock", systems=SYSTEMS, fields={"unit": Ref("unit"), "base": Ref("base")})
+@action("eod-dock", phase="Movement", doing="Docking", systems=SYSTEMS, fields={"unit": Ref("unit"), "base": Ref("base")})
 def dock(state: dict, p: dict) -> str:
     """Dock a ship at a larger base in the movement phase: it cannot fire or be targeted (seed 001)."""
     ship = designed(state, p.get("unit"))
     base = designed(state, p.get("base"), "base")
-    in_phase(state, "Movement", "Ships dock")
     if not is_base(base):
         raise RuleError(f"{base['name']} is not a base.", "base")
     if docked_at(state, ship["id"]):
@@ -72,11 +70,10 @@ def dock(state: dict, p: dict) -> str:
     return f"{ship['name']} docks at {base['name']}: {result['summary']}"
 
 
-@action("eod-undock", systems=SYSTEMS, fields={"unit": Ref("unit")})
+@action("eod-undock", phase="Movement", doing="Launching a docked ship", systems=SYSTEMS, fields={"unit": Ref("unit")})
 def undock(state: dict, p: dict) -> str:
     """Launch a docked ship from its base at the start of the movement phase (seed 001, Docking)."""
     ship = designed(state, p.get("unit"))
-    in_phase(state, "Movement", "Docked ships launch")
     base = docked_at(state, ship["id"])
     if not base:
         raise RuleError(f"{ship['name']} is not docked.", "unit")

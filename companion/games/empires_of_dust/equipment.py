@@ -3,13 +3,13 @@ cloak and ECM, afterburner, FTL jump, tractor beam, a ship off the edge, the det
 """
 from __future__ import annotations
 
-from companion.actions import action, chance, core, entered_dice
+from companion.actions import action, chance, core, entered_dice, entered_flag, entered_int
 from companion.actions.schema import Dice, Flag, Int, Ref, Text
 from companion.games.empires_of_dust import rules as eod
 from companion.rules import RuleError
-from companion.trackers import cooldown, need_int
-from companion.games.empires_of_dust.table import (SYSTEMS, _flag, cls_of, conditions,
-    designed, game, in_phase, is_base, set_condition, stats_of)
+from companion.trackers import cooldown
+from companion.games.empires_of_dust.table import (SYSTEMS, cls_of, conditions,
+    designed, game, is_base, set_condition, stats_of)
 
 
 # each of these rolls one D20 (seed 001, FTL Jump Drive, Tractor Beam, Off the Edge)
@@ -24,7 +24,7 @@ def _roll_payload(args: dict, ctx, needs: int) -> dict:
             "luck": {"expected": float(chance), "actual": int(value > needs), "what": "successes"}}
 
 
-@action("eod-device", systems=SYSTEMS, fields={"unit": Ref("unit"), "device": Text(20), "on": Flag()})
+@action("eod-device", phase="Combat", doing="Switching a cloak or ECM", systems=SYSTEMS, fields={"unit": Ref("unit"), "device": Text(20), "on": Flag()})
 def device(state: dict, p: dict) -> str:
     """Cloak or ECM on or off, at the start of the combat phase (seed 001, Equipment)."""
     unit = designed(state, p.get("unit"))
@@ -33,11 +33,10 @@ def device(state: dict, p: dict) -> str:
         raise RuleError("device must be cloak or ecm.", "device")
     if eod.DEVICES[kind][0] not in unit["design"].get("equipment", []):
         raise RuleError(f"{unit['name']} has no {eod.equipment()[eod.DEVICES[kind][0]]['name']}.", "device")
-    in_phase(state, "Combat", "Cloaks and ECM switch")
     if game(state)["fired"]:
         raise RuleError("Cloaks and ECM switch only at the start of the combat phase, before the first "
                         "attack (seed 001, Cloaking Device, ECM).", "device")
-    on = _flag(p, "on")
+    on = entered_flag(p, "on")
     name = eod.DEVICES[kind][1]
     if (name in conditions(unit)) == on:
         raise RuleError(f"{unit['name']}'s {eod.equipment()[eod.DEVICES[kind][0]]['name']} is already "
@@ -47,11 +46,10 @@ def device(state: dict, p: dict) -> str:
     return f"{unit['name']}: {result['summary']}"
 
 
-@action("eod-afterburner", systems=SYSTEMS, fields={"unit": Ref("unit")})
+@action("eod-afterburner", phase="Movement", doing="Firing an afterburner", systems=SYSTEMS, fields={"unit": Ref("unit")})
 def afterburner(state: dict, p: dict) -> str:
     """Afterburner: +5 speed this turn, no attack (seed 001, Afterburner)."""
     unit = designed(state, p.get("unit"))
-    in_phase(state, "Movement", "Afterburners fire")
     if cls_of(unit) == "drone" or is_base(unit):
         raise RuleError("Only ships (not drones or bases) use an afterburner.", "unit")
     if not set_condition(unit, "Afterburner", True):
@@ -61,12 +59,11 @@ def afterburner(state: dict, p: dict) -> str:
     return f"{unit['name']} afterburner: {move['summary']}"
 
 
-@action("eod-ftl-jump", systems=SYSTEMS, chance=True, fields={
+@action("eod-ftl-jump", phase="Movement", doing="An FTL jump", systems=SYSTEMS, chance=True, fields={
     "unit": Ref("unit"), "rolled": ONE_D20})
 def ftl_jump(state: dict, p: dict) -> str:
     """FTL jump after moving: D20 > 5 jumps 15 units; usable every third movement phase."""
     unit = designed(state, p.get("unit"))
-    in_phase(state, "Movement", "FTL jumps")
     if "ftl-jump-drive" not in unit["design"].get("equipment", []):
         raise RuleError(f"{unit['name']} has no FTL jump drive.", "unit")
     tracker = unit["trackers"]["ftl"]
@@ -80,7 +77,6 @@ def ftl_jump(state: dict, p: dict) -> str:
 @ftl_jump.decider
 def decide_ftl_jump(state: dict, args: dict, ctx) -> dict:
     unit = designed(state, args.get("unit"))
-    in_phase(state, "Movement", "FTL jumps")
     if "ftl-jump-drive" not in unit["design"].get("equipment", []):
         raise RuleError(f"{unit['name']} has no FTL jump drive.", "unit")
     if not cooldown.is_ready(unit["trackers"]["ftl"], core.clock(state)):
@@ -89,7 +85,7 @@ def decide_ftl_jump(state: dict, args: dict, ctx) -> dict:
     return {"unit": unit["id"], **_roll_payload(args, ctx, eod._check_d20("ftl-jump-drive"))}
 
 
-@action("eod-tractor-beam", systems=SYSTEMS, chance=True, fields={
+@action("eod-tractor-beam", phase="Movement", doing="A tractor beam", systems=SYSTEMS, chance=True, fields={
     "unit": Ref("unit"), "target": Ref("target"), "distance": Int(0, 999),
     "rolled": ONE_D20})
 def tractor_beam(state: dict, p: dict) -> str:
@@ -101,7 +97,6 @@ def tractor_beam(state: dict, p: dict) -> str:
 
 def _tractor_check(state: dict, args: dict):
     unit = designed(state, args.get("unit"))
-    in_phase(state, "Movement", "Tractor beams work")
     mode = next((m for m in ("push", "pull") if f"tractor-beam-{m}" in unit["design"].get("equipment", [])), None)
     if mode is None:
         raise RuleError(f"{unit['name']} has no tractor beam.", "unit")
@@ -114,7 +109,7 @@ def _tractor_check(state: dict, args: dict):
 @tractor_beam.decider
 def decide_tractor_beam(state: dict, args: dict, ctx) -> dict:
     unit, target, mode = _tractor_check(state, args)
-    distance = need_int(args, "distance", 0, 999)
+    distance = entered_int(args, "distance")
     if distance > eod.TRACTOR_RANGE:
         raise RuleError(f"Tractor beams have a range of {eod.TRACTOR_RANGE}; {target['name']} is {distance} "
                         "away (seed 001, Tractor Beam).", "distance")
@@ -161,7 +156,7 @@ def detection_base(state: dict, p: dict) -> str:
 @detection_base.decider
 def decide_detection_base(state: dict, args: dict, ctx) -> dict:
     spec = ctx.system.settings.get("detection_base", {})
-    return {"base": need_int(args, "base", spec.get("min", 0), spec.get("max", 100))}
+    return {"base": entered_int(args, "base", lo=spec.get("min", 0), hi=spec.get("max", 100))}
 
 
 def _d20_roll(state: dict, p: dict) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from companion import trackers
-from companion.actions.schema import List, Obj, Ref, Text
+from companion.actions.schema import List, Obj, Ref, Text, whole
 from companion.actions import Stale, action, core
 from companion.games.empires_of_dust import rules as eod
 from companion.rules import RuleError
@@ -33,8 +33,7 @@ def _text(value, what: str, limit: int = 40) -> str:
 
 
 def _number(value, what: str) -> int:
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value)
+    value = whole(value) if isinstance(value, str) and whole(value) is not None else value
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= STAT_LIMIT:
         raise RuleError(f"{what} must be a whole number from 0 to {STAT_LIMIT}.", "fleet")
     return value

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import re
 
-from companion.actions import Stale, action, chance
+from companion.actions import Stale, action, chance, phase_now
 from companion.actions.schema import Int, Obj, Ref, Text
 from companion.games.empires_of_dust import rules as eod
 from companion.rules import RuleError
 from companion.trackers import need_int
-from companion.games.empires_of_dust.table import (ROLL_REMINDER, SYSTEMS, cls_of, game, phase_name,
+from companion.games.empires_of_dust.table import (ROLL_REMINDER, SYSTEMS, cls_of, game,
     sides_alive)
 
 
@@ -31,7 +31,7 @@ def initiative_steps(mode: str, result: dict) -> list[dict]:
 
 def rotating_steps(state: dict, ini: dict) -> tuple[list[dict], str]:
     turn = state["round"] - ini["since"] + 1
-    result = eod.initiative_order("rotating", ini["first"], turn=turn, phase=phase_name(state))
+    result = eod.initiative_order("rotating", ini["first"], turn=turn, phase=phase_now(state))
     return initiative_steps("rotating", result), result["summary"]
 
 MAX_ROLL_OFF_DICE = 6  # input limit only: a first D20 and up to five tie-breaks
@@ -57,7 +57,7 @@ def decide_initiative(state: dict, args: dict, ctx) -> dict:
                         "(fleets take turns) (seed 001, Game Sequence).", "mode")
     now = game(state).get("initiative")
     if now and now["mode"] == mode and now["tick"] == state["tick"] and now.get("steps"):
-        raise RuleError(f"Initiative for this {phase_name(state).lower()} phase is already settled: "
+        raise RuleError(f"Initiative for this {phase_now(state).lower()} phase is already settled: "
                         f"{now['summary']}", "mode")
     fleets = [s for s in state["sides"] if sides_alive(state).get(s)]
     if len(fleets) < 2:
@@ -65,7 +65,7 @@ def decide_initiative(state: dict, args: dict, ctx) -> dict:
     entered = args.get("d20") or {}
     if not isinstance(entered, dict):
         raise RuleError("d20 must map fleets (or, by ship class, classes) to their real D20s.", "d20")
-    phase = phase_name(state)
+    phase = phase_now(state)
     if mode == "class":
         present = _fleets_with_classes(state)
         result = eod.initiative_order("class", present, _class_d20s(entered, present), phase=phase, rng=ctx.rng)
@@ -131,7 +131,7 @@ def _class_d20s(entered: dict, present: dict) -> dict:
 
 
 def step_text(step: dict, state: dict) -> str:
-    verb = "moves" if phase_name(state) == "Movement" else "fires"
+    verb = "moves" if phase_now(state) == "Movement" else "fires"
     if step.get("class"):
         return f"{step['side']} {step['class']}s {verb.rstrip('s')}"
     return f"{step['side']} {verb}"
@@ -161,5 +161,5 @@ def initiative_dice(state: dict, p: dict) -> None:
     is the one those dice give (highest first, ties rolled again: seed 001, Game Sequence)."""
     chance.every_die(p, eod.D20, keys=("rolls",))
     if p.get("mode") == "roll" and p.get("rolls"):
-        again = eod.initiative_order("roll", list(p["rolls"]), p["rolls"], phase=phase_name(state))
+        again = eod.initiative_order("roll", list(p["rolls"]), p["rolls"], phase=phase_now(state))
         chance.same([s["side"] for s in p["steps"]], again["order"], "initiative order")

@@ -3,12 +3,14 @@
 """
 from __future__ import annotations
 
+from companion.actions import phase_now
+
 from companion.actions.core import clock as core_clock
 from companion.games.empires_of_dust import rules as eod
 from companion.games.empires_of_dust.fleets import BASE_CLASSES, SHIP_CLASSES
 from companion.games.empires_of_dust.initiative import _fleets_with_classes, step_text
 from companion.games.empires_of_dust.table import (active_drone, cls_of, conditions, docked_at, game,
-    hp_of, is_base, pending_destroyed, phase_name, sides_alive, stats_of)
+    hp_of, is_base, pending_destroyed, sides_alive, stats_of)
 from companion.games.empires_of_dust.victory import standings
 from companion.trackers import cooldown
 
@@ -25,7 +27,7 @@ def eod_panel(state: dict) -> dict:
                 "points": eod.victory_points().get(cls_of(u))} for u in pending_destroyed(state)]
     fired = sum(len(v) for v in g["fired"].values())
     alive = [u for u in state["unit_order"] if not state["units"][u]["removed"]]
-    return {"phase": phase_name(state), "ini": ini, "steps": steps,
+    return {"phase": phase_now(state), "ini": ini, "steps": steps,
             "next": next((s["text"] for s in steps if s["now"]), None), "pending": pending,
             "standings": standings(state), "destroyed": g["destroyed"],
             "last_attack": g.get("last_attack"), "notes": g.get("phase_notes") or [],
@@ -41,7 +43,7 @@ def eod_unit(state: dict, unit: dict) -> dict | None:
         return None
     g = game(state)
     stats = stats_of(unit)
-    phase = phase_name(state)
+    phase = phase_now(state)
     equipment = design.get("equipment", [])
     launchers = [{"index": i, "name": w["name"], "drone": active_drone(state, unit["id"], i)}
                  for i, w in enumerate(design.get("weapons", [])) if "drone" in w]
@@ -115,7 +117,7 @@ def eod_row(state: dict, unit: dict) -> dict:
     burns = g["burns"].get(unit["id"], [])
     fired = [f for f in g["fired"].get(unit["id"], []) if f["shot"] == "main"]
     attacks = eod.base_classes()[cls_of(unit)]["attacks"] if is_base(unit) else 1
-    combat = phase_name(state) == "Combat"
+    combat = phase_now(state) == "Combat"
     docked = docked_at(state, unit["id"])
     return {"hp": hp["value"], "max": hp["max"], "cls": cls_of(unit) if unit.get("design") else None,
             "dying": hp["value"] == 0, "burning": sum(b["per_turn"] for b in burns),

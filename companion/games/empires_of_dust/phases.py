@@ -3,13 +3,13 @@ wears off, ships at 0 HP are removed and scored; the phase hook and ``eod-end-ph
 """
 from __future__ import annotations
 
-from companion.actions import action, core
+from companion.actions import action, core, phase_now
 from companion.actions.schema import Int
 from companion.validate import MAX_INT
 from companion.games.empires_of_dust import rules as eod
 from companion.games.empires_of_dust.initiative import rotating_steps
 from companion.games.empires_of_dust.table import (ROLL_REMINDER, SYSTEMS, cls_of, game, hp_of,
-    pending_destroyed, phase_name, set_condition, set_hp)
+    pending_destroyed, set_condition, set_hp)
 from companion.games.empires_of_dust.victory import victory_checks
 
 
@@ -106,7 +106,7 @@ def burn_fires(state: dict) -> list[str]:
 def open_phase(state: dict) -> list[str]:
     g = game(state)
     notes = []
-    if phase_name(state) == "Combat":
+    if phase_now(state) == "Combat":
         notes += burn_fires(state)
     else:
         g["launched"] = {}
@@ -119,7 +119,7 @@ def open_phase(state: dict) -> list[str]:
         else:
             ini["steps"], ini["summary"], ini["rolls"] = None, "", {}
     turns = (g.get("victory") or {}).get("turns")
-    if turns and phase_name(state) == state["phases"][0] and state["round"] > turns:
+    if turns and phase_now(state) == state["phases"][0] and state["round"] > turns:
         notes.append(f"The agreed {turns} turns are played: tally the points (seed 001, Turns and Points).")
     return notes
 
@@ -138,7 +138,7 @@ def phase_hook(state: dict) -> list[str]:
         g["phase_notes"] = notes
     ini = g.get("initiative")
     if ini and ini["mode"] != "rotating":
-        notes = notes + [f"{ROLL_REMINDER} {phase_name(state).lower()} phase ({ini['mode']})."]
+        notes = notes + [f"{ROLL_REMINDER} {phase_now(state).lower()} phase ({ini['mode']})."]
     return notes
 
 
@@ -146,7 +146,7 @@ def phase_hook(state: dict) -> list[str]:
     "expect_round": Int(1, MAX_INT), "expect_phase": Int(0, 99)})
 def end_phase(state: dict, p: dict) -> str:
     """End this phase (fires, EMP, destroyed ships removed and scored) and go to the next."""
-    ended = phase_name(state)
+    ended = phase_now(state)
     label = core.next_phase(state, p)
     notes = game(state).get("phase_notes") or []
     return f"End of {ended.lower()} phase" + (f": {'; '.join(notes)}" if notes else "") + f" → {label}"

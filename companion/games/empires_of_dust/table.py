@@ -34,16 +34,6 @@ def game(state: dict) -> dict:
     return g
 
 
-def phase_name(state: dict) -> str:
-    return state["phases"][state["phase"]]
-
-
-def in_phase(state: dict, wanted: str, what: str) -> None:
-    if phase_name(state) != wanted:
-        raise RuleError(f"{what} in the {wanted.lower()} phase; it is the {phase_name(state).lower()} "
-                        f"phase now (seed 001, Game Sequence).", "type")
-
-
 def alive(state: dict, uid, field: str = "unit") -> dict:
     unit = core.unit_of(state, uid)
     if unit["removed"]:
@@ -149,7 +139,3 @@ def points(state: dict) -> dict:
             by[record["by"]].append(record["class"])
     scorable = {f: [c for c in ships if c in eod.victory_points()] for f, ships in by.items()}
     return eod.points_tally(scorable)
-
-
-def _flag(args: dict, key: str) -> bool:
-    return args.get(key) not in (None, "", 0, "0", False, "off")

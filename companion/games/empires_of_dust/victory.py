@@ -3,12 +3,11 @@ at the end of a turn, the chosen conditions, convoy and prize ships, captures, a
 """
 from __future__ import annotations
 
-from companion.actions import action
+from companion.actions import action, entered_flag, entered_int
 from companion.actions.schema import Flag, Int, Ref, Text
 from companion.games.empires_of_dust import rules as eod
 from companion.rules import RuleError
-from companion.trackers import need_int
-from companion.games.empires_of_dust.table import (SYSTEMS, _flag, cls_of, designed, game, hp_of, points,
+from companion.games.empires_of_dust.table import (SYSTEMS, cls_of, designed, game, hp_of, points,
     set_hp)
 
 VICTORY = ("checkmate", "points", "capture", "gladiator", "interdiction")
@@ -52,13 +51,13 @@ def victory_checks(state: dict) -> list[str]:
     return notes
 
 
-@action("eod-victory", systems=SYSTEMS, fields={"turns": Int(1, 99), "on": Flag()})
+@action("eod-victory", systems=SYSTEMS, fields={"turns": Int(1, 99), **{v: Flag() for v in VICTORY}})
 def victory(state: dict, p: dict) -> str:
     """Choose the win conditions (checkmate, points, capture, gladiator, interdiction) and turns."""
-    chosen = [v for v in VICTORY if _flag(p, v)]
+    chosen = [v for v in VICTORY if entered_flag(p, v)]
     if not chosen:
         raise RuleError("Pick at least one win condition (seed 001, Win Condition).", "victory")
-    turns = need_int(p, "turns", 1, 99) if p.get("turns") not in (None, "") else None
+    turns = entered_int(p, "turns", None)
     g = game(state)
     old = g.get("victory") or {}
     g["victory"] = {**{v: v in chosen for v in VICTORY}, "turns": turns,

@@ -80,26 +80,12 @@ def need_own_turn(state: dict, unit: dict, what: str) -> tuple[str, str]:
     return letter, key
 
 
-def need_power_phase(state: dict, what: str) -> None:
-    if state["phases"][state["phase"]] != chart.POWER_PHASE:
-        raise RuleError(f"{what} happens in the Power Phase (after impulse F).", "phase")
-
-
 def ships(state: dict):
     """(uid, unit, ship) for every Talon ship on the table, in table order."""
     for uid in state["unit_order"]:
         unit = state["units"][uid]
         if "talon" in unit and not unit["removed"]:
             yield uid, unit, unit["talon"]
-
-
-def need_int(p: dict, key: str, lo: int, hi: int) -> int:
-    value = p.get(key)
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise RuleError(f"{key.replace('_', ' ')} must be a whole number from {lo} to {hi}.", key)
-    return value
 
 
 def keep(*keys):

@@ -8,7 +8,7 @@ entered from the table.
 """
 from __future__ import annotations
 
-from companion.actions import action, chance, entered_dice
+from companion.actions import action, chance, entered_dice, entered_int
 from companion.actions.schema import Dice, Int, Ref, Text
 from companion.rules import RuleError, roll_or_take
 from companion.games.talon import books
@@ -41,7 +41,7 @@ def fire(state: dict, p: dict) -> str:
     unit, ship = books.live_ship(state, p.get("unit"))
     books.need_own_turn(state, unit, "Firing")
     groups = ship["groups"]
-    index = books.need_int(p, "group", 1, max(1, len(groups))) - 1
+    index = entered_int(p, "group", lo=1, hi=max(1, len(groups))) - 1
     if not groups:
         raise RuleError(f"{unit['name']} has no weapons.", "group")
     group = groups[index]
@@ -55,7 +55,7 @@ def fire(state: dict, p: dict) -> str:
         raise RuleError(f"{target_unit['name']} is on your side.", "target")
     if "in_arc" in p:  # an event logged before firing arcs were asked for (issue 24) has none
         in_firing_arc(unit, group, index, target_unit, p["in_arc"])
-    distance = books.need_int(p, "range", 0, 30)
+    distance = entered_int(p, "range")
     arc = p.get("arc")
     if arc not in counter.ARCS:
         raise RuleError("Say which of the target's arcs faces you: F, R, Rear or L.", "arc")
@@ -101,7 +101,7 @@ def decide_fire(state: dict, args: dict, ctx) -> dict:
     unit, ship = books.live_ship(state, args.get("unit"))
     if not ship["groups"]:
         raise RuleError(f"{unit['name']} has no weapons.", "group")
-    group = ship["groups"][books.need_int(args, "group", 1, len(ship["groups"])) - 1]
+    group = ship["groups"][entered_int(args, "group", lo=1, hi=len(ship["groups"])) - 1]
     if args.get("in_arc") in (None, ""):
         raise RuleError("Say which of your arcs the target is in: Fwd, Right, Rear or Left (seed 003 5.3.1).", "in_arc")
     payload = {k: args[k] for k in ("unit", "group", "target", "range", "arc", "in_arc") if k in args}
@@ -136,7 +136,7 @@ def missile(state: dict, p: dict) -> str:
 def take_damage(state: dict, p: dict) -> str:
     """Damage from elsewhere (explosion, terrain, a correction): to an arc's shields first, or straight to hull."""
     unit, ship = books.live_ship(state, p.get("unit"))
-    amount = books.need_int(p, "amount", 1, 99)
+    amount = entered_int(p, "amount")
     arc = p.get("arc")
     if arc == "hull":
         hit = damage.mark_hull(ship, amount)

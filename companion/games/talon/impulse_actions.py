@@ -9,7 +9,7 @@ in an impulse without AP (BGA help 1.1.2, TT#3, TT#7); afterburner to move in an
 """
 from __future__ import annotations
 
-from companion.actions import action
+from companion.actions import action, entered_flag, entered_int
 from companion.actions.schema import Flag, Int, Ref, Scalar, Text
 from companion.rules import RuleError
 from companion.games.talon import books
@@ -62,7 +62,7 @@ def spend_ap(state: dict, p: dict) -> str:
     g = books.game(state)
     detail = ""
     if use == "yellow":
-        index = books.need_int(p, "group", 1, max(1, len(ship["groups"]))) - 1
+        index = entered_int(p, "group", lo=1, hi=max(1, len(ship["groups"]))) - 1
         if not ship["groups"]:
             raise RuleError(f"{unit['name']} has no weapon groups.", "group")
         weapons.charge_yellow(ship["groups"][index])
@@ -121,7 +121,7 @@ def move(state: dict, p: dict) -> str:
     if ship["moved"] == key:
         raise RuleError(f"{unit['name']} has already moved this impulse (at most one hex per impulse).", "how")
     scheduled = counter.moves_now(ship, letter)
-    burner = bool(p.get("afterburner"))
+    burner = entered_flag(p, "afterburner")
     if burner:
         if scheduled:
             raise RuleError(f"{unit['name']} moves in impulse {letter} anyway: no afterburner needed.", "how")

@@ -8,7 +8,7 @@ sources do not show (TALON.md 11.3), so each tap charges one box and the players
 """
 from __future__ import annotations
 
-from companion.actions import action
+from companion.actions import action, entered_int
 from companion.actions.schema import Int, Ref
 from companion.rules import RuleError
 from companion.games.talon import books
@@ -17,14 +17,13 @@ from companion.games.talon.rules import chart, counter, weapons
 GAME = {"talon"}
 
 
-@action("talon-curve", systems=GAME, fields={"unit": Ref("unit"), "row": Int(0, 99, plain=True)})
+@action("talon-curve", systems=GAME, phase=chart.POWER_PHASE, doing="Changing the power curve", fields={"unit": Ref("unit"), "row": Int(0, 99, plain=True)})
 def change_curve(state: dict, p: dict) -> str:
     """Move the ship's power curve one row (faster or slower) in the Power Phase; once per round."""
     unit, ship = books.live_ship(state, p.get("unit"))
-    books.need_power_phase(state, "Changing the power curve")
     if ship["curve_changed"] == state["round"]:
         raise RuleError(f"{unit['name']} has already changed its power curve this Power Phase.", "row")
-    new = books.need_int(p, "row", 0, len(ship["curve"]) - 1)
+    new = entered_int(p, "row", lo=0, hi=len(ship["curve"]) - 1)
     chart.curve_step(ship["row"], new, len(ship["curve"]))
     if counter.power(ship, new) < 0:
         raise RuleError(f"Row {chart.row_text(ship['curve'][new])} would leave Power {counter.power(ship, new)}: "
@@ -45,14 +44,13 @@ def restore_afterburners(state: dict, p: dict) -> str:
     return f"{unit['name']} afterburners restored ({ship['afterburners']})"
 
 
-@action("talon-passive", systems=GAME, fields={"unit": Ref("unit"), "group": Int(1, 99, plain=True)})
+@action("talon-passive", systems=GAME, phase=chart.POWER_PHASE, doing="Passive charging", fields={"unit": Ref("unit"), "group": Int(1, 99, plain=True)})
 def passive_charge(state: dict, p: dict) -> str:
     """Passively charge one yellow box of a weapon group in the Power Phase."""
     unit, ship = books.live_ship(state, p.get("unit"))
-    books.need_power_phase(state, "Passive charging")
     if not ship["groups"]:
         raise RuleError(f"{unit['name']} has no weapon groups.", "group")
-    index = books.need_int(p, "group", 1, len(ship["groups"])) - 1
+    index = entered_int(p, "group", lo=1, hi=len(ship["groups"])) - 1
     group = ship["groups"][index]
     weapons.charge_yellow(group)
     return f"{unit['name']} group {index + 1} passively charged ({group['yellow_on']}/{group['yellow']} yellow)"

@@ -8,7 +8,7 @@ initiative side's Defend markers (FAN model/PlayerTurn.js, FAN's reading).  Powe
 """
 from __future__ import annotations
 
-from companion.actions import action
+from companion.actions import action, entered_int
 from companion.actions.schema import Either, Int, Ref, Text
 from companion.rules import RuleError
 from companion.games.talon import books
@@ -112,10 +112,10 @@ def set_rules(state: dict, p: dict) -> str:
     g = books.game(state)
     what = p.get("what")
     if what == "reinforce":
-        g["rules"]["reinforce"] = books.need_int(p, "value", 0, 20)
+        g["rules"]["reinforce"] = entered_int(p, "value")
         return f"Shield Reinforcement absorbs {g['rules']['reinforce']} (rulebook 6.2)"
     if what == "repair_on":
-        g["rules"]["repair_on"] = books.need_int(p, "value", 1, 6)
+        g["rules"]["repair_on"] = entered_int(p, "value", lo=1, hi=6)
         return f"Repairs succeed on {g['rules']['repair_on']}+"
     if what == "weapon":
         tables = g.get("weapons")
@@ -124,7 +124,7 @@ def set_rules(state: dict, p: dict) -> str:
         weapon = p.get("weapon")
         if weapon not in tables or "damage" not in tables[weapon]:
             raise RuleError("Choose a weapon with a damage table.", "weapon")
-        distance = books.need_int(p, "range", 1, 9)
+        distance = entered_int(p, "range")
         raw = str(p.get("value", "")).replace(",", " ").split()
         if len(raw) != 6 or not all(v.isdigit() and int(v) <= 30 for v in raw):
             raise RuleError("Enter six damages, for rolls 1 to 6 (like 0 0 0 0 2 2).", "value")
@@ -140,7 +140,7 @@ def add_points(state: dict, p: dict) -> str:
     side = p.get("side")
     if side not in state["sides"][:2]:
         raise RuleError(f"side must be one of {', '.join(state['sides'][:2])}.", "side")
-    points = books.need_int(p, "points", -999, 999)
+    points = entered_int(p, "points")
     if not points:
         raise RuleError("points must not be 0.", "points")
     why = " ".join(str(p.get("why") or "").split())[:60]
