@@ -11,6 +11,7 @@ from companion.undo_chain import _append_action, _append_undo
 
 EXPORT_FORMAT = "companion-table"
 MAX_EVENTS_IMPORT = 20_000
+IMPORT_SLICE = 250  # events replayed in one write transaction (~25 ms of the write lock)
 
 
 def export_for(db: Database, code: str, viewer: str | None, server_key: str) -> dict:
@@ -56,18 +57,41 @@ def import_table(db: Database, doc: dict, systems: dict, server_key: str | None 
         raise RuleError(f"The export holds more than {take_back.MAX_IN_IMPORT} take-backs.", "file")
     if clean[0]["type"] != "create-table" or clean[0]["payload"].get("system") != system.slug:
         raise RuleError("The export must start with the table's create-table event.", "file")
+    code = None
     try:
         _check_replay(clean)
-        with write_lock(db):  # any refusal rolls the whole import back
+        # In slices of IMPORT_SLICE events, one write transaction each, so a long import never holds
+        # the host's one write lock for long: other tables' taps wait for one slice at most (a
+        # whole 20,000-event import held it ~2 s, issue 30 item 6).  The table being built has a
+        # fresh code and secrets nobody has yet; a refusal at any slice deletes what was stored.
+        with write_lock(db):
             code = _insert_table(db, system.slug, version)
             row = table(db, code)  # kept current by each append
-            for ev, raw in zip(clean, log):
-                _replay_event(db, row, ev, raw, system)
+        for start in range(0, len(clean), IMPORT_SLICE):
+            with write_lock(db):
+                for ev, raw in zip(clean[start:start + IMPORT_SLICE], log[start:start + IMPORT_SLICE]):
+                    _replay_event(db, row, ev, raw, system)
     except (RuleError, KeyError, TypeError, IndexError, ValueError, AttributeError, ZeroDivisionError,
             OverflowError, RecursionError) as exc:
+        if code is not None:
+            _forget_table(db, code)
         message = exc.message if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
         raise RuleError(f"The export does not replay: {message}", "file") from None
+    except BaseException:
+        if code is not None:
+            _forget_table(db, code)
+        raise
     return table(db, code)
+
+
+def _forget_table(db: Database, code: str) -> None:
+    """An import that did not replay leaves nothing behind (its slices are already committed)."""
+    with write_lock(db):
+        found = db.execute("select id from tables where code = ?", [code]).fetchone()
+        if found:
+            for name in ("events", "snapshots", "drawn"):
+                db.conn.execute(f"delete from {name} where table_id = ?", [found[0]])
+            db.conn.execute("delete from tables where id = ?", [found[0]])
 
 
 def _replay_event(db: Database, row: dict, ev: dict, raw: dict, system) -> None:

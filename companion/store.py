@@ -146,6 +146,15 @@ def open_db(path, migrate: bool = True) -> Database:
     conn = sqlite3.connect(str(path), timeout=10, check_same_thread=False)
     db = Database(conn)
     db.execute("PRAGMA busy_timeout=10000")
+    # a server thread's connection to a file already set up (create_app migrated it) writes
+    # nothing, so it waits for no lock (an import's slice, another worker's tap)
+    if migrate or db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        _set_up(db, migrate)
+    db.execute(f"PRAGMA synchronous={synchronous()}")
+    return db
+
+
+def _set_up(db: Database, migrate: bool) -> None:
     writers = _writers_lock()
     writers.acquire()
     fd = _lock_fd(db)
@@ -163,8 +172,6 @@ def open_db(path, migrate: bool = True) -> Database:
         if fd is not None:
             fcntl.flock(fd, fcntl.LOCK_UN)
         writers.release()
-    db.execute(f"PRAGMA synchronous={synchronous()}")
-    return db
 
 
 def synchronous() -> str:
@@ -222,13 +229,28 @@ def _take_flock(fd: int) -> None:
             fcntl.flock(fd, fcntl.LOCK_EX)
 
 
+class Busy(Exception):
+    """Another writer holds the write lock (``write_lock(wait=False)``)."""
+
+
 @contextmanager
-def write_lock(db: Database):
-    """A write transaction that takes the lock up front (no upgrade deadlocks between writers)."""
-    with _writers_lock():
+def write_lock(db: Database, wait: bool = True):
+    """A write transaction that takes the lock up front (no upgrade deadlocks between writers).
+    ``wait=False``: raise Busy at once instead of waiting for another writer (what a read does that
+    only keeps what it drew: it never waits for, nor needs, the write lock; issue 30 item 6)."""
+    writers = _writers_lock()
+    if not writers.acquire(blocking=wait):
+        raise Busy
+    try:
         fd = _lock_fd(db)
         if fd is not None:
-            _take_flock(fd)
+            if wait:
+                _take_flock(fd)
+            else:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    raise Busy from None
         try:
             db.conn.execute("BEGIN IMMEDIATE")
             try:
@@ -242,6 +264,8 @@ def write_lock(db: Database):
         finally:
             if fd is not None:
                 fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        writers.release()
 
 
 def _row(db: Database, code: str) -> dict:
@@ -293,17 +317,21 @@ def disk_full(exc: BaseException) -> bool:
 def keep_drawn(db: Database, table_id: int, pages: list[tuple[int, str, str, dict]], keep: int = 0) -> None:
     """Keep drawn pages ``(seq, view, html, meta)`` for the next phones with the same views, in one
     write; pages more than ``keep`` seqs older are dropped (a poll always gets the newest; the few
-    before it tell what changed since), a late page of an old seq is not kept.  On a full disk
-    nothing is kept and the page is served all the same (reads keep working, issue 30 §8)."""
+    before it tell what changed since), a late page of an old seq is not kept.  On a full disk, or
+    while another writer holds the lock (a tap, an import's slice), nothing is kept and the page is
+    served all the same: a read never waits for a write (issue 30 §6, §8); the next phone with the
+    same view draws it again."""
     try:
         _keep_drawn(db, table_id, pages, keep)
+    except Busy:
+        pass
     except sqlite3.OperationalError as exc:
         if not disk_full(exc):
             raise
 
 
 def _keep_drawn(db: Database, table_id: int, pages: list, keep: int) -> None:
-    with write_lock(db):
+    with write_lock(db, wait=False):
         for seq, view, html, meta in pages:
             db.conn.execute("insert or replace into drawn (table_id, seq, view, html, meta) select ?, ?, ?, ?, ?"
                             " where not exists (select 1 from drawn where table_id = ? and seq > ?)",
