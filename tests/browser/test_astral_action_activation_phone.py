@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 from phone_checks import assert_fits_a_phone, shots, two_players
-from test_astral_action_phone_rows import act, code_of, csrf, row
+from test_astral_action_phone_rows import act, attack_link, code_of, csrf, row
 
 pytestmark = pytest.mark.browser
 
@@ -49,7 +49,7 @@ def test_activation_distance_aws_and_lucky_reroll_on_a_phone(live_server, phone)
     for page in (anna, ben):
         page.reload()
     expect(anna.locator("#aa-current")).to_contain_text("Wasp is activating")
-    expect(row(anna, "Guard").locator("a.aa-fire")).to_have_count(0)  # not Guard's activation (L75)
+    expect(attack_link(anna, "Guard")).to_have_count(0)  # not Guard's activation (L75)
     guard = row(anna, "Guard")
     guard.locator("summary.rowline").click()
     guard.get_by_role("button", name="Activate Guard").click()
@@ -80,7 +80,7 @@ def test_activation_distance_aws_and_lucky_reroll_on_a_phone(live_server, phone)
 
     # the attack form: Attack on Guard's row, the target, the measured distance 14: Extended 1 (L162)
     row(anna, "Guard").locator("summary.rowline").click()
-    row(anna, "Guard").locator("a.aa-fire").click()
+    attack_link(anna, "Guard").click()
     form = anna.locator("#aa-attack")
     form.locator("select[name=target]").select_option(label="Mother (Player 2)")
     form.locator("input[name=distance]").fill("30")

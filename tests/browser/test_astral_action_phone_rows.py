@@ -100,6 +100,11 @@ def row(page, name):
     return page.locator("details.unitrow", has=page.locator("summary .rname", has_text=re.compile(f"^{name}$")))
 
 
+def attack_link(page, name):
+    """A ship's "Attack" link: beside its row (in its unit box), not inside the row's summary."""
+    return row(page, name).locator("xpath=..").locator("a.aa-fire")
+
+
 def screen_y(locator) -> float:
     return locator.bounding_box()["y"]
 
@@ -158,7 +163,7 @@ def test_four_ships_a_side_fit_two_screens_and_an_attack_takes_two_taps(live_ser
     expect(ben.locator("#aa-attack select[name=shot]")).to_be_attached()
     rook.locator("summary.rowline").click()  # fold it again: from the closed board
     tap = Taps()
-    tap(rook.locator("xpath=..").locator("a.aa-fire"))
+    tap(attack_link(ben, "Rook"))
     form = ben.locator("#aa-attack")
     expect(form.locator("select[name=shot]")).to_have_value(f"{uid_of(ben, 'Rook')}:0")
     expect(ben.locator("#aa-attack-card h2")).to_be_in_viewport()

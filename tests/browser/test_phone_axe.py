@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from phone_checks import open_card, open_table, two_players
+from phone_checks import open_card, open_table
 
 pytestmark = pytest.mark.browser
 
@@ -83,14 +83,8 @@ def test_dreadnaught_board(live_server, phone):
 
 
 def test_talon_board(live_server, phone):
-    from test_talon_phone_rows import FLEET, Table
-    anna, ben = phone(), phone()
-    two_players(anna, ben, live_server, "talon", "War is upon us", ("Terran", "Talon"))
-    table = Table(anna, live_server)
-    for cls, name in FLEET:
-        table.post("talon-ship", cls=cls, name=name)
-    anna.reload()
-    expect(anna.locator("details.unitrow")).to_have_count(4)
+    from test_talon_phone_rows import at_war
+    anna = at_war(live_server, phone)[0]
     open_card(anna, "Zhukov")
     axe_scan(anna, "board (talon)")
 

@@ -123,14 +123,8 @@ def test_dreadnaught_board_in_every_phase(live_server, phone):
 
 
 def test_talon_board_in_every_phase(live_server, phone):
-    from test_talon_phone_rows import FLEET, Table
-    anna, ben = phone(), phone()
-    two_players(anna, ben, live_server, "talon", "War is upon us", ("Terran", "Talon"))
-    table = Table(anna, live_server)
-    for cls, name in FLEET:
-        table.post("talon-ship", cls=cls, name=name)
-    anna.reload()
-    expect(anna.locator("details.unitrow")).to_have_count(4)
+    from test_talon_phone_rows import at_war
+    anna = at_war(live_server, phone)[0]
     phases = anna.locator("#turn ol.phases li").all_inner_texts()
     assert len(phases) == 13, phases
     through_a_turn(anna, "talon", phases + phases[:1])

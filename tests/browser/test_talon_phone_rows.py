@@ -6,7 +6,6 @@ if it exists."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -65,7 +64,8 @@ class Table:
                 self.round, self.phase = self.round + 1, 0
 
 
-def test_talon_rows_fire_from_the_row_in_two_taps(live_server, phone):
+def at_war(live_server, phone):
+    """Anna (Terran) and Ben (Talon) at a table with FLEET on it, Anna's board showing its four rows."""
     anna, ben = phone(), phone()
     two_players(anna, ben, live_server, "talon", "War is upon us", ("Terran", "Talon"))
     table = Table(anna, live_server)
@@ -73,6 +73,11 @@ def test_talon_rows_fire_from_the_row_in_two_taps(live_server, phone):
         table.post("talon-ship", cls=cls, name=name)
     anna.reload()
     expect(anna.locator("details.unitrow")).to_have_count(4)
+    return anna, ben, table
+
+
+def test_talon_rows_fire_from_the_row_in_two_taps(live_server, phone):
+    anna, ben, table = at_war(live_server, phone)
     justice = table.uid("Justice")
 
     # round 1 as the existing round test plays it: Justice charges yellow G1 with its AP in B, D and F
