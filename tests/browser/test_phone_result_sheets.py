@@ -86,6 +86,8 @@ def test_cards_drawn_from_a_deck_are_listed_one_a_line(live_server, phone):
     if kind.count():  # draw until a type (the last listed: likelier several cards in one result)
         kind.select_option(index=kind.locator("option").count() - 1)
         deck.get_by_role("button", name="Draw until type").click()
+        # that draw's answer is in (the sheet of the draw before it is replaced in the same swap)
+        expect(deck.locator("[data-pile=draw]")).not_to_contain_text("4 to draw")
     cards = anna.locator("#result .playing-card")
     expect(cards.first).to_be_visible()
     boxes = [cards.nth(i).bounding_box() for i in range(cards.count())]
