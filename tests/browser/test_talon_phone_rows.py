@@ -51,6 +51,13 @@ class Table:
     def post(self, do, **fields):
         r = self.page.request.post(f"{self.base}/t/{self.code}/act", form={"csrf_token": self.csrf, "do": do, **fields})
         assert r.ok, re.findall(r"class=\"err[^>]*>.{0,200}", r.text())
+        self.seq = re.search(r'id="board" data-seq="(\d+)"', r.text()).group(1)  # the board it answered with
+
+    def caught_up(self, *pages):
+        """The phones' boards show the table as these posts left it (they learn of them by polling):
+        a tap before that could land on a card that the catching up replaces."""
+        for page in pages:
+            expect(page.locator("#board")).to_have_attribute("data-seq", self.seq, timeout=SYNC)
 
     def uid(self, name):
         return self.page.locator("details.unitrow", has=self.page.locator(".rname", has_text=re.compile(f"^{name}$"))
@@ -189,6 +196,7 @@ def test_power_to_fighters_and_a_redirected_missile_from_the_ship_card(live_serv
     table.next_phase(26)  # two Power Phases fill the DD's launcher (2 red boxes): round 3, A
     table.post(f"talon-fire unit={hunter} group=2 target={zhukov} range=3 in_arc=F arc=F")
     table.next_phase(7)  # D, Terran's turn: the CV's Power 5 gets AP in D
+    table.caught_up(anna, ben)
 
     hornet = row(anna, "Hornet")
     hornet.locator("summary .rname").click()
@@ -201,6 +209,7 @@ def test_power_to_fighters_and_a_redirected_missile_from_the_ship_card(live_serv
         "Hornet transmits power to Viper (its effect: from your rulebook, 12.2.2) (1 AP)")
 
     table.next_phase(3)  # F, Talon's turn: the DD's Power 1 gets AP in F
+    table.caught_up(anna, ben)
     card = row(ben, "Hunter")
     card.locator("summary .rname").click()
     redirect = card.locator(".tl-redirect")
