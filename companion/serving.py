@@ -32,6 +32,9 @@ SETTINGS = {
     "worker_class": os.environ.get("COMPANION_WORKER_CLASS", "gevent"),
     "keepalive": 10,
     "worker_connections": 1000,  # open connections per worker: a club night's phones
+    # a stopping server (Ctrl+C, a restart) waits this long for requests in flight: they are short,
+    # and a gevent worker would otherwise wait gunicorn's default 30 s on idle keep-alive connections
+    "graceful_timeout": 5,
 }
 
 

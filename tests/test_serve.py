@@ -38,6 +38,20 @@ def _serve(tmp_path, *extra):
     return port, server, log
 
 
+def _stop(server, log) -> None:
+    """Stop the server as Ctrl+C does; it must be gone within a few seconds (graceful_timeout 5 s,
+    companion/serving.py), and is killed (the test failing) if not."""
+    server.terminate()
+    try:
+        server.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
+        raise
+    finally:
+        log.close()
+
+
 def test_slow_and_idle_connections_do_not_lock_the_phones_out(tmp_path):
     """Issue 30 item 5: with gunicorn's threads (2 workers x 2), four connections that start a
     request and never finish its headers held every thread, and every phone's poll waited for as
@@ -69,9 +83,7 @@ def test_slow_and_idle_connections_do_not_lock_the_phones_out(tmp_path):
     finally:
         for s in held:
             s.close()
-        server.terminate()
-        server.wait(timeout=20)
-        log.close()
+        _stop(server, log)
 
 
 def test_a_worker_waiting_for_the_write_lock_keeps_answering_reads(tmp_path):
@@ -112,9 +124,7 @@ def test_a_worker_waiting_for_the_write_lock_keeps_answering_reads(tmp_path):
         phone.close()
     finally:
         os.close(lock)
-        server.terminate()
-        server.wait(timeout=20)
-        log.close()
+        _stop(server, log)
 
 
 def test_companion_serve_keeps_a_polling_phone_on_one_connection(tmp_path):
@@ -146,6 +156,4 @@ def test_companion_serve_keeps_a_polling_phone_on_one_connection(tmp_path):
         assert f"http://127.0.0.1:{port}" in out and "█" in out  # the address and its QR code
         phone.close()
     finally:
-        server.terminate()
-        server.wait(timeout=20)
-        log.close()
+        _stop(server, log)
