@@ -71,15 +71,13 @@ def import_table(db: Database, doc: dict, systems: dict, server_key: str | None 
             with write_lock(db):
                 for ev, raw in zip(clean[start:start + IMPORT_SLICE], log[start:start + IMPORT_SLICE]):
                     _replay_event(db, row, ev, raw, system)
-    except (RuleError, KeyError, TypeError, IndexError, ValueError, AttributeError, ZeroDivisionError,
-            OverflowError, RecursionError) as exc:
+    except BaseException as exc:
         if code is not None:
             _forget_table(db, code)
-        message = exc.message if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
-        raise RuleError(f"The export does not replay: {message}", "file") from None
-    except BaseException:
-        if code is not None:
-            _forget_table(db, code)
+        if isinstance(exc, (RuleError, KeyError, TypeError, IndexError, ValueError, AttributeError,
+                            ZeroDivisionError, OverflowError, RecursionError)):
+            message = exc.message if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
+            raise RuleError(f"The export does not replay: {message}", "file") from None
         raise
     return table(db, code)
 

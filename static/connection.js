@@ -61,9 +61,11 @@
     Array.prototype.forEach.call(document.querySelectorAll(".not-sent"), function (n) { n.remove(); });
   }
 
+  function isTap(e) {  // a request that changes the table (a poll or a card is a GET)
+    return ((e.detail.requestConfig && e.detail.requestConfig.verb) || "get") !== "get";
+  }
   document.addEventListener("htmx:beforeRequest", function (e) {
-    var verb = (e.detail.requestConfig && e.detail.requestConfig.verb) || "get";
-    if (verb !== "get" && state === "offline") {
+    if (isTap(e) && state === "offline") {
       e.preventDefault();  // refused on the spot: nothing is queued to be sent later
       say(e.detail.elt, "Not sent: this phone is not in touch with the host. Tap again when the board says live.");
     }
@@ -78,8 +80,7 @@
   });
   function lost(e) {
     show("offline");
-    var verb = (e.detail.requestConfig && e.detail.requestConfig.verb) || "get";
-    if (verb !== "get") {
+    if (isTap(e)) {
       say(e.detail.elt, "No answer from the host: this tap may not have counted. The board shows it once the phone is back.");
     }
   }
