@@ -11,6 +11,7 @@ import json
 from flask import Response, abort, request
 
 from companion import hidden, store
+from companion.board import board_page  # noqa: F401  (a game's answer after its own form: the board)
 from companion.db import get_db
 from companion.rules import RuleError
 from companion.validate import CONTROL_RE

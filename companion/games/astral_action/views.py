@@ -19,10 +19,9 @@ from companion.games.astral_action.terrain import EXAMPLES
 from companion.games.astral_action.books import ships_for_activation, target_view
 from companion.games.astral_action.combat import MODS, _weapon, band_of
 from companion.games.astral_action.ship_row import ship_row
-from companion.play import board_context
 from companion.rules import RuleError
-from companion.game_pages import game_table, json_file, refusal, uploaded_list
-from companion.web import ctx_for, page_or_partial
+from companion.game_pages import board_page, game_table, json_file, refusal, uploaded_list
+from companion.web import ctx_for
 
 bp = Blueprint("astral_action", __name__, url_prefix="/t/<code>/astral-action")
 SLUG = "astral-action"
@@ -177,7 +176,7 @@ def launch(code: str, item: int):
         return _failed(RuleError("That card is gone.", "card"), control)
     except RuleError as exc:
         return _failed(exc, control)
-    return page_or_partial("board.html", "_board.html", **board_context(code, seat))
+    return board_page(code, seat)
 
 
 @bp.get("/cards.json")

@@ -1,6 +1,4 @@
 """Dreadfleet (Games Workshop, 2011; seed 002): wind, broadsides, Fate and Damage decks."""
 from companion.games import Game
 
-GAME = Game(slug="dreadfleet", name="Dreadfleet", blueprint="views:bp", phase_hook="game_turn:reminders",
-            card_reads=("state.game", "state.phases", "state.phase", "state.active_side", "state.unit_order",
-                        "state.units[name,removed,side,template]"))
+GAME = Game(slug="dreadfleet", name="Dreadfleet", blueprint="views:bp", phase_hook="game_turn:reminders")

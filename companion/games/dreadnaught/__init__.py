@@ -1,5 +1,4 @@
 """Dreadnaught (seed 000): card burn, initiative resolution, fleet arrival and battle points."""
 from companion.games import Game
 
-GAME = Game(slug="dreadnaught", name="Dreadnaught", phase_hook="actions:reminders",
-            card_reads=("state.game", "state.phases", "state.phase", "result"))
+GAME = Game(slug="dreadnaught", name="Dreadnaught", phase_hook="actions:reminders")

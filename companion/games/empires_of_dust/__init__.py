@@ -1,6 +1,4 @@
 """Empires of Dust (seed 001): fleet design, penetration rolls, burn and EMP, cooldowns, victory."""
 from companion.games import Game
 
-GAME = Game(slug="empires-of-dust", name="Empires of Dust", blueprint="views:bp", phase_hook="phases:phase_hook",
-            card_reads=("state.sides", "state.game", "state.phases", "state.phase", "state.unit_order",
-                        "state.units[name,removed,side,design]"))
+GAME = Game(slug="empires-of-dust", name="Empires of Dust", blueprint="views:bp", phase_hook="phases:phase_hook")

@@ -18,10 +18,9 @@ from companion import store
 from companion.db import get_db, systems
 from companion.games import library
 from companion.games.empires_of_dust import rules as eod
-from companion.play import board_context
 from companion.rules import RuleError
-from companion.game_pages import game_table, json_file, uploaded_json
-from companion.web import ctx_for, error_fragment, page_or_partial, require_player, status_of
+from companion.game_pages import board_page, game_table, json_file, uploaded_json
+from companion.web import ctx_for, error_fragment, require_player, status_of
 from companion.games.empires_of_dust.attack_helper import attack_context, preview
 from companion.games.empires_of_dust.designer_form import (KIND, _apply_op, check_draft, designer_context,
     draft_from_form, eod_saved_fleets)
@@ -187,7 +186,7 @@ def fleet_deploy(code: str, item: int):
         _deploy(code, row, seat, saved["name"], saved["data"]["ships"], request.form.get("side"))
     except RuleError as exc:
         return error_fragment(exc, control, status_of(exc))
-    return page_or_partial("board.html", "_board.html", **board_context(code, seat))
+    return board_page(code, seat)
 
 
 @bp.get("/t/<code>/eod/fleets/<int:item>.json")

@@ -1,6 +1,4 @@
 """Talon (GMT Games, 2015; seed 003 + TALON.md): impulse chart, power curves, charge bars, shields, hull, criticals."""
 from companion.games import Game
 
-GAME = Game(slug="talon", name="Talon", blueprint="views:bp", phase_hook="round_actions:on_phase",
-            card_reads=("state.game", "state.phases", "state.phase", "state.sides", "state.unit_order", "state.units",
-                        "rolls", "row.seq", "history", "talon_ship", "talon_row"))
+GAME = Game(slug="talon", name="Talon", blueprint="views:bp", phase_hook="round_actions:on_phase")
