@@ -87,7 +87,7 @@ def _forget_table(db: Database, code: str) -> None:
     with write_lock(db):
         found = db.execute("select id from tables where code = ?", [code]).fetchone()
         if found:
-            for name in ("events", "snapshots", "drawn"):
+            for name in ("events", "snapshots"):
                 db.conn.execute(f"delete from {name} where table_id = ?", [found[0]])
             db.conn.execute("delete from tables where id = ?", [found[0]])
 

@@ -130,7 +130,8 @@ def m007_reveal_labels_without_text(db: Database) -> None:
         for kind in ("undo", "redo"):
             db.execute("update events set label = ? where table_id = ? and target = ? and type = ?",
                        [f"{kind}: {new}", table_id, seq, kind])
-    db.execute("delete from drawn")
+    if db["drawn"].exists():  # (gone since m009: boards are kept in memory)
+        db.execute("delete from drawn")
 
 
 @migrations()

@@ -98,9 +98,8 @@ def test_a_change_to_a_card_alone_reaches_the_phones_with_its_row_open(club):  #
     assert f'data-tracker="{morale}"' in card(opened, "u1") and 'id="u-u2"' not in opened
 
 
-def test_a_name_cannot_forge_the_cards_separator(two_ships):
-    """A unit named with NUL characters and look-alikes of the old kept-cards marker: a
-    named with NUL characters and our own marker's look-alikes is a name, nothing more."""
+def test_a_strange_name_is_a_name_nothing_more(two_ships):
+    """A unit named with NUL characters and look-alikes of markers is a name, nothing more."""
     weird = "\x00u1\x00drawn0000cards\x00"
     assert two_ships.act(do="add-unit", name=weird.replace("\x00", "|"), side="Red", hp=3).status_code == 200
     assert two_ships.act(do="add-unit", name="Zero\x00Day", side="Red", hp=3).status_code == 200
