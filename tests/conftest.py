@@ -2,12 +2,8 @@
 from __future__ import annotations
 
 
-import os
 
 import pytest
-
-# every unit card a test draws is also drawn the old way and compared (companion/kept_cards.py)
-os.environ.setdefault("COMPANION_CHECK_CARDS", "1")
 
 from companion import create_app
 from table_actions import TableActions  # noqa: F401  (tests import it from here too)
