@@ -47,6 +47,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_REFRESH_EACH_REQUEST=False,  # a poll must not resend the cookie every 2 s
         MAX_CONTENT_LENGTH=4 * 1024 * 1024,
         POLL_SECONDS=2,
+        LIVE_PING=20,  # seconds between keep-alive events on an idle live stream (companion/live.py)
     )
     if test_config:
         app.config.update(test_config)

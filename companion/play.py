@@ -7,7 +7,7 @@ from urllib.parse import unquote
 
 from flask import Blueprint, g, Response, current_app, redirect, render_template, request, url_for
 
-from companion import dice, hidden, replay, report, report_cache, same_hit, store, take_back, validate
+from companion import dice, hidden, live, replay, report, report_cache, same_hit, store, take_back, validate
 from companion.actions import Stale
 from companion.board import board_context, board_fragment, board_page, card_answer
 from companion.validate import shielded
@@ -152,6 +152,23 @@ def poll(code: str):
         since = request.args.get("seq", "")
         return board_fragment(code, seat, int(since) if INT_RE.match(since) else None, head)
     return board_page(code, seat)
+
+
+@bp.get("/t/<code>/live")
+def live_stream(code: str):
+    """The table's live stream (Server-Sent Events, companion/live.py): an event each time the table
+    moves on, so the phone asks for the step at once; resumes after ``Last-Event-ID`` (or ``?seq=``)."""
+    if code not in seats():
+        seat_for(code)  # an API seat (Bearer) or none: 404 for a table that is not the caller's
+    if store.table_head(get_db(), code) is None:
+        return Response(status=404)
+    last = request.headers.get("Last-Event-ID") or request.args.get("seq", "")
+    since = int(last) if INT_RE.match(last) else 0
+    resp = Response(live.events(current_app.config["DATABASE"], code, since, current_app.config["LIVE_PING"]),
+                    mimetype="text/event-stream")
+    resp.headers["Cache-Control"] = "no-cache"
+    resp.headers["X-Accel-Buffering"] = "no"  # a proxy in front must not hold the events back
+    return resp
 
 
 @bp.get("/t/<code>/card/<uid>")
