@@ -32,8 +32,8 @@ def test_a_tap_reaches_the_other_phone_through_its_stream(live_server, phone):
     assert max(delays) < 2.0, delays  # (the benchmark measures the delay; this only says it is not a poll's)
 
 
-@pytest.mark.parametrize("live_server", [SLOW_POLLS], indirect=True)
 def test_an_idle_phone_on_a_live_stream_sends_nothing(live_server, phone):
+    """Its board would poll every second (the test server's period) without the stream."""
     anna, ben = phone(), phone()
     two_players(anna, ben, live_server)
     sent = []
