@@ -1,8 +1,9 @@
 """The OpenAPI document for /api (built from the registered action types, so it cannot drift)."""
 from __future__ import annotations
 
-from companion import dice
+from companion import dice, export_signature
 from companion.actions.schema import request_schema
+from companion.replay import EXPORT_FORMAT, MAX_EVENTS_IMPORT
 from companion.take_back import MAX_TARGETS
 from companion.validate import MAX_DEPTH, MAX_INT, MAX_TEXT
 
@@ -50,6 +51,17 @@ def _undo_op(kind: str, seq: dict, write_errors: dict) -> dict:
                                       "table is finished", {**ERROR, "properties": {**ERROR["properties"], "top": top}})}}}
 
 
+def _export_document(systems: dict) -> dict:
+    """A table export (what /export answers and /tables/import takes), its signature included."""
+    return {"type": "object", "required": ["format", "system", "events"], "properties": {
+        "format": {"const": EXPORT_FORMAT}, "system": {"type": "string", "enum": sorted(systems)},
+        "events": {"type": "array", "minItems": 1, "maxItems": MAX_EVENTS_IMPORT, "items": {"type": "object"}},
+        export_signature.FIELD: {"type": "object", "required": ["alg", "value"], "description": (
+            f"{export_signature.ALG} over the document without this field (sorted keys, no spaces, UTF-8), "
+            "keyed from the server's secret key: an import says whether it still holds (docs/api.md)"),
+            "properties": {"alg": {"const": export_signature.ALG}, "value": {"type": "string"}}}}}
+
+
 def document(registry: dict, systems: dict) -> dict:
     action_types = sorted(t for t in registry if t != "create-table")
     code = [{"name": "code", "in": "path", "required": True, "schema": {"type": "string"}}]
@@ -66,8 +78,12 @@ def document(registry: dict, systems: dict) -> dict:
                     "409": _resp("Stale view or finished table", ERROR), **full}
     pool_die = {"type": "integer", "minimum": 2, "maximum": max(dice.POOL_SIDES),
                 "description": "a d<sides> result that succeeds (2+ to <sides>+)"}
-    created = _resp("Created", {"type": "object", "properties": {
-        "code": {"type": "string"}, "player_url": {"type": "string"}, "spectator_url": {"type": "string"}}})
+    urls = {"code": {"type": "string"}, "player_url": {"type": "string"}, "spectator_url": {"type": "string"}}
+    created = _resp("Created", {"type": "object", "properties": urls})
+    imported = _resp("Created (never refused for its signature)", {
+        "type": "object", "required": ["code", "signed", "import_note"], "properties": {
+            **urls, "signed": {"type": "boolean", "description": "the file is this server's own export, unchanged"},
+            "import_note": {"type": "string", "enum": [export_signature.SIGNED, export_signature.NOT_SIGNED]}}})
     return {
         "openapi": "3.1.0",
         "info": {"title": "companion", "version": "1",
@@ -98,8 +114,8 @@ def document(registry: dict, systems: dict) -> dict:
                 "system": {"type": "string", "enum": sorted(systems)}, "name": {"type": "string", "maxLength": 60},
                 "sides": {"type": "array", "items": {"type": "string", "maxLength": 30}, "maxItems": 8}}}),
                 "responses": {"201": created, "400": _resp("Bad input", ERROR), **full}}},
-            "/api/tables/import": {"post": {"requestBody": _json_body({"type": "object"}),
-                                            "responses": {"201": created, "400": _resp("Not a valid export", ERROR),
+            "/api/tables/import": {"post": {"requestBody": _json_body(_export_document(systems)),
+                                            "responses": {"201": imported, "400": _resp("Not a valid export", ERROR),
                                                           "413": errors["413"], **full}}},
             "/api/tables/{code}": {"get": {"parameters": code, "security": [{"secret": []}],
                                            "responses": {"200": _resp("State", {"type": "object", "required": ["code", "system", "seq", "state"]}), **errors}}},
@@ -133,6 +149,8 @@ def document(registry: dict, systems: dict) -> dict:
             "/api/tables/{code}/events": {"get": {"parameters": code, "security": [{"secret": []}],
                                                   "responses": {"200": _resp("The log", {"type": "array"}), **errors}}},
             "/api/tables/{code}/export": {"get": {"parameters": code, "security": [{"secret": []}],
-                                                  "responses": {"200": _resp("Export document", {"type": "object"}), **errors}}},
+                                                  "responses": {"200": _resp("Export document, signed", {
+                                                      **_export_document(systems), "required": [
+                                                          "format", "system", "events", export_signature.FIELD]}), **errors}}},
         },
     }
