@@ -20,7 +20,9 @@ PURPOSE = b"companion export signature"
 SIGNED = "This is this server's own export, unchanged."
 NOT_SIGNED = ("Not signed by this server: the file was edited or made elsewhere; its dice are taken as "
               "they are written.")
-# what a table row's ``imported`` column holds (NULL: made here, not imported)
+# what a table row's ``imported`` column (and an export's field of that name) holds (NULL: made
+# here, not imported)
+IMPORTED = "imported"
 OWN, OTHER = "signed", "not signed"
 
 
@@ -56,8 +58,11 @@ def signed_here(doc, server_key) -> bool:
     return hmac.compare_digest(sig["value"].encode("utf-8", "replace"), expected.encode())
 
 
-def origin(signed: bool) -> str:
-    """The column's value for an import."""
+def origin(doc, server_key) -> str:
+    """The imported table's ``imported``: OWN only for this server's own export, unchanged, of a
+    table that was itself made here or imported as OWN (an edited file imported and exported
+    again keeps saying so: its ``imported`` is under the signature)."""
+    signed = signed_here(doc, server_key) and doc.get(IMPORTED) in (None, OWN)
     return OWN if signed else OTHER
 
 

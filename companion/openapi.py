@@ -56,6 +56,9 @@ def _export_document(systems: dict) -> dict:
     return {"type": "object", "required": ["format", "system", "events"], "properties": {
         "format": {"const": EXPORT_FORMAT}, "system": {"type": "string", "enum": sorted(systems)},
         "events": {"type": "array", "minItems": 1, "maxItems": MAX_EVENTS_IMPORT, "items": {"type": "object"}},
+        export_signature.IMPORTED: {"enum": [None, export_signature.OWN, export_signature.OTHER], "description": (
+            "where the exported table came from: null, made on that server; else imported from a file "
+            "signed by it, or not (a table imported from an edited file stays not signed when exported again)")},
         export_signature.FIELD: {"type": "object", "required": ["alg", "value"], "description": (
             f"{export_signature.ALG} over the document without this field (sorted keys, no spaces, UTF-8), "
             "keyed from the server's secret key: an import says whether it still holds (docs/api.md)"),

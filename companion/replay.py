@@ -28,6 +28,9 @@ def export(db: Database, code: str) -> dict:
     return {"format": EXPORT_FORMAT, "version": 1, "system": row["system"], "table": row["code"], "name": row["name"],
             "content_version": row["content_version"], "created": row["created"],
             "finished": bool(row["finished"]),
+            # where the table came from, under the signature: a table imported from an edited file
+            # and exported again is still not this server's own (export_signature.origin)
+            export_signature.IMPORTED: row["imported"],
             "events": [{k: e[k] for k in ("seq", "ts", "seat", "side", "type", "label", "payload")}
                        for e in events(db, code)]}
 
@@ -61,7 +64,7 @@ def import_table(db: Database, doc: dict, systems: dict, server_key: str | None 
     if clean[0]["type"] != "create-table" or clean[0]["payload"].get("system") != system.slug:
         raise RuleError("The export must start with the table's create-table event.", "file")
     # checked outside the write lock (a long document's HMAC takes a while)
-    origin = export_signature.origin(export_signature.signed_here(doc, server_key))
+    origin = export_signature.origin(doc, server_key)
     code = None
     try:
         _check_replay(clean)

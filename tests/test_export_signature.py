@@ -58,6 +58,23 @@ def test_a_one_character_edit_to_a_die_is_not_signed(client, exported):
     assert answer["row"] == export_signature.OTHER
 
 
+def test_an_edited_file_stays_not_signed_when_exported_again(client, exported):
+    """Import an edited file, export the new table (the server signs it), import that: the dice
+    still came from the edited file, and the signed ``imported`` field says so."""
+    doc = copy.deepcopy(exported)
+    dice, i = _missed_die(doc)
+    dice[i] = 2 if dice[i] != 2 else 3
+    first = _import(client, doc)
+    headers = {"Authorization": "Bearer " + first["player_url"].rsplit("/", 1)[1]}
+    again = client.get(f"/api/tables/{first['code']}/export", headers=headers).get_json()
+    assert again["imported"] == export_signature.OTHER
+    assert _import(client, again)["signed"] is False
+    assert _import(client, {**again, "imported": None})["signed"] is False  # and it cannot be dropped
+    own = _import(client, exported)  # while this server's own export, exported again, stays its own
+    headers = {"Authorization": "Bearer " + own["player_url"].rsplit("/", 1)[1]}
+    assert _import(client, client.get(f"/api/tables/{own['code']}/export", headers=headers).get_json())["signed"]
+
+
 def test_another_servers_export_is_not_signed(client, exported, tmp_path):
     other = create_app({"TESTING": True, "DATABASE": str(tmp_path / "other.sqlite"), "SECRET_KEY": "another-key"})
     answer = _import(other.test_client(), exported)
