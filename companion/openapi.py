@@ -7,8 +7,9 @@ from companion.replay import EXPORT_FORMAT, MAX_EVENTS_IMPORT
 from companion.take_back import MAX_TARGETS
 from companion.validate import MAX_DEPTH, MAX_INT, MAX_TEXT
 
-LIMITS = (f" Every JSON body: strict JSON (no NaN or Infinity), at most {MAX_DEPTH} levels deep, integers "
-          f"within ±{MAX_INT}, text valid Unicode of at most {MAX_TEXT} characters; otherwise 400 naming "
+LIMITS = (f" Every JSON body: strict JSON (no NaN or Infinity), at most {MAX_DEPTH} levels deep, every "
+          f"number (declared or not) within ±{MAX_INT}, a field declared integer written as a whole number "
+          f"(2, not 2.0), text valid Unicode of at most {MAX_TEXT} characters; otherwise 400 naming "
           "the field (see docs/api.md).")
 
 ERROR = {"type": "object", "properties": {"error": {"type": "string"}, "field": {"type": "string"}},
@@ -135,12 +136,14 @@ def document(registry: dict, systems: dict) -> dict:
                 "description": "Take back moves in force, or correct a tracker change (issue 27; docs/api.md).",
                 "requestBody": _json_body({"type": "object", "required": ["targets"], "additionalProperties": False,
                                            "properties": {
-                    "targets": {"type": "array", "items": {"type": "integer", "minimum": 2}, "minItems": 1,
+                    "targets": {"type": "array", "items": {"type": "integer", "minimum": 2, "maximum": MAX_INT},
+                                "minItems": 1,
                                 "maxItems": MAX_TARGETS, "description": "the seqs of the moves to take back"},
                     "instead": {"type": "object", "additionalProperties": False, "description":
                                 "a correction of the first target (an adjust, or a tracker op adjust/move): "
                                 "the same move with this unit and/or amount in its place",
-                                "properties": {"unit": {"type": "string"}, "by": {"type": "integer"}}},
+                                "properties": {"unit": {"type": "string"}, "by": {
+                                    "type": "integer", "minimum": -MAX_INT, "maximum": MAX_INT}}},
                     "seq": {**seq, "description": "the seq the take-back was made against; 409 if stale"}}}),
                 "responses": {"200": _resp("Taken back", {"type": "object", "required": ["seq", "label", "targets"]}),
                               **write_errors, "409": _resp(
