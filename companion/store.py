@@ -133,6 +133,13 @@ def m007_reveal_labels_without_text(db: Database) -> None:
     db.execute("delete from drawn")
 
 
+@migrations()
+def m008_imported(db: Database) -> None:
+    """Where an imported table came from (companion/export_signature.py): "signed" (this server's
+    own export, unchanged) or "not signed" (edited, or made elsewhere); NULL for a table made here."""
+    db["tables"].add_column("imported", str)
+
+
 class NotFound(LookupError):
     """No such table (or not for these credentials): answered 404 without a hint."""
 
