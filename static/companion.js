@@ -189,9 +189,13 @@
   // input stays a plain field, sent as typed, so the form works without this script; a tap writes the
   // number one lower or higher within data-min..data-max (the game's own input limits) and fires
   // input/change, so a live check redraws as after typing. An empty field starts at data-min (or 0).
+  var stepperIds = 0;
   function steppers(root) {
     (root || document).querySelectorAll("input[data-stepper]:not([data-stepped])").forEach(function (input) {
       input.setAttribute("data-stepped", "");
+      // a label around the stepper would otherwise lend its taps to the − button (its first control)
+      var label0 = input.closest("label");
+      if (label0 && !label0.htmlFor) { input.id = input.id || "stepper-" + (++stepperIds); label0.htmlFor = input.id; }
       var wrap = document.createElement("span"), label = input.getAttribute("aria-label") || input.name;
       wrap.className = "stepper";
       input.parentNode.insertBefore(wrap, input);

@@ -240,7 +240,7 @@ def import_fleet(code: str, doc) -> str:
     name, ships = _clean_for_saving({"name": doc.get("name"), "ships": doc.get("ships")})
     library.save(SLUG, KIND, name, {"ships": ships, "size": doc.get("size")
                                     if doc.get("size") in eod.fleet_sizes() else None}, code, keep_same=True)
-    return f"Saved {name!r}: {len(ships)} ships."
+    return f"Saved {name!r}: {len(ships)} ship{'' if len(ships) == 1 else 's'}."
 
 
 @bp.post("/t/<code>/eod/fleets/<int:item>/delete")
