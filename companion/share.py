@@ -21,7 +21,7 @@ import re
 import zlib
 from typing import Callable
 
-from flask import Blueprint, abort, make_response, render_template, request
+from flask import Blueprint, make_response, render_template, request
 from markupsafe import Markup
 
 from companion import qr, store
@@ -31,10 +31,11 @@ from companion.rules import RuleError
 bp = Blueprint("share", __name__)
 
 PATH = "/share"
-# A link carries at most this many characters of packed data: with the address a QR of ~1.6 kB, about
-# version 30 at the default error correction, which a phone camera reads off another phone's screen.
-# What the games' fleets pack to is measured in docs/content.md.  A bigger fleet is shared as a file.
-MAX_LINK_DATA = 1500
+# A link carries at most this many characters of packed data: with a LAN address, a QR of version 29
+# (133 modules) at the default error correction, about the densest a phone camera reads off another
+# phone's screen (not yet tried with a real camera).  What the games' fleets pack to is measured in
+# docs/api.md (Sharing a saved fleet).  A bigger fleet is shared as a file.
+MAX_LINK_DATA = 1200
 MAX_UNPACKED = 200_000  # bytes a link may unpack to (a bomb of zeros is refused, not inflated)
 _DATA = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -91,12 +92,11 @@ def unpack(data: str, field: str = "file") -> dict:
     return doc
 
 
-def qr_panel(doc: dict, url_for_share) -> Markup:
+def qr_panel(doc: dict) -> Markup:
     """The QR of a fleet's share link with the link under it, or why there is none (too big)."""
     data = pack(doc)
-    too_big = len(data) > MAX_LINK_DATA
-    url = None if too_big else url_for_share(data)
-    return Markup(render_template("_share_qr.html", url=url, code=None if too_big else qr.svg(url),
+    url = None if len(data) > MAX_LINK_DATA else share_url(data)
+    return Markup(render_template("_share_qr.html", url=url, code=qr.svg(url) if url else None,
                                   size=len(data), most=MAX_LINK_DATA))
 
 
@@ -105,13 +105,13 @@ def share_url(data: str) -> str:
     return public_url(f"{PATH}?f={data}")
 
 
-def _what(doc: dict) -> tuple[str, str, str]:
-    """(game slug, what it holds, its title line) of a shared document."""
-    slug, what, _ = IMPORTERS[doc["format"]]
-    items = doc.get("ships") if isinstance(doc.get("ships"), list) else doc.get("cards")
+def _title(doc: dict) -> str:
+    """A shared document's one line: its name (a fleet has one) and how many ships or cards it holds."""
+    ships = doc.get("ships")
+    items, word = (ships, "ship") if isinstance(ships, list) else (doc.get("cards"), "card")
     count = len(items) if isinstance(items, list) else 0
-    name = str(doc.get("name") or "")[:40]
-    return slug, what, f"{name + ': ' if name else ''}{count} {'ship' if doc.get('ships') is not None else 'card'}{'' if count == 1 else 's'}"
+    name = " ".join(str(doc.get("name") or "").split())[:40]
+    return f"{name + ': ' if name else ''}{count} {word}{'' if count == 1 else 's'}"
 
 
 def _tables(slug: str) -> list[dict]:
@@ -137,8 +137,10 @@ def page():
         doc = unpack(data, "share")
     except RuleError as exc:
         return make_response(render_template("error.html", status=400, message=exc.message), 400)
-    slug, what, title = _what(doc)
-    return render_template("share.html", data=data, doc=doc, what=what, title=title, slug=slug,
+    slug, what, _ = IMPORTERS[doc["format"]]
+    items = doc.get("ships") if isinstance(doc.get("ships"), list) else doc.get("cards")
+    names = [str(i.get("name") or "")[:40] for i in items if isinstance(i, dict)] if isinstance(items, list) else []
+    return render_template("share.html", data=data, what=what, title=_title(doc), names=names,
                            tables=_tables(slug))
 
 
@@ -169,6 +171,4 @@ def save_at(code: str):
         said = fn(code, doc)
     except RuleError as exc:
         return error_fragment(exc, control, 400)
-    if not said:
-        abort(500)
     return render_template("_share_saved.html", code=code, said=said)

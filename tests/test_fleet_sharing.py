@@ -95,7 +95,7 @@ def test_a_bad_share_link_is_refused_in_one_sentence_next_to_its_control_and_sav
     cases = [
         (good[:-40], "That share link is cut short or damaged: scan the QR again, or use the file."),
         (good[:20] + "!!" + good[20:], "That share link is damaged"),
-        ("A" * (share.MAX_LINK_DATA + 1), "That share link is too long (1,501 characters of data; at most 1,500)"),
+        ("A" * (share.MAX_LINK_DATA + 1), f"That share link is too long ({share.MAX_LINK_DATA + 1:,} characters of data; at most {share.MAX_LINK_DATA:,})"),
         (_packed(b"0" * (share.MAX_UNPACKED + 10)), "That share link unpacks to more than 200,000 bytes"),
         (_packed(json.dumps({"format": "recipe", "name": "Soup"}).encode()),
          "That share link holds no fleet or cards this companion knows."),

@@ -205,7 +205,7 @@ def _export_doc() -> dict:
 def share_cards(code: str):
     """The saved cards' share link as a QR, for another phone to scan (issue 28 §6)."""
     _table(code)
-    return share.qr_panel(_export_doc(), share.share_url)
+    return share.qr_panel(_export_doc())
 
 
 @bp.post("/cards/import")

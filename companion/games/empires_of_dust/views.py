@@ -216,7 +216,7 @@ def fleet_share(code: str, item: int):
         saved = _saved(item)
     except RuleError:
         abort(404)
-    return share.qr_panel(_export_doc(saved), share.share_url)
+    return share.qr_panel(_export_doc(saved))
 
 
 @bp.post("/t/<code>/eod/fleets/import")
