@@ -137,11 +137,16 @@ def page():
         doc = unpack(data, "share")
     except RuleError as exc:
         return make_response(render_template("error.html", status=400, message=exc.message), 400)
+    return _page(data, doc)
+
+
+def _page(data: str, doc: dict, said: dict | None = None, errors: dict | None = None, status: int = 200):
+    """The share page; ``said``/``errors`` by table code after a save sent without JavaScript."""
     slug, what, _ = IMPORTERS[doc["format"]]
     items = doc.get("ships") if isinstance(doc.get("ships"), list) else doc.get("cards")
     names = [str(i.get("name") or "")[:40] for i in items if isinstance(i, dict)] if isinstance(items, list) else []
-    return render_template("share.html", data=data, what=what, title=_title(doc), names=names,
-                           tables=_tables(slug))
+    return make_response(render_template("share.html", data=data, what=what, title=_title(doc), names=names,
+                                         tables=_tables(slug), said=said or {}, errors=errors or {}), status)
 
 
 @bp.get(PATH + ".json")
@@ -163,12 +168,19 @@ def save_at(code: str):
     seat = seat_for(code)
     require_player(seat)
     control = f"share-{code}" if re.fullmatch(r"[A-Za-z0-9_-]{1,40}", code) else "share"
+    data, doc = request.form.get("f", ""), None
     try:
-        doc = unpack(request.form.get("f", ""), "share")
+        doc = unpack(data, "share")
         slug, _, fn = IMPORTERS[doc["format"]]
         if store.table(get_db(), code)["system"] != slug:
             raise RuleError("That table plays another game: open a table of this fleet's game.", "share")
         said = fn(code, doc)
     except RuleError as exc:
-        return error_fragment(exc, control, 400)
-    return render_template("_share_saved.html", code=code, said=said)
+        if request.headers.get("HX-Request"):
+            return error_fragment(exc, control, 400)
+        if doc is None:  # without JavaScript: the page again, the sentence under its button
+            return make_response(render_template("error.html", status=400, message=exc.message), 400)
+        return _page(data, doc, errors={code: exc.message}, status=400)
+    if request.headers.get("HX-Request"):
+        return render_template("_share_saved.html", code=code, said=said)
+    return _page(data, doc, said={code: said})

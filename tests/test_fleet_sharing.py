@@ -154,3 +154,16 @@ def test_the_ship_designer_starts_from_the_card_this_table_saved_last_without_it
     assert 'name="mv.0.velocity" class="num" value="2"' in designer  # its Movement Table, 2:3/2 first
     assert 'name="chart.miss" class="num" value="2"' in designer and "data-stepper" in designer
     assert "Started from your last card, Falcon" in designer
+
+
+def test_the_share_page_works_without_javascript(app):
+    """A plain form post (no htmx) answers with the page again: the sentence under its button."""
+    anna = seated(app, PHONE_A, "empires-of-dust", "Anna")
+    doc = {"format": "empires-of-dust-fleet", "version": 1, "name": "Strike group", "ships": average_fleet(app)[:1]}
+    data = share.pack(doc)
+    resp = anna.client.post(f"/share/{anna.code}", data={"csrf_token": anna.csrf, "f": data})
+    assert resp.status_code == 200 and "<html" in text(resp) and "Saved 'Strike group': 1 ship." in text(resp)
+    bad = share.pack({**doc, "name": ""})
+    resp = anna.client.post(f"/share/{anna.code}", data={"csrf_token": anna.csrf, "f": bad})
+    assert resp.status_code == 400 and "<html" in text(resp)
+    assert re.search(rf'id="share-{anna.code}-err"[^>]*><span class="err-text" role="alert">Name the fleet', text(resp))
