@@ -137,3 +137,7 @@ def test_a_fleet_shared_by_qr_is_saved_at_another_table_in_one_tap(live_server, 
     ben.fill("#eod-import input[name=json]", link[:-30])
     ben.locator("#eod-import").get_by_role("button", name="Import fleet").click()
     expect(ben.locator("#eod-import-err")).to_contain_text("That share link is cut short or damaged")
+    expect(ben.locator("#eod-import input[name=json]")).to_have_value(link[:-30])  # what was pasted stays
+    ben.locator("#eod-import").scroll_into_view_if_needed()
+    ben.screenshot(path=str(shots("empires-of-dust") / "import-link.png"))
+    assert ben.evaluate("document.documentElement.scrollWidth") <= 390

@@ -153,10 +153,10 @@ def _deploy(code: str, row: dict, seat: dict, name: str, ships: list[dict], side
     store.act(get_db(), code, {"type": "eod-deploy", "name": name, "side": side, "ships": part}, ctx)
 
 
-def _fleets(code: str, row: dict, seat: dict, errors=None):
+def _fleets(code: str, row: dict, seat: dict, errors=None, typed: str = ""):
     return render_template("games/empires-of-dust/_fleets.html", code=code, state=row["state"],
                            saved=eod_saved_fleets(), ro=seat["role"] == "spectator", seat=seat,
-                           errors=errors or {}, system=systems()[SLUG])
+                           errors=errors or {}, system=systems()[SLUG], typed=typed)
 
 
 def _saved(item_id: int) -> dict:
@@ -227,7 +227,9 @@ def fleet_import(code: str):
     try:
         import_fleet(code, uploaded_json("a fleet", "eod-import", text_field="json"))
     except RuleError as exc:
-        return make_response(_fleets(code, row, seat, {"eod-import": exc.message}), 400)
+        # the refusal keeps a pasted link (a file cannot be put back in its field)
+        return make_response(_fleets(code, row, seat, {"eod-import": exc.message},
+                                     typed=str(request.form.get("json") or "")[:5000]), 400)
     return _fleets(code, row, seat)
 
 
