@@ -528,6 +528,13 @@ def library_items(db: Database, system: str, kind: str | None = None) -> list[di
     return [{**r, "data": json.loads(r["data"])} for r in db.query(sql + " order by kind, name", params)]
 
 
+def library_last(db: Database, system: str, kind: str, owner: str) -> dict | None:
+    """The item of this kind the table ``owner`` saved last (a form's start for the next one), or None."""
+    rows = list(db.query("select * from library where system = ? and kind = ? and owner = ? "
+                         "order by updated desc, id desc limit 1", [system, kind, owner]))
+    return {**rows[0], "data": json.loads(rows[0]["data"])} if rows else None
+
+
 def library_item(db: Database, item_id: int) -> dict:
     rows = list(db.query("select * from library where id = ?", [item_id]))
     if not rows:
