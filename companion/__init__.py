@@ -48,6 +48,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         MAX_CONTENT_LENGTH=4 * 1024 * 1024,
         POLL_SECONDS=2,
         LIVE_PING=20,  # seconds between keep-alive events on an idle live stream (companion/live.py)
+        LIVE_SECONDS=600,  # how long one live stream is held before the browser opens it again
     )
     if test_config:
         app.config.update(test_config)

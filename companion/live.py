@@ -24,6 +24,7 @@ import time
 TICK = 0.02  # seconds between two looks at the database (the push delay's bound, besides the wake-up)
 PING = 20  # seconds between two keep-alive events on an idle stream (issue 25: every 15-30 s)
 GONE = -1  # the seq a waiter is told when its table is no longer there
+LASTS = 600  # seconds a stream is held before it ends and the browser opens it again (from its last id)
 
 
 class _Watch:
@@ -126,16 +127,22 @@ def wait_past(path: str, code: str, seq: int, timeout: float) -> int | None:
                     watch.seqs.pop(code, None)  # not watched now: read afresh when watched again
 
 
-def events(path: str, code: str, since: int, ping: float = PING):
+def events(path: str, code: str, since: int, ping: float = PING, lasts: float = LASTS):
     """The stream's text: ``retry``, then an event each time the table moves past the seq last sent
     (its id and data are the new seq), a ``ping`` event when idle, and ``gone`` if the table goes.
-    It holds no database connection while it waits."""
+    It ends after ``lasts`` seconds (the browser opens it again at once, from the last id): a stream
+    never ties a server thread for ever.  It holds no database connection while it waits."""
     yield "retry: 1000\n\n"
     sent = since
+    end = time.monotonic() + lasts
     while True:
-        seq = wait_past(path, code, sent, ping)
+        left = end - time.monotonic()
+        if left <= 0:
+            return
+        seq = wait_past(path, code, sent, min(ping, left))
         if seq is None:
-            yield "event: ping\ndata: \n\n"
+            if time.monotonic() < end:
+                yield "event: ping\ndata: \n\n"
         elif seq == GONE:
             yield "event: gone\ndata: \n\n"
             return

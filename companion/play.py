@@ -164,7 +164,8 @@ def live_stream(code: str):
         return Response(status=404)
     last = request.headers.get("Last-Event-ID") or request.args.get("seq", "")
     since = int(last) if INT_RE.match(last) else 0
-    resp = Response(live.events(current_app.config["DATABASE"], code, since, current_app.config["LIVE_PING"]),
+    config = current_app.config
+    resp = Response(live.events(config["DATABASE"], code, since, config["LIVE_PING"], config["LIVE_SECONDS"]),
                     mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["X-Accel-Buffering"] = "no"  # a proxy in front must not hold the events back

@@ -23,8 +23,10 @@ def pytest_sessionfinish(session, exitstatus):
 
 @pytest.fixture
 def app(tmp_path):
+    # a live stream ends quickly here: the tests that read every page (hidden information, fuzzing)
+    # would otherwise wait on it for ever
     return create_app({"TESTING": True, "DATABASE": str(tmp_path / "test.sqlite"),
-                       "SECRET_KEY": "test-key"})
+                       "SECRET_KEY": "test-key", "LIVE_SECONDS": 0.3})
 
 
 @pytest.fixture
