@@ -152,9 +152,16 @@ def entered(args: dict, key: str, value=_GIVEN, *, type_: str | None = None, nam
     return field.parse(args.get(key) if value is _GIVEN else value, name or key)
 
 
-def entered_dice(args: dict, key: str, value=None, *, type_: str | None = None, name: str | None = None) -> list | None:
-    """The dice entered for ``key`` (``schema.Dice.parse``), None when left empty (let the companion roll)."""
-    return entered(args, key, args.get(key) if value is None else value, type_=type_, name=name)
+def entered_dice(args: dict, key: str, value=None, *, type_: str | None = None, name: str | None = None,
+                 count: int | None = None) -> list | None:
+    """The dice entered for ``key`` (``schema.Dice.parse``), None when left empty (let the companion
+    roll); ``count``: exactly that many dice (what the table needs now, e.g. an attack's Accuracy and
+    Damage dice), refused in one sentence naming the control otherwise."""
+    dice = entered(args, key, args.get(key) if value is None else value, type_=type_, name=name)
+    if dice is not None and count is not None and len(dice) != count:
+        sides = declared(type_ or args["type"], key).sides
+        raise RuleError(f"Enter {count} d{sides} result{'s' if count > 1 else ''} from 1 to {sides}.", name or key)
+    return dice
 
 
 def entered_flag(args: dict, key: str, *, type_: str | None = None, default: bool = False) -> bool:

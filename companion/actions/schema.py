@@ -96,6 +96,8 @@ class Int(Field):
         sets: a ship's three weapon groups).  The one reading of a typed whole number: the check
         runs it and a game reads its numbers through it (``companion.actions.entered_int``)."""
         if value is None or value == "":
+            if self.required:  # a number the reader cannot do without (a card's Size): asked for
+                self.refuse_missing(name)
             return None
         lo, hi = self.lo if lo is None else lo, self.hi if hi is None else hi
         number = _whole(value)

@@ -17,7 +17,7 @@ from companion.games.astral_action.rules.equipment import ARCS, COMPONENTS, VARI
 from companion.games.astral_action.formations import formation_of, movement_of
 from companion.games.astral_action.terrain import EXAMPLES
 from companion.games.astral_action.books import ships_for_activation, target_view
-from companion.games.astral_action.combat import MODS, _weapon, band_of
+from companion.games.astral_action.combat import _weapon, attack_mods, band_of, shot_of
 from companion.games.astral_action.ship_row import ship_row
 from companion.play import board_context
 from companion.rules import RuleError
@@ -219,17 +219,18 @@ def odds(code: str):
     _, row = _table(code)
     args = request.args
     try:
-        attacker, _, weapon = (args.get("shot") or "").partition(":")
+        asked = {**args.to_dict(), "type": "aa-attack"}  # read by the fields aa-attack declares
+        attacker, weapon = shot_of(asked)
         target = args.get("target")
         if not attacker or not target:
             raise RuleError("Choose a weapon and a target.", "shot")
         a = target_view(row["state"], attacker, "attacker")
-        item = _weapon(row["state"], a, int(weapon) if weapon.isdigit() else None)
+        item = _weapon(row["state"], a, weapon)
         t = target_view(row["state"], target)
-        mods = {k: int(args[k]) for k in MODS if (args.get(k) or "").lstrip("-").isdigit()}
+        mods = attack_mods(asked)
         from companion.games.astral_action.books import in_effect, setting
         mods["evasive"] = in_effect(row["state"], t["unit"]["id"], "Evasive Actions")
-        plan = atk.plan(a, item, t, band_of(item, args), mods, setting(row["state"], "size_reading"))
+        plan = atk.plan(a, item, t, band_of(item, asked), mods, setting(row["state"], "size_reading"))
         return render_template("games/astral-action/_odds.html", plan=plan, odds=atk.odds(plan), problem=None)
     except (RuleError, ValueError) as exc:
         return render_template("games/astral-action/_odds.html", plan=None, odds=None,
