@@ -12,7 +12,7 @@ from flask import Response, abort, request
 
 from companion import hidden, store
 from companion.db import get_db
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.validate import CONTROL_RE
 from companion.web import error_fragment, require_player, seat_for
 

@@ -7,7 +7,7 @@ from flask import Blueprint, abort, current_app, jsonify, redirect, render_templ
 
 from companion import qr, replay, store
 from companion.db import get_db, systems
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.web import MAX_SEAT_NAME, ctx_for, public_url, remember_seat, seat_for, seats
 
 bp = Blueprint("lobby", __name__)

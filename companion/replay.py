@@ -5,7 +5,7 @@ from sqlite_utils import Database
 
 from companion import hidden, import_check, take_back
 from companion.actions import TAKE_BACK
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.store import _insert_table, _row, events, table, write_lock
 from companion.undo_chain import _append_action, _append_undo
 

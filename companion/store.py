@@ -20,8 +20,8 @@ from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
 from companion import actions, hidden
-from companion.actions import Ctx, Stale
-from companion.rules import RuleError
+from companion.actions import Ctx
+from companion.errors import Stale, RuleError, Moved, Finished
 from companion.undo_chain import (SNAPSHOT_EVERY, _append_action, _append_undo, _link, _state_at,  # noqa: F401
                                   _text, now)
 
@@ -135,10 +135,6 @@ def m007_reveal_labels_without_text(db: Database) -> None:
 
 class NotFound(LookupError):
     """No such table (or not for these credentials): answered 404 without a hint."""
-
-
-class Finished(RuleError):
-    """The table is finished: browsable, no longer changeable (409)."""
 
 
 def open_db(path, migrate: bool = True) -> Database:
@@ -386,15 +382,6 @@ def act(db: Database, code: str, args: dict, ctx: Ctx, expect_seq: int | None = 
             raise RuleError("A table is created only once.", "type")
         seq, label, state = _append_action(db, row, payload, ctx.seat, ctx.side)
     return {"seq": seq, "label": label, "payload": payload, "state": state, "row": row}
-
-
-class Moved(Stale):
-    """Undo (or redo) named a move that is no longer the one it would take back (answered 409);
-    ``top`` is what it would take back now: {"seq", "label"} (None: nothing)."""
-
-    def __init__(self, message: str, field: str, top: dict | None):
-        super().__init__(message, field)
-        self.top = top
 
 
 def undo(db: Database, code: str, ctx: Ctx, redo: bool = False, expect: int | None = None) -> dict:

@@ -10,7 +10,7 @@ import pytest
 from companion import actions
 from companion.actions import schema
 from companion.actions.schema import Dice, Either, Flag, Int, List, Num, Obj, Scalar, Text
-from companion.validate import InputError
+from companion.errors import InputError, RuleError
 
 
 def registry() -> dict:
@@ -252,13 +252,13 @@ def test_a_move_outside_its_phase_is_refused_before_its_dice_are_rolled():
     class NoDice:
         def __getattr__(self, name):
             raise AssertionError("a die was rolled for a refused move")
-    with pytest.raises(actions.RuleError) as refused:
+    with pytest.raises(RuleError) as refused:
         actions.prepare(state, {"type": "df-initiative"}, actions.Ctx(system=SimpleNamespace(slug="dreadfleet"), rng=NoDice()))
     assert refused.value.message == ("The initiative roll-off happens in the Initiative phase; "
                                      "it is now the Status phase.")
     assert refused.value.field == "phase"
     state = {"system": "talon", "phases": ["A · initiative player", "Power Phase"], "phase": 0}
-    with pytest.raises(actions.RuleError) as refused:
+    with pytest.raises(RuleError) as refused:
         actions.apply(state, {"type": "talon-curve", "unit": "u1", "row": 2})
     assert refused.value.message == ("Changing the power curve happens in the Power Phase; "
                                      "it is now the A · initiative player phase.")

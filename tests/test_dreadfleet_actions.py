@@ -773,7 +773,7 @@ def test_random_play_with_undo_and_redo_always_folds_to_the_cached_state(tmp_pat
 
     from companion.actions import Ctx
     from companion.content import default_systems
-    from companion.rules import RuleError
+    from companion.errors import RuleError
 
     system = default_systems()["dreadfleet"]
     rng = random.Random(seed)

@@ -9,7 +9,7 @@ import pytest
 from companion import actions, replay, store, undo_chain
 from companion.actions import Ctx
 from companion.content import default_systems
-from companion.rules import RuleError
+from companion.errors import RuleError, Stale
 
 SYSTEM = default_systems()["freeform"]
 
@@ -105,7 +105,7 @@ def test_a_new_action_clears_redo_and_the_table_setup_cannot_be_undone(path):
 def test_stale_seq_is_refused_with_409_class(path):
     db = store.open_db(path)
     code = new_table(db)
-    with pytest.raises(actions.Stale):
+    with pytest.raises(Stale):
         store.act(db, code, {"type": "note", "text": "x"}, ctx(), expect_seq=1)
 
 

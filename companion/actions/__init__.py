@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from companion.actions import schema
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 
 @dataclass
@@ -26,10 +26,6 @@ class Ctx:
     rng: object
     seat: str = ""
     side: str | None = None
-
-
-class Stale(RuleError):
-    """The move was made against a view that is no longer current (answered 409)."""
 
 
 @dataclass

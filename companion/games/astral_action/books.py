@@ -12,7 +12,7 @@ from companion.actions import phase_now
 from companion.actions.core import unit_of
 from companion.games.astral_action.rules import turn as tn
 from companion.games.astral_action.rules.damage import has_active
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 SYSTEMS = {"astral-action"}
 

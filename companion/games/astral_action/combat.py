@@ -12,7 +12,7 @@ from companion.games.astral_action.books import (SYSTEMS, check_may_attack, dest
 from companion.games.astral_action.rules.damage import apply_condition, condition_of, has_effect, take_damage
 from companion.games.astral_action.rules.equipment import (MISSILE_DIRECT, band_at, band_words, is_weapon,
                                                             needs_missile_token)
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 NUMBER_MODS = ("obscuring", "accuracy", "damage", "formation", "extra_pws")  # typed X, from -9 to 9
 MODS = ("marked", *NUMBER_MODS)  # the situational modifiers the players tick or type (atk.plan)

@@ -8,7 +8,7 @@ from companion.games.astral_action.rules import turn as tn
 from companion.games.astral_action.rules import victory as vc
 from companion.games.astral_action.books import SYSTEMS, game, hidden, in_effect, roll, turn
 from companion.games.astral_action.rules.damage import has_active, reinforce
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 
 def reminders(state: dict) -> list[str]:

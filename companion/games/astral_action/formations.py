@@ -6,7 +6,7 @@ from __future__ import annotations
 from companion.actions import action, in_phase
 from companion.actions.schema import Either, List, Obj, Ref, Text
 from companion.games.astral_action.books import SYSTEMS, game, ship_of
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 KINDS = ("offensive", "defensive")  # L383
 

@@ -10,7 +10,7 @@ from companion.games.astral_action.books import (SYSTEMS, activation_status, hid
                                                   spend_command, turn)
 from companion.games.astral_action.rules.damage import has_active, locked_types
 from companion.hidden import KEY
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 
 def _check_order(state: dict, uid: str, name: str) -> tuple[dict, str]:

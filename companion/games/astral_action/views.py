@@ -20,7 +20,7 @@ from companion.games.astral_action.books import ships_for_activation, target_vie
 from companion.games.astral_action.combat import _weapon, attack_mods, band_of, shot_of
 from companion.games.astral_action.ship_row import ship_row
 from companion.play import board_context
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.game_pages import game_table, json_file, refusal, uploaded_list
 from companion.web import ctx_for, page_or_partial
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.actions import action, entered_flag, entered_int
 from companion.actions.schema import Dice, Flag, Int, Obj, Ref, Text
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.trackers import deck as decks
 from companion.games.dreadfleet.books import (
     GAME, aground_since_before, books, current, is_auxiliary, is_monster, is_warship, reach_step,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.actions import action, chance
 from companion.actions.schema import YES_NO, Dice, Either, List, Obj, Ref, Text
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.dreadfleet.books import (
     GAME, is_warship, now_stat, reach_step, sides, turn, unit_at_sea, wounds,
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.actions import action, chance, entered_flag, entered_number, entered_int
 from companion.actions.schema import Dice, Flag, Int, Num, Ref
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.dreadfleet.books import (
     GAME, books, is_auxiliary, order_held, reach_step, resolve_order, turn, unit_at_sea,
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.actions import action, phase_now
 from companion.actions.schema import Dice, Flag, Obj, Ref
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.trackers import deck as decks
 from companion.games.dreadfleet.books import (
     GAME, acts_last, books, cards_on, in_play, is_monster, opponent, set_status, set_wind,

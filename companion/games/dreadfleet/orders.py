@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.actions import action, entered_flag, in_phase, entered_int
 from companion.actions.schema import Dice, Flag, Int, Ref, Text
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.trackers import deck as decks
 from companion.games.dreadfleet.books import (
     GAME, at_anchor, books, cards_on, current, first_mate, hand, need_captain, now_stat,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.actions import action, entered_int, entered_number
 from companion.actions.schema import Dice, Int, Num, Ref, Text
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.dreadfleet.books import (
     GAME, aground_since_before, at_anchor, books, current, first_mate, is_auxiliary, need_captain, now_stat,
     order_held, reach_step, resolve_order, set_status, status_cards, turn, wind_strength,

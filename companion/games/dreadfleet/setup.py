@@ -7,7 +7,7 @@ import copy
 from companion import trackers
 from companion.actions.schema import Dice, Flag, Int, Obj, Text
 from companion.actions import action, entered_flag, entered_int
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.dreadfleet.books import GAME, books, set_wind
 from companion.games.dreadfleet.entries import dice_arg
 from companion.games.dreadfleet import rules as df

@@ -20,7 +20,7 @@ from companion.games.dreadfleet.deck_lists import (  # noqa: F401 (names kept wh
 from companion.games.dreadfleet.fleet_cards import EXPORT_FORMAT, _flat, _number, warship_card  # noqa: F401
 from companion.games.dreadfleet.previews import boarding_preview, shot_preview
 from companion.play import board_context, form_args
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.game_pages import game_table, json_file, refusal, uploaded_list
 from companion.web import ctx_for, page_or_partial
 

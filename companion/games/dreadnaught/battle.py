@@ -7,7 +7,7 @@ from companion.games.dreadnaught.actions import (RESOLVING, SYSTEMS, battle_on, 
                                            elimination_of, fleet_of, move_tokens, players,
                                            remaining, set_count, ship, timer_rules, turn)
 from companion.actions.core import phase_reminders
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.dreadnaught import rules as dn
 
 

@@ -5,11 +5,11 @@ import copy
 
 from companion import trackers
 from companion.actions.schema import Either, Int, Obj, Ref, Scalar, Text
-from companion.actions import Stale, action, chance, phase_now, entered_int
+from companion.actions import action, chance, phase_now, entered_int
+from companion.errors import Stale, RuleError
 from companion.actions.core import phase_reminders
 from companion.games.dreadnaught.actions import (SYSTEMS, battle_on, called, clean, count, said, ship,
                                                  signed, turn)
-from companion.rules import RuleError
 from companion.games.dreadnaught import rules as dn
 
 TEMPLATE = "ship"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from companion.actions import action, chance, core, entered_dice, entered_flag, entered_int
 from companion.actions.schema import Dice, Flag, Int, Obj, Ref, Text
 from companion.games.empires_of_dust import rules as eod
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.trackers import cooldown, gauge, need_int
 from companion.games.empires_of_dust.table import (EQUIPMENT_TRACKERS, SYSTEMS, alive,
     cls_of, conditions, designed, docked_at, game, hp_of, is_base, set_condition, set_hp,

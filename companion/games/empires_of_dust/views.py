@@ -19,7 +19,7 @@ from companion.db import get_db, systems
 from companion.games import library
 from companion.games.empires_of_dust import rules as eod
 from companion.play import board_context
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.game_pages import game_table, json_file, uploaded_json
 from companion.web import ctx_for, error_fragment, page_or_partial, require_player, status_of
 from companion.games.empires_of_dust.attack_helper import attack_context, preview

@@ -10,7 +10,7 @@ from companion import store
 from companion.db import get_db
 from companion.games import library
 from companion.play import board_context
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.game_pages import game_table, refusal
 from companion.web import ctx_for, page_or_partial
 from companion.games.talon import summary

@@ -1,7 +1,7 @@
 """Auxiliaries and sea monsters (seed 002, Auxiliaries; Flying Auxiliaries; Sea Monsters)."""
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
     CAPSIZE_ON_OR_UNDER, FLYING_AUXILIARIES, SEA_MONSTERS, SIDES, _take, canonical_name,
 )

@@ -2,7 +2,8 @@
 limits, the D6 test every procedure uses, card helpers, and the initiative roll-off."""
 from __future__ import annotations
 
-from companion.rules import RuleError, roll_or_take
+from companion.dice import roll_or_take
+from companion.errors import RuleError
 
 # --- numbers and names from seed 002 ----------------------------------------------------------
 

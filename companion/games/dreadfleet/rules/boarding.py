@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import icepool
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
     FIRST_MATE_COMMAND, MORTAL_WOUNDS, STAT_INPUT_LIMITS, VICTORY_ON, WOUND_RESULTS, _plural, _roll_each,
     _victories, _whole,

@@ -5,7 +5,7 @@ import math
 
 import icepool
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
     FIRST_BROADSIDE_BONUS, MAX_RANGE, RAKING_BONUS, RANGE_BANDS, STAT_INPUT_LIMITS, _inches, _passes, _plural,
     _take, _whole, lowest_success,

@@ -2,7 +2,7 @@
 and Auxiliary cards, Fate and Damage cards, and the warship roster of the content pack."""
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
     AUXILIARY_STATS, CARD_MULTIPLE, DAMAGE_TYPES, DIRECTIONS, FATE_KINDS, MARKER_INPUT_LIMITS, SIDES,
     STAT_INPUT_LIMITS, WARSHIPS, WARSHIP_STATS, WIND_INPUT_LIMITS, _fate_kind, _whole,

@@ -1,7 +1,7 @@
 """Command checks and Order Cards (seed 002, Basics; Order Cards; Escaping Jeopardy)."""
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
     ALWAYS_FAILS, ALWAYS_SUCCEEDS, ESCAPE_EXTRA_INCHES, ESCAPE_PENALTY_PER_ENEMY, FIRST_MATE_COMMAND,
     FULL_SPEED_AHEAD_DICE, ORDERS, STAT_INPUT_LIMITS, _passes, _signed, _take, _whole,

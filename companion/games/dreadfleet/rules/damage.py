@@ -1,7 +1,7 @@
 """Damage, repairs and destruction (seed 002, Characteristics; Damage Cards; Repair order)."""
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
     DAMAGE_TYPES, SET_ABLAZE, STAT_INPUT_LIMITS, _card_name, _card_type, _card_value, _is_named, _whole,
 )

@@ -2,7 +2,7 @@
 drawing, drawing until a type."""
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import DAMAGE_TYPES, _card_name, _card_type, _plural, _whole
 
 

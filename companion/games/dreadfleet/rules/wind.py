@@ -2,7 +2,7 @@
 far a ship may and must sail."""
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
     CALM_WIND, DIRECTIONS, FIRST_MATE_COMMAND, MARKER_INPUT_LIMITS, WIND_INPUT_LIMITS, WIND_RELATIONS, WIND_RING,
     _card_name, _plural, _take, _whole,

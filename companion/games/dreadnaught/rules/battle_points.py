@@ -3,7 +3,7 @@ and the multiplayer winner by most Eliminations.
 """
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.dreadnaught.rules.numbers import VICTORY_NAMES, VICTORY_POINTS, _plural, _whole
 
 

@@ -3,7 +3,7 @@ what still resolves, and the wreck left behind.
 """
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.dreadnaught.rules.initiative import _initiative, initiative_label
 from companion.games.dreadnaught.rules.numbers import (GRACE_TENTHS, WRECK_DEBRIS_DAMAGE, WRECK_DERELICT_BURN,
                                                      X_TENTHS, _whole)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.dreadnaught.rules.numbers import (ARRIVAL_BURN, ARRIVAL_DAMAGE, ARRIVAL_RANGE, FLEET_START,
                                                      FLEET_TRIGGERS, _plural, _whole)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.dreadnaught.rules.numbers import (PRIORITY, PRIORITY_TIEBREAK, TOP_TENTHS, X_TENTHS,
                                                      _whole)
 

@@ -5,7 +5,7 @@ one place.
 """
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 
 # --- numbers of the seed ----------------------------------------------------------------------

@@ -2,7 +2,7 @@
 """
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.dreadnaught.rules.numbers import (PM_MAX_CARDS, PM_MAX_OFFENSE, PM_MAX_TERRAIN,
                                                      POWER_MANAGEMENT, READY_PLAYS, _plural, _whole)
 

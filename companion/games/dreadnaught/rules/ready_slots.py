@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.dreadnaught.rules.numbers import READY_PER_TURN, SLOTS, UPGRADES_MAX, _plural, _whole
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from .seed_numbers import ARMOUR_QUARTER, ARMOUR_TYPES, ARMOUR_TYPE_MAX, _ceil, _int, _key
 from .tables import penetration_table, preferred_armour, weapon_types
 

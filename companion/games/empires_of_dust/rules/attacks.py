@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from .armour import _best_armour, _weapon_type, penetration_needed
 from .augmenter_effects import _resolve, _shot_values
 from .damage import _max_hp, heal_hp

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from .seed_numbers import BURN_TURNS, QUARTER, _ceil, _int, _key
 from .tables import base_classes, ship_classes
 

@@ -3,7 +3,7 @@ Launchers; Bases; Specialization System): the fleet designer's checks, one sente
 """
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from .armour import _armour
 from .seed_numbers import (ARMOUR_TYPES, ARMOUR_TYPE_MAX, AUGMENTER_LIMIT, BATTLESHIP_SPECIALISATIONS,
     SPECIALISATION_BONUS, SPECIAL_EXTRA_SLOT, _int, _key)

@@ -3,7 +3,7 @@ nebulae, stars, fine-tuned detector, auras), and whether a weapon may fire at a 
 """
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from .seed_numbers import (CLOAK_STEALTH, DEFAULT_DETECTION_BASE, FINE_TUNED_DETECTION, STAR_BODY_STEALTH,
     STAR_WELL_STEALTH, _int, _key)
 from .tables import nebulae

@@ -3,7 +3,7 @@ at a base, and a base's attacks.
 """
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from .seed_numbers import ENGINEER_LAUNCHES, LAUNCHES_PER_TURN, _int, _key
 from .tables import base_classes, ship_classes
 

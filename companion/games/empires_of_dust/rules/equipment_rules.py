@@ -3,7 +3,7 @@ cloaking devices, EMP, and whether a ship may attack.
 """
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from .design_rules import _names
 from .seed_numbers import FTL_JUMP, TRACTOR_FAIL, TRACTOR_PASS, TRACTOR_RANGE, _d20, _int, _key
 from .tables import _check_d20, equipment

@@ -4,7 +4,7 @@ weapon range, and fleets by size.
 from __future__ import annotations
 
 from companion.content import default_systems
-from companion.rules import RuleError
+from companion.errors import RuleError
 from .armour import _armour
 from .design_rules import _spec_ids
 from .seed_numbers import (ARMOUR_TYPES, ENGINEER_LAUNCHES, LAUNCHES_PER_TURN, SLUG, SPECIALISATION_BONUS,

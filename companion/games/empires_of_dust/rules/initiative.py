@@ -3,7 +3,8 @@ phase, by ship class, or rotating.
 """
 from __future__ import annotations
 
-from companion.rules import RuleError, roll_or_take
+from companion.dice import roll_or_take
+from companion.errors import RuleError
 from .seed_numbers import CLASS_ORDER, D20, _int, _key
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from companion.rules import RuleError, roll_or_take
+from companion.dice import roll_or_take
+from companion.errors import RuleError
 
 
 SLUG = "empires-of-dust"

@@ -3,7 +3,7 @@ interdiction.
 """
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from .damage import _max_hp
 from .seed_numbers import _int, _key
 from .tables import victory_points

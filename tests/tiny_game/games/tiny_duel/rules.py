@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from companion.actions import action, chance
 from companion.actions.schema import Dice, Int, Ref
-from companion.rules import RuleError, roll_or_take
+from companion.dice import roll_or_take
+from companion.errors import RuleError
 from companion.trackers import need_int
 
 SLUG = "tiny-duel"
