@@ -90,3 +90,22 @@ def test_core_names_no_game():
         text = path.read_text().lower()
         for word in words:
             assert word not in text, f"{path} names {word}"
+
+
+WEB_LAYER = ("play", "web", "db", "store", "lobby", "api", "drawn", "serving")  # the core's pages and storage
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_games_pages_reach_the_core_only_through_game_pages(slug):
+    """Issue 29: a game's modules import the core's pages and storage only through
+    ``companion.game_pages`` (its one door), so the core can move them without touching a game."""
+    package = Path(__import__(FOUND[slug].package, fromlist=["x"]).__file__).parent
+    found = []
+    for path in package.rglob("*.py"):
+        for m in re.finditer(r"^\s*(?:from companion(?:\.(\w+))? import ([\w, ()]+)|import companion\.(\w+))",
+                             path.read_text(), re.M):
+            module = m.group(1) or m.group(3)
+            names = [] if module else [n.strip() for n in m.group(2).strip("()").split(",")]
+            if module in WEB_LAYER or any(n in WEB_LAYER for n in names):
+                found.append(f"{path.relative_to(REPO)}: {m.group(0).strip()}")
+    assert found == []

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request
 
-from companion import store
-from companion.db import get_db
-from companion.games import library
+from companion.game_pages import (board_page, ctx_for, game_table, get_db, json_file, library, refusal, RuleError,
+                                  store, uploaded_list)
 from companion.games.astral_action.rules import attack as atk
 from companion.games.astral_action.rules import design
 from companion.games.astral_action.rules import turn as tn
@@ -19,10 +18,6 @@ from companion.games.astral_action.terrain import EXAMPLES
 from companion.games.astral_action.books import ships_for_activation, target_view
 from companion.games.astral_action.combat import _weapon, attack_mods, band_of, shot_of
 from companion.games.astral_action.ship_row import ship_row
-from companion.play import board_context
-from companion.errors import RuleError
-from companion.game_pages import game_table, json_file, refusal, uploaded_list
-from companion.web import ctx_for, page_or_partial
 
 bp = Blueprint("astral_action", __name__, url_prefix="/t/<code>/astral-action")
 SLUG = "astral-action"
@@ -177,7 +172,7 @@ def launch(code: str, item: int):
         return _failed(RuleError("That card is gone.", "card"), control)
     except RuleError as exc:
         return _failed(exc, control)
-    return page_or_partial("board.html", "_board.html", **board_context(code, seat))
+    return board_page(code, seat)
 
 
 @bp.get("/cards.json")

@@ -7,8 +7,7 @@ from __future__ import annotations
 import json
 import re
 
-from companion import store
-from companion.db import get_db, systems
+from companion.game_pages import get_db, store, systems
 from companion.games.empires_of_dust import rules as eod
 from companion.actions.schema import whole
 from companion.errors import RuleError
