@@ -109,3 +109,28 @@ def test_a_games_pages_reach_the_core_only_through_game_pages(slug):
             if module in WEB_LAYER or any(n in WEB_LAYER for n in names):
                 found.append(f"{path.relative_to(REPO)}: {m.group(0).strip()}")
     assert found == []
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_games_styles_and_scripts_are_declared_and_linked_once_in_the_page_head(slug, client, table):
+    """Issue 29: a game declares its stylesheets and scripts (``Game(styles=..., scripts=...)``); the
+    board page, its tools page and the report link them once in the head, and the board's swapped
+    parts (the poll's fragment) never carry them."""
+    game = FOUND[slug].game
+    assert game.styles, f"{slug} declares no stylesheet"
+    for path in (*game.styles, *game.scripts):
+        assert (REPO / "static" / path).is_file(), path
+    code = table.create(system=slug, name=f"Assets {slug}")
+    board = client.get(f"/t/{code}").data.decode()
+    head, body = board.split("</head>", 1)
+    for path in (*game.styles, *game.scripts):
+        assert head.count(f"/static/{path}?v=") == 1 and f"/static/{path}" not in body, path
+    fragment = client.get(f"/t/{code}", headers={"HX-Request": "true"}).data.decode()
+    assert "/static/games/" not in fragment
+    tools = client.get(f"/t/{code}/tools/game")
+    if tools.status_code == 200:
+        head, body = tools.data.decode().split("</head>", 1)
+        assert all(head.count(f"/static/{p}?v=") == 1 for p in (*game.styles, *game.scripts))
+        assert "/static/games/" not in body
+    head = client.get(f"/t/{code}/report").data.decode().split("</head>", 1)[0]
+    assert all(head.count(f"/static/{p}?v=") == 1 for p in game.styles)
