@@ -289,6 +289,14 @@ def table_head(db: Database, code: str) -> tuple[int, int, str] | None:
     return db.execute("select id, seq, system from tables where code = ?", [code]).fetchone()
 
 
+def tables_listed(db: Database, codes) -> list[dict]:
+    """What the lobby lists of the tables ``codes`` (a device's saved seats): code, name, system,
+    finished and created of each that exists, in one query however many seats (issue 29)."""
+    rows = db.execute("select code, name, system, finished, created from tables where code in "
+                      "(select value from json_each(?))", [json.dumps(list(codes))]).fetchall()
+    return [{"code": r[0], "name": r[1], "system": r[2], "finished": bool(r[3]), "created": r[4]} for r in rows]
+
+
 def head_of(row: dict) -> tuple[int, int, str]:
     """(id, seq, system) of a table row the caller has already read: its table_head at that seq."""
     return row["id"], row["seq"], row["system"]
