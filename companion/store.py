@@ -65,32 +65,30 @@ def m003_undo_chain(db: Database) -> None:
     db["tables"].add_column("undone_event", int)
     db["snapshots"].create({"table_id": int, "seq": int, "state": str}, pk=("table_id", "seq"))
     for (table_id,) in db.execute("select id from tables").fetchall():
-        done: list[int] = []
-        undone: list[int] = []  # undo events, newest last
-        target_of: dict[int, int] = {}
+        undo_of: dict[int, int] = {}  # an undone move -> the undo event that took it back
         since: dict[int, int] = {}
-        for seq, type_, target in db.execute("select seq, type, target from events where table_id = ?"
-                                             " order by seq", [table_id]).fetchall():
-            if type_ == "undo":
-                link, undone_link = done.pop(), (undone[-1] if undone else None)
-                target_of[seq] = link
-                db.execute("update events set withdrawn = 1 where table_id = ? and seq = ?", [table_id, link])
-                db.execute("update events set link = ? where table_id = ? and seq = ?", [undone_link, table_id, seq])
-                undone.append(seq)
-            elif type_ == "redo":
-                back = target_of[undone.pop()]
-                done.append(back)
-                db.execute("update events set withdrawn = 0 where table_id = ? and seq = ?", [table_id, back])
+
+        def link(ev: dict, done: list[int], undone: list[int], table_id=table_id) -> None:
+            """Each event's link, withdrawn mark and distance from a snapshot, from the undo stack
+            (actions.timeline) as it stands before the event takes effect."""
+            seq = ev["seq"]
+            if ev["type"] == "undo":
+                undo_of[done[-1]] = seq
+                db.execute("update events set withdrawn = 1 where table_id = ? and seq = ?", [table_id, done[-1]])
+                db.execute("update events set link = ? where table_id = ? and seq = ?",
+                           [undo_of[undone[-1]] if undone else None, table_id, seq])
+            elif ev["type"] == "redo":
+                db.execute("update events set withdrawn = 0 where table_id = ? and seq = ?", [table_id, undone[-1]])
             else:
                 parent = done[-1] if done else None
                 since[seq] = since[parent] + 1 if parent is not None else 0
                 db.execute("update events set link = ?, since_snap = ? where table_id = ? and seq = ?",
                            [parent, since[seq], table_id, seq])
-                done.append(seq)
-                if type_ != "create-table":
-                    undone.clear()
+        log = [{"seq": seq, "type": type_} for seq, type_ in
+               db.execute("select seq, type from events where table_id = ? order by seq", [table_id]).fetchall()]
+        done, undone = actions.timeline(log, link)
         db.execute("update tables set done_top = ?, undone_event = ? where id = ?",
-                   [done[-1] if done else None, undone[-1] if undone else None, table_id])
+                   [done[-1] if done else None, undo_of[undone[-1]] if undone else None, table_id])
 
 
 @migrations()

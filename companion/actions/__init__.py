@@ -230,10 +230,14 @@ def attempt(state: dict, payload: dict) -> tuple[dict, str]:
     return new, label
 
 
-def timeline(events: list[dict]) -> tuple[list[int], list[int]]:
-    """Which action events are in force (done) and which are undone, from undo/redo events."""
+def timeline(events: list[dict], each: Callable | None = None) -> tuple[list[int], list[int]]:
+    """Which action events are in force (done) and which are undone, from undo/redo events: the one
+    walk of the undo stack.  ``each(ev, done, undone)`` is called before each event takes effect
+    (an import refuses an undo that names another move; a migration links the events)."""
     done, undone = [], []
     for ev in events:
+        if each is not None:
+            each(ev, done, undone)
         if ev["type"] == "undo":
             undone.append(done.pop())
         elif ev["type"] == "redo":
