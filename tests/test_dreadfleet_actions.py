@@ -12,6 +12,7 @@ import re
 import pytest
 
 from companion import actions, store
+from tests.table_actions import csrf_of, sit
 
 STATS = {"speed": 6, "handling": 3, "broadside": 4, "armour": 5, "hull": 6, "crew": 4, "command": 4,
          "swashbuckling": 3}
@@ -703,9 +704,8 @@ def test_a_spectator_sees_the_wind_and_the_ships_but_no_dreadfleet_controls(app,
     game.action_phase()
     _, spectator = game.table.secrets()
     watcher = app.test_client()
-    page = watcher.get(f"/t/{game.code}/join/{spectator}").data.decode()
-    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
-    watcher.post(f"/t/{game.code}/join/{spectator}", data={"csrf_token": token, "seat": "Sam"})
+    sit(watcher, game.code, spectator, "Sam")
+    token = csrf_of(watcher)
     board = text(watcher.get(f"/t/{game.code}?open=*"))
     assert 'class="df-sea"' in board and "Heldenhammer" in board and "games/dreadfleet.css" in board
     assert "df-activate" not in board and 'id="df-shot"' not in board and 'id="df-editor"' not in board

@@ -9,6 +9,7 @@ import html
 import pytest
 
 from companion import actions, store
+from tests.table_actions import sit
 
 DUEL = {"deck_size.Anna": 36, "deck_size.Ben": 26, "system_bonus.Anna": 2, "system_bonus.Ben": 0,
         "attacker": "Anna"}
@@ -666,9 +667,7 @@ def test_spectators_see_the_battle_without_its_controls(duel, app):
     code = duel.table.code
     _, secret = duel.table.secrets()
     watcher = app.test_client()
-    form = watcher.get(f"/t/{code}/join/{secret}").data.decode()
-    token = form.split('name="csrf_token" value="')[1].split('"')[0]
-    assert watcher.post(f"/t/{code}/join/{secret}", data={"csrf_token": token, "seat": "Sam"}).status_code == 303
+    sit(watcher, code, secret, "Sam")
     page = watcher.get(f"/t/{code}?open=*").data.decode()
     assert 'data-ship="Ben"' in page and "3 Damage this turn" in page
     assert "dn-damage" not in page and 'id="dn-tools"' not in page

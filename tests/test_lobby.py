@@ -103,3 +103,24 @@ def test_the_home_page_reads_every_saved_table_through_the_store_in_one_query(ap
     assert sorted(r["code"] for r in listed) == sorted([codes[0], codes[2]])
     assert {r["name"] for r in listed} == {"Fight 0", "Fight 2"} and not any(r["finished"] for r in listed)
     assert "execute(" not in (Path(__file__).resolve().parent.parent / "companion" / "lobby.py").read_text()
+
+
+def test_the_tests_seat_helper_seats_a_phone_as_the_join_page_does(app, table):
+    """Issue 29: the action tests take a table's secrets from the store and seat a phone in its
+    cookie directly (tests/table_actions.py); here that is held to the invite and join pages."""
+    from tests.table_actions import csrf_of, sit
+    table.create()
+    player, spectator = table.secrets()
+    invite = table.client.get(f"/t/{table.code}/invite").data.decode()
+    assert f"/join/{player}" in invite and f"/join/{spectator}" in invite
+    by_page, by_helper = app.test_client(), app.test_client()
+    form = by_page.get(f"/t/{table.code}/join/{player}").data.decode()
+    token = re.search(r'name="csrf_token" value="([^"]+)"', form).group(1)
+    by_page.post(f"/t/{table.code}/join/{player}", data={"csrf_token": token, "seat": "Ben", "side": "Side B"})
+    sit(by_helper, table.code, player, "Ben", "Side B")
+    boards = [c.get(f"/t/{table.code}").data.decode() for c in (by_page, by_helper)]
+    assert all("Ben · Side B" in b for b in boards)
+    assert f'"X-CSRF-Token": "{csrf_of(by_helper)}"' in boards[1]
+    watcher = app.test_client()
+    sit(watcher, table.code, spectator, "Sam", "Side B")
+    assert "Sam · watching" in watcher.get(f"/t/{table.code}").data.decode()  # a spectator has no side
