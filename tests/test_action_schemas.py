@@ -262,3 +262,22 @@ def test_a_move_outside_its_phase_is_refused_before_its_dice_are_rolled():
         actions.apply(state, {"type": "talon-curve", "unit": "u1", "row": 2})
     assert refused.value.message == ("Changing the power curve happens in the Power Phase; "
                                      "it is now the A · initiative player phase.")
+
+
+def test_one_whole_number_guard_for_every_games_rules():
+    """Issue 29: the games' pure rules check their whole-number arguments with one core guard
+    (schema.whole_argument), one sentence for one refusal; the three games' own copies are gone."""
+    from companion.actions.schema import whole_argument
+    from companion.games.dreadfleet.rules import basics
+    from companion.games.dreadnaught.rules import numbers
+    from companion.games.empires_of_dust.rules import seed_numbers
+    assert not hasattr(basics, "_whole") and not hasattr(numbers, "_whole") and not hasattr(seed_numbers, "_int")
+    assert whole_argument(3, "hull", 1, 20) == 3
+    for value, lo, hi, sentence in ((0, 1, 20, "Hull must be from 1 to 20; got 0."),
+                                    (-1, 0, None, "Hull must be at least 0; got -1."),
+                                    (9, None, 8, "Hull must be at most 8; got 9."),
+                                    ("3", 1, 20, "Hull must be a whole number; got '3'."),
+                                    (True, 1, 20, "Hull must be a whole number; got True.")):
+        with pytest.raises(RuleError) as refused:
+            whole_argument(value, "hull", lo, hi, what="Hull")
+        assert (refused.value.message, refused.value.field) == (sentence, "hull")

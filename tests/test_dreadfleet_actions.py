@@ -147,7 +147,7 @@ def test_fleet_editor_saves_a_card_that_puts_to_sea_with_its_auxiliaries_docked(
 @pytest.mark.parametrize("change, sentence", [
     ({"stats.command": ""}, "Command is missing: enter it from your card."),
     ({"stats.armour": "eight"}, "Armour must be a whole number"),
-    ({"stats.hull": "0"}, "Hull must be a whole number from 1 to 20; got 0."),
+    ({"stats.hull": "0"}, "Hull must be from 1 to 20; got 0."),
     ({"name": "Flying Dutchman"}, "Choose one of the ten warships"),
     ({"aux.crew": ""}, "Dragon card: Crew is missing"),
 ])
@@ -170,7 +170,7 @@ def test_warship_cards_export_and_import_on_another_table(app, game, table):
     bad = json.loads(exported)
     bad["cards"][0]["crew"] = 99
     resp = game.post("warships/import", text=json.dumps(bad), _control="df-import")
-    assert resp.status_code == 400 and "Card 1 (Skabrus): Crew must be a whole number from 1 to 20" in text(resp)
+    assert resp.status_code == 400 and "Card 1 (Skabrus): Crew must be from 1 to 20; got 99." in text(resp)
 
 
 def test_a_deck_list_is_checked_line_by_line_then_loaded_and_shuffled(app, game):

@@ -92,15 +92,6 @@ MARKER_INPUT_LIMITS = (0, len(WIND_RING))  # at most one lap of the border
 
 # --- small helpers ----------------------------------------------------------------------------
 
-def _whole(value, field: str, label: str, lo: int | None = None, hi: int | None = None) -> int:
-    """An int within [lo, hi], or a RuleError whose sentence names the field."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"{label} must be a whole number; got {value!r}.", field)
-    if (lo is not None and value < lo) or (hi is not None and value > hi):
-        span = f"from {lo} to {hi}" if hi is not None else f"of at least {lo}"
-        raise RuleError(f"{label} must be a whole number {span}; got {value}.", field)
-    return value
-
 
 def _take(count: int, sides: int, dice, rng, what: str, field: str = "dice") -> list[int]:
     """roll_or_take, with the error pointed at the right control."""

@@ -5,10 +5,11 @@ import math
 
 import icepool
 
+from companion.actions.schema import whole_argument
 from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
     FIRST_BROADSIDE_BONUS, MAX_RANGE, RAKING_BONUS, RANGE_BANDS, STAT_INPUT_LIMITS, _inches, _passes, _plural,
-    _take, _whole, lowest_success,
+    _take, lowest_success,
 )
 
 
@@ -29,7 +30,7 @@ def range_band(distance_inches) -> dict:
 
 def broadside_dice(broadside: int, partial: bool = False) -> int:
     """Seed 002, Broadsides step 3: dice = Broadside, halved for a partial shot (Basics: round up)."""
-    broadside = _whole(broadside, "broadside", "Broadside", 0)
+    broadside = whole_argument(broadside, "broadside", 0, what="Broadside")
     return -(-broadside // 2) if partial else broadside
 
 
@@ -39,7 +40,7 @@ def to_hit_modifier(*, first_broadside: bool = False, raking: bool = False, modi
     if raking and target_is_auxiliary:
         # Seed 002, Auxiliaries: "Warships cannot claim the raking bonus against them."
         raise RuleError("Warships cannot claim the raking bonus against an auxiliary.", "raking")
-    modifier = _whole(modifier, "modifier", "The to-hit modifier")
+    modifier = whole_argument(modifier, "modifier", what="The to-hit modifier")
     return FIRST_BROADSIDE_BONUS * bool(first_broadside) + RAKING_BONUS * bool(raking) + modifier
 
 
@@ -48,7 +49,7 @@ def _shot(broadside, distance, armour, partial, raking, first_broadside, modifie
     band = range_band(distance)
     modifier = to_hit_modifier(first_broadside=first_broadside, raking=raking, modifier=modifier,
                                target_is_auxiliary=target_is_auxiliary)
-    armour = _whole(armour, "armour", "Armour", *STAT_INPUT_LIMITS["armour"])
+    armour = whole_argument(armour, "armour", *STAT_INPUT_LIMITS["armour"], what="Armour")
     return {"broadside": broadside, "partial": bool(partial), "dice": broadside_dice(broadside, partial),
             "band": band["band"], "distance": distance, "needed": band["needed"], "modifier": modifier,
             "hits_on": lowest_success(band["needed"], modifier), "armour": armour}

@@ -1,10 +1,11 @@
 """Command checks and Order Cards (seed 002, Basics; Order Cards; Escaping Jeopardy)."""
 from __future__ import annotations
 
+from companion.actions.schema import whole_argument
 from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
     ALWAYS_FAILS, ALWAYS_SUCCEEDS, ESCAPE_EXTRA_INCHES, ESCAPE_PENALTY_PER_ENEMY, FIRST_MATE_COMMAND,
-    FULL_SPEED_AHEAD_DICE, ORDERS, STAT_INPUT_LIMITS, _passes, _signed, _take, _whole,
+    FULL_SPEED_AHEAD_DICE, ORDERS, STAT_INPUT_LIMITS, _passes, _signed, _take,
 )
 
 
@@ -18,8 +19,8 @@ def command_check(command: int, dice=None, rng=None, modifier: int = 0, first_ma
     """
     if first_mate:
         command = FIRST_MATE_COMMAND
-    command = _whole(command, "command", "Command", *STAT_INPUT_LIMITS["command"])
-    modifier = _whole(modifier, "modifier", "The Command modifier")
+    command = whole_argument(command, "command", *STAT_INPUT_LIMITS["command"], what="Command")
+    modifier = whole_argument(modifier, "modifier", what="The Command modifier")
     if dice is None:
         rolls = _take(1, 6, None, rng, "Command die")
         if reroll_allowed and not _passes(rolls[0], command, modifier):
@@ -56,7 +57,7 @@ def command_odds(command: int, modifier: int = 0, first_mate: bool = False,
     """The chance a Command check passes (a failed roll re-rolled once where allowed)."""
     if first_mate:
         command = FIRST_MATE_COMMAND
-    command = _whole(command, "command", "Command", *STAT_INPUT_LIMITS["command"])
+    command = whole_argument(command, "command", *STAT_INPUT_LIMITS["command"], what="Command")
     p = sum(_passes(n, command, modifier) for n in range(1, 7)) / 6
     if reroll_allowed:
         p = 1 - (1 - p) ** 2
@@ -78,7 +79,7 @@ def _order_name(order) -> str:
 def _check_full_speed_ahead(current_speed, in_irons: bool, at_anchor: bool) -> None:
     if current_speed is None:
         raise RuleError("Full Speed Ahead needs the warship's current Speed.", "speed")
-    if _whole(current_speed, "speed", "Speed", 0) == 0:
+    if whole_argument(current_speed, "speed", 0, what="Speed") == 0:
         # seed 002, Full Speed Ahead: "cannot be issued to a warship with a current Speed of 0"
         raise RuleError("Full Speed Ahead cannot be issued to a warship with a current Speed of 0.", "order")
     if in_irons:
@@ -127,7 +128,7 @@ def escape_jeopardy(command: int, enemies_in_contact: int = 0, *, at_anchor: boo
         raise RuleError("Auxiliaries cannot escape jeopardy.", "auxiliary")  # seed 002, Auxiliaries
     if at_anchor:
         raise RuleError("A warship at anchor may not escape jeopardy.", "at_anchor")
-    enemies = _whole(enemies_in_contact, "enemies_in_contact", "Enemies in base contact", 0)
+    enemies = whole_argument(enemies_in_contact, "enemies_in_contact", 0, what="Enemies in base contact")
     check = command_check(command, dice, rng, ESCAPE_PENALTY_PER_ENEMY * enemies, first_mate,
                           what="Escape jeopardy")
     result = {"check": check, "escaped": check["passed"], "d3": None, "move_inches": 0, "awaiting": None}

@@ -30,7 +30,7 @@ from .seed_numbers import (AFTERBURNER_SPEED, ARMOUR_QUARTER, ATTACK_D20S, ARMOU
     FTL_JUMP, HALF, KNOCKBACK, LAUNCHES_PER_TURN, MIN_MOVE, OFF_THE_EDGE, OVERLOADER_DAMAGE,
     PROSE_DETECTION_BASE, QUARTER, ROLL_ORDER, ROLL_WORDS, SLUG, SPECIALISATION_BONUS, SPECIAL_EXTRA_SLOT,
     STAR_BODY_STEALTH, STAR_WELL_STEALTH, SURGE_BONUS, SURGE_MAX, TRACTOR_FAIL, TRACTOR_PASS,
-    TRACTOR_RANGE, _ceil, _d20, _int, _key, _pass_chance)
+    TRACTOR_RANGE, _ceil, _d20, _key, _pass_chance)
 from .tables import (_check_d20, _records, _roll_cell, augmenters, auras, base_classes, equipment,
     fleet_sizes, nebulae, penetration_table, preferred_armour, ship_classes, specialisations,
     victory_points, weapon_types)

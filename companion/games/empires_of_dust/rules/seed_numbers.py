@@ -71,16 +71,6 @@ def _ceil(value: Fraction) -> int:
     return math.ceil(value)
 
 
-def _int(value, field: str, lo: int | None = None, hi: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"{field} must be a whole number; got {value!r}.", field)
-    if (lo is not None and value < lo) or (hi is not None and value > hi):
-        limits = (f"from {lo} to {hi}" if lo is not None and hi is not None
-                  else f"at least {lo}" if lo is not None else f"at most {hi}")
-        raise RuleError(f"{field} must be {limits}; got {value}.", field)
-    return value
-
-
 def _pass_chance(needed: int) -> Fraction:
     """P(D20 > needed)."""
     return Fraction(min(D20, max(0, D20 - needed)), D20)
