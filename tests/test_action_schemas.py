@@ -281,3 +281,17 @@ def test_one_whole_number_guard_for_every_games_rules():
         with pytest.raises(RuleError) as refused:
             whole_argument(value, "hull", lo, hi, what="Hull")
         assert (refused.value.message, refused.value.field) == (sentence, "hull")
+
+
+def test_entered_dice_are_rolled_or_taken_by_the_core_naming_their_control():
+    """Issue 29: Talon's and Dreadfleet's wrappers that re-raised roll_or_take's refusal under the
+    control's name are gone; roll_or_take names the control itself (``field``)."""
+    from companion.dice import roll_or_take
+    from companion.games.dreadfleet import entries
+    from companion.games.dreadfleet.rules import basics
+    from companion.games.talon import combat_actions
+    assert not hasattr(combat_actions, "dice_arg") and not hasattr(basics, "_take")
+    assert not hasattr(entries, "dice_arg")  # it only called actions.entered_dice
+    with pytest.raises(RuleError) as refused:
+        roll_or_take(2, 6, [6], None, "2D6", field="crit_dice")
+    assert (refused.value.message, refused.value.field) == ("Expected 2 2D6 (D6), got 1.", "crit_dice")

@@ -38,7 +38,7 @@ from companion.games.dreadfleet.rules.basics import (  # noqa: F401
     NO_SHOT_WARSHIPS, OCR_NAMES, ORDERS, PHASES, RAKING_BONUS, RANGE_BANDS, RUN_AGROUND, SEA_MONSTERS, SET_ABLAZE, SIDES,
     STAT_INPUT_LIMITS, VICTORY_ON, WARSHIPS, WARSHIP_STATS, WIND_INPUT_LIMITS, WIND_RELATIONS, WIND_RING,
     WOUND_RESULTS, _card_name, _card_type, _card_value, _fate_kind, _inches, _is_named, _passes, _plural,
-    _roll_each, _signed, _take, _victories, canonical_name, initiative_roll_off, lowest_success,
+    _roll_each, _signed, _victories, canonical_name, initiative_roll_off, lowest_success,
 )
 from companion.games.dreadfleet.rules.wind import (  # noqa: F401
     _relation, _ring_position, apply_fate_wind, move_wind, place_wind, sail_move_allowance, wind_strength,

@@ -5,11 +5,12 @@ import math
 
 import icepool
 
+from companion.dice import roll_or_take
 from companion.actions.schema import whole_argument
 from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
     FIRST_BROADSIDE_BONUS, MAX_RANGE, RAKING_BONUS, RANGE_BANDS, STAT_INPUT_LIMITS, _inches, _passes, _plural,
-    _take, lowest_success,
+    lowest_success,
 )
 
 
@@ -66,7 +67,7 @@ def broadside(broadside: int, distance, armour: int, *, partial: bool = False, r
     """Seed 002, Broadsides steps 3-7: roll to hit; each hit saved on D6 >= Armour; unsaved hits draw Damage cards."""
     shot = _shot(broadside, distance, armour, partial, raking, first_broadside, modifier,
                  target_is_auxiliary)
-    hit_dice = _take(shot["dice"], 6, dice, rng, "broadside dice")
+    hit_dice = roll_or_take(shot["dice"], 6, dice, rng, "broadside dice")
     hits = sum(_passes(die, shot["needed"], shot["modifier"]) for die in hit_dice)
     result = {**shot, "firer": firer, "target": target, "hit_dice": hit_dice, "hits": hits,
               "save_dice": None, "saved": None, "unsaved": None, "damage_cards": None, "awaiting": None}
@@ -76,7 +77,7 @@ def broadside(broadside: int, distance, armour: int, *, partial: bool = False, r
                                         f"(D6 >= {shot['armour']} cancels a hit)."}
         result["summary"] = f"{firer or 'Warship'} fires {_at(shot)}: {_plural(hits, 'hit')} -> roll armour saves"
         return result
-    saves = [] if hits == 0 and not save_dice else _take(hits, 6, save_dice, rng, "armour saves", "save_dice")
+    saves = [] if hits == 0 and not save_dice else roll_or_take(hits, 6, save_dice, rng, "armour saves", field="save_dice")
     saved = sum(1 for die in saves if die >= shot["armour"])  # seed 002, step 6: equals or exceeds
     unsaved = hits - saved
     result.update(save_dice=saves, saved=saved, unsaved=unsaved, damage_cards=unsaved,

@@ -2,12 +2,12 @@
 far a ship may and must sail."""
 from __future__ import annotations
 
+from companion.dice import roll_or_take
 from companion.actions.schema import whole_argument
 from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
     CALM_WIND, DIRECTIONS, FIRST_MATE_COMMAND, MARKER_INPUT_LIMITS, WIND_INPUT_LIMITS, WIND_RELATIONS, WIND_RING,
-    _card_name, _plural, _take,
-)
+    _card_name, _plural, )
 from companion.games.dreadfleet.rules.cards import validate_card
 from companion.games.dreadfleet.rules.command import command_check
 
@@ -21,7 +21,7 @@ def _ring_position(position, ring) -> int:
 
 def place_wind(dice=None, rng=None) -> dict:
     """Seed 002, Setup: roll a red die (first number) and a white die (second number): [red, white]."""
-    red, white = _take(2, 6, dice, rng, "dice (red, then white)")
+    red, white = roll_or_take(2, 6, dice, rng, "dice (red, then white)")
     position = 10 * red + white
     return {"position": position, "red": red, "white": white,
             "summary": f"Wind gauge placed at {position} (red {red}, white {white})"}
