@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request
 
-from companion.game_pages import (board_page, ctx_for, form_args, game_table, get_db, json_file, library, refusal,
-                                  RuleError, store, systems, uploaded_list)
+from companion.game_pages import (board_page, ctx_for, form_args, game_table, get_db, json_file, library, listed,
+                                  refusal, RuleError, share, store, systems, uploaded_json)
 from companion.games.dreadfleet.deck_lists import (  # noqa: F401 (names kept where they were before the split)
     MAX_DECK_LINES, TURNS, WORDS, card_line, parse_card, parse_deck,
 )
-from companion.games.dreadfleet.fleet_cards import EXPORT_FORMAT, _flat, _number, warship_card  # noqa: F401
+from companion.games.dreadfleet.fleet_cards import EXPORT_FORMAT, _flat, _number, next_card, warship_card  # noqa: F401
 from companion.games.dreadfleet.previews import boarding_preview, shot_preview
 
 bp = Blueprint("dreadfleet", __name__, url_prefix="/t/<code>/dreadfleet")
@@ -30,7 +30,14 @@ def _flag(setup) -> None:
 
 @bp.app_context_processor
 def _library() -> dict:
-    return {"dreadfleet_library": lambda kind: store.library_items(get_db(), SLUG, kind)}
+    return {"dreadfleet_library": lambda kind: store.library_items(get_db(), SLUG, kind),
+            "dreadfleet_start": start_card}
+
+
+def start_card(code: str) -> dict:
+    """The fleet editor as a page first shows it: from the card this table saved last (next_card)."""
+    saved = {item["name"] for item in store.library_items(get_db(), SLUG, "warship")}
+    return next_card(library.last_saved(SLUG, "warship", code), saved)
 
 
 def _table(code: str, write: bool = False) -> tuple[dict, dict]:
@@ -97,8 +104,20 @@ def delete_warship(code: str, item: int):
 def export_warships(code: str):
     """Every saved Warship card as a JSON file, to keep or to take to another companion."""
     _table(code)
+    return json_file(_export_doc(), "dreadfleet-warship-cards.json")
+
+
+def _export_doc() -> dict:
+    """Every saved Warship card as the export file (and its share link) holds them."""
     cards = [item["data"] for item in store.library_items(get_db(), SLUG, "warship")]
-    return json_file({"format": EXPORT_FORMAT, "version": 1, "cards": cards}, "dreadfleet-warship-cards.json")
+    return {"format": EXPORT_FORMAT, "version": 1, "cards": cards}
+
+
+@bp.get("/warships/share")
+def share_warships(code: str):
+    """The saved Warship cards' share link as a QR, for another phone to scan (issue 28 §6)."""
+    _table(code)
+    return share.qr_panel(_export_doc())
 
 
 @bp.post("/warships/import")
@@ -106,17 +125,25 @@ def import_warships(code: str):
     """Import Warship cards exported before (a file or pasted text); every card is checked first."""
     _table(code, write=True)
     try:
-        cards = uploaded_list("Warship cards", "cards", 50)
-        checked = []
-        for i, card in enumerate(cards, start=1):
-            try:
-                checked.append(warship_card(_flat(card)))
-            except RuleError as exc:
-                raise RuleError(f"Card {i} ({str(card.get('name', '?'))[:40]}): {exc.message}", exc.field) from None
-        library.save_all(SLUG, "warship", [(data["name"], data) for data in checked], code)
+        import_cards(code, uploaded_json("Warship cards"))
     except RuleError as exc:
         return _failed(exc, "df-import")
     return warship_cards(code)
+
+
+@share.importer(EXPORT_FORMAT, SLUG, "Dreadfleet Warship cards")
+def import_cards(code: str, doc) -> str:
+    """Save exported Warship cards (a file, pasted text or a share link) at table ``code``; every card
+    is checked before any is saved."""
+    cards = listed(doc, "Warship cards", "cards", 50)
+    checked = []
+    for i, card in enumerate(cards, start=1):
+        try:
+            checked.append(warship_card(_flat(card)))
+        except RuleError as exc:
+            raise RuleError(f"Card {i} ({str(card.get('name', '?'))[:40]}): {exc.message}", exc.field) from None
+    library.save_all(SLUG, "warship", [(data["name"], data) for data in checked], code)
+    return f"Saved {len(checked)} Warship card{'s' if len(checked) != 1 else ''}: {', '.join(c['name'] for c in checked)}."
 
 
 # --- the players' own decks (library kind "deck") -----------------------------------------------

@@ -20,11 +20,14 @@ BASE_PER_SIZE, PRIMARY_COST, SECONDARY_COST = 30, 20, 10  # L399-L401
 PRIMARY_SURCHARGE, SECONDARY_SURCHARGE = 10, 5  # percent, L400-L401
 FIGHTER_EXTRA_PERCENT = 10  # L244 "increases the total cost of the Fighter by an additional 10% cumulatively"
 MAX_EQUIPMENT = 24  # an input limit (a typing slip), not a rule
+CHART_LIMITS = (-10, 30)  # input limits on a Miss/Glance/Hit threshold (a typing slip), not a rule
+FIGHTER_WEAPON_SIZES = (0, 6)  # a fighter's chosen Weapon Size (L225): at most the largest ship Size
 # a card's typed numbers, read as every whole number a player types is read (schema.Int, issue 29);
 # the bounds are the card form's input limits, unchanged from before (not numbers the seed gives)
 SIZE = Int(0, 6, what="Ship Size (0 for a Fighter)", required=True)
 ROW = Int(1, 40, what="each health row", required=True)
-FIGHTER_WEAPON_SIZE = Int(0, 6, what="the fighter's Weapon Size (chosen when it is created, L225)", required=True)
+FIGHTER_WEAPON_SIZE = Int(*FIGHTER_WEAPON_SIZES, what="the fighter's Weapon Size (chosen when it is created, L225)",
+                          required=True)
 MOVE_RE = re.compile(r"^(\d{1,2})\s*:\s*(\d{1,2})\s*/\s*(\d{1,2})$")
 
 
@@ -76,8 +79,8 @@ def parse_chart(raw: dict) -> dict:
     if raw.get("miss") in (None, "") or raw.get("glance") in (None, ""):
         raise RuleError("Enter the Miss/Glance/Hit chart from your card: the highest Accuracy that misses and "
                         "the highest that glances (the rules print no numbers for it).", "chart")
-    miss = Int(-10, 30, what="the highest miss", required=True).parse(raw["miss"], "chart")
-    glance = Int(-10, 30, what="the highest glance", required=True).parse(raw["glance"], "chart")
+    miss = Int(*CHART_LIMITS, what="the highest miss", required=True).parse(raw["miss"], "chart")
+    glance = Int(*CHART_LIMITS, what="the highest glance", required=True).parse(raw["glance"], "chart")
     if glance < miss:
         raise RuleError("The highest glance must be at least the highest miss.", "chart")
     return {"miss": miss, "glance": glance}
