@@ -1071,7 +1071,7 @@ def test_the_dice_an_attack_needs_are_counted_and_a_bad_modifier_is_refused_befo
     aa.ok(type="aa-attack", shot=f"{falcon}:0", target=raven, dice="4 4", obscuring="-0", band="0")
 
 
-def test_no_game_keeps_its_own_phase_guard_or_input_reader():
+def test_astral_action_keeps_no_phase_guard_or_input_reader_of_its_own():
     """Issue 29: the phase guard is ``@action(phase=...)`` and typed input is read by the declared
     fields (``actions.entered_*``); the Astral Action helpers that did either are gone."""
     from companion.games.astral_action import books, combat, rules
