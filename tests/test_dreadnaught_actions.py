@@ -208,6 +208,9 @@ def test_upgrades_in_slots_with_power_check(duel):
     duel.refused("dn-upgrades", "more than the System Cards' 3", ship="Anna", upgrades="A, B", levels="2 2",
                  system_power=3)
     duel.refused("dn-upgrades", "at most 4 Upgrade Cards", ship="Anna", upgrades="A, B, C, D, E")
+    for levels in ("2, x", "2 -1", "2 1.5"):  # typed digits are read by schema.whole, a level is never negative
+        duel.refused("dn-upgrades", "Power Levels are whole numbers, e.g. 2, 1, 3.", ship="Anna", upgrades="A, B",
+                     levels=levels, system_power=4)
     duel.ok("dn-upgrades", ship="Anna", upgrades="Overcharge, Armour", levels="2 1", system_power=4)
     slots = duel.game()["ships"][duel.game()["ship_of"]["Anna"]]["slots"]
     assert [s[-1]["name"] for s in slots if s] == ["Overcharge", "Armour"]
