@@ -64,6 +64,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     tracker_view.init_app(app)
     kept_cards.init_app(app)
     _load_all()  # core and game action types, before a game's views import them
+    app.add_template_global(games.declared, "game_declared")  # a game's own styles and scripts (game_head)
     # core areas, then each game's own pages (designers, editors, live previews)
     for bp in (lobby.bp, play.bp, lookup.bp, api.bp, share.bp, *games.blueprints()):
         app.register_blueprint(bp)

@@ -15,8 +15,7 @@ from companion.actions.schema import whole as whole_number
 from companion.validate import shielded
 from companion.db import get_db, systems
 from companion.lookup import system_or_404
-from companion.rules import RuleError
-from companion.take_back import Conflict
+from companion.errors import RuleError, Conflict, Moved
 from companion.web import ctx_for, public_url, remember_seat, require_player, seat_for, status_of
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -221,7 +220,7 @@ def _undo(code: str, redo: bool):
             raise RuleError("target must be the integer seq of the event you mean to "
                             f"{'redo' if redo else 'undo'}.", "target")
         result = store.undo(get_db(), code, ctx_for(g.table, seat), redo=redo, expect=expect)
-    except store.Moved as exc:
+    except Moved as exc:
         return jsonify({"error": exc.message, "field": exc.field, "top": exc.top}), 409
     except RuleError as exc:
         return error(exc)

@@ -13,7 +13,7 @@ import d20
 import d20.expression
 import icepool
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 MAX_EXPR = 60
 MAX_DICE = 100
@@ -198,3 +198,21 @@ def pool_roll(dice: int, target: int, save: int | None = None, sides: int = 6,
     saved = sum(1 for v in saves if v >= save) if save is not None else 0
     return {"dice": values, "successes": successes, "saves": saves, "saved": saved,
             "unsaved": successes - saved, "target": target, "save": save, "sides": sides}
+
+
+# --- the player's own dice or fresh rolls: what every game's procedures share -------------------
+
+def roll_or_take(count: int, sides: int, dice, rng, what: str = "dice", field: str = "dice") -> list[int]:
+    """The player's own dice if given (checked), otherwise ``count`` fresh rolls from ``rng``;
+    a refusal names the control ``field`` (the one the dice were typed in)."""
+    if dice is None:
+        if rng is None:
+            raise RuleError(f"Enter the {count} {what} you rolled, or let the companion roll.", field)
+        return [rng.randint(1, sides) for _ in range(count)]
+    dice = list(dice)
+    if len(dice) != count:
+        raise RuleError(f"Expected {count} {what} (D{sides}), got {len(dice)}.", field)
+    for value in dice:
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:
+            raise RuleError(f"Each die must be a whole number from 1 to {sides}; got {value!r}.", field)
+    return dice

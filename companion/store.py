@@ -20,8 +20,8 @@ from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
 from companion import actions, hidden
-from companion.actions import Ctx, Stale
-from companion.rules import RuleError
+from companion.actions import Ctx
+from companion.errors import Stale, RuleError, Moved, Finished
 from companion.undo_chain import (SNAPSHOT_EVERY, _append_action, _append_undo, _link, _state_at,  # noqa: F401
                                   _text, now)
 
@@ -65,32 +65,30 @@ def m003_undo_chain(db: Database) -> None:
     db["tables"].add_column("undone_event", int)
     db["snapshots"].create({"table_id": int, "seq": int, "state": str}, pk=("table_id", "seq"))
     for (table_id,) in db.execute("select id from tables").fetchall():
-        done: list[int] = []
-        undone: list[int] = []  # undo events, newest last
-        target_of: dict[int, int] = {}
+        undo_of: dict[int, int] = {}  # an undone move -> the undo event that took it back
         since: dict[int, int] = {}
-        for seq, type_, target in db.execute("select seq, type, target from events where table_id = ?"
-                                             " order by seq", [table_id]).fetchall():
-            if type_ == "undo":
-                link, undone_link = done.pop(), (undone[-1] if undone else None)
-                target_of[seq] = link
-                db.execute("update events set withdrawn = 1 where table_id = ? and seq = ?", [table_id, link])
-                db.execute("update events set link = ? where table_id = ? and seq = ?", [undone_link, table_id, seq])
-                undone.append(seq)
-            elif type_ == "redo":
-                back = target_of[undone.pop()]
-                done.append(back)
-                db.execute("update events set withdrawn = 0 where table_id = ? and seq = ?", [table_id, back])
+
+        def link(ev: dict, done: list[int], undone: list[int], table_id=table_id) -> None:
+            """Each event's link, withdrawn mark and distance from a snapshot, from the undo stack
+            (actions.timeline) as it stands before the event takes effect."""
+            seq = ev["seq"]
+            if ev["type"] == "undo":
+                undo_of[done[-1]] = seq
+                db.execute("update events set withdrawn = 1 where table_id = ? and seq = ?", [table_id, done[-1]])
+                db.execute("update events set link = ? where table_id = ? and seq = ?",
+                           [undo_of[undone[-1]] if undone else None, table_id, seq])
+            elif ev["type"] == "redo":
+                db.execute("update events set withdrawn = 0 where table_id = ? and seq = ?", [table_id, undone[-1]])
             else:
                 parent = done[-1] if done else None
                 since[seq] = since[parent] + 1 if parent is not None else 0
                 db.execute("update events set link = ?, since_snap = ? where table_id = ? and seq = ?",
                            [parent, since[seq], table_id, seq])
-                done.append(seq)
-                if type_ != "create-table":
-                    undone.clear()
+        log = [{"seq": seq, "type": type_} for seq, type_ in
+               db.execute("select seq, type from events where table_id = ? order by seq", [table_id]).fetchall()]
+        done, undone = actions.timeline(log, link)
         db.execute("update tables set done_top = ?, undone_event = ? where id = ?",
-                   [done[-1] if done else None, undone[-1] if undone else None, table_id])
+                   [done[-1] if done else None, undo_of[undone[-1]] if undone else None, table_id])
 
 
 @migrations()
@@ -142,10 +140,6 @@ def m008_imported(db: Database) -> None:
 
 class NotFound(LookupError):
     """No such table (or not for these credentials): answered 404 without a hint."""
-
-
-class Finished(RuleError):
-    """The table is finished: browsable, no longer changeable (409)."""
 
 
 def open_db(path, migrate: bool = True) -> Database:
@@ -300,6 +294,14 @@ def table_head(db: Database, code: str) -> tuple[int, int, str] | None:
     return db.execute("select id, seq, system from tables where code = ?", [code]).fetchone()
 
 
+def tables_listed(db: Database, codes) -> list[dict]:
+    """What the lobby lists of the tables ``codes`` (a device's saved seats): code, name, system,
+    finished and created of each that exists, in one query however many seats (issue 29)."""
+    rows = db.execute("select code, name, system, finished, created from tables where code in "
+                      "(select value from json_each(?))", [json.dumps(list(codes))]).fetchall()
+    return [{"code": r[0], "name": r[1], "system": r[2], "finished": bool(r[3]), "created": r[4]} for r in rows]
+
+
 def head_of(row: dict) -> tuple[int, int, str]:
     """(id, seq, system) of a table row the caller has already read: its table_head at that seq."""
     return row["id"], row["seq"], row["system"]
@@ -393,15 +395,6 @@ def act(db: Database, code: str, args: dict, ctx: Ctx, expect_seq: int | None = 
             raise RuleError("A table is created only once.", "type")
         seq, label, state = _append_action(db, row, payload, ctx.seat, ctx.side)
     return {"seq": seq, "label": label, "payload": payload, "state": state, "row": row}
-
-
-class Moved(Stale):
-    """Undo (or redo) named a move that is no longer the one it would take back (answered 409);
-    ``top`` is what it would take back now: {"seq", "label"} (None: nothing)."""
-
-    def __init__(self, message: str, field: str, top: dict | None):
-        super().__init__(message, field)
-        self.top = top
 
 
 def undo(db: Database, code: str, ctx: Ctx, redo: bool = False, expect: int | None = None) -> dict:

@@ -50,7 +50,7 @@ def check_round_trip(app, code: str) -> None:
     from companion import replay, store
     from companion.actions import Ctx
     from companion.db import get_db, systems
-    from companion.rules import RuleError
+    from companion.errors import RuleError
 
     with app.app_context():
         db = get_db()

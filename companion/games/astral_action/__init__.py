@@ -3,6 +3,7 @@ sealed Orders (the core's hidden information), activation by Size."""
 from companion.games import Game
 
 GAME = Game(slug="astral-action", name="Astral Action", blueprint="views:bp", phase_hook="endgame:reminders",
+            styles=("games/astral-action.css",), scripts=("games/astral-action.js",),
             card_reads=("state.game", "state.phases", "state.phase", "state.sides", "state.unit_order", "state.units",
                         "state.settings",  # the lucky ship's reroll reading (_unit.html)
                         "state.sealed",  # whether a hidden card (Stealth) was revealed (_unit.html)

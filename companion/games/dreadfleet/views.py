@@ -11,18 +11,13 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request
 
-from companion import share, store
-from companion.db import get_db, systems
-from companion.games import library
+from companion.game_pages import (board_page, ctx_for, form_args, game_table, get_db, json_file, library, listed,
+                                  refusal, RuleError, share, store, systems, uploaded_json)
 from companion.games.dreadfleet.deck_lists import (  # noqa: F401 (names kept where they were before the split)
     MAX_DECK_LINES, TURNS, WORDS, card_line, parse_card, parse_deck,
 )
 from companion.games.dreadfleet.fleet_cards import EXPORT_FORMAT, _flat, _number, next_card, warship_card  # noqa: F401
 from companion.games.dreadfleet.previews import boarding_preview, shot_preview
-from companion.play import board_context, form_args
-from companion.rules import RuleError
-from companion.game_pages import game_table, json_file, listed, refusal, uploaded_json
-from companion.web import ctx_for, page_or_partial
 
 bp = Blueprint("dreadfleet", __name__, url_prefix="/t/<code>/dreadfleet")
 SLUG = "dreadfleet"
@@ -206,7 +201,7 @@ def load_deck(code: str, item: int):
         return _failed(RuleError("That deck list is gone.", "deck"), "df-decks")
     except RuleError as exc:
         return _failed(exc, "df-decks")
-    return page_or_partial("board.html", "_board.html", **board_context(code, seat))
+    return board_page(code, seat)
 
 
 @bp.post("/decks/<int:item>/delete")

@@ -14,14 +14,9 @@ import re
 
 from flask import Blueprint, abort, make_response, render_template, request
 
-from companion import share, store
-from companion.db import get_db, systems
-from companion.games import library
+from companion.game_pages import (board_page, ctx_for, error_fragment, form_args, game_table, get_db, json_file,
+                                  library, require_player, RuleError, share, status_of, store, systems, uploaded_json)
 from companion.games.empires_of_dust import rules as eod
-from companion.play import board_context
-from companion.rules import RuleError
-from companion.game_pages import game_table, json_file, uploaded_json
-from companion.web import ctx_for, error_fragment, page_or_partial, require_player, status_of
 from companion.games.empires_of_dust.attack_helper import attack_context, preview
 from companion.games.empires_of_dust.designer_form import (KIND, _apply_op, check_draft, designer_context,
     draft_from_form, eod_saved_fleets)
@@ -53,7 +48,6 @@ def eod_attack_start(row: dict, seat: dict) -> dict:
 
 
 def _args() -> dict:
-    from companion.play import form_args
     return form_args(request.args)
 
 
@@ -187,7 +181,7 @@ def fleet_deploy(code: str, item: int):
         _deploy(code, row, seat, saved["name"], saved["data"]["ships"], request.form.get("side"))
     except RuleError as exc:
         return error_fragment(exc, control, status_of(exc))
-    return page_or_partial("board.html", "_board.html", **board_context(code, seat))
+    return board_page(code, seat)
 
 
 @bp.get("/t/<code>/eod/fleets/<int:item>.json")

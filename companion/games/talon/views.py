@@ -6,13 +6,7 @@ from __future__ import annotations
 
 from flask import Blueprint, request
 
-from companion import store
-from companion.db import get_db
-from companion.games import library
-from companion.play import board_context
-from companion.rules import RuleError
-from companion.game_pages import game_table, refusal
-from companion.web import ctx_for, page_or_partial
+from companion.game_pages import board_page, ctx_for, game_table, get_db, library, refusal, RuleError, store
 from companion.games.talon import summary
 from companion.games.talon.fleet_actions import classes, spec_fields
 
@@ -47,7 +41,7 @@ def save_class(code: str):
         library.save(SLUG, "class", name, data, code)
     except RuleError as exc:
         return _failed(exc, "tl-fleet")
-    return page_or_partial("board.html", "_board.html", **board_context(code, seat, flash=f"{name} saved for the next game."))
+    return board_page(code, seat, flash=f"{name} saved for the next game.")
 
 
 @bp.post("/classes/add")
@@ -66,4 +60,4 @@ def add_from_class(code: str):
                                    "name": request.form.get("name") or ""}, ctx_for(row, seat))
     except RuleError as exc:
         return _failed(exc, "tl-fleet")
-    return page_or_partial("board.html", "_board.html", **board_context(code, seat))
+    return board_page(code, seat)
