@@ -132,6 +132,18 @@ def document(registry: dict, systems: dict) -> dict:
             "/api/tables/{code}/redo": _undo_op("redo", seq, write_errors),
             "/api/tables/{code}/events": {"get": {"parameters": code, "security": [{"secret": []}],
                                                   "responses": {"200": _resp("The log", {"type": "array"}), **errors}}},
+            "/api/tables/{code}/feed": {"get": {
+                "parameters": code + [
+                    {"name": "after", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 0},
+                     "description": "send the events after this seq (the whole log: 0); default: from now on"},
+                    {"name": "Last-Event-ID", "in": "header", "required": False, "schema": {"type": "string"},
+                     "description": "what a reconnecting EventSource sends: the seq of the last event it had"}],
+                "security": [{"secret": []}],
+                "description": "The table's events as Server-Sent Events, each once (docs/api.md, Event feed).",
+                "responses": {"200": {"description": "A stream: event: state, then id: <seq> / data: {seq, type, "
+                                                     "label, seat, side, withdrawn, dice, odds, units} per event",
+                                      "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+                              "400": errors["400"], "404": errors["404"], "405": errors["405"]}}},
             "/api/tables/{code}/export": {"get": {"parameters": code, "security": [{"secret": []}],
                                                   "responses": {"200": _resp("Export document", {"type": "object"}), **errors}}},
         },
