@@ -18,6 +18,7 @@ from companion.games.dreadfleet.deck_lists import (  # noqa: F401 (names kept wh
     MAX_DECK_LINES, TURNS, WORDS, card_line, parse_card, parse_deck,
 )
 from companion.games.dreadfleet.fleet_cards import EXPORT_FORMAT, _flat, _number, warship_card  # noqa: F401
+from companion.games.dreadfleet import books
 from companion.games.dreadfleet.previews import boarding_preview, shot_preview
 from companion.play import board_context, form_args
 from companion.rules import RuleError
@@ -35,7 +36,8 @@ def _flag(setup) -> None:
 
 @bp.app_context_processor
 def _library() -> dict:
-    return {"dreadfleet_library": lambda kind: store.library_items(get_db(), SLUG, kind)}
+    return {"dreadfleet_library": lambda kind: store.library_items(get_db(), SLUG, kind),
+            "df_wind_strength": books.wind_strength}  # the big screen's wind gauge (_display.html)
 
 
 def _table(code: str, write: bool = False) -> tuple[dict, dict]:
