@@ -64,3 +64,35 @@ def test_each_part_has_its_own_url_and_bad_options_are_refused(played):
     assert bad.status_code == 400 and "overlay is 1" in bad.data.decode()
     body = c.get(f"/t/{code}/display", headers={"X-Display-Body": "1"}).data.decode()
     assert body.lstrip().startswith("<header") and "<html" not in body
+
+
+GAMES = ("astral-action", "dreadfleet", "dreadnaught", "empires-of-dust", "talon")
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_every_games_openings_draw_on_the_display_and_in_the_feed(app, slug):
+    """Each game's openings (tests/property_data: what its action tests set up) drawn on the display,
+    whole and by part, and read by the feed: the game's own _display.html and every unit's trackers."""
+    import json
+    import random
+    from pathlib import Path
+
+    from companion import feed, replay, store
+    from companion.db import get_db, systems
+    from property_steps import start
+
+    doc = json.loads((Path(__file__).parent / "property_data" / f"{slug}.json").read_text())
+    client, drawn = app.test_client(), 0
+    for n, opening in enumerate(doc["openings"][:8]):
+        play = start(slug, doc["phrases"], opening, random.Random(n).choice, n)
+        with app.app_context():
+            row = replay.import_table(get_db(), replay.export(play.db, play.code), systems())
+            spectator = store.table(get_db(), row["code"])["spectator_secret"]
+            assert set(feed.main_trackers(row["state"])) == {
+                uid for uid in row["state"]["unit_order"] if not row["state"]["units"][uid].get("removed")}
+        seen = {"Authorization": f"Bearer {spectator}"}
+        for path in ("", "/turn", "/last-roll", f"/side/{row['state']['sides'][0]}"):
+            resp = client.get(f"/t/{row['code']}/display{path}", headers=seen)
+            assert resp.status_code == 200, (slug, n, path, resp.data[:300])
+        drawn += 1
+    assert drawn
