@@ -12,9 +12,11 @@ and ``?theme=`` picks one of THEMES.  static/display.js keeps it live from the e
 """
 from __future__ import annotations
 
-from flask import Blueprint, abort, g, make_response, redirect, render_template, request, url_for
+import os
 
-from companion import feed, hidden, store
+from flask import Blueprint, abort, current_app, g, make_response, redirect, render_template, request, url_for
+
+from companion import feed, hidden, report, store
 from companion.db import get_db, systems
 from companion.lobby import _role
 from companion.play import has_template
@@ -49,7 +51,7 @@ def reading(t: dict, state: dict) -> str:
     """A tracker as a few words (the display has no buttons): "7/10", "Fore 3/4", "ready"."""
     kind = t.get("kind")
     if kind == "counter":
-        return f"{t['value']}/{t['max']}" if t.get("max") is not None and t["max"] < 100000 else str(t["value"])
+        return f"{t['value']}/{t['max']}" if feed.bounded(t) else str(t["value"])
     if kind == "boxes":
         return f"{t['marked'].count(False)}/{len(t['marked'])}"
     if kind == "arcs":
@@ -67,10 +69,13 @@ def reading(t: dict, state: dict) -> str:
 
 
 def unit_view(unit: dict, levels: dict, state: dict) -> dict:
-    """One unit's line: its level trackers (with a bar), its other trackers in words, its sealed parts."""
+    """One unit's line as the core draws it (a game with its own phone row, _row.html, draws that
+    instead): its main tracker large with a bar (report.main_tracker: the first counter or box
+    track), its other trackers in words, its sealed parts."""
     sealed = [p for p in (state.get(hidden.KEY) or {}).values()
               if p.get("unit") == unit["id"] and (not p.get("discarded") or p.get("round") == state["round"])]
-    level = levels.get(unit["id"], {}).get("trackers", {})
+    main = report.main_tracker(unit)
+    level = {tid: t for tid, t in levels.get(unit["id"], {}).get("trackers", {}).items() if tid == main}
     return {"id": unit["id"], "name": unit["name"], "levels": level,
             "others": [(t.get("label", tid), reading(t, state)) for tid, t in unit.get("trackers", {}).items()
                        if tid not in level and reading(t, state)],
@@ -96,7 +101,14 @@ def display_context(row: dict) -> dict:
             "last": last, "last_dice": feed.dice_of(last["payload"]) if last else None,
             "last_odds": feed.odds_of(last) if last else None, "reading": reading,
             "game_display": has_template(f"games/{system.slug}/_display.html"),
+            "has_row": has_template(f"games/{system.slug}/_row.html"),
+            "game_css": has_static(f"games/{system.slug}.css"),
             "fresh_seconds": FRESH_SECONDS, "themes": THEMES}
+
+
+def has_static(name: str) -> bool:
+    folder = current_app.static_folder
+    return bool(folder) and os.path.isfile(os.path.join(folder, name))
 
 
 def _page(code: str, part: str, side: str | None = None):

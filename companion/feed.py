@@ -18,6 +18,7 @@ import time
 
 from companion import dice, hidden, report, store
 from companion.db import connection_for
+from companion.trackers import counter
 
 KEEP_ALIVE_SECONDS = 15  # a comment this often: proxies and sleeping Wi-Fi keep the stream open
 CHECK_SECONDS = 0.1  # how often wait_for_change looks at the table's seq (until the live push)
@@ -44,17 +45,24 @@ def wait_for_change(code: str, seq: int, timeout: float, db_path: str) -> int | 
         time.sleep(min(CHECK_SECONDS, left))
 
 
+def bounded(tracker: dict) -> bool:
+    """Whether a counter has a ceiling worth showing: a max at the input limit means none (as the
+    board shows it, companion/tracker_view.py)."""
+    return tracker.get("max") is not None and tracker["max"] < counter.LIMIT
+
+
 def main_trackers(state: dict) -> dict:
     """Each unit on the table with what is left on its level trackers (a counter, boxes, arcs: the
     ones the battle report charts, report.CHART_KINDS): {uid: {"name", "side", "trackers": {tid:
-    {"label", "left", "of"}}}}."""
+    {"label", "left", "of"}}}} (``of``: None for a counter without a ceiling)."""
     out = {}
     for uid in state.get("unit_order", []):
         unit = state["units"].get(uid)
         if not unit or unit.get("removed"):
             continue
         out[uid] = {"name": unit["name"], "side": unit.get("side"), "trackers": {
-            tid: {"label": t.get("label", tid), "left": report.level(t), "of": report.ceiling(t)}
+            tid: {"label": t.get("label", tid), "left": report.level(t),
+                  "of": report.ceiling(t) if t["kind"] != "counter" or bounded(t) else None}
             for tid, t in unit.get("trackers", {}).items() if t.get("kind") in report.CHART_KINDS}}
     return out
 
