@@ -3,7 +3,6 @@ sealed parts redacted, resumable from Last-Event-ID, kept alive, and holding no 
 waits.  The example client of docs/api.md is run as it is written there."""
 from __future__ import annotations
 
-import json
 import re
 import socket
 import sqlite3
@@ -15,6 +14,7 @@ import pytest
 from werkzeug.serving import make_server
 
 from companion import create_app, feed
+from cut_link import Proxy
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "api.md"
 SECRET = "turn hard to port at dawn"
@@ -28,53 +28,6 @@ def example_client():
     space: dict = {}
     exec(compile(block, str(DOC), "exec"), space)
     return space["follow"]
-
-
-class Proxy:
-    """A TCP relay between a client and the served app that a test can cut, as a sleeping TV's
-    Wi-Fi would: every open connection is closed at once."""
-
-    def __init__(self, port: int):
-        self.target = port
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self.listener.getsockname()[1]
-        self.open: list[socket.socket] = []
-        self.accepted = 0
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self):
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            upstream = socket.create_connection(("127.0.0.1", self.target))
-            self.open += [client, upstream]
-            self.accepted += 1
-            for a, b in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
-
-    @staticmethod
-    def _pipe(a, b):
-        try:
-            while data := a.recv(65536):
-                b.sendall(data)
-        except OSError:
-            pass
-        for s in (a, b):
-            try:
-                s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-
-    def cut(self):
-        for s in self.open:
-            try:
-                s.shutdown(socket.SHUT_RDWR)
-                s.close()
-            except OSError:
-                pass
-        self.open = []
 
 
 @pytest.fixture
@@ -134,6 +87,7 @@ def test_the_example_client_gets_every_event_of_a_short_game_once_across_a_recon
     while len(got) < head and time.monotonic() < deadline:
         time.sleep(0.05)
     stop.set()
+    proxy.close()
     assert proxy.accepted >= 2, "the client came back after the cut"
     assert [e["seq"] for e in got] == list(range(1, head + 1)), "every event once, in order"
     hit = got[3]

@@ -10,6 +10,7 @@ import zlib
 import pytest
 from playwright.sync_api import expect
 
+from cut_link import Proxy
 from phone_checks import open_card, open_table, shots, two_players
 from test_phone_board import fill_table
 
@@ -55,7 +56,7 @@ def assert_fits(page) -> None:
 def test_a_tap_on_a_phone_reaches_the_display_and_a_roll_shows_large_then_in_the_ticker(live_server, phone, browser):
     anna, ben = phone(), phone()
     two_players(anna, ben, live_server)
-    fill_table(anna, live_server, per_side=3)
+    fill_table(anna, live_server, per_side=5)  # ten ships: the layout must still fit without scrolling
     code = anna.url.rstrip("/").split("/")[-1]
     tv = tv_page(browser, display_url(anna, live_server))
     assert tv.url.endswith(f"/t/{code}/display")
@@ -71,10 +72,10 @@ def test_a_tap_on_a_phone_reaches_the_display_and_a_roll_shows_large_then_in_the
     assert took < LIVE, took
 
     # Ben seals an order for his ship: the TV says an order is sealed, never what it says
-    agamemnon = open_card(ben, "Agamemnon")
-    agamemnon.get_by_label("sealed order for Agamemnon").fill(SECRET)
-    agamemnon.get_by_role("button", name="✉ Seal").click()
-    expect(tv.locator("[data-unit=u4] .dsp-sealed")).to_have_text("✉ sealed order")
+    redoutable = open_card(ben, "Redoutable")
+    redoutable.get_by_label("sealed order for Redoutable").fill(SECRET)
+    redoutable.get_by_role("button", name="✉ Seal").click()
+    expect(tv.locator("[data-unit=u6] .dsp-sealed")).to_have_text("✉ sealed order")
     assert SECRET not in tv.content()
 
     csrf = anna.locator("input[name=csrf_token]").first.get_attribute("value")
@@ -96,6 +97,7 @@ def test_a_tap_on_a_phone_reaches_the_display_and_a_roll_shows_large_then_in_the
     assert_fits(tv)
     assert tv.evaluate("document.querySelectorAll('button, input, select, textarea, a[href]').length") == 0
     assert tv.errors == []
+    tv.context.close()
 
 
 def alpha_at(png: bytes, points) -> list[int]:
@@ -156,3 +158,38 @@ def test_the_overlay_is_transparent_with_no_scrollbars_and_each_part_stands_alon
         assert tv.evaluate("document.documentElement.scrollHeight <= innerHeight && "
                            "document.documentElement.scrollWidth <= innerWidth"), part
     assert tv.errors == []
+    tv.context.close()
+
+
+def test_a_sleeping_tv_catches_up_by_itself_when_it_wakes(live_server, phone, browser):
+    """The TV's link drops (its Wi-Fi sleeps) while the table plays on: it says it is reconnecting,
+    and once the link is back it shows every change, with no reload and no touch."""
+    anna = phone()
+    open_table(anna, live_server)
+    fill_table(anna, live_server, per_side=2)
+    code = anna.url.rstrip("/").split("/")[-1]
+    proxy = Proxy(int(live_server.rsplit(":", 1)[1]))
+    url = display_url(anna, live_server).replace(live_server, f"http://127.0.0.1:{proxy.port}")
+    tv = tv_page(browser, url)
+    expect(tv.locator("body")).to_have_attribute("data-link", "live")
+    tv.evaluate("window.__same_page = true")
+    proxy.down = True
+    proxy.cut()
+    expect(tv.locator("#dsp-link")).to_contain_text("Reconnecting", timeout=5000)
+    csrf = anna.locator("input[name=csrf_token]").first.get_attribute("value")
+    for _ in range(3):
+        anna.request.post(f"{live_server}/t/{code}/act", form={"csrf_token": csrf, "do": "adjust unit=u1 tracker=hp by=-1"})
+    anna.request.post(f"{live_server}/t/{code}/act", form={"csrf_token": csrf, "do": "next-phase"})
+    tv.wait_for_timeout(1500)
+    expect(tv.locator("[data-unit=u1] [data-left]")).to_have_text("10")  # still asleep: nothing came
+    proxy.down = False
+    woke = time.monotonic()
+    expect(tv.locator("[data-unit=u1] [data-left]")).to_have_text("7", timeout=8000)
+    print(f"woken TV caught up in {(time.monotonic() - woke) * 1000:.0f} ms")
+    expect(tv.locator("[data-phase]")).not_to_have_text("Start")
+    expect(tv.locator("body")).to_have_attribute("data-link", "live")
+    expect(tv.locator("#dsp-link")).to_be_hidden()
+    assert tv.evaluate("window.__same_page === true"), "caught up without a reload"
+    tv.context.close()
+    proxy.close()
+    assert tv.errors == [] or all("feed" in e or "ERR_" in e for e in tv.errors), tv.errors
