@@ -47,6 +47,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_REFRESH_EACH_REQUEST=False,  # a poll must not resend the cookie every 2 s
         MAX_CONTENT_LENGTH=4 * 1024 * 1024,
         POLL_SECONDS=2,
+        # an event stream ends after this long and its client comes back from the last event it had
+        # (companion/feed.py): a connection a client forgot is not held for ever
+        FEED_SECONDS=300,
     )
     if test_config:
         app.config.update(test_config)

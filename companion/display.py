@@ -24,12 +24,13 @@ from companion.web import remember_seat, seat_for, seats
 
 bp = Blueprint("display", __name__)
 
-SPECTATOR = {"role": "spectator"}  # what the display shows: a spectator's view, whoever opens it
+DISPLAY_SEAT = "Display"  # the name a screen that joined by the Display QR goes by
+# what the display shows: a spectator's view, whoever opens it (also the seat a game's _row.html sees)
+SPECTATOR = {"name": DISPLAY_SEAT, "side": None, "role": "spectator"}
 THEMES = {"night": "dark, for a TV in a dim room", "day": "light, for a bright room",
           "broadcast": "white on dark plates with outlined type, for an overlay on a camera picture"}
 TICKER = 5  # events in the ticker: one line each along the bottom of a 1280x800 screen
 FRESH_SECONDS = 6  # how long a new roll stays large before it shrinks into the ticker (display.js)
-DISPLAY_SEAT = "Display"  # the name a screen that joined by the Display QR goes by
 
 
 class BadOption(ValueError):
@@ -97,7 +98,7 @@ def display_context(row: dict) -> dict:
     rolls = store.board_log(db, row["id"], viewer, rolls=1, row=row)["rolls"]
     last = rolls[0] if rolls and not rolls[0]["withdrawn"] else None
     system = systems()[row["system"]]
-    return {"row": row, "state": state, "system": system, "sides": sides, "recent": recent,
+    return {"row": row, "state": state, "system": system, "seat": SPECTATOR, "sides": sides, "recent": recent,
             "last": last, "last_dice": feed.dice_of(last["payload"]) if last else None,
             "last_odds": feed.odds_of(last) if last else None, "reading": reading,
             "game_display": has_template(f"games/{system.slug}/_display.html"),

@@ -118,11 +118,15 @@ def _sse(data: dict, event_id: int | None = None, kind: str | None = None) -> st
     return head + "data: " + json.dumps(data, separators=(",", ":")) + "\n\n"
 
 
-def stream(db_path: str, code: str, viewer: str | None, after: int | None, keep_alive: float = KEEP_ALIVE_SECONDS):
+def stream(db_path: str, code: str, viewer: str | None, after: int | None, keep_alive: float = KEEP_ALIVE_SECONDS,
+           lifetime: float | None = None):
     """The stream's text, piece by piece: first ``event: state`` (the seq and every unit's trackers
     now, no id: it moves no client's place), then each event after ``after`` (None: from now on) as
     it comes, and a keep-alive comment after ``keep_alive`` quiet seconds.  It ends when the server
-    closes it (the client went: the next write fails) or the table is gone."""
+    closes it (the client went: the next write fails), when the table is gone, or after ``lifetime``
+    seconds (the app's FEED_SECONDS: the client comes back with Last-Event-ID and misses nothing, and
+    no connection a client forgot is held for ever)."""
+    ends = time.monotonic() + lifetime if lifetime else None
     db = connection_for(db_path)
     row = store.state_for(store.table(db, code), viewer)
     seen = row["seq"] if after is None else min(after, row["seq"])
@@ -144,5 +148,8 @@ def stream(db_path: str, code: str, viewer: str | None, after: int | None, keep_
                 yield _sse(message(ev, moved if ev is batch[-1] else {}), event_id=ev["seq"])
             seen = batch[-1]["seq"] if batch else now["seq"]
             continue
-        if wait_for_change(code, seen, keep_alive, db_path) is None:
+        wait = keep_alive if ends is None else min(keep_alive, ends - time.monotonic())
+        if wait <= 0:
+            return
+        if wait_for_change(code, seen, wait, db_path) is None and wait == keep_alive:
             yield ": keep-alive\n\n"

@@ -178,6 +178,9 @@ def test_a_quiet_stream_sends_a_keep_alive_and_holds_no_transaction_while_it_wai
     assert busy == 0, "a read snapshot was held while waiting"
     assert waited["text"] == ": keep-alive\n\n"
     stream.close()
+    # a stream with a lifetime (the app's FEED_SECONDS) ends by itself; its client comes back
+    short = list(feed.stream(path, code, None, None, keep_alive=5, lifetime=0.3))
+    assert short[0].startswith("retry:") and short[1].startswith("event: state") and len(short) == 2
 
 
 def test_the_feed_is_in_the_openapi_document(client):
