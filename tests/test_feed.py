@@ -189,3 +189,26 @@ def test_the_feed_is_in_the_openapi_document(client):
     assert "text/event-stream" in op["responses"]["200"]["content"]
     assert {p["name"] for p in op["parameters"]} >= {"code", "after", "Last-Event-ID"}
     assert {"400", "404"} <= set(op["responses"])
+
+
+def test_a_stream_ends_when_its_client_goes(served):
+    """The server's side of a stream stops at its next write once the client has gone: its thread
+    (a greenlet under gunicorn) is not held until the stream's lifetime runs out."""
+    app, base, port = served
+    c = app.test_client()
+    code, player, spectator = new_table(c)
+    before = threading.active_count()
+    sock = socket.create_connection(("127.0.0.1", port))
+    sock.sendall(f"GET /api/tables/{code}/feed HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {spectator}\r\n\r\n".encode())
+    got = b""
+    with sock:
+        while b"event: state" not in got:
+            got += sock.recv(65536)
+        assert threading.active_count() == before + 1  # the stream's server thread
+    for n in range(3):  # the stream writes each one: the first write or two find the client gone
+        act(c, code, player, type="note", text=f"note {n}")
+        time.sleep(0.3)
+    deadline = time.monotonic() + 3
+    while threading.active_count() > before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert threading.active_count() == before
