@@ -59,7 +59,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     from companion.seat_cookie import KeptSeatCookies
     app.session_interface = KeptSeatCookies()  # a phone's cookie is checked once, not every poll
 
-    from companion import api, db, disk, display, games, kept_cards, lobby, lookup, play, tracker_view, web
+    from companion import api, db, disk, display, games, kept_cards, lobby, lookup, play, share, tracker_view, web
     from companion.actions import _load_all
     db.init_app(app)
     web.init_app(app)
@@ -68,6 +68,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     kept_cards.init_app(app)
     _load_all()  # core and game action types, before a game's views import them
     # core areas, then each game's own pages (designers, editors, live previews)
-    for bp in (lobby.bp, play.bp, lookup.bp, api.bp, display.bp, *games.blueprints()):
+    for bp in (lobby.bp, play.bp, lookup.bp, api.bp, share.bp, display.bp, *games.blueprints()):
         app.register_blueprint(bp)
     return app

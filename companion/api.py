@@ -9,7 +9,7 @@ import secrets
 
 from flask import Blueprint, Response, current_app, g, abort, jsonify, request, url_for
 
-from companion import actions, dice, feed, hidden, replay, same_hit, store
+from companion import actions, dice, export_signature, feed, hidden, replay, same_hit, store
 from companion.actions import Ctx
 from companion.actions.schema import whole as whole_number
 from companion.validate import shielded
@@ -98,8 +98,8 @@ def whole(data: dict, key: str) -> int:
     return value
 
 
-def _created(row: dict):
-    return jsonify({"code": row["code"],
+def _created(row: dict, **more):
+    return jsonify({**more, "code": row["code"],
                     "player_url": public_url(url_for("lobby.join", code=row["code"], secret=row["player_secret"])),
                     "spectator_url": public_url(url_for("lobby.join", code=row["code"],
                                                         secret=row["spectator_secret"]))}), 201
@@ -128,12 +128,14 @@ def create_table():
 
 @bp.post("/tables/import")
 def import_table():
-    """Import an export document as a new table."""
+    """Import an export document as a new table; the answer says whether it was this server's own
+    export, unchanged (``signed``, and the sentence in ``import_note``)."""
     try:
         row = replay.import_table(get_db(), body(), systems(), current_app.config["SECRET_KEY"])
     except RuleError as exc:
         return error(exc)
-    return _created(row)
+    return _created(row, signed=row["imported"] == export_signature.OWN,
+                    import_note=export_signature.sentence(row["imported"]))
 
 
 @bp.get("/tables/<code>")

@@ -10,7 +10,7 @@ import json
 
 from flask import Response, abort, request
 
-from companion import hidden, store
+from companion import hidden, share, store
 from companion.db import get_db
 from companion.rules import RuleError
 from companion.validate import CONTROL_RE
@@ -49,16 +49,23 @@ def uploaded_json(what: str, field: str = "file", text_field: str = "text"):
     here."""
     upload = request.files.get("file")
     text = upload.read().decode("utf-8", "replace") if upload and upload.filename else request.form.get(text_field, "")
+    data = share.link_data(text)
+    if data is not None:  # a share link (issue 28 §6), pasted or scanned: it carries the same document
+        return share.unpack(data, field)
     try:
         return json.loads(text or "null")
     except (ValueError, RecursionError):
-        raise RuleError(f"That is not an export of {what} (JSON).", field) from None
+        raise RuleError(f"That is not an export of {what} (JSON) nor a share link.", field) from None
 
 
 def uploaded_list(what: str, key: str, most: int, field: str = "file") -> list[dict]:
     """The entries of an uploaded export: the document's ``key`` list (or the document itself if it
     is a list) of 1 to ``most`` JSON objects; a sentence naming the entry that is not one."""
-    doc = uploaded_json(what, field)
+    return listed(uploaded_json(what, field), what, key, most, field)
+
+
+def listed(doc, what: str, key: str, most: int, field: str = "file") -> list[dict]:
+    """The entries of an exported document (uploaded, or carried by a share link)."""
     found = doc.get(key) if isinstance(doc, dict) else doc
     if not isinstance(found, list) or not 1 <= len(found) <= most:
         raise RuleError(f"The file needs 1 to {most} {what}.", field)

@@ -84,7 +84,8 @@ def import_table():
         return render_template("home.html", tables=my_tables(), systems=systems(),
                                errors={exc.field or "file": exc.message}, form=request.form), 400
     remember_seat(row["code"], name, row["state"]["sides"][0], "player")
-    return redirect(url_for("play.board", code=row["code"]), 303)
+    # the board says once, at the top, whether the file was this server's own (export_signature)
+    return redirect(url_for("play.board", code=row["code"], imported=1), 303)
 
 
 def join_urls(row: dict) -> dict:

@@ -1,17 +1,26 @@
 """The OpenAPI document for /api (built from the registered action types, so it cannot drift)."""
 from __future__ import annotations
 
-from companion import dice
+from companion import dice, export_signature
 from companion.actions.schema import request_schema
+from companion.replay import EXPORT_FORMAT, MAX_EVENTS_IMPORT
 from companion.take_back import MAX_TARGETS
 from companion.validate import MAX_DEPTH, MAX_INT, MAX_TEXT
 
-LIMITS = (f" Every JSON body: strict JSON (no NaN or Infinity), at most {MAX_DEPTH} levels deep, integers "
-          f"within ±{MAX_INT}, text valid Unicode of at most {MAX_TEXT} characters; otherwise 400 naming "
+LIMITS = (f" Every JSON body: strict JSON (no NaN or Infinity), at most {MAX_DEPTH} levels deep, every "
+          f"number (declared or not) within ±{MAX_INT}, a field declared integer written as a whole number "
+          f"(2, not 2.0), text valid Unicode of at most {MAX_TEXT} characters; otherwise 400 naming "
           "the field (see docs/api.md).")
 
 ERROR = {"type": "object", "properties": {"error": {"type": "string"}, "field": {"type": "string"}},
          "required": ["error"]}
+
+
+# one message of the event feed as an SSE parser reads it (companion/feed.py): ``event: state`` first,
+# then one per event ("message", the default) with its seq as ``id``; ``data`` is JSON
+FEED_EVENT = {"type": "object", "properties": {
+    "event": {"type": "string", "enum": ["state", "message"]}, "id": {"type": "string", "pattern": "^[0-9]+$"},
+    "data": {"type": "string", "contentMediaType": "application/json"}, "retry": {"type": "integer"}}}
 
 
 def _resp(desc: str, schema: dict | None = None) -> dict:
@@ -50,6 +59,20 @@ def _undo_op(kind: str, seq: dict, write_errors: dict) -> dict:
                                       "table is finished", {**ERROR, "properties": {**ERROR["properties"], "top": top}})}}}
 
 
+def _export_document(systems: dict) -> dict:
+    """A table export (what /export answers and /tables/import takes), its signature included."""
+    return {"type": "object", "required": ["format", "system", "events"], "properties": {
+        "format": {"const": EXPORT_FORMAT}, "system": {"type": "string", "enum": sorted(systems)},
+        "events": {"type": "array", "minItems": 1, "maxItems": MAX_EVENTS_IMPORT, "items": {"type": "object"}},
+        export_signature.IMPORTED: {"enum": [None, export_signature.OWN, export_signature.OTHER], "description": (
+            "where the exported table came from: null, made on that server; else imported from a file "
+            "signed by it, or not (a table imported from an edited file stays not signed when exported again)")},
+        export_signature.FIELD: {"type": "object", "required": ["alg", "value"], "description": (
+            f"{export_signature.ALG} over the document without this field (sorted keys, no spaces, UTF-8), "
+            "keyed from the server's secret key: an import says whether it still holds (docs/api.md)"),
+            "properties": {"alg": {"const": export_signature.ALG}, "value": {"type": "string"}}}}}
+
+
 def document(registry: dict, systems: dict) -> dict:
     action_types = sorted(t for t in registry if t != "create-table")
     code = [{"name": "code", "in": "path", "required": True, "schema": {"type": "string"}}]
@@ -66,8 +89,12 @@ def document(registry: dict, systems: dict) -> dict:
                     "409": _resp("Stale view or finished table", ERROR), **full}
     pool_die = {"type": "integer", "minimum": 2, "maximum": max(dice.POOL_SIDES),
                 "description": "a d<sides> result that succeeds (2+ to <sides>+)"}
-    created = _resp("Created", {"type": "object", "properties": {
-        "code": {"type": "string"}, "player_url": {"type": "string"}, "spectator_url": {"type": "string"}}})
+    urls = {"code": {"type": "string"}, "player_url": {"type": "string"}, "spectator_url": {"type": "string"}}
+    created = _resp("Created", {"type": "object", "properties": urls})
+    imported = _resp("Created (never refused for its signature)", {
+        "type": "object", "required": ["code", "signed", "import_note"], "properties": {
+            **urls, "signed": {"type": "boolean", "description": "the file is this server's own export, unchanged"},
+            "import_note": {"type": "string", "enum": [export_signature.SIGNED, export_signature.NOT_SIGNED]}}})
     return {
         "openapi": "3.1.0",
         "info": {"title": "companion", "version": "1",
@@ -98,8 +125,8 @@ def document(registry: dict, systems: dict) -> dict:
                 "system": {"type": "string", "enum": sorted(systems)}, "name": {"type": "string", "maxLength": 60},
                 "sides": {"type": "array", "items": {"type": "string", "maxLength": 30}, "maxItems": 8}}}),
                 "responses": {"201": created, "400": _resp("Bad input", ERROR), **full}}},
-            "/api/tables/import": {"post": {"requestBody": _json_body({"type": "object"}),
-                                            "responses": {"201": created, "400": _resp("Not a valid export", ERROR),
+            "/api/tables/import": {"post": {"requestBody": _json_body(_export_document(systems)),
+                                            "responses": {"201": imported, "400": _resp("Not a valid export", ERROR),
                                                           "413": errors["413"], **full}}},
             "/api/tables/{code}": {"get": {"parameters": code, "security": [{"secret": []}],
                                            "responses": {"200": _resp("State", {"type": "object", "required": ["code", "system", "seq", "state"]}), **errors}}},
@@ -116,12 +143,14 @@ def document(registry: dict, systems: dict) -> dict:
                 "description": "Take back moves in force, or correct a tracker change (issue 27; docs/api.md).",
                 "requestBody": _json_body({"type": "object", "required": ["targets"], "additionalProperties": False,
                                            "properties": {
-                    "targets": {"type": "array", "items": {"type": "integer", "minimum": 2}, "minItems": 1,
+                    "targets": {"type": "array", "items": {"type": "integer", "minimum": 2, "maximum": MAX_INT},
+                                "minItems": 1,
                                 "maxItems": MAX_TARGETS, "description": "the seqs of the moves to take back"},
                     "instead": {"type": "object", "additionalProperties": False, "description":
                                 "a correction of the first target (an adjust, or a tracker op adjust/move): "
                                 "the same move with this unit and/or amount in its place",
-                                "properties": {"unit": {"type": "string"}, "by": {"type": "integer"}}},
+                                "properties": {"unit": {"type": "string"}, "by": {
+                                    "type": "integer", "minimum": -MAX_INT, "maximum": MAX_INT}}},
                     "seq": {**seq, "description": "the seq the take-back was made against; 409 if stale"}}}),
                 "responses": {"200": _resp("Taken back", {"type": "object", "required": ["seq", "label", "targets"]}),
                               **write_errors, "409": _resp(
@@ -142,9 +171,11 @@ def document(registry: dict, systems: dict) -> dict:
                 "description": "The table's events as Server-Sent Events, each once (docs/api.md, Event feed).",
                 "responses": {"200": {"description": "A stream: event: state, then id: <seq> / data: {seq, type, "
                                                      "label, seat, side, withdrawn, dice, odds, units} per event",
-                                      "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+                                      "content": {"text/event-stream": {"schema": FEED_EVENT}}},
                               "400": errors["400"], "404": errors["404"], "405": errors["405"]}}},
             "/api/tables/{code}/export": {"get": {"parameters": code, "security": [{"secret": []}],
-                                                  "responses": {"200": _resp("Export document", {"type": "object"}), **errors}}},
+                                                  "responses": {"200": _resp("Export document, signed", {
+                                                      **_export_document(systems), "required": [
+                                                          "format", "system", "events", export_signature.FIELD]}), **errors}}},
         },
     }

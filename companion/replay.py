@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from sqlite_utils import Database
 
-from companion import hidden, import_check, take_back
+from companion import export_signature, hidden, import_check, take_back
 from companion.actions import TAKE_BACK
 from companion.rules import RuleError
 from companion.store import _insert_table, _row, events, table, write_lock
@@ -16,9 +16,10 @@ IMPORT_SLICE = 250  # events replayed in one write transaction (~25 ms of the wr
 
 def export_for(db: Database, code: str, viewer: str | None, server_key: str) -> dict:
     """An export made by a seat of side ``viewer``: its own side's sealed parts in clear, every
-    other side's boxed with the server's key (re-importable here, exactly; unreadable elsewhere).
-    See companion/hidden.py and docs/hidden-information.md."""
-    return hidden.for_export(export(db, code), viewer, server_key)
+    other side's boxed with the server's key (re-importable here, exactly; unreadable elsewhere),
+    and the whole signed with it (companion/export_signature.py: an import tells this server's own
+    file, unchanged, from an edited one).  See companion/hidden.py and docs/hidden-information.md."""
+    return export_signature.sign(hidden.for_export(export(db, code), viewer, server_key), server_key)
 
 
 def export(db: Database, code: str) -> dict:
@@ -27,13 +28,18 @@ def export(db: Database, code: str) -> dict:
     return {"format": EXPORT_FORMAT, "version": 1, "system": row["system"], "table": row["code"], "name": row["name"],
             "content_version": row["content_version"], "created": row["created"],
             "finished": bool(row["finished"]),
+            # where the table came from, under the signature: a table imported from an edited file
+            # and exported again is still not this server's own (export_signature.origin)
+            export_signature.IMPORTED: row["imported"],
             "events": [{k: e[k] for k in ("seq", "ts", "seat", "side", "type", "label", "payload")}
                        for e in events(db, code)]}
 
 
 def import_table(db: Database, doc: dict, systems: dict, server_key: str | None = None) -> dict:
     """Rebuild a table from an export: every event is replayed and checked before anything is stored.
-    Boxed sealed parts (an export made by one side's seat) are opened with ``server_key`` first."""
+    Boxed sealed parts (an export made by one side's seat) are opened with ``server_key`` first.
+    The new row's ``imported`` says whether the file is this server's own export, unchanged (its
+    signature holds) or not; neither is refused (companion/export_signature.py)."""
     if not isinstance(doc, dict) or doc.get("format") != EXPORT_FORMAT:
         raise RuleError(f"This is not a companion table export (format must be {EXPORT_FORMAT!r}).", "file")
     system = systems.get(doc.get("system")) if isinstance(doc.get("system"), str) else None
@@ -57,6 +63,8 @@ def import_table(db: Database, doc: dict, systems: dict, server_key: str | None 
         raise RuleError(f"The export holds more than {take_back.MAX_IN_IMPORT} take-backs.", "file")
     if clean[0]["type"] != "create-table" or clean[0]["payload"].get("system") != system.slug:
         raise RuleError("The export must start with the table's create-table event.", "file")
+    # checked outside the write lock (a long document's HMAC takes a while)
+    origin = export_signature.origin(doc, server_key)
     code = None
     try:
         _check_replay(clean)
@@ -66,6 +74,7 @@ def import_table(db: Database, doc: dict, systems: dict, server_key: str | None 
         # fresh code and secrets nobody has yet; a refusal at any slice deletes what was stored.
         with write_lock(db):
             code = _insert_table(db, system.slug, version)
+            db.conn.execute("update tables set imported = ? where code = ?", [origin, code])
             row = table(db, code)  # kept current by each append
         for start in range(0, len(clean), IMPORT_SLICE):
             with write_lock(db):

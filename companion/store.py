@@ -133,6 +133,13 @@ def m007_reveal_labels_without_text(db: Database) -> None:
     db.execute("delete from drawn")
 
 
+@migrations()
+def m008_imported(db: Database) -> None:
+    """Where an imported table came from (companion/export_signature.py): "signed" (this server's
+    own export, unchanged) or "not signed" (edited, or made elsewhere); NULL for a table made here."""
+    db["tables"].add_column("imported", str)
+
+
 class NotFound(LookupError):
     """No such table (or not for these credentials): answered 404 without a hint."""
 
@@ -527,6 +534,13 @@ def library_items(db: Database, system: str, kind: str | None = None) -> list[di
         sql += " and kind = ?"
         params.append(kind)
     return [{**r, "data": json.loads(r["data"])} for r in db.query(sql + " order by kind, name", params)]
+
+
+def library_last(db: Database, system: str, kind: str, owner: str) -> dict | None:
+    """The item of this kind the table ``owner`` saved last (a form's start for the next one), or None."""
+    rows = list(db.query("select * from library where system = ? and kind = ? and owner = ? "
+                         "order by updated desc, id desc limit 1", [system, kind, owner]))
+    return {**rows[0], "data": json.loads(rows[0]["data"])} if rows else None
 
 
 def library_item(db: Database, item_id: int) -> dict:

@@ -18,7 +18,7 @@ from jinja2 import BaseLoader, TemplateNotFound
 from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 
-from companion import folded_cards, side_marks, store, validate, words
+from companion import export_signature, folded_cards, side_marks, store, validate, words
 from companion.actions import Ctx, Stale
 from companion.db import get_db, systems
 from companion.rules import RuleError
@@ -42,6 +42,8 @@ def init_app(app) -> None:
     app.jinja_env.globals["csrf"] = csrf_token
     app.jinja_env.globals["if_side"] = side_marks.if_side  # a side's own bits (one board for every side)
     app.jinja_env.globals["roster_of"] = roster_of
+    # where an imported table came from: this server's own export, or an edited / foreign file
+    app.jinja_env.globals["import_note"] = lambda row: export_signature.sentence(row.get("imported"))
     app.jinja_env.loader = MissRemembered(app.jinja_env.loader)
     app.jinja_env.globals["url_for"] = url_for_once
     app.errorhandler(404)(lambda e: _api_error(e, "Not found.") or (

@@ -185,6 +185,44 @@
   document.addEventListener("htmx:afterSettle", function () { kindFields(); });
   document.addEventListener("change", function (e) { if (e.target.closest && e.target.closest("form[data-kind-form]")) kindFields(); });
 
+  // Steppers (issue 28 §6): an input[data-stepper] gets a − and a + button (44 px) on either side. The
+  // input stays a plain field, sent as typed, so the form works without this script; a tap writes the
+  // number one lower or higher within data-min..data-max (the game's own input limits) and fires
+  // input/change, so a live check redraws as after typing. An empty field starts at data-min (or 0).
+  var stepperIds = 0;
+  function steppers(root) {
+    (root || document).querySelectorAll("input[data-stepper]:not([data-stepped])").forEach(function (input) {
+      input.setAttribute("data-stepped", "");
+      // a label around the stepper would otherwise lend its taps to the − button (its first control)
+      var label0 = input.closest("label");
+      if (label0 && !label0.htmlFor) { input.id = input.id || "stepper-" + (++stepperIds); label0.htmlFor = input.id; }
+      var wrap = document.createElement("span"), label = input.getAttribute("aria-label") || input.name;
+      wrap.className = "stepper";
+      input.parentNode.insertBefore(wrap, input);
+      [["\u2212", -1, "one less"], null, ["+", 1, "one more"]].forEach(function (b) {
+        if (!b) { wrap.appendChild(input); return; }
+        var btn = document.createElement("button");
+        btn.type = "button"; btn.textContent = b[0]; btn.dataset.step = b[1];
+        btn.setAttribute("aria-label", label + ": " + b[2]);
+        wrap.appendChild(btn);
+      });
+    });
+  }
+  document.addEventListener("click", function (e) {
+    var btn = e.target.closest && e.target.closest(".stepper button[data-step]");
+    if (!btn) return;
+    var input = btn.parentNode.querySelector("input"), d = +btn.dataset.step;
+    var lo = input.dataset.min === undefined ? -Infinity : +input.dataset.min;
+    var hi = input.dataset.max === undefined ? Infinity : +input.dataset.max;
+    var now = parseInt(String(input.value).replace(/[+\s]/g, ""), 10);
+    var next = isNaN(now) ? (isFinite(lo) ? lo : 0) : now + d;
+    input.value = String(Math.min(hi, Math.max(lo, next)));
+    input.dispatchEvent(new Event("input", {bubbles: true}));
+    input.dispatchEvent(new Event("change", {bubbles: true}));
+  });
+  document.addEventListener("DOMContentLoaded", function () { steppers(); });
+  document.addEventListener("htmx:afterSettle", function () { steppers(); });
+
   // The result sheet: dismissed, it stays away when the board is redrawn, until a newer result comes.
   var dismissed = null;
   function sheet() {

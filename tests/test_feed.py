@@ -70,6 +70,10 @@ def test_the_example_client_gets_every_event_of_a_short_game_once_across_a_recon
     follow = example_client()
     threading.Thread(target=collect, args=(follow(f"http://127.0.0.1:{proxy.port}", code, spectator, 0), got, stop),
                      daemon=True).start()
+    deadline = time.monotonic() + 5
+    while not proxy.accepted and time.monotonic() < deadline:
+        time.sleep(0.02)
+    time.sleep(0.5)  # the stream has sent its state (no unit yet): the changes below are told as they come
     act(c, code, player, type="add-unit", name="Falcon", side="Red", hp=10)
     act(c, code, player, type="add-unit", name="Raven", side="Blue", hp=10)
     act(c, code, player, type="adjust", unit="u2", tracker="hp", by=-3)

@@ -54,7 +54,12 @@ def test_dreadfleet_warships_and_decks_belong_to_the_table_that_saved_them(app):
     assert refused(post(ben, f"dreadfleet/warships/{saved['id']}/delete"))
     assert item(app, "dreadfleet", "warship", "Skabrus")["data"] == saved["data"]
     exported = anna.client.get(f"/t/{anna.code}/dreadfleet/warships.json").get_data(as_text=True)
-    assert refused(post(ben, "dreadfleet/warships/import", text=exported, _control="df-import"))
+    changed = json.loads(exported)
+    changed["cards"][0]["crew"] = 2
+    assert refused(post(ben, "dreadfleet/warships/import", text=json.dumps(changed), _control="df-import"))
+    # the same card imported again changes nothing and is no refusal (a fleet shared on one server, issue 28 §6)
+    assert post(ben, "dreadfleet/warships/import", text=exported, _control="df-import").status_code == 200
+    assert item(app, "dreadfleet", "warship", "Skabrus")["owner"] == anna.code
     assert warship(anna, "Skabrus", crew=2).status_code == 200  # its own table may change it
     assert item(app, "dreadfleet", "warship", "Skabrus")["data"] != saved["data"]
 
@@ -106,7 +111,11 @@ def test_astral_action_ship_cards_belong_to_the_table_that_saved_them(app):
     assert refused(design(ben, "Falcon", 3))
     assert refused(post(ben, f"astral-action/cards/{saved['id']}/delete"))
     exported = anna.client.get(f"/t/{anna.code}/astral-action/cards.json").get_data(as_text=True)
-    assert refused(post(ben, "astral-action/cards/import", text=exported, _control="aa-import"))
+    changed = json.loads(exported)
+    changed["cards"][0]["chart"]["glance"] = 5
+    assert refused(post(ben, "astral-action/cards/import", text=json.dumps(changed), _control="aa-import"))
+    assert post(ben, "astral-action/cards/import", text=exported, _control="aa-import").status_code == 200
+    assert item(app, "astral-action", "sic", "Falcon")["owner"] == anna.code
     assert item(app, "astral-action", "sic", "Falcon")["data"] == saved["data"]
     assert design(anna, "Falcon", 3).status_code == 200
     assert item(app, "astral-action", "sic", "Falcon")["data"]["size"] == 3

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from companion import dice
+from companion.validate import MAX_INT
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -34,6 +35,20 @@ def test_the_bounds_the_api_checks_are_declared(client, doc):
     for expr in ("", "d" * (dice.MAX_EXPR + 1)):
         assert not _valid(roll, {"expr": expr})
         assert client.post("/api/roll", json={"expr": expr}).status_code == 400
+    # schemathesis (tests/test_schemathesis.py) drew take-back targets past the largest number the API
+    # takes: refused, so declared
+    take_back = _body_schema(doc, "/api/tables/{code}/take-back")
+    assert not _valid(take_back, {"targets": [MAX_INT + 1]}) and _valid(take_back, {"targets": [MAX_INT]})
+    made = client.post("/api/tables", json={"system": "freeform", "name": "Bounds"}).get_json()
+    player = {"Authorization": f"Bearer {made['player_url'].rsplit('/', 1)[1]}"}
+    answer = client.post(f"/api/tables/{made['code']}/take-back", json={"targets": [MAX_INT + 1]}, headers=player)
+    assert answer.status_code == 400 and "too large" in answer.get_json()["error"]
+    # a plain value (a card's name or number: companion.actions.schema.Scalar) has the same bound
+    reveal = doc["components"]["schemas"]["action-reveal"]
+    assert not _valid(reveal, {"type": "reveal", "id": MAX_INT + 1}) and _valid(reveal, {"type": "reveal", "id": 2.5})
+    answer = client.post(f"/api/tables/{made['code']}/actions", json={"type": "reveal", "id": MAX_INT + 1},
+                         headers=player)
+    assert answer.status_code == 400 and "too large" in answer.get_json()["error"]
 
 
 def test_every_answer_given_is_declared(client, doc):

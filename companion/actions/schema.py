@@ -337,8 +337,10 @@ class Scalar(Field):
             _refuse(f"{name} must be one value (text or a number), not a list or an object.", name)
 
     def schema(self):
-        return self.described({"anyOf": [{"type": "string", "maxLength": self.max_len}, {"type": "integer"},
-                                         {"type": "boolean"}]})
+        # what check() takes: any number within ±MAX_INT (a fraction too), yes/no, and null
+        return self.described({"anyOf": [{"type": "string", "maxLength": self.max_len},
+                                         {"type": "number", "minimum": -MAX_INT, "maximum": MAX_INT},
+                                         {"type": "boolean"}, {"type": "null"}]})
 
 
 class List(Field):

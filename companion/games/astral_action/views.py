@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request
 
-from companion import store
+from companion import share, store
 from companion.db import get_db
 from companion.games import library
 from companion.games.astral_action.rules import attack as atk
@@ -21,7 +21,7 @@ from companion.games.astral_action.combat import MODS, _weapon, band_of
 from companion.games.astral_action.ship_row import ship_row
 from companion.play import board_context
 from companion.rules import RuleError
-from companion.game_pages import game_table, json_file, refusal, uploaded_list
+from companion.game_pages import game_table, json_file, listed, refusal, uploaded_json
 from companion.web import ctx_for, page_or_partial
 
 bp = Blueprint("astral_action", __name__, url_prefix="/t/<code>/astral-action")
@@ -41,8 +41,16 @@ def _library() -> dict:
     return {"astral_cards": lambda: store.library_items(get_db(), SLUG, KIND), "aa_rows": MAX_ROWS,
             "aa_orders": tn.ORDERS, "aa_terrain": EXAMPLES, "aa_formation": formation_of,
             "aa_formation_move": movement_of, "aa_movement_rows": MOVEMENT_ROWS, "aa_commands": tn.COMMANDS, "aa_activation": activation_view,
-            "aa_ship_row": ship_row,
+            "aa_ship_row": ship_row, "aa_start": start_card,
+            "aa_limits": {"chart": design.CHART_LIMITS, "weapon_size": design.FIGHTER_WEAPON_SIZES},
             "aa_equipment": {"weapons": WEAPONS, "components": COMPONENTS, "variants": VARIANTS, "arcs": ARCS}}
+
+
+def start_card(code: str) -> dict:
+    """The designer as a page first shows it (issue 28 §6): the card this table saved last, without its
+    name (a card is saved by name: the next ship is a new card, not that one replaced)."""
+    last = library.last_saved(SLUG, KIND, code)
+    return {**last, "name": "", "started_from": last["name"]} if last else {}
 
 
 def activation_view(state: dict) -> dict | None:
@@ -184,8 +192,20 @@ def launch(code: str, item: int):
 def export_cards(code: str):
     """Every saved card as a JSON file, to keep or to take to another companion."""
     _table(code)
+    return json_file(_export_doc(), "astral-action-ship-cards.json")
+
+
+def _export_doc() -> dict:
+    """Every saved card as the export file (and its share link) holds them."""
     data = [item["data"] for item in store.library_items(get_db(), SLUG, KIND)]
-    return json_file({"format": EXPORT_FORMAT, "version": 1, "cards": data}, "astral-action-ship-cards.json")
+    return {"format": EXPORT_FORMAT, "version": 1, "cards": data}
+
+
+@bp.get("/cards/share")
+def share_cards(code: str):
+    """The saved cards' share link as a QR, for another phone to scan (issue 28 §6)."""
+    _table(code)
+    return share.qr_panel(_export_doc())
 
 
 @bp.post("/cards/import")
@@ -193,17 +213,25 @@ def import_cards(code: str):
     """Import cards exported before; every card is checked before any is saved."""
     _table(code, write=True)
     try:
-        found = uploaded_list("Ship Information Cards", "cards", 50)
-        checked = []
-        for i, card in enumerate(found, start=1):
-            try:
-                checked.append(design.validate(card))
-            except RuleError as exc:
-                raise RuleError(f"Card {i}: {exc.message}", exc.field) from None
-        library.save_all(SLUG, KIND, [(card["name"], card) for card in checked], code)
+        import_cards_doc(code, uploaded_json("Ship Information Cards"))
     except RuleError as exc:
         return _failed(exc, "aa-import")
     return _cards(code)
+
+
+@share.importer(EXPORT_FORMAT, SLUG, "Astral Action Ship Information Cards")
+def import_cards_doc(code: str, doc) -> str:
+    """Save exported cards (a file, pasted text or a share link) at table ``code``; every card is
+    checked before any is saved."""
+    found = listed(doc, "Ship Information Cards", "cards", 50)
+    checked = []
+    for i, card in enumerate(found, start=1):
+        try:
+            checked.append(design.validate(card))
+        except RuleError as exc:
+            raise RuleError(f"Card {i}: {exc.message}", exc.field) from None
+    library.save_all(SLUG, KIND, [(card["name"], card) for card in checked], code)
+    return f"Saved {len(checked)} card{'s' if len(checked) != 1 else ''}: {', '.join(c['name'] for c in checked)}."
 
 
 @bp.get("/pick")

@@ -44,6 +44,22 @@ def warship_card(form) -> dict:
     return data
 
 
+def next_card(last: dict | None, saved: set[str]) -> dict:
+    """The fleet editor's start (issue 28 §6): the numbers of the card this table saved last, for the
+    next warship in the roster without a saved card (the seed gives no characteristics to offer, so the
+    player changes only what differs).  A warship that carries no auxiliary starts with none."""
+    if not last or last.get("name") not in df.WARSHIPS:
+        return {}
+    names = list(df.WARSHIPS)
+    at = names.index(last["name"])
+    later = names[at + 1:] + names[:at + 1]
+    name = next((n for n in later if n not in saved), later[0])
+    card = {**last, "name": name, "side": df.WARSHIPS[name][0], "started_from": last["name"]}
+    if not df.WARSHIPS[name][1]:
+        card.pop("aux", None)
+    return card
+
+
 def _flat(card: dict) -> dict:
     """An exported card as the editor's form fields."""
     if not isinstance(card, dict):

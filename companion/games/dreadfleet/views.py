@@ -11,18 +11,18 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request
 
-from companion import store
+from companion import share, store
 from companion.db import get_db, systems
 from companion.games import library
 from companion.games.dreadfleet.deck_lists import (  # noqa: F401 (names kept where they were before the split)
     MAX_DECK_LINES, TURNS, WORDS, card_line, parse_card, parse_deck,
 )
-from companion.games.dreadfleet.fleet_cards import EXPORT_FORMAT, _flat, _number, warship_card  # noqa: F401
+from companion.games.dreadfleet.fleet_cards import EXPORT_FORMAT, _flat, _number, next_card, warship_card  # noqa: F401
 from companion.games.dreadfleet import books
 from companion.games.dreadfleet.previews import boarding_preview, shot_preview
 from companion.play import board_context, form_args
 from companion.rules import RuleError
-from companion.game_pages import game_table, json_file, refusal, uploaded_list
+from companion.game_pages import game_table, json_file, listed, refusal, uploaded_json
 from companion.web import ctx_for, page_or_partial
 
 bp = Blueprint("dreadfleet", __name__, url_prefix="/t/<code>/dreadfleet")
@@ -37,7 +37,14 @@ def _flag(setup) -> None:
 @bp.app_context_processor
 def _library() -> dict:
     return {"dreadfleet_library": lambda kind: store.library_items(get_db(), SLUG, kind),
+            "dreadfleet_start": start_card,
             "df_wind_strength": books.wind_strength}  # the big screen's wind gauge (_display.html)
+
+
+def start_card(code: str) -> dict:
+    """The fleet editor as a page first shows it: from the card this table saved last (next_card)."""
+    saved = {item["name"] for item in store.library_items(get_db(), SLUG, "warship")}
+    return next_card(library.last_saved(SLUG, "warship", code), saved)
 
 
 def _table(code: str, write: bool = False) -> tuple[dict, dict]:
@@ -104,8 +111,20 @@ def delete_warship(code: str, item: int):
 def export_warships(code: str):
     """Every saved Warship card as a JSON file, to keep or to take to another companion."""
     _table(code)
+    return json_file(_export_doc(), "dreadfleet-warship-cards.json")
+
+
+def _export_doc() -> dict:
+    """Every saved Warship card as the export file (and its share link) holds them."""
     cards = [item["data"] for item in store.library_items(get_db(), SLUG, "warship")]
-    return json_file({"format": EXPORT_FORMAT, "version": 1, "cards": cards}, "dreadfleet-warship-cards.json")
+    return {"format": EXPORT_FORMAT, "version": 1, "cards": cards}
+
+
+@bp.get("/warships/share")
+def share_warships(code: str):
+    """The saved Warship cards' share link as a QR, for another phone to scan (issue 28 §6)."""
+    _table(code)
+    return share.qr_panel(_export_doc())
 
 
 @bp.post("/warships/import")
@@ -113,17 +132,25 @@ def import_warships(code: str):
     """Import Warship cards exported before (a file or pasted text); every card is checked first."""
     _table(code, write=True)
     try:
-        cards = uploaded_list("Warship cards", "cards", 50)
-        checked = []
-        for i, card in enumerate(cards, start=1):
-            try:
-                checked.append(warship_card(_flat(card)))
-            except RuleError as exc:
-                raise RuleError(f"Card {i} ({str(card.get('name', '?'))[:40]}): {exc.message}", exc.field) from None
-        library.save_all(SLUG, "warship", [(data["name"], data) for data in checked], code)
+        import_cards(code, uploaded_json("Warship cards"))
     except RuleError as exc:
         return _failed(exc, "df-import")
     return warship_cards(code)
+
+
+@share.importer(EXPORT_FORMAT, SLUG, "Dreadfleet Warship cards")
+def import_cards(code: str, doc) -> str:
+    """Save exported Warship cards (a file, pasted text or a share link) at table ``code``; every card
+    is checked before any is saved."""
+    cards = listed(doc, "Warship cards", "cards", 50)
+    checked = []
+    for i, card in enumerate(cards, start=1):
+        try:
+            checked.append(warship_card(_flat(card)))
+        except RuleError as exc:
+            raise RuleError(f"Card {i} ({str(card.get('name', '?'))[:40]}): {exc.message}", exc.field) from None
+    library.save_all(SLUG, "warship", [(data["name"], data) for data in checked], code)
+    return f"Saved {len(checked)} Warship card{'s' if len(checked) != 1 else ''}: {', '.join(c['name'] for c in checked)}."
 
 
 # --- the players' own decks (library kind "deck") -----------------------------------------------

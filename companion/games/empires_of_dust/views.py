@@ -14,7 +14,7 @@ import re
 
 from flask import Blueprint, abort, make_response, render_template, request
 
-from companion import store
+from companion import share, store
 from companion.db import get_db, systems
 from companion.games import library
 from companion.games.empires_of_dust import rules as eod
@@ -153,10 +153,10 @@ def _deploy(code: str, row: dict, seat: dict, name: str, ships: list[dict], side
     store.act(get_db(), code, {"type": "eod-deploy", "name": name, "side": side, "ships": part}, ctx)
 
 
-def _fleets(code: str, row: dict, seat: dict, errors=None):
+def _fleets(code: str, row: dict, seat: dict, errors=None, typed: str = ""):
     return render_template("games/empires-of-dust/_fleets.html", code=code, state=row["state"],
                            saved=eod_saved_fleets(), ro=seat["role"] == "spectator", seat=seat,
-                           errors=errors or {}, system=systems()[SLUG])
+                           errors=errors or {}, system=systems()[SLUG], typed=typed)
 
 
 def _saved(item_id: int) -> dict:
@@ -198,9 +198,25 @@ def fleet_export(code: str, item: int):
         saved = _saved(item)
     except RuleError:
         abort(404)
-    doc = {"format": EXPORT_FORMAT, "version": 1, "system": SLUG, "name": saved["name"], **saved["data"]}
+    doc = _export_doc(saved)
     slug = re.sub(r"[^a-z0-9]+", "-", saved["name"].lower()).strip("-") or "fleet"
     return json_file(doc, f"{slug}.json")
+
+
+def _export_doc(saved: dict) -> dict:
+    """A saved fleet as its export file (and its share link) hold it."""
+    return {"format": EXPORT_FORMAT, "version": 1, "system": SLUG, "name": saved["name"], **saved["data"]}
+
+
+@bp.get("/t/<code>/eod/fleets/<int:item>/share")
+def fleet_share(code: str, item: int):
+    """A saved fleet's share link as a QR, for another phone to scan (issue 28 §6)."""
+    _table(code)
+    try:
+        saved = _saved(item)
+    except RuleError:
+        abort(404)
+    return share.qr_panel(_export_doc(saved))
 
 
 @bp.post("/t/<code>/eod/fleets/import")
@@ -209,15 +225,24 @@ def fleet_import(code: str):
     row, seat = _table(code)
     require_player(seat)
     try:
-        doc = uploaded_json("a fleet", "eod-import", text_field="json")
-        if not isinstance(doc, dict) or doc.get("format") != EXPORT_FORMAT:
-            raise RuleError(f"This is not an exported fleet (format must be {EXPORT_FORMAT!r}).", "eod-import")
-        name, ships = _clean_for_saving({"name": doc.get("name"), "ships": doc.get("ships")})
-        library.save(SLUG, KIND, name, {"ships": ships, "size": doc.get("size")
-                                        if doc.get("size") in eod.fleet_sizes() else None}, code)
+        import_fleet(code, uploaded_json("a fleet", "eod-import", text_field="json"))
     except RuleError as exc:
-        return make_response(_fleets(code, row, seat, {"eod-import": exc.message}), 400)
+        # the refusal keeps a pasted link (a file cannot be put back in its field)
+        return make_response(_fleets(code, row, seat, {"eod-import": exc.message},
+                                     typed=str(request.form.get("json") or "")[:5000]), 400)
     return _fleets(code, row, seat)
+
+
+@share.importer(EXPORT_FORMAT, SLUG, "an Empires of Dust fleet")
+def import_fleet(code: str, doc) -> str:
+    """Save an exported fleet (a file, pasted text or a share link) at table ``code``, checked like a
+    designed fleet; an identical fleet already saved is left as it is."""
+    if not isinstance(doc, dict) or doc.get("format") != EXPORT_FORMAT:
+        raise RuleError(f"This is not an exported fleet (format must be {EXPORT_FORMAT!r}).", "eod-import")
+    name, ships = _clean_for_saving({"name": doc.get("name"), "ships": doc.get("ships")})
+    library.save(SLUG, KIND, name, {"ships": ships, "size": doc.get("size")
+                                    if doc.get("size") in eod.fleet_sizes() else None}, code, keep_same=True)
+    return f"Saved {name!r}: {len(ships)} ship{'' if len(ships) == 1 else 's'}."
 
 
 @bp.post("/t/<code>/eod/fleets/<int:item>/delete")

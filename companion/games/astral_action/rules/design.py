@@ -19,6 +19,8 @@ BASE_PER_SIZE, PRIMARY_COST, SECONDARY_COST = 30, 20, 10  # L399-L401
 PRIMARY_SURCHARGE, SECONDARY_SURCHARGE = 10, 5  # percent, L400-L401
 FIGHTER_EXTRA_PERCENT = 10  # L244 "increases the total cost of the Fighter by an additional 10% cumulatively"
 MAX_EQUIPMENT = 24  # an input limit (a typing slip), not a rule
+CHART_LIMITS = (-10, 30)  # input limits on a Miss/Glance/Hit threshold (a typing slip), not a rule
+FIGHTER_WEAPON_SIZES = (0, 6)  # a fighter's chosen Weapon Size (L225): at most the largest ship Size
 MOVE_RE = re.compile(r"^(\d{1,2})\s*:\s*(\d{1,2})\s*/\s*(\d{1,2})$")
 
 
@@ -80,8 +82,8 @@ def parse_chart(raw: dict) -> dict:
     if raw.get("miss") in (None, "") or raw.get("glance") in (None, ""):
         raise RuleError("Enter the Miss/Glance/Hit chart from your card: the highest Accuracy that misses and "
                         "the highest that glances (the rules print no numbers for it).", "chart")
-    miss = _int(raw["miss"], "chart", "The highest miss", -10, 30)
-    glance = _int(raw["glance"], "chart", "The highest glance", -10, 30)
+    miss = _int(raw["miss"], "chart", "The highest miss", *CHART_LIMITS)
+    glance = _int(raw["glance"], "chart", "The highest glance", *CHART_LIMITS)
     if glance < miss:
         raise RuleError("The highest glance must be at least the highest miss.", "chart")
     return {"miss": miss, "glance": glance}
@@ -165,7 +167,7 @@ def validate(raw: dict) -> dict:
         # more Secondaries are not forbidden: they cost more (L243-L244)
         if any(is_weapon(e["item"]) for e in card["equipment"]):
             card["weapon_size"] = _int(raw.get("weapon_size"), "weapon_size",
-                                       "The fighter's Weapon Size (chosen when it is created, L225)", 0, 6)
+                                       "The fighter's Weapon Size (chosen when it is created, L225)", *FIGHTER_WEAPON_SIZES)
     else:
         card["movement"] = parse_movement(raw.get("movement"))
     card["points"] = points(card)
