@@ -47,6 +47,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_REFRESH_EACH_REQUEST=False,  # a poll must not resend the cookie every 2 s
         MAX_CONTENT_LENGTH=4 * 1024 * 1024,
         POLL_SECONDS=2,
+        # an event stream ends after this long and its client comes back from the last event it had
+        # (companion/feed.py): a connection a client forgot is not held for ever
+        FEED_SECONDS=300,
     )
     if test_config:
         app.config.update(test_config)
@@ -56,7 +59,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     from companion.seat_cookie import KeptSeatCookies
     app.session_interface = KeptSeatCookies()  # a phone's cookie is checked once, not every poll
 
-    from companion import api, db, disk, games, kept_cards, lobby, lookup, play, share, tracker_view, web
+    from companion import api, db, disk, display, games, kept_cards, lobby, lookup, play, share, tracker_view, web
     from companion.actions import _load_all
     db.init_app(app)
     web.init_app(app)
@@ -66,6 +69,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     _load_all()  # core and game action types, before a game's views import them
     app.add_template_global(games.declared, "game_declared")  # a game's own styles and scripts (game_head)
     # core areas, then each game's own pages (designers, editors, live previews)
-    for bp in (lobby.bp, play.bp, lookup.bp, api.bp, share.bp, *games.blueprints()):
+    for bp in (lobby.bp, play.bp, lookup.bp, api.bp, share.bp, display.bp, *games.blueprints()):
         app.register_blueprint(bp)
     return app

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import secrets
 
-from flask import Blueprint, current_app, g, abort, jsonify, request, url_for
+from flask import Blueprint, Response, current_app, g, abort, jsonify, request, url_for
 
-from companion import actions, dice, export_signature, hidden, replay, same_hit, store
+from companion import actions, dice, export_signature, feed, hidden, replay, same_hit, store
 from companion.actions import Ctx
 from companion.actions.schema import whole as whole_number
 from companion.validate import shielded
@@ -231,6 +231,22 @@ def _undo(code: str, redo: bool):
 def get_events(code: str):
     seat = seat_for(code)
     return jsonify(store.events_for(get_db(), code, hidden.viewer_side(seat)))
+
+
+@bp.get("/tables/<code>/feed")
+def event_feed(code: str):
+    """The table's events as Server-Sent Events (companion/feed.py), from after ``Last-Event-ID`` (what
+    a reconnecting EventSource sends) or ``?after=``; from now on if neither."""
+    seat = seat_for(code)
+    sent = request.headers.get("Last-Event-ID") or request.args.get("after")
+    if sent is not None and not (sent.isascii() and sent.isdigit() and len(sent) <= 15):
+        return error(RuleError("Last-Event-ID (or after) must be the seq of the last event you had, a whole "
+                               "number.", "after"))
+    stream = feed.stream(current_app.config["DATABASE"], code, hidden.viewer_side(seat),
+                         int(sent) if sent is not None else None, lifetime=current_app.config["FEED_SECONDS"])
+    # no buffering anywhere on the way (X-Accel-Buffering: nginx), never cached
+    return Response(stream, mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
 @bp.get("/tables/<code>/export")

@@ -178,6 +178,13 @@ def pool_odds(dice: int, target: int, save: int | None = None, sides: int = 6) -
             "probabilities": probs, "mean": float(mean), "at_least_one": 1 - probs[0][1]}
 
 
+def at_least(probabilities: list, k: int) -> float:
+    """The chance of k or more, from a distribution ``pool_odds`` gave ([[n, p], ...]): how likely a
+    roll was to do as well as it did (the display's "41% to do this well"), read off the odds the
+    event carries, never worked out a second time."""
+    return sum(p for n, p in probabilities if n >= k)
+
+
 def pool_roll(dice: int, target: int, save: int | None = None, sides: int = 6,
               rolled: list | None = None, saves_rolled: list | None = None, rng=None) -> dict:
     """Roll (or take the player's) success dice, then one save per success."""

@@ -84,13 +84,17 @@ def import_table():
 
 
 def join_urls(row: dict) -> dict:
+    """The invite's QR addresses: players, spectators, and a big screen (joins as a spectator, no
+    question asked, and opens the display: companion/display.py)."""
     return {"player": public_url(url_for("lobby.join", code=row["code"], secret=row["player_secret"])),
-            "spectator": public_url(url_for("lobby.join", code=row["code"], secret=row["spectator_secret"]))}
+            "spectator": public_url(url_for("lobby.join", code=row["code"], secret=row["spectator_secret"])),
+            "display": public_url(url_for("display.join", code=row["code"], secret=row["spectator_secret"]))}
 
 
 @bp.get("/t/<code>/invite")
 def invite(code: str):
-    """Big QR codes: one for players, one for spectators (spectators see only theirs)."""
+    """Big QR codes: one for players, one for spectators, one for a big screen (spectators see only
+    the last two)."""
     seat = seat_for(code)
     row = store.table(get_db(), code)
     urls = join_urls(row)

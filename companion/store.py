@@ -450,12 +450,14 @@ def take_back(db: Database, code: str, targets, ctx: Ctx, instead: dict | None =
     return {"seq": seq, "label": label, "payload": payload, "state": state, "row": row}
 
 
-def _event_rows(db: Database, table_id: int, chance_only=False, limit=None, newest_first=False, before=None):
-    where = "table_id = ?" + (" and chance = 1" if chance_only else "") + (" and seq < ?" if before else "")
+def _event_rows(db: Database, table_id: int, chance_only=False, limit=None, newest_first=False, before=None,
+                after=None):
+    where = ("table_id = ?" + (" and chance = 1" if chance_only else "") + (" and seq < ?" if before else "")
+             + (" and seq > ?" if after is not None else ""))
     sql = (f"select seq, ts, seat, side, type, label, payload, target, withdrawn, chance, taken_back from events"
            f" where {where}"
            f" order by seq {'desc' if newest_first else 'asc'}" + (f" limit {int(limit)}" if limit else ""))
-    params = [table_id, int(before)] if before else [table_id]
+    params = [table_id] + ([int(before)] if before else []) + ([int(after)] if after is not None else [])
     return [{"seq": seq, "ts": ts, "seat": seat, "side": side, "type": type_, "label": label,
              "withdrawn": bool(withdrawn), "target": target, "payload": json.loads(payload), "chance": bool(chance),
              "taken_back": taken_back}
@@ -473,6 +475,12 @@ def events(db: Database, code: str, chance_only: bool = False, limit: int | None
 def events_for(db: Database, code: str, viewer: str | None, newest_first: bool = False) -> list[dict]:
     """The log as a seat of side ``viewer`` may see it (None: a spectator): other sides' secrets out."""
     return hidden.for_viewer(events(db, code, newest_first=newest_first), viewer)
+
+
+def events_after(db: Database, table_id: int, seq: int, limit: int = 200) -> list[dict]:
+    """The events after ``seq``, oldest first, at most ``limit`` (the event feed's next batch, an
+    index range whatever the log's length), sealed parts included: the caller redacts them."""
+    return _event_rows(db, table_id, limit=limit, after=seq)
 
 
 def log_page(db: Database, table_id: int, viewer: str | None, before: int | None = None,

@@ -27,8 +27,9 @@ def pytest_sessionfinish(session, exitstatus):
 
 @pytest.fixture
 def app(tmp_path):
+    # FEED_SECONDS: a test that reads every page of a table reads the event feed to its end too
     return create_app({"TESTING": True, "DATABASE": str(tmp_path / "test.sqlite"),
-                       "SECRET_KEY": "test-key"})
+                       "SECRET_KEY": "test-key", "FEED_SECONDS": 0.3})
 
 
 @pytest.fixture

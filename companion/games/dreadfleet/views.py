@@ -17,6 +17,7 @@ from companion.games.dreadfleet.deck_lists import (  # noqa: F401 (names kept wh
     MAX_DECK_LINES, TURNS, WORDS, card_line, parse_card, parse_deck,
 )
 from companion.games.dreadfleet.fleet_cards import EXPORT_FORMAT, _flat, _number, next_card, warship_card  # noqa: F401
+from companion.games.dreadfleet import books
 from companion.games.dreadfleet.previews import boarding_preview, shot_preview
 
 bp = Blueprint("dreadfleet", __name__, url_prefix="/t/<code>/dreadfleet")
@@ -31,7 +32,8 @@ def _flag(setup) -> None:
 @bp.app_context_processor
 def _library() -> dict:
     return {"dreadfleet_library": lambda kind: store.library_items(get_db(), SLUG, kind),
-            "dreadfleet_start": start_card}
+            "dreadfleet_start": start_card,
+            "df_wind_strength": books.wind_strength}  # the big screen's wind gauge (_display.html)
 
 
 def start_card(code: str) -> dict:
