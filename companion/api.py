@@ -7,16 +7,15 @@ from __future__ import annotations
 
 import secrets
 
-from flask import Blueprint, current_app, g, abort, jsonify, request, url_for
+from flask import Blueprint, Response, current_app, g, abort, jsonify, request, url_for
 
-from companion import actions, dice, export_signature, hidden, replay, same_hit, store
+from companion import actions, dice, export_signature, feed, hidden, replay, same_hit, store
 from companion.actions import Ctx
 from companion.actions.schema import whole as whole_number
 from companion.validate import shielded
 from companion.db import get_db, systems
 from companion.lookup import system_or_404
-from companion.rules import RuleError
-from companion.take_back import Conflict
+from companion.errors import RuleError, Conflict, Moved
 from companion.web import ctx_for, public_url, remember_seat, require_player, seat_for, status_of
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -221,7 +220,7 @@ def _undo(code: str, redo: bool):
             raise RuleError("target must be the integer seq of the event you mean to "
                             f"{'redo' if redo else 'undo'}.", "target")
         result = store.undo(get_db(), code, ctx_for(g.table, seat), redo=redo, expect=expect)
-    except store.Moved as exc:
+    except Moved as exc:
         return jsonify({"error": exc.message, "field": exc.field, "top": exc.top}), 409
     except RuleError as exc:
         return error(exc)
@@ -232,6 +231,22 @@ def _undo(code: str, redo: bool):
 def get_events(code: str):
     seat = seat_for(code)
     return jsonify(store.events_for(get_db(), code, hidden.viewer_side(seat)))
+
+
+@bp.get("/tables/<code>/feed")
+def event_feed(code: str):
+    """The table's events as Server-Sent Events (companion/feed.py), from after ``Last-Event-ID`` (what
+    a reconnecting EventSource sends) or ``?after=``; from now on if neither."""
+    seat = seat_for(code)
+    sent = request.headers.get("Last-Event-ID") or request.args.get("after")
+    if sent is not None and not (sent.isascii() and sent.isdigit() and len(sent) <= 15):
+        return error(RuleError("Last-Event-ID (or after) must be the seq of the last event you had, a whole "
+                               "number.", "after"))
+    stream = feed.stream(current_app.config["DATABASE"], code, hidden.viewer_side(seat),
+                         int(sent) if sent is not None else None, lifetime=current_app.config["FEED_SECONDS"])
+    # no buffering anywhere on the way (X-Accel-Buffering: nginx), never cached
+    return Response(stream, mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
 @bp.get("/tables/<code>/export")

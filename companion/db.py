@@ -21,14 +21,19 @@ _local = get_original("threading", "local")()  # the OS thread's own, even where
 
 def get_db():
     if "db" not in g:
-        path = current_app.config["DATABASE"]
-        pool = getattr(_local, "connections", None)
-        if pool is None:
-            pool = _local.connections = {}
-        if path not in pool:
-            pool[path] = store.open_db(path, migrate=False)
-        g.db = pool[path]
+        g.db = connection_for(current_app.config["DATABASE"])
     return g.db
+
+
+def connection_for(path: str):
+    """This OS thread's connection to ``path`` (what ``get_db`` hands a request); also for code that
+    runs outside a request, e.g. an event stream between its writes (companion/feed.py)."""
+    pool = getattr(_local, "connections", None)
+    if pool is None:
+        pool = _local.connections = {}
+    if path not in pool:
+        pool[path] = store.open_db(path, migrate=False)
+    return pool[path]
 
 
 def release_db(exc=None) -> None:

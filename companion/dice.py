@@ -13,7 +13,7 @@ import d20
 import d20.expression
 import icepool
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 MAX_EXPR = 60
 MAX_DICE = 100
@@ -178,6 +178,13 @@ def pool_odds(dice: int, target: int, save: int | None = None, sides: int = 6) -
             "probabilities": probs, "mean": float(mean), "at_least_one": 1 - probs[0][1]}
 
 
+def at_least(probabilities: list, k: int) -> float:
+    """The chance of k or more, from a distribution ``pool_odds`` gave ([[n, p], ...]): how likely a
+    roll was to do as well as it did (the display's "41% to do this well"), read off the odds the
+    event carries, never worked out a second time."""
+    return sum(p for n, p in probabilities if n >= k)
+
+
 def pool_roll(dice: int, target: int, save: int | None = None, sides: int = 6,
               rolled: list | None = None, saves_rolled: list | None = None, rng=None) -> dict:
     """Roll (or take the player's) success dice, then one save per success."""
@@ -198,3 +205,21 @@ def pool_roll(dice: int, target: int, save: int | None = None, sides: int = 6,
     saved = sum(1 for v in saves if v >= save) if save is not None else 0
     return {"dice": values, "successes": successes, "saves": saves, "saved": saved,
             "unsaved": successes - saved, "target": target, "save": save, "sides": sides}
+
+
+# --- the player's own dice or fresh rolls: what every game's procedures share -------------------
+
+def roll_or_take(count: int, sides: int, dice, rng, what: str = "dice", field: str = "dice") -> list[int]:
+    """The player's own dice if given (checked), otherwise ``count`` fresh rolls from ``rng``;
+    a refusal names the control ``field`` (the one the dice were typed in)."""
+    if dice is None:
+        if rng is None:
+            raise RuleError(f"Enter the {count} {what} you rolled, or let the companion roll.", field)
+        return [rng.randint(1, sides) for _ in range(count)]
+    dice = list(dice)
+    if len(dice) != count:
+        raise RuleError(f"Expected {count} {what} (D{sides}), got {len(dice)}.", field)
+    for value in dice:
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:
+            raise RuleError(f"Each die must be a whole number from 1 to {sides}; got {value!r}.", field)
+    return dice

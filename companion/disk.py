@@ -11,7 +11,7 @@ import sqlite3
 from flask import jsonify, render_template, request
 
 from companion import store
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.validate import CONTROL_RE
 from companion.web import error_fragment
 

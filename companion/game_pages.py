@@ -1,4 +1,4 @@
-"""What every game's own pages share (their blueprints import these; the core names no game).
+"""What every game's own pages share: the one core module a game's views import (the core names no game).
 
 The table a page belongs to, as the seat may see it (other sides' sealed parts redacted, so a
 game's page can never show what its board would not); a refusal shown next to its control; a JSON
@@ -11,11 +11,19 @@ import json
 from flask import Response, abort, request
 
 from companion import hidden, share, store
-from companion.board import board_page  # noqa: F401  (a game's answer after its own form: the board)
-from companion.db import get_db
-from companion.rules import RuleError
+from companion.db import get_db, systems  # noqa: F401  (for the games' pages)
+from companion.errors import RuleError
+from companion.games import library  # noqa: F401  (for the games' pages)
+from companion.play import form_args  # noqa: F401  (for the games' pages)
 from companion.validate import CONTROL_RE
-from companion.web import error_fragment, require_player, seat_for
+from companion.web import (ctx_for, error_fragment, page_or_partial, require_player, seat_for,  # noqa: F401
+                           status_of)
+
+# A game's pages import from the core only this module (issue 29): besides what is defined below,
+# the names they use are re-exported here, so the core can move them without touching a game:
+# ``store`` (library_item(s), act, NotFound), ``get_db``, ``systems``, ``library`` (save, delete), ``share``,
+# ``form_args``, ``RuleError``, ``ctx_for``, ``page_or_partial``, ``error_fragment``,
+# ``require_player``, ``status_of``.
 
 
 def game_table(code: str, slug: str, write: bool = False) -> tuple[dict, dict]:
@@ -28,6 +36,13 @@ def game_table(code: str, slug: str, write: bool = False) -> tuple[dict, dict]:
     if row["system"] != slug:
         abort(404)
     return seat, row
+
+
+def board_page(code: str, seat: dict, **kw):
+    """The table's board after a game's page changed it: the whole page, or the board htmx swaps in
+    (``kw``: ``flash``, ``errors``, ``status``: companion/board)."""
+    from companion.board import board_page as page
+    return page(code, seat, **kw)
 
 
 def refusal(exc: RuleError, control: str):

@@ -31,7 +31,7 @@ import hmac
 import json
 import secrets
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 KEY = "sealed"  # the dedicated key, in the state (id -> part) and in an event payload (one part)
 

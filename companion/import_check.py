@@ -28,7 +28,7 @@ import json
 
 from companion import actions, dice, validate
 from companion.actions import Ctx
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.trackers import deck as decks
 
 MAX_EVENT_BYTES = 100_000

@@ -7,7 +7,7 @@ from flask import Blueprint, abort, current_app, jsonify, redirect, render_templ
 
 from companion import qr, replay, store
 from companion.db import get_db, systems
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.web import MAX_SEAT_NAME, ctx_for, public_url, remember_seat, seat_for, seats
 
 bp = Blueprint("lobby", __name__)
@@ -15,14 +15,9 @@ bp = Blueprint("lobby", __name__)
 
 def my_tables() -> list[dict]:
     """The tables this device created or joined (from its cookie), newest first."""
-    db = get_db()
-    out = []
-    for code, seat in seats().items():
-        row = db.execute("select code, name, system, finished, created from tables where code = ?",
-                         [code]).fetchone()
-        if row:
-            out.append({"code": row[0], "name": row[1], "system": systems()[row[2]].name if row[2] in systems() else row[2],
-                        "finished": bool(row[3]), "created": row[4], "seat": seat})
+    saved, known = seats(), systems()
+    out = [{**row, "system": known[row["system"]].name if row["system"] in known else row["system"],
+            "seat": saved[row["code"]]} for row in store.tables_listed(get_db(), saved)]
     return sorted(out, key=lambda t: t["created"], reverse=True)
 
 
@@ -89,13 +84,17 @@ def import_table():
 
 
 def join_urls(row: dict) -> dict:
+    """The invite's QR addresses: players, spectators, and a big screen (joins as a spectator, no
+    question asked, and opens the display: companion/display.py)."""
     return {"player": public_url(url_for("lobby.join", code=row["code"], secret=row["player_secret"])),
-            "spectator": public_url(url_for("lobby.join", code=row["code"], secret=row["spectator_secret"]))}
+            "spectator": public_url(url_for("lobby.join", code=row["code"], secret=row["spectator_secret"])),
+            "display": public_url(url_for("display.join", code=row["code"], secret=row["spectator_secret"]))}
 
 
 @bp.get("/t/<code>/invite")
 def invite(code: str):
-    """Big QR codes: one for players, one for spectators (spectators see only theirs)."""
+    """Big QR codes: one for players, one for spectators, one for a big screen (spectators see only
+    the last two)."""
     seat = seat_for(code)
     row = store.table(get_db(), code)
     urls = join_urls(row)

@@ -16,6 +16,13 @@ ERROR = {"type": "object", "properties": {"error": {"type": "string"}, "field": 
          "required": ["error"]}
 
 
+# one message of the event feed as an SSE parser reads it (companion/feed.py): ``event: state`` first,
+# then one per event ("message", the default) with its seq as ``id``; ``data`` is JSON
+FEED_EVENT = {"type": "object", "properties": {
+    "event": {"type": "string", "enum": ["state", "message"]}, "id": {"type": "string", "pattern": "^[0-9]+$"},
+    "data": {"type": "string", "contentMediaType": "application/json"}, "retry": {"type": "integer"}}}
+
+
 def _resp(desc: str, schema: dict | None = None) -> dict:
     out = {"description": desc}
     if schema:
@@ -154,6 +161,18 @@ def document(registry: dict, systems: dict) -> dict:
             "/api/tables/{code}/redo": _undo_op("redo", seq, write_errors),
             "/api/tables/{code}/events": {"get": {"parameters": code, "security": [{"secret": []}],
                                                   "responses": {"200": _resp("The log", {"type": "array"}), **errors}}},
+            "/api/tables/{code}/feed": {"get": {
+                "parameters": code + [
+                    {"name": "after", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 0},
+                     "description": "send the events after this seq (the whole log: 0); default: from now on"},
+                    {"name": "Last-Event-ID", "in": "header", "required": False, "schema": {"type": "string"},
+                     "description": "what a reconnecting EventSource sends: the seq of the last event it had"}],
+                "security": [{"secret": []}],
+                "description": "The table's events as Server-Sent Events, each once (docs/api.md, Event feed).",
+                "responses": {"200": {"description": "A stream: event: state, then id: <seq> / data: {seq, type, "
+                                                     "label, seat, side, withdrawn, dice, odds, units} per event",
+                                      "content": {"text/event-stream": {"schema": FEED_EVENT}}},
+                              "400": errors["400"], "404": errors["404"], "405": errors["405"]}}},
             "/api/tables/{code}/export": {"get": {"parameters": code, "security": [{"secret": []}],
                                                   "responses": {"200": _resp("Export document, signed", {
                                                       **_export_document(systems), "required": [

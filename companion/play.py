@@ -8,11 +8,10 @@ from urllib.parse import unquote
 from flask import Blueprint, g, Response, current_app, redirect, render_template, request, url_for
 
 from companion import dice, hidden, live, replay, report, report_cache, same_hit, store, take_back, validate
-from companion.actions import Stale
 from companion.board import board_context, board_fragment, board_page, card_answer
+from companion.errors import Stale, RuleError, Conflict
 from companion.validate import shielded
 from companion.db import get_db, systems
-from companion.rules import RuleError
 from companion.web import (ctx_for, error_fragment, is_host, page_or_partial, require_player, seat_for, seats,
                            status_of)
 
@@ -333,7 +332,7 @@ def take_back_move(code: str):
             return _answer(code, seat, exc)
         first = str(args.get("targets", "")).split()[0] if str(args.get("targets", "")).split() else ""
         refused = {"seq": int(first) if INT_RE.match(first) else None, "message": exc.message,
-                   "offer": exc.offer if isinstance(exc, take_back.Conflict) else None}
+                   "offer": exc.offer if isinstance(exc, Conflict) else None}
         g.table = store.table(get_db(), code)
         return _log_page(code, seat, status=status_of(exc), refused=refused)
     if request.htmx or request.form.get("_from") == "board":

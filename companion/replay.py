@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from sqlite_utils import Database
 
-from companion import export_signature, hidden, import_check, take_back
+from companion import actions, export_signature, hidden, import_check, take_back
 from companion.actions import TAKE_BACK
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.store import _insert_table, _row, events, table, write_lock
 from companion.undo_chain import _append_action, _append_undo
 
@@ -118,16 +118,11 @@ def _replay_event(db: Database, row: dict, ev: dict, raw: dict, system) -> None:
 
 def _check_replay(log: list[dict]) -> None:
     """Undo/redo targets must be what the timeline says they are (a hand-edited file is refused)."""
-    done, undone = [], []
-    for ev in log:
+    def check(ev: dict, done: list[int], undone: list[int]) -> None:
         if ev["type"] in ("undo", "redo"):
             stack = done if ev["type"] == "undo" else undone
             if not stack or stack[-1] != ev["payload"].get("target") or (ev["type"] == "undo" and len(done) <= 1):
                 raise RuleError(f"event {ev['seq']} {ev['type']}s the wrong event", "file")
-            (undone if ev["type"] == "undo" else done).append(stack.pop())
-        else:
-            done.append(ev["seq"])
-            if ev["seq"] > 1:
-                undone.clear()
-            if ev["type"] == "create-table" and ev["seq"] != 1:
-                raise RuleError(f"event {ev['seq']} creates the table again", "file")
+        elif ev["type"] == "create-table" and ev["seq"] != 1:
+            raise RuleError(f"event {ev['seq']} creates the table again", "file")
+    actions.timeline(log, check)

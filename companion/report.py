@@ -43,7 +43,8 @@ def level(tracker: dict) -> int:
     return sum(len(a["marked"]) - sum(1 for m in a["marked"] if m) for a in tracker["arcs"])
 
 
-def _ceiling(tracker: dict) -> int:
+def ceiling(tracker: dict) -> int:
+    """What a tracker holds when whole: a counter's max (its value if it has none), every box."""
     if tracker["kind"] == "counter":
         return tracker.get("max") if tracker.get("max") is not None else tracker["value"]
     if tracker["kind"] == "boxes":
@@ -206,8 +207,8 @@ def finish(state: dict, totals: Totals, withdrawn: int, corrections: list[dict] 
         entry = {"name": unit["name"], "removed": unit["removed"], "lost_round": totals.lost.get(uid)}
         if tid:
             tracker = unit["trackers"][tid]
-            entry.update(tracker=tracker.get("label", tid), now=level(tracker), top=_ceiling(tracker),
-                         points=chart(totals.points(uid), _ceiling(tracker), totals.length))
+            entry.update(tracker=tracker.get("label", tid), now=level(tracker), top=ceiling(tracker),
+                         points=chart(totals.points(uid), ceiling(tracker), totals.length))
         side["units"].append(entry)
     for name, counted in totals.by_side.items():
         if name in sides:

@@ -26,7 +26,7 @@ from markupsafe import Markup
 
 from companion import qr, store
 from companion.db import get_db
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 bp = Blueprint("share", __name__)
 

@@ -20,8 +20,8 @@ from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
 from companion import actions, hidden
-from companion.actions import Ctx, Stale
-from companion.rules import RuleError
+from companion.actions import Ctx
+from companion.errors import Stale, RuleError, Moved, Finished
 from companion.undo_chain import (SNAPSHOT_EVERY, _append_action, _append_undo, _link, _state_at,  # noqa: F401
                                   _text, now)
 
@@ -65,32 +65,30 @@ def m003_undo_chain(db: Database) -> None:
     db["tables"].add_column("undone_event", int)
     db["snapshots"].create({"table_id": int, "seq": int, "state": str}, pk=("table_id", "seq"))
     for (table_id,) in db.execute("select id from tables").fetchall():
-        done: list[int] = []
-        undone: list[int] = []  # undo events, newest last
-        target_of: dict[int, int] = {}
+        undo_of: dict[int, int] = {}  # an undone move -> the undo event that took it back
         since: dict[int, int] = {}
-        for seq, type_, target in db.execute("select seq, type, target from events where table_id = ?"
-                                             " order by seq", [table_id]).fetchall():
-            if type_ == "undo":
-                link, undone_link = done.pop(), (undone[-1] if undone else None)
-                target_of[seq] = link
-                db.execute("update events set withdrawn = 1 where table_id = ? and seq = ?", [table_id, link])
-                db.execute("update events set link = ? where table_id = ? and seq = ?", [undone_link, table_id, seq])
-                undone.append(seq)
-            elif type_ == "redo":
-                back = target_of[undone.pop()]
-                done.append(back)
-                db.execute("update events set withdrawn = 0 where table_id = ? and seq = ?", [table_id, back])
+
+        def link(ev: dict, done: list[int], undone: list[int], table_id=table_id) -> None:
+            """Each event's link, withdrawn mark and distance from a snapshot, from the undo stack
+            (actions.timeline) as it stands before the event takes effect."""
+            seq = ev["seq"]
+            if ev["type"] == "undo":
+                undo_of[done[-1]] = seq
+                db.execute("update events set withdrawn = 1 where table_id = ? and seq = ?", [table_id, done[-1]])
+                db.execute("update events set link = ? where table_id = ? and seq = ?",
+                           [undo_of[undone[-1]] if undone else None, table_id, seq])
+            elif ev["type"] == "redo":
+                db.execute("update events set withdrawn = 0 where table_id = ? and seq = ?", [table_id, undone[-1]])
             else:
                 parent = done[-1] if done else None
                 since[seq] = since[parent] + 1 if parent is not None else 0
                 db.execute("update events set link = ?, since_snap = ? where table_id = ? and seq = ?",
                            [parent, since[seq], table_id, seq])
-                done.append(seq)
-                if type_ != "create-table":
-                    undone.clear()
+        log = [{"seq": seq, "type": type_} for seq, type_ in
+               db.execute("select seq, type from events where table_id = ? order by seq", [table_id]).fetchall()]
+        done, undone = actions.timeline(log, link)
         db.execute("update tables set done_top = ?, undone_event = ? where id = ?",
-                   [done[-1] if done else None, undone[-1] if undone else None, table_id])
+                   [done[-1] if done else None, undo_of[undone[-1]] if undone else None, table_id])
 
 
 @migrations()
@@ -152,10 +150,6 @@ def m008_imported(db: Database) -> None:
 
 class NotFound(LookupError):
     """No such table (or not for these credentials): answered 404 without a hint."""
-
-
-class Finished(RuleError):
-    """The table is finished: browsable, no longer changeable (409)."""
 
 
 def open_db(path, migrate: bool = True) -> Database:
@@ -310,6 +304,14 @@ def table_head(db: Database, code: str) -> tuple[int, int, str] | None:
     return db.execute("select id, seq, system from tables where code = ?", [code]).fetchone()
 
 
+def tables_listed(db: Database, codes) -> list[dict]:
+    """What the lobby lists of the tables ``codes`` (a device's saved seats): code, name, system,
+    finished and created of each that exists, in one query however many seats (issue 29)."""
+    rows = db.execute("select code, name, system, finished, created from tables where code in "
+                      "(select value from json_each(?))", [json.dumps(list(codes))]).fetchall()
+    return [{"code": r[0], "name": r[1], "system": r[2], "finished": bool(r[3]), "created": r[4]} for r in rows]
+
+
 def head_of(row: dict) -> tuple[int, int, str]:
     """(id, seq, system) of a table row the caller has already read: its table_head at that seq."""
     return row["id"], row["seq"], row["system"]
@@ -369,15 +371,6 @@ def act(db: Database, code: str, args: dict, ctx: Ctx, expect_seq: int | None = 
     return {"seq": seq, "label": label, "payload": payload, "state": state, "row": row}
 
 
-class Moved(Stale):
-    """Undo (or redo) named a move that is no longer the one it would take back (answered 409);
-    ``top`` is what it would take back now: {"seq", "label"} (None: nothing)."""
-
-    def __init__(self, message: str, field: str, top: dict | None):
-        super().__init__(message, field)
-        self.top = top
-
-
 def undo(db: Database, code: str, ctx: Ctx, redo: bool = False, expect: int | None = None) -> dict:
     """Undo the last action in force (or redo the last undone one): a snapshot and a short chain.
     ``expect``: the seq of the event the caller means to take back (or bring back); checked in
@@ -431,12 +424,14 @@ def take_back(db: Database, code: str, targets, ctx: Ctx, instead: dict | None =
     return {"seq": seq, "label": label, "payload": payload, "state": state, "row": row}
 
 
-def _event_rows(db: Database, table_id: int, chance_only=False, limit=None, newest_first=False, before=None):
-    where = "table_id = ?" + (" and chance = 1" if chance_only else "") + (" and seq < ?" if before else "")
+def _event_rows(db: Database, table_id: int, chance_only=False, limit=None, newest_first=False, before=None,
+                after=None):
+    where = ("table_id = ?" + (" and chance = 1" if chance_only else "") + (" and seq < ?" if before else "")
+             + (" and seq > ?" if after is not None else ""))
     sql = (f"select seq, ts, seat, side, type, label, payload, target, withdrawn, chance, taken_back from events"
            f" where {where}"
            f" order by seq {'desc' if newest_first else 'asc'}" + (f" limit {int(limit)}" if limit else ""))
-    params = [table_id, int(before)] if before else [table_id]
+    params = [table_id] + ([int(before)] if before else []) + ([int(after)] if after is not None else [])
     return [{"seq": seq, "ts": ts, "seat": seat, "side": side, "type": type_, "label": label,
              "withdrawn": bool(withdrawn), "target": target, "payload": json.loads(payload), "chance": bool(chance),
              "taken_back": taken_back}
@@ -454,6 +449,12 @@ def events(db: Database, code: str, chance_only: bool = False, limit: int | None
 def events_for(db: Database, code: str, viewer: str | None, newest_first: bool = False) -> list[dict]:
     """The log as a seat of side ``viewer`` may see it (None: a spectator): other sides' secrets out."""
     return hidden.for_viewer(events(db, code, newest_first=newest_first), viewer)
+
+
+def events_after(db: Database, table_id: int, seq: int, limit: int = 200) -> list[dict]:
+    """The events after ``seq``, oldest first, at most ``limit`` (the event feed's next batch, an
+    index range whatever the log's length), sealed parts included: the caller redacts them."""
+    return _event_rows(db, table_id, limit=limit, after=seq)
 
 
 def log_page(db: Database, table_id: int, viewer: str | None, before: int | None = None,

@@ -22,8 +22,8 @@ import re
 from sqlite_utils import Database
 
 from companion import actions, hidden
-from companion.actions import TAKE_BACK, Stale, schema
-from companion.rules import RuleError
+from companion.actions import TAKE_BACK, schema
+from companion.errors import Stale, RuleError, Conflict
 from companion.undo_chain import _insert_event, _state_at
 
 MAX_TARGETS = 20  # moves one take-back withdraws ("take back both", then more, in one tap each)
@@ -35,16 +35,6 @@ MAX_IN_IMPORT = 500
 NAME_CHARS = 90  # an event named inside a label or a sentence: cut at a word, never mid-word
 CORRECTABLE = ("adjust", "tracker")  # tracker changes: what "Correct" re-enters with another unit or amount
 CORRECTABLE_OPS = ("adjust", "move")  # a tracker op that moves a number by "by" (the -/+ buttons)
-
-
-class Conflict(RuleError):
-    """A later move no longer applies without the one taken back: nothing changed (409).
-    ``failed`` is that move's seq, ``targets`` what was asked, so the answer can offer both."""
-
-    def __init__(self, message: str, failed: int, targets: list[int]):
-        super().__init__(message, "take-back")
-        self.failed, self.targets = failed, targets
-        self.offer = sorted(set(targets) | {failed})  # "take back both": what to send next
 
 
 def correctable(event: dict) -> bool:

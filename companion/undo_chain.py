@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 from sqlite_utils import Database
 
 from companion import actions
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 # A snapshot of the folded state every this many links of the done stack: undo and redo then
 # apply at most this many events whatever the log's length (scripts/benchmark.py measures it).

@@ -22,7 +22,7 @@ import logging
 import math
 from contextlib import contextmanager
 
-from companion.rules import RuleError
+from companion.errors import RuleError, InputError, CrashShielded
 
 MAX_DEPTH = 32
 MAX_INT = 2 ** 53 - 1  # exact in SQLite INTEGER (64-bit) and in a JavaScript number
@@ -32,15 +32,6 @@ MAX_FORM_TEXT = 20_000  # one form field (a deck typed one card per line fits)
 MAX_SQLITE_INT = 2 ** 63 - 1
 
 log = logging.getLogger(__name__)
-
-
-class InputError(RuleError):
-    """Input refused by the gate (answered 400)."""
-
-
-class CrashShielded(InputError):
-    """Action code crashed on odd input; answered 400 all the same, but it is a bug to mend where the
-    input is read (the games' property tests fail on it)."""
 
 
 def _refuse_constant(word: str):

@@ -19,10 +19,9 @@ from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 
 from companion import export_signature, store, validate, words
-from companion.actions import Ctx, Stale
+from companion.actions import Ctx
+from companion.errors import Stale, RuleError, Conflict, InputError, Finished
 from companion.db import get_db, systems
-from companion.rules import RuleError
-from companion.take_back import Conflict
 
 MAX_SEAT_NAME = 24
 
@@ -140,7 +139,7 @@ def _gate():
             g.json_body = validate.parse_json(request.get_data(cache=True))
         elif request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
             validate.check_form(request.form)
-    except validate.InputError as exc:
+    except InputError as exc:
         if request.path.startswith("/api/"):
             return jsonify({"error": exc.message, "field": exc.field}), 400
         control = request.form.get("_control", "") if request.mimetype != "application/json" else ""
@@ -397,7 +396,7 @@ def error_fragment(exc: RuleError, control: str | None, status: int):
 
 
 def status_of(exc: Exception) -> int:
-    if isinstance(exc, (Stale, store.Finished, Conflict)):
+    if isinstance(exc, (Stale, Finished, Conflict)):
         return 409
     return 400
 

@@ -23,10 +23,10 @@ def pytest_sessionfinish(session, exitstatus):
 
 @pytest.fixture
 def app(tmp_path):
-    # a live stream ends quickly here: the tests that read every page (hidden information, fuzzing)
-    # would otherwise wait on it for ever
+    # LIVE_SECONDS, FEED_SECONDS: a stream ends quickly here; the tests that read every page of a table
+    # (hidden information, fuzzing) read the live stream and the event feed to their end too
     return create_app({"TESTING": True, "DATABASE": str(tmp_path / "test.sqlite"),
-                       "SECRET_KEY": "test-key", "LIVE_SECONDS": 0.3})
+                       "SECRET_KEY": "test-key", "LIVE_SECONDS": 0.3, "FEED_SECONDS": 0.3})
 
 
 @pytest.fixture
@@ -48,7 +48,7 @@ def check_round_trip(app, code: str) -> None:
     from companion import replay, store
     from companion.actions import Ctx
     from companion.db import get_db, systems
-    from companion.rules import RuleError
+    from companion.errors import RuleError
 
     with app.app_context():
         db = get_db()

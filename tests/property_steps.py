@@ -27,8 +27,8 @@ from contextlib import contextmanager
 from companion import actions, replay, store, take_back, undo_chain
 from companion.actions import Ctx
 from companion.content import default_systems
-from companion.rules import RuleError
-from companion.validate import CrashShielded, shielded
+from companion.errors import RuleError, CrashShielded, Conflict
+from companion.validate import shielded
 
 SYSTEMS = default_systems()
 SERVER_KEY = "property-test-key"
@@ -138,7 +138,7 @@ class Play:
         before = store._row(self.db, self.code)
         try:
             done = store.take_back(self.db, self.code, [target["seq"]], self.ctx, instead=instead)
-        except take_back.Conflict as exc:
+        except Conflict as exc:
             assert store._row(self.db, self.code) == before, "a refused take-back changed the table"
             assert exc.failed == failed and f"#{failed} " in exc.message, (exc.message, failed)
             self.refused["take-back"] += 1

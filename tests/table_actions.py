@@ -2,7 +2,43 @@
 a module of its own, since two conftest.py files cannot both be imported as 'conftest')."""
 from __future__ import annotations
 
+import hmac
 import re
+import secrets as _secrets
+
+
+def table_secrets(app, code: str) -> tuple[str, str]:
+    """(player, spectator) secrets of a table, read from the store: no invite page drawn and scraped
+    (the QR codes made those reads a large part of the action tests' time, issue 29)."""
+    from companion import store
+    db = store.open_db(app.config["DATABASE"], migrate=False)
+    try:
+        row = store.table(db, code)
+    finally:
+        db.close()
+    return row["player_secret"], row["spectator_secret"]
+
+
+def csrf_of(client) -> str:
+    """The client's CSRF token, read from (or put in) its session cookie as the app makes it
+    (companion.web.csrf_token), with no page fetched."""
+    with client.session_transaction() as session:
+        if "csrf" not in session:
+            session["csrf"] = _secrets.token_urlsafe(24)
+        return session["csrf"]
+
+
+def sit(client, code: str, secret: str, name: str, side: str | None = None) -> None:
+    """Seat the client at a table as the join page would (companion.lobby.join: the secret says
+    player or spectator; the seat goes in the signed cookie), with no page fetched; a wrong secret
+    is an error, as the page's 404 was."""
+    player, spectator = table_secrets(client.application, code)
+    role = "player" if hmac.compare_digest(secret, player) else "spectator" if hmac.compare_digest(secret, spectator) else None
+    assert role, f"no such secret for table {code}"
+    with client.session_transaction() as session:
+        session["seats"] = {**session.get("seats", {}), code: {"name": name, "side": side if role == "player" else None,
+                                                                "role": role}}
+        session.permanent = True
 
 
 class TableActions:
@@ -14,8 +50,7 @@ class TableActions:
 
     @property
     def csrf(self) -> str:
-        page = self.client.get("/").data.decode()
-        return re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+        return csrf_of(self.client)
 
     def create(self, system="freeform", name="Test table", seat="Anna", side="", sides=""):
         resp = self.client.post("/tables", data={"csrf_token": self.csrf, "system": system, "name": name,
@@ -25,10 +60,7 @@ class TableActions:
         return self.code
 
     def secrets(self):
-        page = self.client.get(f"/t/{self.code}/invite").data.decode()
-        player = re.search(r'id="player-url">[^<]*/join/([^<]+)</a>', page).group(1)
-        spectator = re.search(r'id="spectator-url">[^<]*/join/([^<]+)</a>', page).group(1)
-        return player, spectator
+        return table_secrets(self.client.application, self.code)
 
     def act(self, htmx=True, **fields):
         headers = {"HX-Request": "true"} if htmx else {}

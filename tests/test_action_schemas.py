@@ -10,7 +10,7 @@ import pytest
 from companion import actions
 from companion.actions import schema
 from companion.actions.schema import Dice, Either, Flag, Int, List, Num, Obj, Scalar, Text
-from companion.validate import InputError
+from companion.errors import InputError, RuleError
 
 
 def registry() -> dict:
@@ -252,13 +252,46 @@ def test_a_move_outside_its_phase_is_refused_before_its_dice_are_rolled():
     class NoDice:
         def __getattr__(self, name):
             raise AssertionError("a die was rolled for a refused move")
-    with pytest.raises(actions.RuleError) as refused:
+    with pytest.raises(RuleError) as refused:
         actions.prepare(state, {"type": "df-initiative"}, actions.Ctx(system=SimpleNamespace(slug="dreadfleet"), rng=NoDice()))
     assert refused.value.message == ("The initiative roll-off happens in the Initiative phase; "
                                      "it is now the Status phase.")
     assert refused.value.field == "phase"
     state = {"system": "talon", "phases": ["A · initiative player", "Power Phase"], "phase": 0}
-    with pytest.raises(actions.RuleError) as refused:
+    with pytest.raises(RuleError) as refused:
         actions.apply(state, {"type": "talon-curve", "unit": "u1", "row": 2})
     assert refused.value.message == ("Changing the power curve happens in the Power Phase; "
                                      "it is now the A · initiative player phase.")
+
+
+def test_one_whole_number_guard_for_every_games_rules():
+    """Issue 29: the games' pure rules check their whole-number arguments with one core guard
+    (schema.whole_argument), one sentence for one refusal; the three games' own copies are gone."""
+    from companion.actions.schema import whole_argument
+    from companion.games.dreadfleet.rules import basics
+    from companion.games.dreadnaught.rules import numbers
+    from companion.games.empires_of_dust.rules import seed_numbers
+    assert not hasattr(basics, "_whole") and not hasattr(numbers, "_whole") and not hasattr(seed_numbers, "_int")
+    assert whole_argument(3, "hull", 1, 20) == 3
+    for value, lo, hi, sentence in ((0, 1, 20, "Hull must be from 1 to 20; got 0."),
+                                    (-1, 0, None, "Hull must be at least 0; got -1."),
+                                    (9, None, 8, "Hull must be at most 8; got 9."),
+                                    ("3", 1, 20, "Hull must be a whole number; got '3'."),
+                                    (True, 1, 20, "Hull must be a whole number; got True.")):
+        with pytest.raises(RuleError) as refused:
+            whole_argument(value, "hull", lo, hi, what="Hull")
+        assert (refused.value.message, refused.value.field) == (sentence, "hull")
+
+
+def test_entered_dice_are_rolled_or_taken_by_the_core_naming_their_control():
+    """Issue 29: Talon's and Dreadfleet's wrappers that re-raised roll_or_take's refusal under the
+    control's name are gone; roll_or_take names the control itself (``field``)."""
+    from companion.dice import roll_or_take
+    from companion.games.dreadfleet import entries
+    from companion.games.dreadfleet.rules import basics
+    from companion.games.talon import combat_actions
+    assert not hasattr(combat_actions, "dice_arg") and not hasattr(basics, "_take")
+    assert not hasattr(entries, "dice_arg")  # it only called actions.entered_dice
+    with pytest.raises(RuleError) as refused:
+        roll_or_take(2, 6, [6], None, "2D6", field="crit_dice")
+    assert (refused.value.message, refused.value.field) == ("Expected 2 2D6 (D6), got 1.", "crit_dice")

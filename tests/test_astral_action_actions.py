@@ -186,7 +186,7 @@ def test_orders_open_and_sealed_and_the_one_order_rule(aa):
     aa.refused("Only Player 2 gives Orders to Raven.", type="aa-order", unit=raven, order="Evasive Actions",
                hidden="1", control="aa-orders-" + raven)
     aa.to_phase("Activation")
-    aa.refused("Writing Orders happens in the Command phase; this is the Activation phase.", type="aa-order",
+    aa.refused("Writing Orders happens in the Command phase; it is now the Activation phase.", type="aa-order",
                unit=falcon, order="Mark Target")
     aa.folds()
 
@@ -250,7 +250,7 @@ def test_activation_goes_up_by_size_alternating_then_back_down(aa):
     a1b = aa.ship("Probe", 1)
     a2 = aa.ship("Falcon", 2)
     b1 = aa.ship("Raven", 1, side="Player 2")
-    aa.refused("Activating a ship happens in the Activation phase; this is the Command phase.", type="aa-activate", unit=a1)
+    aa.refused("Activating a ship happens in the Activation phase; it is now the Command phase.", type="aa-activate", unit=a1)
     aa.to_phase("Activation")
     aa.refused("Size 1 ships activate now (ascending); this one is Size 2 (L132-L135).", type="aa-activate", unit=a2)
     aa.ok(type="aa-activate", unit=a1)
@@ -512,7 +512,7 @@ def test_odds_fragment_and_card_export_import(aa):
     resp = aa.client.post(f"/t/{aa.code}/astral-action/cards/import",
                           data={"csrf_token": aa.table.csrf, "text": json.dumps(doc), "_control": "aa-import"},
                           headers={"HX-Request": "true"})
-    assert resp.status_code == 400 and "Card 1: Ship Size (0 for a Fighter) must be from 0 to 6." in text(resp)
+    assert resp.status_code == 400 and "Card 1: Ship Size (0 for a Fighter) must be from 0 to 6; got 9." in text(resp)
     assert re.search(r"aa-pick", text(aa.client.get(f"/t/{aa.code}/astral-action/pick")))
 
 
@@ -617,7 +617,7 @@ def test_patrol_tokens_need_a_scanning_order_and_count_at_the_end(aa):
     falcon = aa.ship("Falcon", 2)
     aa.ship("Raven", 2, side="Player 2")  # a ship without a token: its side scores 0
     aa.ok(type="aa-order", unit=falcon, order="Mark Target", hidden="1")
-    aa.refused("Taking a Patrol objective token happens in the Resolution phase; this is the Command phase.",
+    aa.refused("Taking a Patrol objective token happens in the Resolution phase; it is now the Command phase.",
                type="aa-patrol", unit=falcon)
     aa.to_phase("Resolution")
     aa.refused("Falcon needs a [Scanning] Order in effect (revealed, if it was sealed) (L352).", type="aa-patrol",
@@ -1038,3 +1038,43 @@ def test_a_hidden_card_stays_hidden_from_the_other_side_on_every_path_until_reve
     resp = aa.client.post("/api/tables/import", json=doc)
     assert resp.status_code == 201, resp.get_json()
     assert store.table(aa.db(), resp.get_json()["code"])["state"] == aa.state()
+
+
+# --- what a player types is read by the fields the actions declare (issue 29) ----------------------
+
+def test_no_means_no_for_a_sealed_order_a_marked_target_and_a_lucky_ship(aa):
+    """A yes/no is read as every game reads it (schema.Flag): "no" and "off" once counted as yes
+    here (any text was true), sealing an Order, adding Marked +2 and marking a lucky ship."""
+    falcon, raven = attack_setup(aa)
+    aa.to_phase("Command")
+    aa.ok(type="aa-order", unit=falcon, order="Evasive Actions", hidden="no", control="aa-orders-" + falcon)
+    assert aa.state()["game"]["turn"]["orders"][falcon] == ["Evasive Actions"] and not aa.state().get("sealed")
+    aa.to_phase("Activation")
+    aa.ok(type="aa-activate", unit=falcon)
+    resp = api_act(aa, "Player 1", type="aa-attack", attacker=falcon, target=raven, weapon=0, dice=[3, 4], marked="off")
+    assert resp.status_code == 200, resp.get_data(as_text=True)
+    assert "+2" not in resp.get_json()["label"] and aa.state()["game"]["attack"]["result"]["accuracy"] == 3
+    aa.ok(type="aa-lucky", unit=raven, lucky="no", phone=aa.ben)
+    assert aa.ship_state(raven)["lucky"] is False
+    aa.refused("marked must be yes or no (yes/no, true/false, on/off or 1/0); got 'maybe'.", type="aa-attack",
+               shot=f"{falcon}:1", target=raven, dice="3 4", marked="maybe")
+    aa.folds()
+
+
+def test_the_dice_an_attack_needs_are_counted_and_a_bad_modifier_is_refused_before_it_runs(aa):
+    falcon, raven = attack_setup(aa)
+    aa.refused("Enter 2 d6 results from 1 to 6.", type="aa-attack", shot=f"{falcon}:0", target=raven, dice="4")
+    aa.refused("obscuring must be from -9 to 9; got 12.", type="aa-attack", shot=f"{falcon}:0", target=raven,
+               dice="4 4", obscuring="12")
+    aa.refused("band must be a whole number from 0 to 2.", type="aa-attack", shot=f"{falcon}:0", target=raven,
+               dice="4 4", band="far")
+    aa.ok(type="aa-attack", shot=f"{falcon}:0", target=raven, dice="4 4", obscuring="-0", band="0")
+
+
+def test_astral_action_keeps_no_phase_guard_or_input_reader_of_its_own():
+    """Issue 29: the phase guard is ``@action(phase=...)`` and typed input is read by the declared
+    fields (``actions.entered_*``); the Astral Action helpers that did either are gone."""
+    from companion.games.astral_action import books, combat, rules
+    from companion.games.astral_action.rules import design
+    assert not hasattr(books, "need_phase") and not hasattr(books, "phase") and not hasattr(books, "dice_list")
+    assert not hasattr(combat, "distance_of") and not hasattr(design, "_int") and rules

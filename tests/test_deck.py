@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.trackers import deck
 
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from companion import dice
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 
 def test_roll_reports_each_die_and_the_total():

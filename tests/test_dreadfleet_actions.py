@@ -12,6 +12,7 @@ import re
 import pytest
 
 from companion import actions, store
+from tests.table_actions import csrf_of, sit
 
 STATS = {"speed": 6, "handling": 3, "broadside": 4, "armour": 5, "hull": 6, "crew": 4, "command": 4,
          "swashbuckling": 3}
@@ -146,7 +147,7 @@ def test_fleet_editor_saves_a_card_that_puts_to_sea_with_its_auxiliaries_docked(
 @pytest.mark.parametrize("change, sentence", [
     ({"stats.command": ""}, "Command is missing: enter it from your card."),
     ({"stats.armour": "eight"}, "Armour must be a whole number"),
-    ({"stats.hull": "0"}, "Hull must be a whole number from 1 to 20; got 0."),
+    ({"stats.hull": "0"}, "Hull must be from 1 to 20; got 0."),
     ({"name": "Flying Dutchman"}, "Choose one of the ten warships"),
     ({"aux.crew": ""}, "Dragon card: Crew is missing"),
 ])
@@ -169,7 +170,7 @@ def test_warship_cards_export_and_import_on_another_table(app, game, table):
     bad = json.loads(exported)
     bad["cards"][0]["crew"] = 99
     resp = game.post("warships/import", text=json.dumps(bad), _control="df-import")
-    assert resp.status_code == 400 and "Card 1 (Skabrus): Crew must be a whole number from 1 to 20" in text(resp)
+    assert resp.status_code == 400 and "Card 1 (Skabrus): Crew must be from 1 to 20; got 99." in text(resp)
 
 
 def test_a_deck_list_is_checked_line_by_line_then_loaded_and_shuffled(app, game):
@@ -703,9 +704,8 @@ def test_a_spectator_sees_the_wind_and_the_ships_but_no_dreadfleet_controls(app,
     game.action_phase()
     _, spectator = game.table.secrets()
     watcher = app.test_client()
-    page = watcher.get(f"/t/{game.code}/join/{spectator}").data.decode()
-    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
-    watcher.post(f"/t/{game.code}/join/{spectator}", data={"csrf_token": token, "seat": "Sam"})
+    sit(watcher, game.code, spectator, "Sam")
+    token = csrf_of(watcher)
     board = text(watcher.get(f"/t/{game.code}?open=*"))
     assert 'class="df-sea"' in board and "Heldenhammer" in board and "games/dreadfleet.css" in board
     assert "df-activate" not in board and 'id="df-shot"' not in board and 'id="df-editor"' not in board
@@ -773,7 +773,7 @@ def test_random_play_with_undo_and_redo_always_folds_to_the_cached_state(tmp_pat
 
     from companion.actions import Ctx
     from companion.content import default_systems
-    from companion.rules import RuleError
+    from companion.errors import RuleError
 
     system = default_systems()["dreadfleet"]
     rng = random.Random(seed)

@@ -9,6 +9,7 @@ import html
 import pytest
 
 from companion import actions, store
+from tests.table_actions import sit
 
 DUEL = {"deck_size.Anna": 36, "deck_size.Ben": 26, "system_bonus.Anna": 2, "system_bonus.Ben": 0,
         "attacker": "Anna"}
@@ -209,6 +210,9 @@ def test_upgrades_in_slots_with_power_check(duel):
     duel.refused("dn-upgrades", "more than the System Cards' 3", ship="Anna", upgrades="A, B", levels="2 2",
                  system_power=3)
     duel.refused("dn-upgrades", "at most 4 Upgrade Cards", ship="Anna", upgrades="A, B, C, D, E")
+    for levels in ("2, x", "2 -1", "2 1.5"):  # typed digits are read by schema.whole, a level is never negative
+        duel.refused("dn-upgrades", "Power Levels are whole numbers, e.g. 2, 1, 3.", ship="Anna", upgrades="A, B",
+                     levels=levels, system_power=4)
     duel.ok("dn-upgrades", ship="Anna", upgrades="Overcharge, Armour", levels="2 1", system_power=4)
     slots = duel.game()["ships"][duel.game()["ship_of"]["Anna"]]["slots"]
     assert [s[-1]["name"] for s in slots if s] == ["Overcharge", "Armour"]
@@ -668,9 +672,7 @@ def test_spectators_see_the_battle_without_its_controls(duel, app):
     code = duel.table.code
     _, secret = duel.table.secrets()
     watcher = app.test_client()
-    form = watcher.get(f"/t/{code}/join/{secret}").data.decode()
-    token = form.split('name="csrf_token" value="')[1].split('"')[0]
-    assert watcher.post(f"/t/{code}/join/{secret}", data={"csrf_token": token, "seat": "Sam"}).status_code == 303
+    sit(watcher, code, secret, "Sam")
     page = watcher.get(f"/t/{code}?open=*").data.decode()
     assert 'data-ship="Ben"' in page and "3 Damage this turn" in page
     assert "dn-damage" not in page and 'id="dn-tools"' not in page

@@ -12,6 +12,7 @@ import json
 import pytest
 
 from companion import actions, store
+from tests.table_actions import sit
 
 
 def armour(reflective, reinforced, reactive):
@@ -277,8 +278,7 @@ def test_the_detection_base_follows_the_formula_or_the_prose(fleets):
 def test_a_spectator_sees_the_game_but_has_no_controls(fleets):
     _, spectator = fleets.table.secrets()
     watcher = type(fleets.table)(fleets.app.test_client())
-    resp = watcher.client.post(f"/t/{fleets.code}/join/{spectator}", data={"csrf_token": watcher.csrf, "seat": "Sam"})
-    assert resp.status_code == 303
+    sit(watcher.client, fleets.code, spectator, "Sam")
     body = text(watcher.client.get(f"/t/{fleets.code}?open=*"))
     assert "Avg. B." in body and "Who goes next" in body
     assert "Attack helper" not in body and "Fleet designer" not in body  # the tools are for players

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from companion.games.empires_of_dust import rules as eod
-from companion.rules import RuleError
+from companion.errors import RuleError
 from test_empires_of_dust_actions import Game, armour, text, weapon
 
 # Legal designs (seed 001, Ship Stats and Design: armour + speed + stealth + detection = the class total).

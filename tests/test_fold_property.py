@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from companion import actions, replay, store, undo_chain
 from companion.actions import Ctx
 from companion.content import default_systems
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 SYSTEM = default_systems()["freeform"]
 

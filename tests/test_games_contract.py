@@ -90,3 +90,47 @@ def test_core_names_no_game():
         text = path.read_text().lower()
         for word in words:
             assert word not in text, f"{path} names {word}"
+
+
+WEB_LAYER = ("play", "web", "db", "store", "lobby", "api", "drawn", "serving")  # the core's pages and storage
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_games_pages_reach_the_core_only_through_game_pages(slug):
+    """Issue 29: a game's modules import the core's pages and storage only through
+    ``companion.game_pages`` (its one door), so the core can move them without touching a game."""
+    package = Path(__import__(FOUND[slug].package, fromlist=["x"]).__file__).parent
+    found = []
+    for path in package.rglob("*.py"):
+        for m in re.finditer(r"^\s*(?:from companion(?:\.(\w+))? import ([\w, ()]+)|import companion\.(\w+))",
+                             path.read_text(), re.M):
+            module = m.group(1) or m.group(3)
+            names = [] if module else [n.strip() for n in m.group(2).strip("()").split(",")]
+            if module in WEB_LAYER or any(n in WEB_LAYER for n in names):
+                found.append(f"{path.relative_to(REPO)}: {m.group(0).strip()}")
+    assert found == []
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_games_styles_and_scripts_are_declared_and_linked_once_in_the_page_head(slug, client, table):
+    """Issue 29: a game declares its stylesheets and scripts (``Game(styles=..., scripts=...)``); the
+    board page, its tools page and the report link them once in the head, and the board's swapped
+    parts (the poll's fragment) never carry them."""
+    game = FOUND[slug].game
+    assert game.styles, f"{slug} declares no stylesheet"
+    for path in (*game.styles, *game.scripts):
+        assert (REPO / "static" / path).is_file(), path
+    code = table.create(system=slug, name=f"Assets {slug}")
+    board = client.get(f"/t/{code}").data.decode()
+    head, body = board.split("</head>", 1)
+    for path in (*game.styles, *game.scripts):
+        assert head.count(f"/static/{path}?v=") == 1 and f"/static/{path}" not in body, path
+    fragment = client.get(f"/t/{code}", headers={"HX-Request": "true"}).data.decode()
+    assert "/static/games/" not in fragment
+    tools = client.get(f"/t/{code}/tools/game")
+    if tools.status_code == 200:
+        head, body = tools.data.decode().split("</head>", 1)
+        assert all(head.count(f"/static/{p}?v=") == 1 for p in (*game.styles, *game.scripts))
+        assert "/static/games/" not in body
+    head = client.get(f"/t/{code}/report").data.decode().split("</head>", 1)[0]
+    assert all(head.count(f"/static/{p}?v=") == 1 for p in game.styles)

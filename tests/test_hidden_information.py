@@ -14,6 +14,7 @@ import pytest
 from companion import actions, create_app, hidden, store
 from companion.content import default_systems
 from tests.conftest import TableActions
+from tests.table_actions import sit
 
 SECRET = "Evasive-Actions-ZQX7"  # unusual enough that any occurrence is the leak
 
@@ -22,12 +23,9 @@ class Phone(TableActions):
     """One more phone at the table: joins by the player (or spectator) QR with a name and side."""
 
     def join(self, code, secret, name, side=""):
+        """Seated from the store's secrets, as the join page seats (tests/test_lobby.py tests that page)."""
         self.code = code
-        url = f"/t/{code}/join/{secret}"
-        form = self.client.get(url).data.decode()
-        token = re.search(r'name="csrf_token" value="([^"]+)"', form).group(1)
-        resp = self.client.post(url, data={"csrf_token": token, "seat": name, "side": side})
-        assert resp.status_code == 303, resp.data
+        sit(self.client, code, secret, name, side or None)
         return self
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from companion import actions, import_check, replay, store
 from companion.db import get_db, systems
-from companion.rules import RuleError
+from companion.errors import RuleError
 from test_dreadfleet_actions import Game, ids
 
 

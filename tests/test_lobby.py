@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 
 def test_create_table_seats_the_creator_and_shows_two_qr_codes(client, table):
@@ -79,3 +80,47 @@ def test_terminal_qr_and_lan_address_for_serve():
     from companion.qr import terminal
     assert "\n" in terminal("http://192.0.2.1:5000/")
     assert re.match(r"^\d+\.\d+\.\d+\.\d+$", lan_address())
+
+
+def test_the_home_page_reads_every_saved_table_through_the_store_in_one_query(app, client, table):
+    """Issue 29: the lobby lists a device's tables with one store query, however many it saved."""
+    from companion import db as companion_db
+    from companion.store import open_db, tables_listed
+    codes = [table.create(name=f"Fight {n}", seat="Anna") for n in range(4)]
+    client.get("/")  # the request thread's connection is made
+    connection = companion_db._local.connections[app.config["DATABASE"]].conn
+    statements = []
+    connection.set_trace_callback(statements.append)
+    try:
+        page = client.get("/").data.decode()
+    finally:
+        connection.set_trace_callback(None)
+    assert all(f"Fight {n}" in page for n in range(4))
+    assert [s for s in statements if "from tables" in s] == [
+        s for s in statements if "from tables where code in (select value from json_each(" in s]
+    assert len([s for s in statements if "from tables" in s]) == 1
+    listed = tables_listed(open_db(app.config["DATABASE"]), [codes[2], "NOPE", codes[0]])
+    assert sorted(r["code"] for r in listed) == sorted([codes[0], codes[2]])
+    assert {r["name"] for r in listed} == {"Fight 0", "Fight 2"} and not any(r["finished"] for r in listed)
+    assert "execute(" not in (Path(__file__).resolve().parent.parent / "companion" / "lobby.py").read_text()
+
+
+def test_the_tests_seat_helper_seats_a_phone_as_the_join_page_does(app, table):
+    """Issue 29: the action tests take a table's secrets from the store and seat a phone in its
+    cookie directly (tests/table_actions.py); here that is held to the invite and join pages."""
+    from tests.table_actions import csrf_of, sit
+    table.create()
+    player, spectator = table.secrets()
+    invite = table.client.get(f"/t/{table.code}/invite").data.decode()
+    assert f"/join/{player}" in invite and f"/join/{spectator}" in invite
+    by_page, by_helper = app.test_client(), app.test_client()
+    form = by_page.get(f"/t/{table.code}/join/{player}").data.decode()
+    token = re.search(r'name="csrf_token" value="([^"]+)"', form).group(1)
+    by_page.post(f"/t/{table.code}/join/{player}", data={"csrf_token": token, "seat": "Ben", "side": "Side B"})
+    sit(by_helper, table.code, player, "Ben", "Side B")
+    boards = [c.get(f"/t/{table.code}").data.decode() for c in (by_page, by_helper)]
+    assert all("Ben · Side B" in b for b in boards)
+    assert f'"X-CSRF-Token": "{csrf_of(by_helper)}"' in boards[1]
+    watcher = app.test_client()
+    sit(watcher, table.code, spectator, "Sam", "Side B")
+    assert "Sam · watching" in watcher.get(f"/t/{table.code}").data.decode()  # a spectator has no side

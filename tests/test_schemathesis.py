@@ -31,7 +31,7 @@ def served(tmp_path_factory):
     """The app on a fresh database, its schema loaded from its own /api/openapi.json, and one
     Freeform table (code and player secret) for the operations that need one."""
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path_factory.mktemp("st") / "st.sqlite"),
-                      "SECRET_KEY": "schemathesis-key"})
+                      "SECRET_KEY": "schemathesis-key", "FEED_SECONDS": 0.3})  # the event feed ends
     schema = schemathesis.openapi.from_wsgi("/api/openapi.json", app)
     made = app.test_client().post("/api/tables", json={"system": "freeform", "name": "Fuzzed"},
                                   headers={"Authorization": "Bearer none"}).get_json()

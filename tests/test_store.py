@@ -9,7 +9,7 @@ import pytest
 from companion import actions, replay, store, undo_chain
 from companion.actions import Ctx
 from companion.content import default_systems
-from companion.rules import RuleError
+from companion.errors import RuleError, Stale
 
 SYSTEM = default_systems()["freeform"]
 
@@ -105,7 +105,7 @@ def test_a_new_action_clears_redo_and_the_table_setup_cannot_be_undone(path):
 def test_stale_seq_is_refused_with_409_class(path):
     db = store.open_db(path)
     code = new_table(db)
-    with pytest.raises(actions.Stale):
+    with pytest.raises(Stale):
         store.act(db, code, {"type": "note", "text": "x"}, ctx(), expect_seq=1)
 
 
@@ -294,3 +294,31 @@ def test_every_commit_is_synced_to_the_disk_by_default(path, monkeypatch):
     assert store.open_db(path).execute("pragma synchronous").fetchone()[0] == 1  # NORMAL
     monkeypatch.setenv("COMPANION_SYNCHRONOUS", "off; drop table events")
     assert store.open_db(path).execute("pragma synchronous").fetchone()[0] == 2
+
+
+def test_the_migration_and_an_import_walk_the_undo_stack_with_actions_timeline(path, monkeypatch):
+    """Issue 29: ``actions.timeline`` is the one walk of undo/redo; the undo-chain migration and an
+    import's check of its undo targets go through it (they once each re-implemented it)."""
+    db = store.open_db(path)
+    code = new_table(db)
+    play_with_undos(db, code, random.Random(5), steps=30)
+    log = store.events(db, code)
+    walked = []
+    real = actions.timeline
+    monkeypatch.setattr(actions, "timeline", lambda events, each=None: walked.append(len(events)) or real(events, each))
+    for column in ("link", "withdrawn", "since_snap"):
+        db.execute(f"alter table events drop column {column}")
+    for column in ("done_top", "undone_event"):
+        db.execute(f"alter table tables drop column {column}")
+    db.execute("drop table snapshots")
+    db.execute("delete from _sqlite_migrations where name = 'm003_undo_chain'")
+    db.conn.commit()
+    db.close()
+    store.open_db(path)
+    assert walked == [len(log)]
+    replay._check_replay(log)
+    assert walked == [len(log), len(log)]
+    undo = next(ev for ev in log if ev["type"] == "undo")
+    bad = [dict(ev, payload={**ev["payload"], "target": 1}) if ev is undo else ev for ev in log]
+    with pytest.raises(RuleError, match=f"event {undo['seq']} undos the wrong event"):
+        replay._check_replay(bad)

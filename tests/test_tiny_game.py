@@ -64,3 +64,26 @@ def test_the_tiny_game_needs_no_core_edit():
     core = Path(__file__).resolve().parent.parent / "companion"
     for path in core.rglob("*.py"):
         assert "tiny-duel" not in path.read_text() and "tiny_duel" not in path.read_text(), path
+
+
+def test_a_second_game_registering_tiny_duels_action_type_stops_the_start(tmp_path):
+    """Issue 29: REGISTRY refuses a duplicate action type when the app starts (no silent overwrite),
+    naming both games; here a seventh game copies Tiny Duel's ``tiny-salvo``."""
+    import shutil
+    games = tmp_path / "games"
+    shutil.copytree(TINY / "games", games)
+    copycat = games / "copycat"
+    copycat.mkdir()
+    (copycat / "__init__.py").write_text('from companion.games import Game\nGAME = Game(slug="copycat", name="Copycat")\n')
+    (copycat / "moves.py").write_text('from companion.actions import action\n\n'
+                                      '@action("tiny-salvo", systems={"copycat"}, fields={})\n'
+                                      'def salvo(state, p):\n    return "copied"\n')
+    env = {**os.environ, "COMPANION_CONTENT": str(TINY / "content"), "COMPANION_GAMES": str(games)}
+    done = subprocess.run([sys.executable, "-c", "from companion import create_app; create_app({'TESTING': True, "
+                           f"'DATABASE': {str(tmp_path / 'x.sqlite')!r}, 'SECRET_KEY': 'k'}})"],
+                          env=env, capture_output=True, text=True, cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode != 0
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("companion.actions.DuplicateAction: The action type 'tiny-salvo' is registered twice"), last
+    assert "the game 'copycat' (companion.games.copycat.moves)" in last
+    assert "the game 'tiny_duel' (companion.games.tiny_duel.rules)" in last

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from companion import dice
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 
 @pytest.fixture

@@ -164,7 +164,7 @@ def test_a_two_megabyte_event_is_refused(client, played):
     # the store's own check, for documents that do not come through the gate
     from companion import replay, store
     from companion.db import get_db, systems
-    from companion.rules import RuleError
+    from companion.errors import RuleError
     with client.application.app_context(), pytest.raises(RuleError, match="Event 10 .*an event is at most"):
         replay.import_table(get_db(), doc, systems())
 

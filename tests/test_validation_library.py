@@ -7,7 +7,7 @@ import pytest
 
 from companion import store
 from companion.db import get_db
-from companion.rules import RuleError
+from companion.errors import RuleError
 from table_actions import TableActions
 
 PHONE_A, PHONE_B = "192.168.1.20", "192.168.1.21"

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from companion.actions import schema
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 
 @dataclass
@@ -26,10 +26,6 @@ class Ctx:
     rng: object
     seat: str = ""
     side: str | None = None
-
-
-class Stale(RuleError):
-    """The move was made against a view that is no longer current (answered 409)."""
 
 
 @dataclass
@@ -152,9 +148,16 @@ def entered(args: dict, key: str, value=_GIVEN, *, type_: str | None = None, nam
     return field.parse(args.get(key) if value is _GIVEN else value, name or key)
 
 
-def entered_dice(args: dict, key: str, value=None, *, type_: str | None = None, name: str | None = None) -> list | None:
-    """The dice entered for ``key`` (``schema.Dice.parse``), None when left empty (let the companion roll)."""
-    return entered(args, key, args.get(key) if value is None else value, type_=type_, name=name)
+def entered_dice(args: dict, key: str, value=None, *, type_: str | None = None, name: str | None = None,
+                 count: int | None = None) -> list | None:
+    """The dice entered for ``key`` (``schema.Dice.parse``), None when left empty (let the companion
+    roll); ``count``: exactly that many dice (what the table needs now, e.g. an attack's Accuracy and
+    Damage dice), refused in one sentence naming the control otherwise."""
+    dice = entered(args, key, args.get(key) if value is None else value, type_=type_, name=name)
+    if dice is not None and count is not None and len(dice) != count:
+        sides = declared(type_ or args["type"], key).sides
+        raise RuleError(f"Enter {count} d{sides} result{'s' if count > 1 else ''} from 1 to {sides}.", name or key)
+    return dice
 
 
 def entered_flag(args: dict, key: str, *, type_: str | None = None, default: bool = False) -> bool:
@@ -227,10 +230,14 @@ def attempt(state: dict, payload: dict) -> tuple[dict, str]:
     return new, label
 
 
-def timeline(events: list[dict]) -> tuple[list[int], list[int]]:
-    """Which action events are in force (done) and which are undone, from undo/redo events."""
+def timeline(events: list[dict], each: Callable | None = None) -> tuple[list[int], list[int]]:
+    """Which action events are in force (done) and which are undone, from undo/redo events: the one
+    walk of the undo stack.  ``each(ev, done, undone)`` is called before each event takes effect
+    (an import refuses an undo that names another move; a migration links the events)."""
     done, undone = [], []
     for ev in events:
+        if each is not None:
+            each(ev, done, undone)
         if ev["type"] == "undo":
             undone.append(done.pop())
         elif ev["type"] == "redo":

@@ -10,7 +10,7 @@ come from the app.  ``companion.import_check`` runs it before replaying the even
 from __future__ import annotations
 
 from companion.actions import REGISTRY
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 
 def dice(values, sides: int, what: str, count: int | None = None, most: int = 100) -> list[int]:

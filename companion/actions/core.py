@@ -5,9 +5,9 @@ from companion import trackers
 from companion.actions.schema import Int, List, Obj, Ref, Scalar, Text
 from companion.validate import MAX_INT
 from companion import games
-from companion.actions import Stale, action
+from companion.actions import action
+from companion.errors import Stale, RuleError
 from companion.content import ContentError, check_tracker
-from companion.rules import RuleError
 from companion.trackers import Clock, need_int, need_text
 
 MAX_UNITS = 200

@@ -1,10 +1,10 @@
 """Deck actions: load a definition, shuffle, draw (and draw-until), record real draws, move cards."""
 from __future__ import annotations
 
-from companion.actions import Stale, action, entered_flag
+from companion.actions import action, entered_flag
+from companion.errors import Stale, RuleError
 from companion.actions.schema import Flag, Int, List, Obj, Ref, Scalar, Text
 from companion.actions.core import unit_of
-from companion.rules import RuleError
 from companion.trackers import deck as decks
 from companion.trackers import need_int
 

@@ -9,7 +9,7 @@ from companion.actions import action
 from companion.actions.schema import Ref, Scalar, Text
 from companion.actions.core import unit_of
 from companion.hidden import KEY
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.trackers import need_text
 
 MAX_SEALED = 400

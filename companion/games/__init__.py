@@ -11,8 +11,8 @@ is imported), its views (a Flask blueprint, if it has pages of its own) and its 
 ``blueprint`` and ``phase_hook`` name ``module:attribute`` inside the package, so declaring a game
 imports nothing.  The core imports every module of every game package (that is how action types
 register), except the blueprint's module, which only ``create_app`` loads (it needs Flask).
-Its content is ``content/<slug>/``, its markup ``templates/games/<slug>/``, its styles
-``static/games/<slug>.css``; see docs/adding-a-game.md.
+Its content is ``content/<slug>/``, its markup ``templates/games/<slug>/``, its styles and scripts
+``static/games/<slug>.css`` / ``.js`` (declared: ``Game(styles=..., scripts=...)``); see docs/adding-a-game.md.
 """
 from __future__ import annotations
 
@@ -30,6 +30,10 @@ class Game:
     name: str
     blueprint: str | None = None  # "module:attribute" of a flask Blueprint in the package
     phase_hook: str | None = None  # "module:function"; state -> reminders, runs inside next-phase
+    # its own stylesheets and scripts, paths under static/ ("games/talon.css"): the page head links
+    # them once (templates/_macros.html game_head), never the board's swapped parts
+    styles: tuple[str, ...] = ()
+    scripts: tuple[str, ...] = ()
 
 
 @dataclass

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.actions.schema import Int
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 
 @dataclass(frozen=True)

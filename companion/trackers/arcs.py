@@ -1,7 +1,7 @@
 """Arc shields: named arcs (Fore, Starboard, Aft, Port ...), each its own row of boxes."""
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.trackers import need_int
 
 

@@ -1,7 +1,7 @@
 """Box track: a row (or rows) of boxes marked one by one; some flagged, e.g. critical hull boxes."""
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.trackers import need_int
 
 

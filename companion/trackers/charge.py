@@ -1,7 +1,7 @@
 """Charge bar: red boxes then yellow boxes; the weapon is ready when every box is filled."""
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 
 def create(spec: dict, stats: dict) -> dict:

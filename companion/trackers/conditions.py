@@ -6,7 +6,7 @@ Ablaze is on.
 """
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.trackers import need_int, need_text
 
 

@@ -1,7 +1,7 @@
 """Cooldown: used now, ready again ``every`` rounds later (or phases, ``per = "phase"``)."""
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 
 def create(spec: dict, stats: dict) -> dict:

@@ -1,7 +1,7 @@
 """Counter: a value with a minimum and maximum (HP, Crew, Speed, cards in hand)."""
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.trackers import need_int
 
 LIMIT = 100_000  # input limit only: no game needs more

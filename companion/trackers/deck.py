@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 CARD_FIELDS_MAX = 12
 MAX_CARDS = 500

@@ -1,7 +1,7 @@
 """Gauge: a position on a ring (the wind gauge 11..66) or a ladder (arrival timer 8..0)."""
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.trackers import need_int
 
 

@@ -9,7 +9,7 @@ from companion.content import default_systems
 from companion.games.astral_action.rules import attack as atk
 from companion.games.astral_action.rules import damage as dmg
 from companion.games.astral_action.rules import design, equipment, turn, victory
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 K = {"slot": "primary", "item": "kinetic", "arcs": ["F"]}
 

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from companion.content import load_systems
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
 
 

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.content import CONTENT_DIR, load_systems
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.dreadnaught import rules as dn
 
 

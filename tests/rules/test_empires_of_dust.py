@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.content import lookup_table, load_systems
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.empires_of_dust import rules as eod
 
 PACK = Path(__file__).resolve().parents[2] / "content" / "empires-of-dust"

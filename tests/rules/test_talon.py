@@ -7,7 +7,7 @@ import random
 import pytest
 
 from companion import content
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.talon.rules import chart, counter, criticals, damage, weapons
 from companion.games.talon.fleet_actions import classes, custom_spec, parse_groups, weapon_tables
 

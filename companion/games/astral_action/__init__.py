@@ -2,4 +2,5 @@
 sealed Orders (the core's hidden information), activation by Size."""
 from companion.games import Game
 
-GAME = Game(slug="astral-action", name="Astral Action", blueprint="views:bp", phase_hook="endgame:reminders")
+GAME = Game(slug="astral-action", name="Astral Action", blueprint="views:bp", phase_hook="endgame:reminders",
+            styles=("games/astral-action.css",), scripts=("games/astral-action.js",))

@@ -9,13 +9,12 @@ The distance is measured on the table; typed, it is checked against Size x 2.  T
 """
 from __future__ import annotations
 
-from companion.actions import action, chance
+from companion.actions import action, chance, entered_dice, entered_number
 from companion.actions.schema import Dice, Num, Ref, Scalar
-from companion.games.astral_action.books import (SYSTEMS, destroy_if_done, dice_list, game, in_own_activation,
+from companion.games.astral_action.books import (SYSTEMS, destroy_if_done, game, in_own_activation,
                                                   roll, setting, ship_of, turn, whose_activation)
-from companion.games.astral_action.combat import distance_of
 from companion.games.astral_action.rules.damage import has_active, take_damage
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 REACH_PER_SIZE = 2  # L189 "within (Ship Size x 2) distance of this Ship"
 
@@ -40,7 +39,7 @@ def aa_aws(state: dict, p: dict) -> str:
     if used.get(unit["id"], 0) >= count:
         raise RuleError(f"{unit['name']} has used its AWS this turn: one Missile token or Fighter per AWS (L189).", "aim")
     reach = REACH_PER_SIZE * ship["card"]["size"]
-    distance = distance_of(p)
+    distance = entered_number(p, "distance", None)
     if distance is not None and distance > reach:
         raise RuleError(f"{distance:g} is beyond {unit['name']}'s AWS: Size x 2 = {reach} (L189).", "distance")
     used[unit["id"]] = used.get(unit["id"], 0) + 1
@@ -62,10 +61,10 @@ def decide_aa_aws(state: dict, args: dict, ctx) -> dict:
     aim = args.get("aim")
     p = {"unit": args.get("unit"), "aim": aim}
     if args.get("distance") not in (None, ""):
-        p["distance"] = distance_of(args)
+        p["distance"] = entered_number(args, "distance")
     if _token(state, aim):
         return {**p, "dice": []}
-    return {**p, "dice": dice_list(args.get("dice"), 1) or roll(ctx, 1)}
+    return {**p, "dice": entered_dice(args, "dice", count=1) or roll(ctx, 1)}
 
 
 @aa_aws.dice_check

@@ -8,12 +8,11 @@ until revealed (seed 004 L128).
 """
 from __future__ import annotations
 
+from companion.actions import phase_now
 from companion.actions.core import unit_of
-from companion.actions.schema import Dice
-from companion.validate import InputError
 from companion.games.astral_action.rules import turn as tn
 from companion.games.astral_action.rules.damage import has_active
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 SYSTEMS = {"astral-action"}
 
@@ -42,15 +41,6 @@ def this_turn(state: dict) -> dict:
 
 def setting(state: dict, key: str) -> int:
     return int(state.get("settings", {}).get(key, 0) or 0)
-
-
-def phase(state: dict) -> str:
-    return state["phases"][state["phase"]]
-
-
-def need_phase(state: dict, wanted: str, what: str) -> None:
-    if phase(state) != wanted:
-        raise RuleError(f"{what} happens in the {wanted} phase; this is the {phase(state)} phase.", "phase")
 
 
 def hidden(state: dict, uid: str) -> bool:
@@ -165,8 +155,8 @@ def activation_status(state: dict) -> dict:
 
 def whose_activation(state: dict) -> str:
     """Whose activation it is now, in words, from what the table has recorded (public facts only)."""
-    if phase(state) != "Activation":
-        return f"this is the {phase(state)} phase: no ship is activating"
+    if phase_now(state) != "Activation":
+        return f"this is the {phase_now(state)} phase: no ship is activating"
     current = [u for u in turn(state).get("current", []) if u in state["units"]]
     if current:
         unit = state["units"][current[0]]
@@ -180,7 +170,7 @@ def whose_activation(state: dict) -> str:
 
 def in_own_activation(state: dict, uid: str) -> bool:
     """Whether a ship's activation is the one in progress (L140-L143; a formation's members share it)."""
-    return phase(state) == "Activation" and uid in this_turn(state).get("current", [])
+    return phase_now(state) == "Activation" and uid in this_turn(state).get("current", [])
 
 
 def check_may_attack(state: dict, uid: str) -> str:
@@ -207,9 +197,9 @@ def attack_allowance(state: dict, uid: str) -> str | None:
     the state without changing it (the board's row calls it on its copy)."""
     books = this_turn(state)
     unit = state["units"][uid]
-    if phase(state) == "Activation" and uid in books.get("current", []):
+    if phase_now(state) == "Activation" and uid in books.get("current", []):
         return ""
-    if unit["activated"] and phase(state) in ("Activation", "Resolution") and in_effect(state, uid, "Contingent Attack"):
+    if unit["activated"] and phase_now(state) in ("Activation", "Resolution") and in_effect(state, uid, "Contingent Attack"):
         return "a Contingent Attack Order (L251)"
     if uid in books.get("free_attacks", []):
         return FREE_ATTACK
@@ -224,19 +214,6 @@ def target_view(state: dict, uid: str, field: str = "target") -> dict:
             "avoidance": has_active(ship, card, "avoidance", "primary") > 0,
             "glance_bonus": 1 if has_active(ship, card, "avoidance", "secondary") else 0,
             "pws": has_active(ship, card, "pws")}
-
-
-def dice_list(raw, count: int, field: str = "dice", sides: int = 6) -> list[int] | None:
-    """Real dice typed by a player ("4 2"), or None to let the app roll."""
-    if raw in (None, ""):
-        return None
-    try:  # read as every Dice field reads typed dice (companion.actions.schema.Dice.parse)
-        values = Dice(sides, count).parse(raw, field)
-    except InputError:
-        values = None
-    if values is None or len(values) != count:
-        raise RuleError(f"Enter {count} d{sides} result{'s' if count > 1 else ''} from 1 to {sides}.", field)
-    return values
 
 
 def roll(ctx, count: int, sides: int = 6) -> list[int]:

@@ -4,18 +4,18 @@ rerolled or dodged "before applying Damage" (L252, L268, L298); a second tap app
 """
 from __future__ import annotations
 
-from companion.actions import action, chance
+from companion.actions import action, chance, entered_dice, entered_flag, entered_int, entered_number, phase_now
 from companion.actions.schema import Dice, Either, Flag, Int, List, Num, Obj, Ref, Scalar, Text
 from companion.games.astral_action.rules import attack as atk
-from companion.games.astral_action.books import (SYSTEMS, check_may_attack, destroy_if_done, dice_list, game,
+from companion.games.astral_action.books import (SYSTEMS, check_may_attack, destroy_if_done, game,
                                                   in_effect, roll, setting, ship_of, spend_command, target_view, turn)
 from companion.games.astral_action.rules.damage import apply_condition, condition_of, has_effect, take_damage
 from companion.games.astral_action.rules.equipment import (MISSILE_DIRECT, band_at, band_words, is_weapon,
                                                             needs_missile_token)
-from companion.rules import RuleError
-from companion.trackers import need_int
+from companion.errors import RuleError
 
-MODS = ("marked", "obscuring", "accuracy", "damage", "formation", "extra_pws")
+NUMBER_MODS = ("obscuring", "accuracy", "damage", "formation", "extra_pws")  # typed X, from -9 to 9
+MODS = ("marked", *NUMBER_MODS)  # the situational modifiers the players tick or type (atk.plan)
 REROLLS = {"focus": "Offensive Focus (L252)", "command": "[Offensive] Command (L255)",
            "blocking": "Blocking terrain, the defender's choice (L298)", "veteran": "Veteran crew (optional, L369)"}
 
@@ -29,34 +29,38 @@ def _weapon(state: dict, attacker: dict, index) -> dict:
     return card["equipment"][index]
 
 
-def distance_of(p: dict) -> float | int | None:
-    """The measured distance typed by a player ("14", "10.5"), or None when none was typed."""
-    raw = p.get("distance")
-    if raw in (None, ""):
-        return None
-    try:
-        value = float(raw.strip()) if isinstance(raw, str) else raw
-    except ValueError:
-        value = None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or not 0 <= value <= 1000:
-        raise RuleError("distance must be a number from 0 to 1000.", "distance")
-    return int(value) if float(value).is_integer() else value
+def shot_of(args: dict) -> tuple[str, int | None]:
+    """The attack form's one select, "u1:0": ship u1, its equipment 0 (the weapon None when unreadable)."""
+    attacker, _, weapon = str(args.get("shot") or "").partition(":")
+    return attacker, int(weapon) if weapon.isdigit() else None
 
 
 def band_of(item: dict, p: dict) -> int:
     """The attack's range band: from the measured distance (equipment.band_at, the one place that
-    reads ranges), or the band chosen when no distance was typed; both must agree when both come."""
-    distance = distance_of(p)
-    chosen = p.get("band")
+    reads ranges), or the band chosen when no distance was typed; both must agree when both come.
+    ``p``: an aa-attack request or payload (the fields it declared read both)."""
+    distance = entered_number(p, "distance", None)
+    chosen = entered_int(p, "band", None)
     if distance is None:
-        return need_int({"band": 0 if chosen in (None, "") else chosen}, "band", 0, 2)
+        return chosen or 0
     band = band_at(item, distance)
-    want = band if chosen in (None, "") else need_int({"band": chosen}, "band", 0, 2)
+    want = band if chosen is None else chosen
     if want != band:
         said = lambda i: band_words({"name": ("normal", "extended 1", "extended 2")[i]})  # noqa: E731
         raise RuleError(f"A distance of {distance:g} is {said(band)} for {item['label']}, not {said(want)}: "
                         "choose one or the other.", "band")
     return band
+
+
+def attack_mods(p: dict) -> dict:
+    """The situational modifiers of an aa-attack request or payload, read by their declared fields
+    (Marked a yes/no, so "no" or "off" is no; the others whole numbers from -9 to 9)."""
+    mods = {"marked": True} if entered_flag(p, "marked") else {}
+    for key in NUMBER_MODS:
+        value = entered_int(p, key, 0)
+        if value:
+            mods[key] = value
+    return mods
 
 
 def _plan(state: dict, p: dict) -> tuple[dict, dict, dict, dict]:
@@ -65,10 +69,7 @@ def _plan(state: dict, p: dict) -> tuple[dict, dict, dict, dict]:
     if attacker["unit"]["id"] == target["unit"]["id"]:
         raise RuleError("A ship does not attack itself.", "target")
     item = _weapon(state, attacker, p.get("weapon"))
-    mods = {k: p[k] for k in MODS if p.get(k) not in (None, "", 0)}
-    for key in ("obscuring", "accuracy", "damage", "formation", "extra_pws"):
-        if key in mods:
-            mods[key] = need_int(mods, key, -9, 9)
+    mods = attack_mods(p)
     mods["evasive"] = in_effect(state, target["unit"]["id"], "Evasive Actions")
     plan = atk.plan(attacker, item, target, band_of(item, p), mods, setting(state, "size_reading"))
     return plan, attacker, target, item
@@ -81,10 +82,11 @@ def _result_text(plan: dict, r: dict) -> str:
 
 @action("aa-attack", systems=SYSTEMS, chance=True, fields={"shot": Text(60, "the attack form's select: ship id and weapon index, e.g. u1:0"),
     "attacker": Ref("attacker"), "target": Ref("target"), "weapon": Int(0, 99, "the weapon's index on the card"),
-    "band": Scalar(20, "0 normal, 1 Extended 1, 2 Extended 2 (or give the distance)"),
+    "band": Int(0, 2, "0 normal, 1 Extended 1, 2 Extended 2 (or give the distance)"),
     "distance": Num(0, 1000, "the measured distance: the range band follows from the weapon's ranges"),
     "token": Scalar(60, "a Missile token's id"), "dice": Dice(6, 60),
-    **{mod: Scalar(20) for mod in MODS}})
+    "marked": Flag("Marked target: +2 Accuracy (L276)"),
+    **{mod: Int(-9, 9) for mod in NUMBER_MODS}})
 def aa_attack(state: dict, p: dict) -> str:
     """Attack with one weapon: Accuracy and Damage d6 (rolled or entered); applied on the next tap."""
     g = game(state)
@@ -104,7 +106,8 @@ def aa_attack(state: dict, p: dict) -> str:
         why = check_may_attack(state, a_unit["id"])
         if p["weapon"] in fired:
             raise RuleError(f"{item['label']} has already attacked this turn (L77).", "weapon")
-        if distance_of(p) is not None and needs_missile_token(item, distance_of(p)):
+        distance = entered_number(p, "distance", None)
+        if distance is not None and needs_missile_token(item, distance):
             raise RuleError(f"Missiles farther than {MISSILE_DIRECT} place a Missile token (L182): "
                             "tap \u201cMissiles beyond 10: place a token\u201d.", "distance")
     if a_unit["template"] == "fighter":
@@ -114,7 +117,7 @@ def aa_attack(state: dict, p: dict) -> str:
     dice = p["dice"]
     result = atk.resolve(plan, dice[0], dice[1:])
     g["attack"] = {"attacker": a_unit["id"], "target": target["unit"]["id"], "weapon": p["weapon"],
-                   "band": plan["band_index"], "distance": distance_of(p), "mods": {k: p[k] for k in MODS if k in p}, "dice": dice,
+                   "band": plan["band_index"], "distance": entered_number(p, "distance", None), "mods": {k: p[k] for k in MODS if k in p}, "dice": dice,
                    "dodged": False, "rerolls": [], "result": result}
     fired.append(p["weapon"])
     if a_unit["template"] == "fighter":
@@ -127,22 +130,21 @@ def aa_attack(state: dict, p: dict) -> str:
 @aa_attack.decider
 def decide_aa_attack(state: dict, args: dict, ctx) -> dict:
     args = dict(args)
-    if args.get("shot"):  # the attack form's one select: "u1:0" = ship u1, its equipment 0
-        attacker, _, weapon = str(args["shot"]).partition(":")
-        args["attacker"], args["weapon"] = attacker, int(weapon) if weapon.isdigit() else None
+    if args.get("shot"):
+        args["attacker"], args["weapon"] = shot_of(args)
     if args.get("token"):
         token = next((t for t in game(state)["missiles"] if t["id"] == args["token"]), None)
         if token is None:
             raise RuleError("No such Missile token on the table.", "token")
-        if state["phases"][state["phase"]] != "Resolution":
+        if phase_now(state) != "Resolution":
             raise RuleError("Missile tokens resolve at the beginning of the Resolution phase (L182).", "token")
         args.update(attacker=token["attacker"], weapon=token["weapon"], target=token["target"], band=0)
-    p = {k: args[k] for k in ("attacker", "target", "weapon", "band", "distance", "token", *MODS) if k in args}
+    p = {k: args[k] for k in ("type", "attacker", "target", "weapon", "band", "distance", "token", *MODS) if k in args}
     if p.get("distance") not in (None, ""):
-        p["distance"] = distance_of(p)  # "14" from a form is kept as the number 14
+        p["distance"] = entered_number(p, "distance")  # "14" from a form is kept as the number 14
     plan, *_ = _plan(state, p)
     count = 1 + atk.dice_needed(plan["dice"])
-    dice = dice_list(args.get("dice"), count) or roll(ctx, count)
+    dice = entered_dice(args, "dice", count=count) or roll(ctx, count)
     odds = atk.odds(plan)
     result = atk.resolve(plan, dice[0], dice[1:])
     return {**p, "dice": dice, "odds": odds,
@@ -153,7 +155,7 @@ def _pending(state: dict) -> tuple[dict, dict]:
     pending = game(state)["attack"]
     if not pending:
         raise RuleError("No attack is being resolved.", "attack")
-    plan, *_ = _plan(state, {"attacker": pending["attacker"], "target": pending["target"],
+    plan, *_ = _plan(state, {"type": "aa-attack", "attacker": pending["attacker"], "target": pending["target"],
                              "weapon": pending["weapon"], "band": pending["band"], **pending["mods"]})
     if pending["dodged"]:
         plan["accuracy_mod"] -= 1
@@ -180,7 +182,7 @@ def aa_reroll(state: dict, p: dict) -> str:
             raise RuleError("A veteran crew has one re-roll per turn (L369).", "why")
         books["rerolls"][attacker] = 1
     spent = spend_command(state, attacker, "Reroll a die", p.get("via")) if why == "command" else ""
-    index = need_int(p, "die", 0, len(pending["dice"]) - 1)
+    index = entered_int(p, "die", hi=len(pending["dice"]) - 1)
     old = pending["dice"][index]
     pending["dice"][index] = p["value"]
     pending["rerolls"].append(why)
@@ -193,8 +195,8 @@ def aa_reroll(state: dict, p: dict) -> str:
 @aa_reroll.decider
 def decide_aa_reroll(state: dict, args: dict, ctx) -> dict:
     pending, _ = _pending(state)
-    index = need_int(args, "die", 0, len(pending["dice"]) - 1, 0)
-    value = dice_list(args.get("value"), 1, "value")
+    index = entered_int(args, "die", 0, hi=len(pending["dice"]) - 1)
+    value = entered_dice(args, "value", count=1)
     return {"why": args.get("why"), "die": index, "via": args.get("via"),
             "value": value[0] if value else roll(ctx, 1)[0]}
 
@@ -276,7 +278,7 @@ def aa_condition(state: dict, p: dict) -> str:
 def decide_aa_condition(state: dict, args: dict, ctx) -> dict:
     unit, ship = ship_of(state, args.get("unit"))
     count = 2 if in_effect(state, unit["id"], "Brace for Impact") else 1
-    dice = dice_list(args.get("dice"), 2 * count) or _roll_conditions(state, ship, ctx, count)
+    dice = entered_dice(args, "dice", count=2 * count) or _roll_conditions(state, ship, ctx, count)
     return {"unit": unit["id"], "dice": dice}
 
 
@@ -296,7 +298,7 @@ def aa_replace_condition(state: dict, p: dict) -> str:
 @aa_replace_condition.decider
 def decide_aa_replace_condition(state: dict, args: dict, ctx) -> dict:
     unit, ship = ship_of(state, args.get("unit"))
-    dice = dice_list(args.get("dice"), 2) or _roll_conditions(state, ship, ctx, 1)
+    dice = entered_dice(args, "dice", count=2) or _roll_conditions(state, ship, ctx, 1)
     return {"unit": unit["id"], "via": args.get("via"), "dice": dice}
 
 
@@ -304,7 +306,7 @@ def decide_aa_replace_condition(state: dict, args: dict, ctx) -> dict:
 def aa_lucky(state: dict, p: dict) -> str:
     """Mark a ship as "lucky" (optional rule, L358: agreed by both players; L369)."""
     unit, ship = ship_of(state, p.get("unit"))
-    ship["lucky"] = bool(p.get("lucky"))
+    ship["lucky"] = entered_flag(p, "lucky")
     return f"{unit['name']} is a lucky ship (optional rule)" if ship["lucky"] else f"{unit['name']} is no longer a lucky ship"
 
 
@@ -320,7 +322,7 @@ def aa_lucky_reroll(state: dict, p: dict) -> str:
     determined = ship["determined"]
     if not determined:
         raise RuleError(f"{unit['name']} has no Condition waiting to be applied.", "unit")
-    pick = need_int(p, "pick", 0, len(determined["options"]) - 1, 0)
+    pick = entered_int(p, "pick", 0, hi=len(determined["options"]) - 1)
     old = determined["options"][pick]
     if old.get("rerolls") and not setting(state, "lucky_rerolls"):
         raise RuleError("This Condition roll was already rerolled: one reroll per roll, as the table reads it.", "unit")
@@ -332,7 +334,7 @@ def aa_lucky_reroll(state: dict, p: dict) -> str:
 @aa_lucky_reroll.decider
 def decide_aa_lucky_reroll(state: dict, args: dict, ctx) -> dict:
     unit, ship = ship_of(state, args.get("unit"))
-    dice = dice_list(args.get("dice"), 2) or _roll_conditions(state, ship, ctx, 1)
+    dice = entered_dice(args, "dice", count=2) or _roll_conditions(state, ship, ctx, 1)
     return {"unit": unit["id"], "pick": args.get("pick", 0), "dice": dice}
 
 
@@ -351,7 +353,7 @@ def aa_apply_condition(state: dict, p: dict) -> str:
     determined = ship["determined"]
     if not determined:
         raise RuleError(f"{unit['name']} has no Condition waiting to be applied.", "unit")
-    pick = need_int(p, "pick", 0, len(determined["options"]) - 1, 0)
+    pick = entered_int(p, "pick", 0, hi=len(determined["options"]) - 1)
     name = determined["options"][pick]["name"]
     items = p.get("items")
     if isinstance(items, dict):  # the card's checkboxes: items.0, items.3 ...

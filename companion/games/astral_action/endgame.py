@@ -2,15 +2,13 @@
 (seed 004 L137-L138, L259, L341-L349)."""
 from __future__ import annotations
 
-from companion.actions import action, chance
+from companion.actions import action, chance, entered_dice, entered_int
 from companion.actions.schema import Dice, Int, Ref, Text
 from companion.games.astral_action.rules import turn as tn
 from companion.games.astral_action.rules import victory as vc
-from companion.games.astral_action.books import (SYSTEMS, dice_list, game, hidden, in_effect, need_phase,
-                                                  roll, turn)
+from companion.games.astral_action.books import SYSTEMS, game, hidden, in_effect, roll, turn
 from companion.games.astral_action.rules.damage import has_active, reinforce
-from companion.rules import RuleError
-from companion.trackers import need_int
+from companion.errors import RuleError
 
 
 def reminders(state: dict) -> list[str]:
@@ -71,10 +69,9 @@ def hyperspace_jumps(state: dict) -> list[str]:
     return out
 
 
-@action("aa-end-roll", systems=SYSTEMS, chance=True, fields={"dice": Dice(6, 1)})
+@action("aa-end-roll", systems=SYSTEMS, chance=True, phase="Resolution", doing="The end-of-game roll", fields={"dice": Dice(6, 1)})
 def aa_end_roll(state: dict, p: dict) -> str:
     """The end-of-turn d6 from turn 5 on: 4-6 ends the game (L342)."""
-    need_phase(state, "Resolution", "The end-of-game roll")
     g = game(state)
     if g["end"]:
         raise RuleError(f"The game already ended on turn {g['end']['turn']}.", "dice")
@@ -91,7 +88,7 @@ def aa_end_roll(state: dict, p: dict) -> str:
 
 @aa_end_roll.decider
 def decide_aa_end_roll(state: dict, args: dict, ctx) -> dict:
-    return {"dice": dice_list(args.get("dice"), 1) or roll(ctx, 1)}
+    return {"dice": entered_dice(args, "dice", count=1) or roll(ctx, 1)}
 
 
 def scoring_ships(state: dict) -> list[dict]:
@@ -110,7 +107,7 @@ def scoring_ships(state: dict) -> list[dict]:
     "count": Int(1, 2), "drawn": Dice(4, 2, "the Victory Conditions drawn (1 to 4), or empty to draw")})
 def aa_victory(state: dict, p: dict) -> str:
     """Draw the victory conditions after the game and score those the app can count (L344-L349)."""
-    count = need_int(p, "count", 1, 2)
+    count = entered_int(p, "count")
     drawn = vc.draw(p["drawn"], count)
     ships = scoring_ships(state)
     results = []
@@ -178,8 +175,8 @@ def aa_victory_result(state: dict, p: dict) -> str:
 
 @aa_victory.decider
 def decide_aa_victory(state: dict, args: dict, ctx) -> dict:
-    count = need_int(args, "count", 1, 2, 2)
-    entered = dice_list(args.get("drawn"), count, "drawn", sides=4)
+    count = entered_int(args, "count", 2)
+    entered = entered_dice(args, "drawn", count=count)
     if entered:
         vc.draw(entered, count)
     drawn = entered or ctx.rng.sample(sorted(vc.VICTORY_CONDITIONS), count)

@@ -3,10 +3,10 @@ at the Size of its largest ship and moves with the lowest Heading and Maneuver; 
 Formation ship or on an escorted ship may be moved, recalculated with the new target's Size."""
 from __future__ import annotations
 
-from companion.actions import action
+from companion.actions import action, in_phase
 from companion.actions.schema import Either, List, Obj, Ref, Text
-from companion.games.astral_action.books import SYSTEMS, game, need_phase, ship_of
-from companion.rules import RuleError
+from companion.games.astral_action.books import SYSTEMS, game, ship_of
+from companion.errors import RuleError
 
 KINDS = ("offensive", "defensive")  # L383
 
@@ -44,7 +44,8 @@ def aa_formation(state: dict, p: dict) -> str:
         if f is None:
             raise RuleError("No Formation is led by that ship.", "dissolve")
         return f"Formation of {state['units'][p['dissolve']]['name']} ends"
-    need_phase(state, "Command", "Declaring a Formation")  # L376 "before the beginning of the turn"
+    # L376 "before the beginning of the turn"; ending one is not tied to a phase, so no @action(phase=...)
+    in_phase(state, "Command", "Declaring a Formation")
     lead, lead_ship = ship_of(state, p.get("lead"), "lead")
     kind = p.get("kind")
     if kind not in KINDS:

@@ -2,19 +2,18 @@
 the Ship Activation phase in the seed's order by Size (L124-L136, L245-L286)."""
 from __future__ import annotations
 
-from companion.actions import action
+from companion.actions import action, entered_flag
 from companion.actions.schema import Flag, Ref, Scalar, Text
 from companion.actions.sealed import next_id, sealed_label, store_part
 from companion.games.astral_action.rules import turn as tn
-from companion.games.astral_action.books import (SYSTEMS, activation_status, hidden, need_phase, orders_given, ship_of,
+from companion.games.astral_action.books import (SYSTEMS, activation_status, hidden, orders_given, ship_of,
                                                   spend_command, turn)
 from companion.games.astral_action.rules.damage import has_active, locked_types
 from companion.hidden import KEY
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 
 def _check_order(state: dict, uid: str, name: str) -> tuple[dict, str]:
-    need_phase(state, "Command", "Writing Orders")
     unit, ship = ship_of(state, uid, allow_hidden=True)
     books = turn(state)
     if ship.get("jumping") == state["round"]:
@@ -41,7 +40,7 @@ def _may_order(state: dict, unit: dict, side: str | None) -> None:
                         "order")
 
 
-@action("aa-order", systems=SYSTEMS, fields={"unit": Ref("unit"), "order": Text(60), "hidden": Flag()})
+@action("aa-order", systems=SYSTEMS, phase="Command", doing="Writing Orders", fields={"unit": Ref("unit"), "order": Text(60), "hidden": Flag()})
 def aa_order(state: dict, p: dict) -> str:
     """Give a ship an Order in the Command phase, openly or sealed (hidden until revealed, L126-L128)."""
     if p.get(KEY):
@@ -59,17 +58,16 @@ def decide_aa_order(state: dict, args: dict, ctx) -> dict:
     name = args.get("order")
     _may_order(state, unit, ctx.side)
     _check_order(state, unit["id"], name)
-    if not args.get("hidden"):
+    if not entered_flag(args, "hidden"):
         return {"unit": unit["id"], "order": name}
     # the Order's name is the secret: its type would give it away, so it is sealed too
     return {"unit": unit["id"], "id": next_id(state), "seat": ctx.seat,
             KEY: {"side": unit["side"], "secret": {"order": name, "text": name}}}
 
 
-@action("aa-token", systems=SYSTEMS, fields={"unit": Ref("unit")})
+@action("aa-token", systems=SYSTEMS, phase="Command", doing="Placing Command Tokens", fields={"unit": Ref("unit")})
 def aa_token(state: dict, p: dict) -> str:
     """Place a Command Token on a ship's card instead of Orders (L129)."""
-    need_phase(state, "Command", "Placing Command Tokens")
     unit, ship = ship_of(state, p.get("unit"), allow_hidden=True)
     if unit["template"] == "fighter":
         raise RuleError("Fighters cannot be issued Commands or Orders (L232).", "unit")
@@ -114,10 +112,9 @@ def decide_aa_command(state: dict, args: dict, ctx) -> dict:
     return {k: args[k] for k in ("command", "via") if k in args} | {"unit": unit["id"]}
 
 
-@action("aa-activate", systems=SYSTEMS, fields={"unit": Ref("unit")})
+@action("aa-activate", systems=SYSTEMS, phase="Activation", doing="Activating a ship", fields={"unit": Ref("unit")})
 def aa_activate(state: dict, p: dict) -> str:
     """Activate a ship in the seed's order: by Size up, alternating, then back down (L132-L136)."""
-    need_phase(state, "Activation", "Activating a ship")
     unit, ship = ship_of(state, p.get("unit"), allow_hidden=True)
     status = activation_status(state)
     from companion.games.astral_action.formations import formation_of
@@ -146,10 +143,9 @@ def aa_activate(state: dict, p: dict) -> str:
     return f"{unit['name']} activates (Size {ship['card']['size']}): attack first, then move{nxt}"
 
 
-@action("aa-pass", systems=SYSTEMS, fields={"side": Ref("side")})
+@action("aa-pass", systems=SYSTEMS, phase="Activation", doing="Passing", fields={"side": Ref("side")})
 def aa_pass(state: dict, p: dict) -> str:
     """Pass at this Size step (no more ships of this Size until the way back down, L132)."""
-    need_phase(state, "Activation", "Passing")
     status = activation_status(state)
     side = p.get("side")
     if side not in status["open"]:

@@ -1,7 +1,8 @@
 """Astral Action actions: ships enter play from their cards; velocity, damage by hand, settings."""
 from __future__ import annotations
 
-from companion.actions import Stale, action
+from companion.actions import action, entered_flag, entered_int
+from companion.errors import Stale, RuleError
 from companion.actions.schema import Flag, Int, Obj, Ref, Text
 from companion.actions.sealed import next_id, store_part
 from companion.hidden import KEY
@@ -10,8 +11,7 @@ from companion.games.astral_action.books import (SYSTEMS, destroy_if_done, game,
                                                   turn)
 from companion.games.astral_action.rules.damage import new_track, take_damage
 from companion.games.astral_action.rules.equipment import FIGHTER_MOVE, INTERCEPTOR_MOVE
-from companion.rules import RuleError
-from companion.trackers import need_int, need_text
+from companion.trackers import need_text
 
 SETTINGS = ("size_reading", "damage_order", "whole_track", "bypass_total", "surcharge_per_item", "lucky_rerolls")
 
@@ -72,7 +72,7 @@ def decide_aa_ship(state: dict, args: dict, ctx) -> dict:
     card = design.validate(args.get("card") or {})
     side = args.get("side") or ctx.side or state["sides"][0]
     uid = f"u{state['next_unit']}"
-    if not args.get("hidden"):
+    if not entered_flag(args, "hidden"):
         name = " ".join(str(args.get("name") or card["name"]).split())[:40]
         return {"unit": uid, "card": card, "side": side, "name": name, "carrier": args.get("carrier") or None}
     # Stealth (L359-L360): an unmarked token with an ID; the card's own name would give it away
@@ -91,7 +91,7 @@ def aa_velocity(state: dict, p: dict) -> str:
     unit, ship = ship_of(state, p.get("unit"))
     if unit["template"] == "fighter":
         raise RuleError(f"Fighters move up to {FIGHTER_MOVE} (or {INTERCEPTOR_MOVE}) in any direction; they have no Velocity (L219).", "by")
-    by = need_int(p, "by", -1, 1)
+    by = entered_int(p, "by")
     if "b" in ship["propulsion"]:
         raise RuleError(f"{unit['name']} may not change its Velocity (Propulsion Damage, L110).", "by")
     table = {v: (m, h) for v, m, h in ship["card"]["movement"]}
@@ -111,11 +111,11 @@ def aa_damage(state: dict, p: dict) -> str:
     why = need_text(p, "why", 40) if p.get("why") else "damage"
     if p.get("per_size") not in (None, ""):
         # Dangerous (X) L296 / Hazardous (X) L297: "X damage per Size of the Ship"
-        x = need_int(p, "per_size", 1, 9)
+        x = entered_int(p, "per_size")
         amount = x * max(ship["card"]["size"], 1)
         why += f" ({x} per Size)"
     else:
-        amount = need_int(p, "amount", 1, 99)
+        amount = entered_int(p, "amount")
     result = take_damage(ship, amount, order=setting(state, "damage_order"),
                          brace=in_effect(state, unit["id"], "Brace for Impact"))
     gone = destroy_if_done(state, unit["id"], ship)
@@ -129,7 +129,7 @@ def aa_setting(state: dict, p: dict) -> str:
     key = p.get("setting")
     if key not in SETTINGS:
         raise RuleError(f"setting must be one of {', '.join(SETTINGS)}.", "setting")
-    value = need_int(p, "value", 0, 1)
+    value = entered_int(p, "value")
     state["settings"][key] = value
     return f"Setting {key} = {value}"
 

@@ -1,12 +1,12 @@
 """Astral Action actions: Missile tokens (L182, L189) and Patrol objective tokens (L352)."""
 from __future__ import annotations
 
-from companion.actions import action
+from companion.actions import action, entered_number
 from companion.actions.schema import Int, Num, Ref, Scalar, Text
 from companion.games.astral_action.books import SYSTEMS, check_may_attack, game, ship_of, turn
-from companion.games.astral_action.combat import distance_of
+from companion.games.astral_action.combat import shot_of
 from companion.games.astral_action.rules.equipment import MISSILE_DIRECT, band_at, needs_missile_token
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 
 @action("aa-missile-token", systems=SYSTEMS, fields={"remove": Scalar(60, "a Missile token's id"), "attacker": Ref("attacker"), "target": Ref("target"),
@@ -33,7 +33,7 @@ def aa_missile_token(state: dict, p: dict) -> str:
     if weapon in fired:
         raise RuleError(f"{equipment[weapon]['label']} has already attacked this turn (L77).", "weapon")
     check_may_attack(state, a_unit["id"])  # a missile attack beyond 10 is an attack (L182)
-    distance = distance_of(p)
+    distance = entered_number(p, "distance", None)
     if distance is not None:
         band_at(equipment[weapon], distance)  # within the Missiles' 24 (L179)
         if not needs_missile_token(equipment[weapon], distance):
@@ -53,18 +53,17 @@ def aa_missile_token(state: dict, p: dict) -> str:
 def decide_aa_missile_token(state: dict, args: dict, ctx) -> dict:
     if args.get("remove"):
         return {"remove": args["remove"]}
-    attacker, _, weapon = str(args.get("shot") or "").partition(":")
+    attacker, weapon = shot_of(args)
     return {"attacker": args.get("attacker") or attacker, "target": args.get("target"),
-            "weapon": args["weapon"] if isinstance(args.get("weapon"), int) else (int(weapon) if weapon.isdigit() else None),
-            **({"distance": distance_of(args)} if args.get("distance") not in (None, "") else {})}
+            "weapon": args["weapon"] if isinstance(args.get("weapon"), int) else weapon,
+            **({"distance": entered_number(args, "distance")} if args.get("distance") not in (None, "") else {})}
 
 
-@action("aa-patrol", systems=SYSTEMS, fields={"unit": Ref("unit")})
+@action("aa-patrol", systems=SYSTEMS, phase="Resolution", doing="Taking a Patrol objective token", fields={"unit": Ref("unit")})
 def aa_patrol(state: dict, p: dict) -> str:
     """Patrol scenario: a ship in the opponent's half uses a [Scanning] Order to take an objective token (L352)."""
-    from companion.games.astral_action.books import in_effect, need_phase
+    from companion.games.astral_action.books import in_effect
     from companion.games.astral_action.rules.turn import ORDERS
-    need_phase(state, "Resolution", "Taking a Patrol objective token")
     unit, ship = ship_of(state, p.get("unit"))
     if ship.get("patrol"):
         raise RuleError(f"{unit['name']} already has its objective token: a Ship may only have one (L352).", "unit")

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request
 
-from companion import share, store
-from companion.db import get_db
-from companion.games import library
+from companion.game_pages import (board_page, ctx_for, game_table, get_db, json_file, library, listed, refusal,
+                                  RuleError, share, store, uploaded_json)
 from companion.games.astral_action.rules import attack as atk
 from companion.games.astral_action.rules import design
 from companion.games.astral_action.rules import turn as tn
@@ -17,11 +16,8 @@ from companion.games.astral_action.rules.equipment import ARCS, COMPONENTS, VARI
 from companion.games.astral_action.formations import formation_of, movement_of
 from companion.games.astral_action.terrain import EXAMPLES
 from companion.games.astral_action.books import ships_for_activation, target_view
-from companion.games.astral_action.combat import MODS, _weapon, band_of
+from companion.games.astral_action.combat import _weapon, attack_mods, band_of, shot_of
 from companion.games.astral_action.ship_row import ship_row
-from companion.rules import RuleError
-from companion.game_pages import board_page, game_table, json_file, listed, refusal, uploaded_json
-from companion.web import ctx_for
 
 bp = Blueprint("astral_action", __name__, url_prefix="/t/<code>/astral-action")
 SLUG = "astral-action"
@@ -246,17 +242,18 @@ def odds(code: str):
     _, row = _table(code)
     args = request.args
     try:
-        attacker, _, weapon = (args.get("shot") or "").partition(":")
+        asked = {**args.to_dict(), "type": "aa-attack"}  # read by the fields aa-attack declares
+        attacker, weapon = shot_of(asked)
         target = args.get("target")
         if not attacker or not target:
             raise RuleError("Choose a weapon and a target.", "shot")
         a = target_view(row["state"], attacker, "attacker")
-        item = _weapon(row["state"], a, int(weapon) if weapon.isdigit() else None)
+        item = _weapon(row["state"], a, weapon)
         t = target_view(row["state"], target)
-        mods = {k: int(args[k]) for k in MODS if (args.get(k) or "").lstrip("-").isdigit()}
+        mods = attack_mods(asked)
         from companion.games.astral_action.books import in_effect, setting
         mods["evasive"] = in_effect(row["state"], t["unit"]["id"], "Evasive Actions")
-        plan = atk.plan(a, item, t, band_of(item, args), mods, setting(row["state"], "size_reading"))
+        plan = atk.plan(a, item, t, band_of(item, asked), mods, setting(row["state"], "size_reading"))
         return render_template("games/astral-action/_odds.html", plan=plan, odds=atk.odds(plan), problem=None)
     except (RuleError, ValueError) as exc:
         return render_template("games/astral-action/_odds.html", plan=None, odds=None,

@@ -2,15 +2,14 @@
 Auxiliaries; Treasure Tokens; Sea Monsters)."""
 from __future__ import annotations
 
-from companion.actions import action, entered_flag, entered_int
+from companion.actions import action, entered_flag, entered_int, entered_dice
 from companion.actions.schema import Dice, Flag, Int, Obj, Ref, Text
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.trackers import deck as decks
 from companion.games.dreadfleet.books import (
     GAME, aground_since_before, books, current, is_auxiliary, is_monster, is_warship, reach_step,
     set_status, sides, status_cards, turn, unit_at_sea,
 )
-from companion.games.dreadfleet.entries import dice_arg
 from companion.games.dreadfleet.setup import _made, _new_unit
 from companion.games.dreadfleet.damage import _bump, lift_damage
 from companion.games.dreadfleet import rules as df
@@ -63,7 +62,7 @@ def decide_deploy(state: dict, args: dict, ctx) -> dict:
         anchored = (df.AT_ANCHOR in [c["name"] for c in status_cards(state, carrier["id"])] and done != "drop") \
             or done == "weigh"
         result = df.capsize_test(aux["name"], at_anchor=anchored, run_aground=aground_since_before(state, carrier),
-                                 dice=dice_arg(args, "capsize_dice"), rng=ctx.rng)
+                                 dice=entered_dice(args, "capsize_dice"), rng=ctx.rng)
     treasure = entered_int(args, "treasure", 0)
     return {"unit": aux["id"], "result": result, "treasure": treasure,
             "dice": [result["roll"]] if result["roll"] else []}

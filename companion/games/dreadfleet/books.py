@@ -10,7 +10,7 @@ number changes.  The action types are beside this module, one per topic: ``setup
 from __future__ import annotations
 
 from companion.actions import in_phase, phase_now
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
 
 

@@ -2,13 +2,13 @@
 fired as she bears, with the Damage cards its unsaved hits draw."""
 from __future__ import annotations
 
-from companion.actions import action, chance, entered_flag, entered_number, entered_int
+from companion.actions import action, chance, entered_flag, entered_number, entered_int, entered_dice
 from companion.actions.schema import Dice, Flag, Int, Num, Ref
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.dreadfleet.books import (
     GAME, books, is_auxiliary, order_held, reach_step, resolve_order, turn, unit_at_sea,
 )
-from companion.games.dreadfleet.entries import dice_arg, luck
+from companion.games.dreadfleet.entries import luck
 from companion.games.dreadfleet.damage import damage_ready, owe, plan_damage, resolve_damage, _told
 from companion.games.dreadfleet import rules as df
 
@@ -87,9 +87,9 @@ def decide_broadside(state: dict, args: dict, ctx) -> dict:
     options = shot_options(state, args, firer, target)
     odds = df.broadside_odds(firer["stats"].get("broadside", 0), distance, target["stats"]["armour"], **options)
     damage_ready(state)
-    hits = dice_arg(args, "dice")
+    hits = entered_dice(args, "dice")
     shot = df.broadside(firer["stats"].get("broadside", 0), distance, target["stats"]["armour"], **options,
-                        dice=hits, save_dice=dice_arg(args, "save_dice"), rng=None if hits else ctx.rng,
+                        dice=hits, save_dice=entered_dice(args, "save_dice"), rng=None if hits else ctx.rng,
                         firer=firer["name"], target=target["name"])
     if shot["awaiting"]:
         raise RuleError(f"{shot['hits']} hit{'s' if shot['hits'] != 1 else ''}: now enter the "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
 
 

@@ -1,17 +1,11 @@
-"""What players type at the table that is not one declared field: real dice by key, a card drawn
+"""What players type at the table that is not one declared field: a card drawn
 from the real deck (its yes/no marks read by the declared Flags); and the luck line a roll leaves
-in the log.  Flags, numbers and inches are read through the action's declared fields
+in the log.  Flags, numbers, inches and dice are read through the action's declared fields
 (companion.actions.entered_*)."""
 from __future__ import annotations
 
-from companion.actions import declared, entered_dice
+from companion.actions import declared
 from companion.actions.schema import Flag, whole
-
-
-def dice_arg(args: dict, key: str, *, type_: str | None = None) -> list | None:
-    """Real dice typed by a player ("5 3 6", "5,3", one number, or "5 6 / 2 1" for a field declared
-    with groups), read by the Dice field the action declared for ``key``; None when left empty."""
-    return entered_dice(args, key, type_=type_)
 
 
 def luck(expected: float, actual: float, what: str) -> dict:

@@ -3,7 +3,7 @@ rules module, and an exported card read back as form fields.  Pure: the pages ar
 from __future__ import annotations
 
 from companion.actions.schema import YES_NO, whole
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
 
 

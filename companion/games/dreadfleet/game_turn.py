@@ -2,16 +2,16 @@
 the wind they move, activating ships in turn, and what to remember as each phase starts (the phase hook)."""
 from __future__ import annotations
 
-from companion.actions import action, phase_now
+from companion.actions import action, phase_now, entered_dice
 from companion.actions.schema import Dice, Flag, Obj, Ref
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.trackers import deck as decks
 from companion.games.dreadfleet.books import (
     GAME, acts_last, books, cards_on, in_play, is_monster, opponent, set_status, set_wind,
     side_to_go, sides, status_cards, status_on, turn, unit_at_sea, waiting, wind_gauge, wind_position,
     wind_strength,
 )
-from companion.games.dreadfleet.entries import dice_arg, physical_card
+from companion.games.dreadfleet.entries import physical_card
 from companion.games.dreadfleet import rules as df
 
 
@@ -32,7 +32,7 @@ def decide_initiative(state: dict, args: dict, ctx) -> dict:
     now = turn(state)
     if now["initiative"] and now["initiative"]["winner"]:
         raise RuleError(f"{now['initiative']['winner']} already has the initiative this turn.", "initiative")
-    result = df.initiative_roll_off(dice_arg(args, "dice"), ctx.rng, tuple(sides(state)))
+    result = df.initiative_roll_off(entered_dice(args, "dice"), ctx.rng, tuple(sides(state)))
     return {**result, "dice": list(result["rolls"].values())}
 
 
@@ -111,7 +111,7 @@ def decide_fate(state: dict, args: dict, ctx) -> dict:
         df.validate_card(card, "fate")
     wind_dice = None
     if card.get("markers") == "2D6":
-        wind_dice = dice_arg(args, "wind_dice") or [ctx.rng.randint(1, 6), ctx.rng.randint(1, 6)]
+        wind_dice = entered_dice(args, "wind_dice") or [ctx.rng.randint(1, 6), ctx.rng.randint(1, 6)]
         df.place_wind(wind_dice)
     return {"side": side, "deck": "fate", "steps": steps, "wind_dice": wind_dice,
             "dice": wind_dice or []}

@@ -2,15 +2,15 @@
 order (or a brief respite) that discards a card at the start of the Movement sub-phase."""
 from __future__ import annotations
 
-from companion.actions import action, entered_flag, in_phase, entered_int
+from companion.actions import action, entered_flag, in_phase, entered_int, entered_dice
 from companion.actions.schema import Dice, Flag, Int, Ref, Text
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.trackers import deck as decks
 from companion.games.dreadfleet.books import (
     GAME, at_anchor, books, cards_on, current, first_mate, hand, need_captain, now_stat,
     order_held, orders_out, reach_step, resolve_order, set_status, status_on, turn, unit_at_sea,
 )
-from companion.games.dreadfleet.entries import dice_arg, luck
+from companion.games.dreadfleet.entries import luck
 from companion.games.dreadfleet.damage import lift_damage
 from companion.games.dreadfleet import rules as df
 
@@ -55,7 +55,7 @@ def decide_issue_order(state: dict, args: dict, ctx) -> dict:
     anchored = at_anchor(state, uid)
     result = df.issue_order(order, unit["stats"]["command"], current_speed=now_stat(unit, "speed"),
                             in_irons=in_irons, at_anchor=anchored, first_mate=mate,
-                            modifier=entered_int(args, "modifier", 0), dice=dice_arg(args, "order_dice"), rng=ctx.rng)
+                            modifier=entered_int(args, "modifier", 0), dice=entered_dice(args, "order_dice"), rng=ctx.rng)
     odds = df.command_odds(unit["stats"]["command"], result["modifier"], mate,
                            reroll_allowed=order == "Repair" and anchored)
     return {**result, "unit": uid, "order": order, "dice": result["rolls"],

@@ -2,8 +2,7 @@
 from __future__ import annotations
 
 from companion.games.dreadfleet.books import now_stat, wounds
-from companion.actions import entered_number
-from companion.games.dreadfleet.entries import dice_arg
+from companion.actions import entered_number, entered_dice
 from companion.games.dreadfleet.broadsides import shot_options
 from companion.games.dreadfleet import rules as df
 
@@ -20,10 +19,10 @@ def shot_preview(state: dict, args: dict) -> dict:
     odds = df.broadside_odds(firer["stats"].get("broadside", 0), entered_number(args, "distance", type_="df-broadside"),
                              target["stats"]["armour"], **options)
     out = {"odds": odds, "firer": firer, "target": target, "first": options["first_broadside"]}
-    typed = dice_arg(args, "dice", type_="df-broadside")
+    typed = entered_dice(args, "dice", type_="df-broadside")
     if typed:
         shot = df.broadside(firer["stats"].get("broadside", 0), entered_number(args, "distance", type_="df-broadside"),
-                            target["stats"]["armour"], **options, dice=typed, save_dice=dice_arg(args, "save_dice", type_="df-broadside"))
+                            target["stats"]["armour"], **options, dice=typed, save_dice=entered_dice(args, "save_dice", type_="df-broadside"))
         out["typed"] = shot
     return out
 

@@ -2,14 +2,14 @@
 Escaping Jeopardy): how far the wind lets a ship sail, anchors, and escaping jeopardy."""
 from __future__ import annotations
 
-from companion.actions import action, entered_int, entered_number
+from companion.actions import action, entered_int, entered_number, entered_dice
 from companion.actions.schema import Dice, Int, Num, Ref, Text
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.dreadfleet.books import (
     GAME, aground_since_before, at_anchor, books, current, first_mate, is_auxiliary, need_captain, now_stat,
     order_held, reach_step, resolve_order, set_status, status_cards, turn, wind_strength,
 )
-from companion.games.dreadfleet.entries import dice_arg, luck
+from companion.games.dreadfleet.entries import luck
 from companion.games.dreadfleet import rules as df
 
 
@@ -78,7 +78,7 @@ def decide_sail(state: dict, args: dict, ctx) -> dict:
     result = df.sail_move_allowance(
         now_stat(unit, "speed"), wind_strength(state), args.get("relation") or "side", sail=sail_class,
         at_anchor=at_anchor(state, unit["id"]), command=unit["stats"].get("command"),
-        first_mate=first_mate(unit), dice=dice_arg(args, "sail_dice"), rng=ctx.rng)
+        first_mate=first_mate(unit), dice=entered_dice(args, "sail_dice"), rng=ctx.rng)
     check = result.get("command_check")
     return {**result, "unit": unit["id"], "dice": check["rolls"] if check else []}
 
@@ -105,7 +105,7 @@ def decide_full_speed(state: dict, args: dict, ctx) -> dict:
     unit = _fsa_check(state, args)
     in_irons = turn(state)["sail"].get(unit["id"], {}).get("relation") == "in irons"
     result = df.full_speed_ahead(now_stat(unit, "speed"), in_irons=in_irons,
-                                 at_anchor=at_anchor(state, unit["id"]), dice=dice_arg(args, "fsa_dice"),
+                                 at_anchor=at_anchor(state, unit["id"]), dice=entered_dice(args, "fsa_dice"),
                                  rng=ctx.rng)
     return {**result, "unit": unit["id"], "luck": luck(7.0, result["inches"], "inches at Full Speed")}
 
@@ -156,8 +156,8 @@ def _escape_check(state: dict, args: dict) -> dict:
 @escape.decider
 def decide_escape(state: dict, args: dict, ctx) -> dict:
     unit = _escape_check(state, args)
-    dice = dice_arg(args, "escape_dice")
-    move = dice_arg(args, "move_dice")
+    dice = entered_dice(args, "escape_dice")
+    move = entered_dice(args, "move_dice")
     result = df.escape_jeopardy(unit["stats"].get("command", df.FIRST_MATE_COMMAND),
                                 entered_int(args, "enemies", 0), at_anchor=at_anchor(state, unit["id"]),
                                 auxiliary=is_auxiliary(unit), first_mate=first_mate(unit), dice=dice,

@@ -6,10 +6,9 @@ import copy
 
 from companion import trackers
 from companion.actions.schema import Dice, Flag, Int, Obj, Text
-from companion.actions import action, entered_flag, entered_int
-from companion.rules import RuleError
+from companion.actions import action, entered_flag, entered_int, entered_dice
+from companion.errors import RuleError
 from companion.games.dreadfleet.books import GAME, books, set_wind
-from companion.games.dreadfleet.entries import dice_arg
 from companion.games.dreadfleet import rules as df
 
 
@@ -103,6 +102,6 @@ def place_wind(state: dict, p: dict) -> str:
 def decide_place_wind(state: dict, args: dict, ctx) -> dict:
     if books(state)["wind_placed"]:
         raise RuleError("The wind gauge is already placed; Fate cards move it from now on.", "wind")
-    dice = dice_arg(args, "dice")
+    dice = entered_dice(args, "dice")
     result = df.place_wind(dice, ctx.rng)
     return {**result, "dice": [result["red"], result["white"]], "real": dice is not None}

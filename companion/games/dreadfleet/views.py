@@ -11,18 +11,14 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request
 
-from companion import share, store
-from companion.db import get_db, systems
-from companion.games import library
+from companion.game_pages import (board_page, ctx_for, form_args, game_table, get_db, json_file, library, listed,
+                                  refusal, RuleError, share, store, systems, uploaded_json)
 from companion.games.dreadfleet.deck_lists import (  # noqa: F401 (names kept where they were before the split)
     MAX_DECK_LINES, TURNS, WORDS, card_line, parse_card, parse_deck,
 )
 from companion.games.dreadfleet.fleet_cards import EXPORT_FORMAT, _flat, _number, next_card, warship_card  # noqa: F401
+from companion.games.dreadfleet import books
 from companion.games.dreadfleet.previews import boarding_preview, shot_preview
-from companion.play import form_args
-from companion.rules import RuleError
-from companion.game_pages import board_page, game_table, json_file, listed, refusal, uploaded_json
-from companion.web import ctx_for
 
 bp = Blueprint("dreadfleet", __name__, url_prefix="/t/<code>/dreadfleet")
 SLUG = "dreadfleet"
@@ -36,7 +32,8 @@ def _flag(setup) -> None:
 @bp.app_context_processor
 def _library() -> dict:
     return {"dreadfleet_library": lambda kind: store.library_items(get_db(), SLUG, kind),
-            "dreadfleet_start": start_card}
+            "dreadfleet_start": start_card,
+            "df_wind_strength": books.wind_strength}  # the big screen's wind gauge (_display.html)
 
 
 def start_card(code: str) -> dict:

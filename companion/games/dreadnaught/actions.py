@@ -16,7 +16,7 @@ only wires them to the state.  Action types are ``dn-*``, registered by the sibl
 from __future__ import annotations
 
 from companion.actions import phase_now
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.dreadnaught import rules as dn
 
 SYSTEM = "dreadnaught"

@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 from companion.actions import action, entered_flag, phase_now
-from companion.actions.schema import Flag, Obj, Ref, Scalar, Text
+from companion.actions.schema import Flag, Obj, Ref, Scalar, Text, whole
 from companion.games.dreadnaught.actions import (RESOLVING, SYSTEMS, battle_on, clean, count, eliminate,
                                            elimination_of, fleet_of, move_tokens, players,
                                            remaining, set_count, ship, timer_rules, turn)
 from companion.actions.core import phase_reminders
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.dreadnaught import rules as dn
 
 
@@ -121,8 +121,8 @@ def fleet_arrival(state: dict, p: dict) -> str:
         distances[fleet_name] = {}
         for enemy in enemies:
             hexes = given.get(enemy)
-            if isinstance(hexes, str) and hexes.strip().isdigit():
-                hexes = int(hexes)
+            if whole(hexes) is not None:  # typed digits, read as every typed whole number is (schema.whole)
+                hexes = whole(hexes)
             if hexes is None or hexes == "":
                 raise RuleError(f"Enter the hexes from {fleet_name}'s Dreadnaught to {enemy}.", "distances")
             distances[fleet_name][enemy] = hexes

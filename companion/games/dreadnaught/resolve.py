@@ -1,11 +1,11 @@
 """Dreadnaught's Resolve step: the initiative-order resolver, range and reduction checks, Combined Fire."""
 from __future__ import annotations
 
-from companion.actions import Stale, action, entered_flag, entered_int, in_phase
+from companion.actions import action, entered_flag, entered_int, in_phase
+from companion.errors import Stale, RuleError
 from companion.actions.schema import Either, Flag, Int, List, Obj, Ref, Scalar, Text
 from companion.games.dreadnaught.actions import (RESOLVING, SYSTEMS, battle_on, clean, current_row, game,
                                            players, refresh_order, remaining, turn)
-from companion.rules import RuleError
 from companion.games.dreadnaught import rules as dn
 
 MAX_CARDS = 40          # an input limit of the board, not a rule of the game

@@ -4,12 +4,12 @@ from __future__ import annotations
 import copy
 
 from companion import trackers
-from companion.actions.schema import Either, Int, Obj, Ref, Scalar, Text
-from companion.actions import Stale, action, chance, phase_now, entered_int
+from companion.actions.schema import Either, Int, Obj, Ref, Scalar, Text, whole
+from companion.actions import action, chance, phase_now, entered_int
+from companion.errors import Stale, RuleError
 from companion.actions.core import phase_reminders
 from companion.games.dreadnaught.actions import (SYSTEMS, battle_on, called, clean, count, said, ship,
                                                  signed, turn)
-from companion.rules import RuleError
 from companion.games.dreadnaught import rules as dn
 
 TEMPLATE = "ship"
@@ -76,8 +76,8 @@ def decide_setup(state: dict, args: dict, ctx) -> dict:
     if len(sides) > 2:
         attacker = None
     best_of = (state.get("game") or {}).get("best_of") or args.get("best_of") or state["settings"].get("best_of", 1)
-    if isinstance(best_of, str) and best_of.strip().isdigit():
-        best_of = int(best_of)
+    if whole(best_of) is not None:  # typed digits (schema.whole)
+        best_of = whole(best_of)
     if best_of not in BATTLE_SIZES:
         raise RuleError(f"A running battle is a single battle or best of 3, 5, 7 or 9; got {best_of!r}.", "best_of")
     g = state.get("game") or {}
@@ -146,7 +146,7 @@ def player_names(args: dict, sides: list, default_sides, before: dict) -> dict:
 def _per_player(args: dict, key: str, default):
     value = args.get(key, default)
     if isinstance(value, dict):
-        value = {k: int(v) if isinstance(v, str) and v.strip().isdigit() else v for k, v in value.items()}
+        value = {k: whole(v) if whole(v) is not None else v for k, v in value.items()}  # typed digits (schema.whole)
     return value
 
 
@@ -201,10 +201,10 @@ def decide_upgrades(state: dict, args: dict, ctx) -> dict:
     out["upgrades"] = split_names(args.get("upgrades"))
     levels = args.get("levels")
     if levels not in (None, ""):
-        parts = str(levels).replace(",", " ").split()
-        if not all(part.isdigit() for part in parts):
+        numbers = [whole(part) for part in str(levels).replace(",", " ").split()]
+        if any(n is None or n < 0 for n in numbers):
             raise RuleError("Power Levels are whole numbers, e.g. 2, 1, 3.", "levels")
-        out["levels"] = [int(part) for part in parts]
+        out["levels"] = numbers
     return out
 
 

@@ -6,7 +6,7 @@ from companion.actions.schema import Either, Flag, Int, List, Ref, Scalar, Text
 from companion.games.dreadnaught.actions import (SYSTEMS, battle_on, called, clean, count, eliminate,
                                                  elimination_of, fleet_trigger, per_ship,
                                                  said, set_count, ship, signed, turn)
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.dreadnaught import rules as dn
 
 

@@ -2,11 +2,11 @@
 """
 from __future__ import annotations
 
-from companion.actions import action, chance, core, entered_dice, entered_flag, entered_int
+from companion.actions import action, chance, core, entered, entered_dice, entered_flag, entered_int
 from companion.actions.schema import Dice, Flag, Int, Obj, Ref, Text
 from companion.games.empires_of_dust import rules as eod
-from companion.rules import RuleError
-from companion.trackers import cooldown, gauge, need_int
+from companion.errors import RuleError
+from companion.trackers import cooldown, gauge
 from companion.games.empires_of_dust.table import (EQUIPMENT_TRACKERS, SYSTEMS, alive,
     cls_of, conditions, designed, docked_at, game, hp_of, is_base, set_condition, set_hp,
     stats_of, weapon_index)
@@ -19,10 +19,8 @@ SHOT_KINDS = ("main", "berserker", "point-defence")
 
 
 def _modifier(args: dict, key: str) -> int:
-    raw = (args.get("aura") or {}).get(key, 0)
-    if raw in (None, ""):
-        return 0
-    return need_int({f"aura.{key}": raw}, f"aura.{key}", -50, 50)
+    """An aura boon or bane (``aura.<key>``), read by the Int eod-attack declares for it; 0 when empty."""
+    return entered(args, f"aura.{key}", (args.get("aura") or {}).get(key), type_="eod-attack") or 0
 
 
 def _terrain(value, field: str, allowed=TERRAIN) -> str | None:

@@ -7,7 +7,7 @@ import re
 
 from companion.games.empires_of_dust import rules as eod
 from companion.actions import check_phase, entered_flag
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.empires_of_dust.attack import hit_odds, plan_attack
 from companion.games.empires_of_dust.panel import eod_panel
 

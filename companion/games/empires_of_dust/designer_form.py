@@ -7,11 +7,10 @@ from __future__ import annotations
 import json
 import re
 
-from companion import store
-from companion.db import get_db, systems
+from companion.game_pages import get_db, store, systems
 from companion.games.empires_of_dust import rules as eod
 from companion.actions.schema import whole
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.empires_of_dust.fleets import (BASE_CLASSES, MAX_SHIPS, MAX_WEAPONS, SHIP_CLASSES,
     check_fleet, clean_design, clean_fleet)
 from companion.games.empires_of_dust.table import SLUG

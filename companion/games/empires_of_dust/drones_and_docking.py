@@ -5,7 +5,7 @@ from __future__ import annotations
 from companion.actions import action
 from companion.actions.schema import Ref
 from companion.games.empires_of_dust import rules as eod
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.empires_of_dust.fleets import insert_units, new_unit
 from companion.games.empires_of_dust.table import (SYSTEMS, active_drone, cls_of, designed, docked_at,
     game, is_base, stats_of, weapon_index)

@@ -7,9 +7,9 @@ import json
 
 from companion import trackers
 from companion.actions.schema import List, Obj, Ref, Text, whole
-from companion.actions import Stale, action, core
+from companion.actions import action, core
+from companion.errors import Stale, RuleError
 from companion.games.empires_of_dust import rules as eod
-from companion.rules import RuleError
 from companion.games.empires_of_dust.table import EQUIPMENT_TRACKERS, SYSTEMS
 
 MAX_SHIPS = 100  # input limit only: the largest preset (armada) is 91 ships

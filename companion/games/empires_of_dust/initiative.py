@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 
-from companion.actions import Stale, action, chance, phase_now
+from companion.actions import action, chance, phase_now
+from companion.errors import Stale, RuleError
 from companion.actions.schema import Int, Obj, Ref, Text
 from companion.games.empires_of_dust import rules as eod
-from companion.rules import RuleError
 from companion.trackers import need_int
 from companion.games.empires_of_dust.table import (ROLL_REMINDER, SYSTEMS, cls_of, game,
     sides_alive)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from companion.actions import core
 from companion.games.empires_of_dust import rules as eod
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 SLUG = eod.SLUG
 SYSTEMS = {SLUG}

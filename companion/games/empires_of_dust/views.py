@@ -14,13 +14,9 @@ import re
 
 from flask import Blueprint, abort, make_response, render_template, request
 
-from companion import share, store
-from companion.db import get_db, systems
-from companion.games import library
+from companion.game_pages import (board_page, ctx_for, error_fragment, form_args, game_table, get_db, json_file,
+                                  library, require_player, RuleError, share, status_of, store, systems, uploaded_json)
 from companion.games.empires_of_dust import rules as eod
-from companion.rules import RuleError
-from companion.game_pages import board_page, game_table, json_file, uploaded_json
-from companion.web import ctx_for, error_fragment, require_player, status_of
 from companion.games.empires_of_dust.attack_helper import attack_context, preview
 from companion.games.empires_of_dust.designer_form import (KIND, _apply_op, check_draft, designer_context,
     draft_from_form, eod_saved_fleets)
@@ -52,7 +48,6 @@ def eod_attack_start(row: dict, seat: dict) -> dict:
 
 
 def _args() -> dict:
-    from companion.play import form_args
     return form_args(request.args)
 
 

@@ -8,7 +8,7 @@ points players enter.
 """
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.talon.rules import chart
 
 DEFAULT_FIRST = "Talon"  # "Talon canonically starts with initiative" (PBF; TT#2 example), TALON.md 3

@@ -10,21 +10,12 @@ from __future__ import annotations
 
 from companion.actions import action, chance, entered_dice, entered_int
 from companion.actions.schema import Dice, Int, Ref, Text
-from companion.rules import RuleError, roll_or_take
+from companion.dice import roll_or_take
+from companion.errors import RuleError
 from companion.games.talon import books
 from companion.games.talon.rules import counter, criticals, damage, weapons
 
 GAME = {"talon"}
-
-
-def dice_arg(args: dict, key: str, count: int, rng, what: str) -> list[int]:
-    """The real dice entered for ``key`` (read by the field the action declared), ``count`` of them,
-    or ``count`` rolled when left empty."""
-    values = entered_dice(args, key)
-    try:
-        return roll_or_take(count, 6, values, rng, what)
-    except RuleError as exc:
-        raise RuleError(exc.message, key) from None
 
 
 def _reinforce(state: dict):
@@ -106,7 +97,7 @@ def decide_fire(state: dict, args: dict, ctx) -> dict:
         raise RuleError("Say which of your arcs the target is in: Fwd, Right, Rear or Left (seed 003 5.3.1).", "in_arc")
     payload = {k: args[k] for k in ("unit", "group", "target", "range", "arc", "in_arc") if k in args}
     if group["weapon"] != "missile":
-        payload["dice"] = dice_arg(args, "dice", group["count"], ctx.rng, "dice")
+        payload["dice"] = roll_or_take(group["count"], 6, entered_dice(args, "dice"), ctx.rng, "dice", field="dice")
     return payload
 
 
@@ -165,7 +156,7 @@ def decide_critical(state: dict, args: dict, ctx) -> dict:
     unit, ship = books.live_ship(state, args.get("unit"))
     if ship["pending"] < 1:
         raise RuleError(f"{unit['name']} has no critical hull box waiting for its roll.", "unit")
-    dice = dice_arg(args, "crit_dice", 2, ctx.rng, "2D6")
+    dice = roll_or_take(2, 6, entered_dice(args, "crit_dice"), ctx.rng, "2D6", field="crit_dice")
     payload = {"unit": args["unit"], "dice": dice}
     alive = [i for i, g in enumerate(ship["groups"]) if not g["destroyed"]]
     if sum(dice) in criticals.GROUP_LOSS and len(alive) > 1:
@@ -203,7 +194,7 @@ def repair(state: dict, p: dict) -> str:
 
 @repair.decider
 def decide_repair(state: dict, args: dict, ctx) -> dict:
-    return {"unit": args.get("unit"), "what": args.get("what"), "dice": dice_arg(args, "repair_dice", 1, ctx.rng, "die")}
+    return {"unit": args.get("unit"), "what": args.get("what"), "dice": roll_or_take(1, 6, entered_dice(args, "repair_dice"), ctx.rng, "die", field="repair_dice")}
 
 
 missile.decider(books.keep("missile", "op", "arc"))

@@ -10,7 +10,7 @@ import copy
 from companion import content
 from companion.actions.schema import Ref, Scalar, Text
 from companion.actions import action
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.talon import books
 from companion.games.talon.rules import chart, counter, weapons
 

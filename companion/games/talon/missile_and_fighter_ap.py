@@ -10,7 +10,7 @@ table, and the phone form says so (templates/games/talon/_unit.html).
 """
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.talon import books
 from companion.games.talon.rules import counter
 

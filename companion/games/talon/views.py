@@ -6,12 +6,7 @@ from __future__ import annotations
 
 from flask import Blueprint, request
 
-from companion import store
-from companion.db import get_db
-from companion.games import library
-from companion.rules import RuleError
-from companion.game_pages import board_page, game_table, refusal
-from companion.web import ctx_for
+from companion.game_pages import board_page, ctx_for, game_table, get_db, library, refusal, RuleError, store
 from companion.games.talon import summary
 from companion.games.talon.fleet_actions import classes, spec_fields
 

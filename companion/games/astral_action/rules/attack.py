@@ -18,7 +18,7 @@ from fractions import Fraction
 import icepool
 
 from companion.games.astral_action.rules.equipment import VARIANTS, WEAPONS, bands, weapon_size
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 OUTCOMES = ("miss", "glance", "hit")
 

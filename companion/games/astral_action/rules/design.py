@@ -12,7 +12,8 @@ import re
 
 from companion.games.astral_action.rules.equipment import (ARCS, COMPONENTS, FIGHTER_HEALTH, VARIANTS, WEAPONS,
                                                      is_weapon, label)
-from companion.rules import RuleError
+from companion.actions.schema import Int
+from companion.errors import RuleError
 
 ROW_DEFAULT = 10  # L92 "An average ship health track contains 10 health/damage units, though this is not always the case"
 BASE_PER_SIZE, PRIMARY_COST, SECONDARY_COST = 30, 20, 10  # L399-L401
@@ -21,17 +22,13 @@ FIGHTER_EXTRA_PERCENT = 10  # L244 "increases the total cost of the Fighter by a
 MAX_EQUIPMENT = 24  # an input limit (a typing slip), not a rule
 CHART_LIMITS = (-10, 30)  # input limits on a Miss/Glance/Hit threshold (a typing slip), not a rule
 FIGHTER_WEAPON_SIZES = (0, 6)  # a fighter's chosen Weapon Size (L225): at most the largest ship Size
+# a card's typed numbers, read as every whole number a player types is read (schema.Int, issue 29);
+# the bounds are the card form's input limits, unchanged from before (not numbers the seed gives)
+SIZE = Int(0, 6, what="Ship Size (0 for a Fighter)", required=True)
+ROW = Int(1, 40, what="each health row", required=True)
+FIGHTER_WEAPON_SIZE = Int(*FIGHTER_WEAPON_SIZES, what="the fighter's Weapon Size (chosen when it is created, L225)",
+                          required=True)
 MOVE_RE = re.compile(r"^(\d{1,2})\s*:\s*(\d{1,2})\s*/\s*(\d{1,2})$")
-
-
-def _int(raw, field: str, what: str, lo: int, hi: int) -> int:
-    text = str(raw).strip() if raw is not None else ""
-    if not re.fullmatch(r"-?\d{1,3}", text):
-        raise RuleError(f"{what} must be a whole number.", field)
-    value = int(text)
-    if not lo <= value <= hi:
-        raise RuleError(f"{what} must be from {lo} to {hi}.", field)
-    return value
 
 
 def parse_rows(raw, size: int) -> list[int]:
@@ -42,7 +39,7 @@ def parse_rows(raw, size: int) -> list[int]:
     elif raw in (None, "", []):
         return [ROW_DEFAULT] * size
     values = raw if isinstance(raw, list) else str(raw).replace(",", " ").split()
-    rows = [_int(v, "rows", "Each health row", 1, 40) for v in values]
+    rows = [ROW.parse(v, "rows") for v in values]
     want = 1 if size == 0 else size
     if len(rows) != want:
         raise RuleError(f"A Size {size} {'fighter has one health row' if size == 0 else f'ship has {size} health rows (one per Size)'}; "
@@ -82,8 +79,8 @@ def parse_chart(raw: dict) -> dict:
     if raw.get("miss") in (None, "") or raw.get("glance") in (None, ""):
         raise RuleError("Enter the Miss/Glance/Hit chart from your card: the highest Accuracy that misses and "
                         "the highest that glances (the rules print no numbers for it).", "chart")
-    miss = _int(raw["miss"], "chart", "The highest miss", *CHART_LIMITS)
-    glance = _int(raw["glance"], "chart", "The highest glance", *CHART_LIMITS)
+    miss = Int(*CHART_LIMITS, what="the highest miss", required=True).parse(raw["miss"], "chart")
+    glance = Int(*CHART_LIMITS, what="the highest glance", required=True).parse(raw["glance"], "chart")
     if glance < miss:
         raise RuleError("The highest glance must be at least the highest miss.", "chart")
     return {"miss": miss, "glance": glance}
@@ -115,7 +112,7 @@ def clean_item(raw: dict, n: int, size: int) -> dict:
         if variant == "structural" and len(arcs) != 1:
             raise RuleError("Structurally Mounted allows only one Firing Arc (L158).", field)
         if variant == "linked":
-            out["linked"] = _int(raw.get("linked") or 1, field, "Linked (X)", 1, 6)
+            out["linked"] = Int(1, 6, what="Linked (X)").parse(raw.get("linked") or 1, field)
         out.update(arcs=sorted(set(arcs), key=list(ARCS).index), variant=variant)
         if size == 0 and slot == "secondary":
             raise RuleError("A Fighter may not take a Weapon as a secondary slot (L221).", field)
@@ -146,7 +143,7 @@ def validate(raw: dict) -> dict:
     name = " ".join(str(raw.get("name") or "").split())
     if not name or len(name) > 40:
         raise RuleError("Name the ship (1 to 40 characters).", "name")
-    size = _int(raw.get("size"), "size", "Ship Size (0 for a Fighter)", 0, 6)
+    size = SIZE.parse(raw.get("size"), "size")
     card = {"name": name, "size": size, "rows": parse_rows(raw.get("rows"), size),
             "chart": parse_chart(raw.get("chart"))}
     items = [e for e in (raw.get("equipment") or []) if e and (e.get("item") or e.get("slot"))]
@@ -156,8 +153,8 @@ def validate(raw: dict) -> dict:
     kinds = [e["item"] for e in card["equipment"]]
     if "hangar" in kinds and "launch" not in kinds:
         raise RuleError("A Fighter Hangar needs a Fighter Launch Hangar on the same ship (L212).", "equipment")
-    card["arc_points"] = {a: _int((raw.get("arc_points") or {}).get(a) or 0, "arc_points",
-                                  f"The {ARCS[a]} arc modifier", -50, 50) for a in ARCS}
+    card["arc_points"] = {a: Int(-50, 50, what=f"the {ARCS[a]} arc modifier").parse(
+        (raw.get("arc_points") or {}).get(a) or 0, "arc_points") for a in ARCS}
     if size == 0:
         primary = [e for e in card["equipment"] if e["slot"] == "primary"]
         if len(primary) > 1:
@@ -166,8 +163,7 @@ def validate(raw: dict) -> dict:
             raise RuleError("A Fighter taking a Proximity Weapon System equips it as a Primary slot (L223).", "equipment")
         # more Secondaries are not forbidden: they cost more (L243-L244)
         if any(is_weapon(e["item"]) for e in card["equipment"]):
-            card["weapon_size"] = _int(raw.get("weapon_size"), "weapon_size",
-                                       "The fighter's Weapon Size (chosen when it is created, L225)", *FIGHTER_WEAPON_SIZES)
+            card["weapon_size"] = FIGHTER_WEAPON_SIZE.parse(raw.get("weapon_size"), "weapon_size")
     else:
         card["movement"] = parse_movement(raw.get("movement"))
     card["points"] = points(card)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 # Weapon types, L160-L182.  ``bands``: (name, range, accuracy modifier, damage dice) in order; the
 # first band is normal range, the others are Extended Range (Y) with accuracy -(Y) (L152).

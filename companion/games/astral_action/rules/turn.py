@@ -3,7 +3,7 @@ L245-L286, L341-L342.  Pure.
 """
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 PHASES = ("Command", "Activation", "Resolution")  # L120-L123
 

@@ -3,7 +3,7 @@
 """
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 VICTORY_CONDITIONS = {1: "Area control", 2: "Ships Remaining", 3: "Ships Destroyed / Fled",
                       4: "Conditions Inflicted"}  # L345-L348

@@ -7,7 +7,7 @@ players enter from their own cards; nothing here invents it.
 
 Conventions
 - Dice: a procedure takes ``dice`` (what the player rolled on the table) or ``rng`` (anything with
-  ``randint(a, b)``), see ``companion.rules.roll_or_take``.  A roll that depends on the first one
+  ``randint(a, b)``), see ``companion.dice.roll_or_take``.  A roll that depends on the first one
   (armour saves after hits, the D3 after a passed escape) has its own argument; if it is neither
   given nor rollable, the result names it under ``awaiting`` and the caller asks again with both.
 - Cards are dicts.  Damage: ``{"name", "type", "value", "irreparable"}``; Fate: ``{"name", "wind",
@@ -28,7 +28,8 @@ companion.games.dreadfleet import rules as df`` gives them all, as the single mo
 - ``damage``: damage totals, destruction, repairs;
 - ``cards``: Warship, Fate and Damage cards typed in by the players.
 """
-from companion.rules import RuleError, roll_or_take  # noqa: F401
+from companion.dice import roll_or_take  # noqa: F401
+from companion.errors import RuleError  # noqa: F401
 from companion.games.dreadfleet.rules.basics import (  # noqa: F401
     ACTION_STEPS, ALWAYS_FAILS, ALWAYS_SUCCEEDS, ANCHOR_REACH, AT_ANCHOR, AUXILIARY_STATS, CALM_WIND,
     CAPSIZE_ON_OR_UNDER, CARD_MULTIPLE, DAMAGE_TYPES, DIRECTIONS, ESCAPE_EXTRA_INCHES,
@@ -37,7 +38,7 @@ from companion.games.dreadfleet.rules.basics import (  # noqa: F401
     NO_SHOT_WARSHIPS, OCR_NAMES, ORDERS, PHASES, RAKING_BONUS, RANGE_BANDS, RUN_AGROUND, SEA_MONSTERS, SET_ABLAZE, SIDES,
     STAT_INPUT_LIMITS, VICTORY_ON, WARSHIPS, WARSHIP_STATS, WIND_INPUT_LIMITS, WIND_RELATIONS, WIND_RING,
     WOUND_RESULTS, _card_name, _card_type, _card_value, _fate_kind, _inches, _is_named, _passes, _plural,
-    _roll_each, _signed, _take, _victories, _whole, canonical_name, initiative_roll_off, lowest_success,
+    _roll_each, _signed, _victories, canonical_name, initiative_roll_off, lowest_success,
 )
 from companion.games.dreadfleet.rules.wind import (  # noqa: F401
     _relation, _ring_position, apply_fate_wind, move_wind, place_wind, sail_move_allowance, wind_strength,

@@ -1,9 +1,10 @@
 """Auxiliaries and sea monsters (seed 002, Auxiliaries; Flying Auxiliaries; Sea Monsters)."""
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.dice import roll_or_take
+from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
-    CAPSIZE_ON_OR_UNDER, FLYING_AUXILIARIES, SEA_MONSTERS, SIDES, _take, canonical_name,
+    CAPSIZE_ON_OR_UNDER, FLYING_AUXILIARIES, SEA_MONSTERS, SIDES, canonical_name,
 )
 
 
@@ -25,7 +26,7 @@ def capsize_test(auxiliary: str = "Cog", *, at_anchor: bool = False, run_aground
         return {"needed": False, "roll": None, "capsized": False,
                 "summary": f"{auxiliary} deployed from a warship {'at anchor' if at_anchor else 'run aground'}: "
                            "no capsize test"}
-    roll = _take(1, 6, dice, rng, "capsize die")[0]
+    roll = roll_or_take(1, 6, dice, rng, "capsize die")[0]
     capsized = roll <= CAPSIZE_ON_OR_UNDER
     return {"needed": True, "roll": roll, "capsized": capsized,
             "summary": f"Capsize test for {auxiliary}: rolled {roll} -> "

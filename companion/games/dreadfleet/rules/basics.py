@@ -2,7 +2,8 @@
 limits, the D6 test every procedure uses, card helpers, and the initiative roll-off."""
 from __future__ import annotations
 
-from companion.rules import RuleError, roll_or_take
+from companion.dice import roll_or_take
+from companion.errors import RuleError
 
 # --- numbers and names from seed 002 ----------------------------------------------------------
 
@@ -91,34 +92,17 @@ MARKER_INPUT_LIMITS = (0, len(WIND_RING))  # at most one lap of the border
 
 # --- small helpers ----------------------------------------------------------------------------
 
-def _whole(value, field: str, label: str, lo: int | None = None, hi: int | None = None) -> int:
-    """An int within [lo, hi], or a RuleError whose sentence names the field."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"{label} must be a whole number; got {value!r}.", field)
-    if (lo is not None and value < lo) or (hi is not None and value > hi):
-        span = f"from {lo} to {hi}" if hi is not None else f"of at least {lo}"
-        raise RuleError(f"{label} must be a whole number {span}; got {value}.", field)
-    return value
-
-
-def _take(count: int, sides: int, dice, rng, what: str, field: str = "dice") -> list[int]:
-    """roll_or_take, with the error pointed at the right control."""
-    try:
-        return roll_or_take(count, sides, dice, rng, what)
-    except RuleError as exc:
-        raise RuleError(exc.message, field) from None
-
 
 def _roll_each(counts: list[int], dice, rng, what: str) -> list[list[int]]:
     """Dice for several rollers: rolled, or taken as one flat list (in order) or one list each."""
     if dice is None:
-        return [_take(count, 6, None, rng, what) for count in counts]
+        return [roll_or_take(count, 6, None, rng, what) for count in counts]
     dice = list(dice)
     if dice and all(isinstance(group, (list, tuple)) for group in dice):
         if len(dice) != len(counts):
             raise RuleError(f"Expected {len(counts)} groups of {what}, one per roller; got {len(dice)}.", "dice")
-        return [_take(count, 6, group, None, what) for count, group in zip(counts, dice)]
-    flat = _take(sum(counts), 6, dice, None, what)
+        return [roll_or_take(count, 6, group, None, what) for count, group in zip(counts, dice)]
+    flat = roll_or_take(sum(counts), 6, dice, None, what)
     groups, start = [], 0
     for count in counts:
         groups.append(flat[start:start + count])
@@ -205,7 +189,7 @@ def initiative_roll_off(dice=None, rng=None, sides=SIDES) -> dict:
 
     The seed gives no rule for a tie: the result says so and the players roll off again.
     """
-    rolls = _take(2, 6, dice, rng, "roll-off dice (one per player)")
+    rolls = roll_or_take(2, 6, dice, rng, "roll-off dice (one per player)")
     winner = None if rolls[0] == rolls[1] else sides[0 if rolls[0] > rolls[1] else 1]
     said = f"{sides[0]} {rolls[0]}, {sides[1]} {rolls[1]}"
     return {"rolls": dict(zip(sides, rolls)), "winner": winner, "tie": winner is None,

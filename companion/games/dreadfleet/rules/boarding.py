@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import icepool
 
-from companion.rules import RuleError
+from companion.actions.schema import whole_argument
+from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
     FIRST_MATE_COMMAND, MORTAL_WOUNDS, STAT_INPUT_LIMITS, VICTORY_ON, WOUND_RESULTS, _plural, _roll_each,
-    _victories, _whole,
+    _victories,
 )
 
 
@@ -18,8 +19,7 @@ def _crews(side, field: str, label: str) -> list[dict]:
     for i, ship in enumerate(ships):
         name = (ship.get("name") if isinstance(ship, dict) else None) or f"{label} ship {i + 1}"
         crew = ship.get("crew") if isinstance(ship, dict) else ship
-        out.append({"name": name, "crew": _whole(crew, "crew", f"{name}'s current Crew",
-                                                          *STAT_INPUT_LIMITS["crew"])})
+        out.append({"name": name, "crew": whole_argument(crew, "crew", *STAT_INPUT_LIMITS["crew"], what=f"{name}'s current Crew")})
     return out
 
 
@@ -56,7 +56,7 @@ def boarding_action(side_a, side_b, dice=None, rng=None, labels=("Side A", "Side
 
 def wound_result(wounds: int) -> dict:
     """Seed 002, Duelling and Wound Cards: the wound ladder, Flesh Wound first, mortal at 4."""
-    wounds = _whole(wounds, "wounds", "Wounds", 0, MORTAL_WOUNDS)
+    wounds = whole_argument(wounds, "wounds", 0, MORTAL_WOUNDS, what="Wounds")
     mortal = wounds >= MORTAL_WOUNDS
     return {"wounds": wounds, "result": WOUND_RESULTS[wounds], "mortal": mortal,
             "can_duel": not mortal, "first_mate_commands": mortal,
@@ -71,11 +71,8 @@ def _captains(side, field: str, label: str) -> list[dict]:
             raise RuleError("A captain is {name, swashbuckling, wounds}.", field)
         name = captain.get("name") or f"{label} captain {i + 1}"
         out.append({"name": name,
-                    "swashbuckling": _whole(captain.get("swashbuckling"), "swashbuckling",
-                                            f"{name}'s Swashbuckling",
-                                            *STAT_INPUT_LIMITS["swashbuckling"]),
-                    "wounds_before": _whole(captain.get("wounds", 0), "wounds", f"{name}'s wounds",
-                                            0, MORTAL_WOUNDS)})
+                    "swashbuckling": whole_argument(captain.get("swashbuckling"), "swashbuckling", *STAT_INPUT_LIMITS["swashbuckling"], what=f"{name}'s Swashbuckling"),
+                    "wounds_before": whole_argument(captain.get("wounds", 0), "wounds", 0, MORTAL_WOUNDS, what=f"{name}'s wounds")})
     return out
 
 
@@ -117,8 +114,8 @@ def captains_duel(side_a, side_b, dice=None, rng=None, labels=("Side A", "Side B
 
 def contest_odds(dice_a: int, dice_b: int) -> dict:
     """Chances of a boarding action or duel: each side rolls its dice, 5-6 a victory."""
-    dice_a = _whole(dice_a, "dice_a", "Side A's dice", 0, 200)
-    dice_b = _whole(dice_b, "dice_b", "Side B's dice", 0, 200)
+    dice_a = whole_argument(dice_a, "dice_a", 0, 200, what="Side A's dice")
+    dice_b = whole_argument(dice_b, "dice_b", 0, 200, what="Side B's dice")
     victory = icepool.d6.map(lambda n: int(n >= VICTORY_ON))
     margin = (dice_a @ victory) - (dice_b @ victory)
     distribution = [[k, float(margin.probability(k))] for k in range(-dice_b, dice_a + 1)]

@@ -5,10 +5,12 @@ import math
 
 import icepool
 
-from companion.rules import RuleError
+from companion.dice import roll_or_take
+from companion.actions.schema import whole_argument
+from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
     FIRST_BROADSIDE_BONUS, MAX_RANGE, RAKING_BONUS, RANGE_BANDS, STAT_INPUT_LIMITS, _inches, _passes, _plural,
-    _take, _whole, lowest_success,
+    lowest_success,
 )
 
 
@@ -29,7 +31,7 @@ def range_band(distance_inches) -> dict:
 
 def broadside_dice(broadside: int, partial: bool = False) -> int:
     """Seed 002, Broadsides step 3: dice = Broadside, halved for a partial shot (Basics: round up)."""
-    broadside = _whole(broadside, "broadside", "Broadside", 0)
+    broadside = whole_argument(broadside, "broadside", 0, what="Broadside")
     return -(-broadside // 2) if partial else broadside
 
 
@@ -39,7 +41,7 @@ def to_hit_modifier(*, first_broadside: bool = False, raking: bool = False, modi
     if raking and target_is_auxiliary:
         # Seed 002, Auxiliaries: "Warships cannot claim the raking bonus against them."
         raise RuleError("Warships cannot claim the raking bonus against an auxiliary.", "raking")
-    modifier = _whole(modifier, "modifier", "The to-hit modifier")
+    modifier = whole_argument(modifier, "modifier", what="The to-hit modifier")
     return FIRST_BROADSIDE_BONUS * bool(first_broadside) + RAKING_BONUS * bool(raking) + modifier
 
 
@@ -48,7 +50,7 @@ def _shot(broadside, distance, armour, partial, raking, first_broadside, modifie
     band = range_band(distance)
     modifier = to_hit_modifier(first_broadside=first_broadside, raking=raking, modifier=modifier,
                                target_is_auxiliary=target_is_auxiliary)
-    armour = _whole(armour, "armour", "Armour", *STAT_INPUT_LIMITS["armour"])
+    armour = whole_argument(armour, "armour", *STAT_INPUT_LIMITS["armour"], what="Armour")
     return {"broadside": broadside, "partial": bool(partial), "dice": broadside_dice(broadside, partial),
             "band": band["band"], "distance": distance, "needed": band["needed"], "modifier": modifier,
             "hits_on": lowest_success(band["needed"], modifier), "armour": armour}
@@ -65,7 +67,7 @@ def broadside(broadside: int, distance, armour: int, *, partial: bool = False, r
     """Seed 002, Broadsides steps 3-7: roll to hit; each hit saved on D6 >= Armour; unsaved hits draw Damage cards."""
     shot = _shot(broadside, distance, armour, partial, raking, first_broadside, modifier,
                  target_is_auxiliary)
-    hit_dice = _take(shot["dice"], 6, dice, rng, "broadside dice")
+    hit_dice = roll_or_take(shot["dice"], 6, dice, rng, "broadside dice")
     hits = sum(_passes(die, shot["needed"], shot["modifier"]) for die in hit_dice)
     result = {**shot, "firer": firer, "target": target, "hit_dice": hit_dice, "hits": hits,
               "save_dice": None, "saved": None, "unsaved": None, "damage_cards": None, "awaiting": None}
@@ -75,7 +77,7 @@ def broadside(broadside: int, distance, armour: int, *, partial: bool = False, r
                                         f"(D6 >= {shot['armour']} cancels a hit)."}
         result["summary"] = f"{firer or 'Warship'} fires {_at(shot)}: {_plural(hits, 'hit')} -> roll armour saves"
         return result
-    saves = [] if hits == 0 and not save_dice else _take(hits, 6, save_dice, rng, "armour saves", "save_dice")
+    saves = [] if hits == 0 and not save_dice else roll_or_take(hits, 6, save_dice, rng, "armour saves", field="save_dice")
     saved = sum(1 for die in saves if die >= shot["armour"])  # seed 002, step 6: equals or exceeds
     unsaved = hits - saved
     result.update(save_dice=saves, saved=saved, unsaved=unsaved, damage_cards=unsaved,

@@ -2,10 +2,11 @@
 and Auxiliary cards, Fate and Damage cards, and the warship roster of the content pack."""
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.actions.schema import whole_argument
+from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
     AUXILIARY_STATS, CARD_MULTIPLE, DAMAGE_TYPES, DIRECTIONS, FATE_KINDS, MARKER_INPUT_LIMITS, SIDES,
-    STAT_INPUT_LIMITS, WARSHIPS, WARSHIP_STATS, WIND_INPUT_LIMITS, _fate_kind, _whole,
+    STAT_INPUT_LIMITS, WARSHIPS, WARSHIP_STATS, WIND_INPUT_LIMITS, _fate_kind,
 )
 from companion.games.dreadfleet.rules.decks import _damage_type
 
@@ -25,10 +26,10 @@ def validate_warship(stats: dict, *, auxiliary: bool = False) -> dict:
     for key in needed:
         if key not in given or given[key] is None or given[key] == "":
             raise RuleError(f"{key.capitalize()} is missing: enter it from your card.", key)
-        card[key] = _whole(given[key], key, key.capitalize(), *STAT_INPUT_LIMITS[key])
+        card[key] = whole_argument(given[key], key, *STAT_INPUT_LIMITS[key], what=key.capitalize())
     for key in set(WARSHIP_STATS) - set(needed):
         if given.get(key) not in (None, ""):
-            card[key] = _whole(given[key], key, key.capitalize(), *STAT_INPUT_LIMITS[key])
+            card[key] = whole_argument(given[key], key, *STAT_INPUT_LIMITS[key], what=key.capitalize())
     for flag in ("sail", "flying"):
         if flag not in given:
             if flag == "sail" and not auxiliary:
@@ -63,21 +64,20 @@ def validate_card(card: dict, deck: str) -> dict:
     deck = str(deck).strip().casefold()
     out = {**card, "name": _card_text(card, "name", "The card's name")}
     if "count" in card:
-        out["count"] = _whole(card["count"], "count", "Count", 1, 100)
+        out["count"] = whole_argument(card["count"], "count", 1, 100, what="Count")
     if deck == "damage":
         if "type" not in card:
             raise RuleError(f"Type is missing: a Damage card is {', '.join(DAMAGE_TYPES)}.", "type")
         out["type"] = _damage_type(card["type"])
         # seed 002, Damage Cards: single, 'double' or 'triple'
-        out["value"] = _whole(card.get("value", 1), "value", "Value (1 single, 2 double, 3 triple)",
-                              min(CARD_MULTIPLE), max(CARD_MULTIPLE))
+        out["value"] = whole_argument(card.get("value", 1), "value", min(CARD_MULTIPLE), max(CARD_MULTIPLE), what="Value (1 single, 2 double, 3 triple)")
         out["irreparable"] = _flag(card, "irreparable", "Irreparable")
         return out
     if deck != "fate":
         raise RuleError(f"The deck must be fate or damage; got {deck!r}.", "deck")
     if "wind" not in card:
         raise RuleError("Wind is missing: enter the wind strength (bottom left of the card).", "wind")
-    out["wind"] = _whole(card["wind"], "wind", "Wind strength", *WIND_INPUT_LIMITS)
+    out["wind"] = whole_argument(card["wind"], "wind", *WIND_INPUT_LIMITS, what="Wind strength")
     markers = card.get("markers")
     if isinstance(markers, str) and markers.strip().upper() == "2D6":
         out["markers"] = "2D6"  # seed 002, Fate: "on a 2D6 symbol, to a new location"
@@ -85,7 +85,7 @@ def validate_card(card: dict, deck: str) -> dict:
     else:
         if markers is None:
             raise RuleError("Markers is missing: how many markers the wind gauge moves, or 2D6.", "markers")
-        out["markers"] = _whole(markers, "markers", "Markers", *MARKER_INPUT_LIMITS)
+        out["markers"] = whole_argument(markers, "markers", *MARKER_INPUT_LIMITS, what="Markers")
         direction = str(card.get("direction") or "").strip().casefold()
         if (out["markers"] or direction) and direction not in DIRECTIONS:
             raise RuleError("Direction must be clockwise or anticlockwise (the arrows on the card).", "direction")

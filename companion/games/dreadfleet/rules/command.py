@@ -1,11 +1,12 @@
 """Command checks and Order Cards (seed 002, Basics; Order Cards; Escaping Jeopardy)."""
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.dice import roll_or_take
+from companion.actions.schema import whole_argument
+from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
     ALWAYS_FAILS, ALWAYS_SUCCEEDS, ESCAPE_EXTRA_INCHES, ESCAPE_PENALTY_PER_ENEMY, FIRST_MATE_COMMAND,
-    FULL_SPEED_AHEAD_DICE, ORDERS, STAT_INPUT_LIMITS, _passes, _signed, _take, _whole,
-)
+    FULL_SPEED_AHEAD_DICE, ORDERS, STAT_INPUT_LIMITS, _passes, _signed, )
 
 
 def command_check(command: int, dice=None, rng=None, modifier: int = 0, first_mate: bool = False,
@@ -18,23 +19,23 @@ def command_check(command: int, dice=None, rng=None, modifier: int = 0, first_ma
     """
     if first_mate:
         command = FIRST_MATE_COMMAND
-    command = _whole(command, "command", "Command", *STAT_INPUT_LIMITS["command"])
-    modifier = _whole(modifier, "modifier", "The Command modifier")
+    command = whole_argument(command, "command", *STAT_INPUT_LIMITS["command"], what="Command")
+    modifier = whole_argument(modifier, "modifier", what="The Command modifier")
     if dice is None:
-        rolls = _take(1, 6, None, rng, "Command die")
+        rolls = roll_or_take(1, 6, None, rng, "Command die")
         if reroll_allowed and not _passes(rolls[0], command, modifier):
-            rolls += _take(1, 6, None, rng, "re-rolled Command die")
+            rolls += roll_or_take(1, 6, None, rng, "re-rolled Command die")
     else:
         dice = list(dice)
         if not 1 <= len(dice) <= 2:
             raise RuleError("Enter the Command die you rolled (and its re-roll, if you took one).", "dice")
-        rolls = _take(1, 6, dice[:1], None, "Command die")
+        rolls = roll_or_take(1, 6, dice[:1], None, "Command die")
         if len(dice) == 2:
             if not reroll_allowed:
                 raise RuleError(f"This {what} may not be re-rolled.", "dice")
             if _passes(rolls[0], command, modifier):
                 raise RuleError(f"Only a failed {what} is re-rolled.", "dice")
-            rolls += _take(1, 6, dice[1:], None, "re-rolled Command die")
+            rolls += roll_or_take(1, 6, dice[1:], None, "re-rolled Command die")
     natural = rolls[-1]
     passed = _passes(natural, command, modifier)
     note = ""
@@ -56,7 +57,7 @@ def command_odds(command: int, modifier: int = 0, first_mate: bool = False,
     """The chance a Command check passes (a failed roll re-rolled once where allowed)."""
     if first_mate:
         command = FIRST_MATE_COMMAND
-    command = _whole(command, "command", "Command", *STAT_INPUT_LIMITS["command"])
+    command = whole_argument(command, "command", *STAT_INPUT_LIMITS["command"], what="Command")
     p = sum(_passes(n, command, modifier) for n in range(1, 7)) / 6
     if reroll_allowed:
         p = 1 - (1 - p) ** 2
@@ -78,7 +79,7 @@ def _order_name(order) -> str:
 def _check_full_speed_ahead(current_speed, in_irons: bool, at_anchor: bool) -> None:
     if current_speed is None:
         raise RuleError("Full Speed Ahead needs the warship's current Speed.", "speed")
-    if _whole(current_speed, "speed", "Speed", 0) == 0:
+    if whole_argument(current_speed, "speed", 0, what="Speed") == 0:
         # seed 002, Full Speed Ahead: "cannot be issued to a warship with a current Speed of 0"
         raise RuleError("Full Speed Ahead cannot be issued to a warship with a current Speed of 0.", "order")
     if in_irons:
@@ -109,7 +110,7 @@ def full_speed_ahead(current_speed: int, *, in_irons: bool = False, at_anchor: b
                      dice=None, rng=None) -> dict:
     """Seed 002, Full Speed Ahead: after its other moves the warship must move 2D6" straight forwards."""
     _check_full_speed_ahead(current_speed, in_irons, at_anchor)
-    rolled = _take(FULL_SPEED_AHEAD_DICE, 6, dice, rng, "Full Speed Ahead dice")
+    rolled = roll_or_take(FULL_SPEED_AHEAD_DICE, 6, dice, rng, "Full Speed Ahead dice")
     inches = sum(rolled)
     return {"dice": rolled, "inches": inches,
             "summary": f"Full Speed Ahead: must move {inches}\" straight forwards (rolled "
@@ -127,7 +128,7 @@ def escape_jeopardy(command: int, enemies_in_contact: int = 0, *, at_anchor: boo
         raise RuleError("Auxiliaries cannot escape jeopardy.", "auxiliary")  # seed 002, Auxiliaries
     if at_anchor:
         raise RuleError("A warship at anchor may not escape jeopardy.", "at_anchor")
-    enemies = _whole(enemies_in_contact, "enemies_in_contact", "Enemies in base contact", 0)
+    enemies = whole_argument(enemies_in_contact, "enemies_in_contact", 0, what="Enemies in base contact")
     check = command_check(command, dice, rng, ESCAPE_PENALTY_PER_ENEMY * enemies, first_mate,
                           what="Escape jeopardy")
     result = {"check": check, "escaped": check["passed"], "d3": None, "move_inches": 0, "awaiting": None}
@@ -137,7 +138,7 @@ def escape_jeopardy(command: int, enemies_in_contact: int = 0, *, at_anchor: boo
         result["awaiting"] = {"field": "move_dice", "count": 1, "sides": 3,
                               "prompt": "Roll a D3 for the escape move (D3+1\")."}
         return {**result, "move_inches": None, "summary": f"{check['summary']}: roll a D3 to move"}
-    d3 = _take(1, 3, move_dice, rng, "D3", "move_dice")[0]
+    d3 = roll_or_take(1, 3, move_dice, rng, "D3", field="move_dice")[0]
     move = d3 + ESCAPE_EXTRA_INCHES
     return {**result, "d3": d3, "move_inches": move,
             "summary": f"{check['summary']}: move up to {move}\" facing the same way, out of contact, "

@@ -1,9 +1,10 @@
 """Damage, repairs and destruction (seed 002, Characteristics; Damage Cards; Repair order)."""
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.actions.schema import whole_argument
+from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
-    DAMAGE_TYPES, SET_ABLAZE, STAT_INPUT_LIMITS, _card_name, _card_type, _card_value, _is_named, _whole,
+    DAMAGE_TYPES, SET_ABLAZE, STAT_INPUT_LIMITS, _card_name, _card_type, _card_value, _is_named,
 )
 
 
@@ -32,8 +33,8 @@ def current_stats(stats: dict, damage_cards: list) -> dict:
 
 def warship_destroyed(hull: int, crew: int, damage_cards: list) -> dict:
     """Seed 002, Damage Cards: total Hull or Crew damage >= that characteristic removes the warship."""
-    hull = _whole(hull, "hull", "Hull", *STAT_INPUT_LIMITS["hull"])
-    crew = _whole(crew, "crew", "Crew", *STAT_INPUT_LIMITS["crew"])
+    hull = whole_argument(hull, "hull", *STAT_INPUT_LIMITS["hull"], what="Hull")
+    crew = whole_argument(crew, "crew", *STAT_INPUT_LIMITS["crew"], what="Crew")
     totals = damage_totals(damage_cards)
     reasons = [f"{kind} damage {totals[kind]} >= {value}"
                for kind, value in (("Hull", hull), ("Crew", crew)) if totals[kind] >= value]

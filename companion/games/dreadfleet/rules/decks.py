@@ -2,8 +2,9 @@
 drawing, drawing until a type."""
 from __future__ import annotations
 
-from companion.rules import RuleError
-from companion.games.dreadfleet.rules.basics import DAMAGE_TYPES, _card_name, _card_type, _plural, _whole
+from companion.actions.schema import whole_argument
+from companion.errors import RuleError
+from companion.games.dreadfleet.rules.basics import DAMAGE_TYPES, _card_name, _card_type, _plural
 
 
 def shuffle(cards: list, rng=None, order: list[int] | None = None) -> list:
@@ -36,7 +37,7 @@ def _draw_one(deck: list, discard: list, rng) -> tuple[object, bool]:
 
 def draw_cards(deck: list, discard: list, count: int = 1, rng=None) -> dict:
     """Draw ``count`` cards from the top, reshuffling the discards whenever the deck runs out."""
-    count = _whole(count, "count", "The number of cards", 0)
+    count = whole_argument(count, "count", 0, what="The number of cards")
     deck, discard, drawn, reshuffles = list(deck), list(discard), [], 0
     for _ in range(count):
         card, reshuffled = _draw_one(deck, discard, rng)
@@ -85,7 +86,7 @@ def draw_until_hull(deck: list, discard: list, rng=None) -> dict:
 
 def draw_damage(deck: list, discard: list, count: int = 1, *, auxiliary: bool = False, rng=None) -> dict:
     """Draw Damage cards; an auxiliary discards each Special card and draws another (seed 002, Auxiliaries)."""
-    count = _whole(count, "count", "The number of Damage cards", 0)
+    count = whole_argument(count, "count", 0, what="The number of Damage cards")
     deck, discard, drawn, replaced, reshuffles = list(deck), list(discard), [], [], 0
     while len(drawn) < count:
         if auxiliary and all(_card_type(c) == "Special" for c in deck + discard):

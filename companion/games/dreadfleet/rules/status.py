@@ -1,7 +1,7 @@
 """Cards on a warship and its anchor (seed 002, Status Cards; Dropping Anchor)."""
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.dreadfleet.rules.auxiliaries import is_flying
 from companion.games.dreadfleet.rules.basics import (
     ANCHOR_REACH, AT_ANCHOR, NO_SHOT_WARSHIPS, SEA_MONSTERS, SET_ABLAZE, _card_name, _fate_kind, _is_named,

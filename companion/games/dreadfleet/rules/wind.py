@@ -2,11 +2,12 @@
 far a ship may and must sail."""
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.dice import roll_or_take
+from companion.actions.schema import whole_argument
+from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
     CALM_WIND, DIRECTIONS, FIRST_MATE_COMMAND, MARKER_INPUT_LIMITS, WIND_INPUT_LIMITS, WIND_RELATIONS, WIND_RING,
-    _card_name, _plural, _take, _whole,
-)
+    _card_name, _plural, )
 from companion.games.dreadfleet.rules.cards import validate_card
 from companion.games.dreadfleet.rules.command import command_check
 
@@ -20,7 +21,7 @@ def _ring_position(position, ring) -> int:
 
 def place_wind(dice=None, rng=None) -> dict:
     """Seed 002, Setup: roll a red die (first number) and a white die (second number): [red, white]."""
-    red, white = _take(2, 6, dice, rng, "dice (red, then white)")
+    red, white = roll_or_take(2, 6, dice, rng, "dice (red, then white)")
     position = 10 * red + white
     return {"position": position, "red": red, "white": white,
             "summary": f"Wind gauge placed at {position} (red {red}, white {white})"}
@@ -30,7 +31,7 @@ def move_wind(position: int, markers: int, direction: str = "clockwise", ring=WI
     """Seed 002, Fate: move the gauge the number of markers shown, in the direction of the arrows."""
     ring = tuple(ring)
     position = _ring_position(position, ring)
-    markers = _whole(markers, "markers", "Markers", *MARKER_INPUT_LIMITS)
+    markers = whole_argument(markers, "markers", *MARKER_INPUT_LIMITS, what="Markers")
     step = DIRECTIONS.get(str(direction).strip().casefold())
     if step is None:
         raise RuleError(f"The wind direction must be clockwise or anticlockwise; got {direction!r}.", "direction")
@@ -56,8 +57,7 @@ def wind_strength(fate_discard: list) -> int:
         return CALM_WIND
     top = fate_discard[-1]
     wind = top.get("wind") if isinstance(top, dict) else None
-    return _whole(wind, "wind", f"The wind strength of {_card_name(top) or 'the top Fate card'}",
-                  *WIND_INPUT_LIMITS)
+    return whole_argument(wind, "wind", *WIND_INPUT_LIMITS, what=f"The wind strength of {_card_name(top) or 'the top Fate card'}")
 
 
 def _relation(relation) -> str:
@@ -76,8 +76,8 @@ def sail_move_allowance(speed: int, strength: int, relation: str = "side", *, sa
     ``speed`` is the current Speed; ``relation`` where the wind gauge lies at the start of the
     sub-phase: "astern" (aft arc), "in irons" (fore arc) or "side".  In irons rolls the Command check.
     """
-    speed = _whole(speed, "speed", "Speed", 0)
-    strength = _whole(strength, "strength", "Wind strength", *WIND_INPUT_LIMITS)
+    speed = whole_argument(speed, "speed", 0, what="Speed")
+    strength = whole_argument(strength, "strength", *WIND_INPUT_LIMITS, what="Wind strength")
     base = {"speed": speed, "strength": strength, "relation": None, "command_check": None,
             "full_speed_ahead_allowed": speed > 0 and not at_anchor}
     if at_anchor:

@@ -24,7 +24,7 @@ One module per topic of the rulebook, each re-exported here so ``rules.<name>`` 
 """
 from __future__ import annotations
 
-from companion.rules import RuleError  # noqa: F401  (importable from here, as before the split)
+from companion.errors import RuleError  # noqa: F401  (importable from here, as before the split)
 
 from companion.games.dreadnaught.rules.numbers import (  # noqa: F401  (re-exported)
     ALWAYS_DANGEROUS_MAX, ARRIVAL_BURN, ARRIVAL_DAMAGE, ARRIVAL_RANGE, BASE_HP, COMBINED_FIRE, DECK_SIZES,

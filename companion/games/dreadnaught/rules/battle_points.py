@@ -3,8 +3,9 @@ and the multiplayer winner by most Eliminations.
 """
 from __future__ import annotations
 
-from companion.rules import RuleError
-from companion.games.dreadnaught.rules.numbers import VICTORY_NAMES, VICTORY_POINTS, _plural, _whole
+from companion.actions.schema import whole_argument
+from companion.errors import RuleError
+from companion.games.dreadnaught.rules.numbers import VICTORY_NAMES, VICTORY_POINTS, _plural
 
 
 # --- Victory ---------------------------------------------------------------------------------
@@ -38,7 +39,7 @@ def duel_result(eliminated_ships: dict) -> dict:
 
 def running_battle(results, best_of: int) -> dict:
     """Totals over a set of linked games (best of 3, 5 ...): most points at the end wins."""
-    _whole(best_of, "best_of", "Best of", minimum=1)
+    whole_argument(best_of, "best_of", 1, what="Best of")
     if best_of % 2 == 0:
         raise RuleError("A running battle is best of an odd number of games (3, 5 ...).", "best_of")
     if not isinstance(results, list) or len(results) > best_of:
@@ -85,7 +86,7 @@ def most_eliminations(eliminations: dict) -> dict:
     if not isinstance(eliminations, dict) or not eliminations:
         raise RuleError("Give each player's (or team's) Eliminations.", "eliminations")
     for name, count in eliminations.items():
-        _whole(count, "eliminations", f"{name}'s Eliminations")
+        whole_argument(count, "eliminations", 0, what=f"{name}'s Eliminations")
     best = max(eliminations.values())
     leaders = [n for n, c in eliminations.items() if c == best]
     winner = leaders[0] if len(leaders) == 1 else None

@@ -2,8 +2,9 @@
 """
 from __future__ import annotations
 
-from companion.rules import RuleError
-from companion.games.dreadnaught.rules.numbers import PRIMARY_BURN, TOKEN_BURN, _plural, _whole
+from companion.actions.schema import whole_argument
+from companion.errors import RuleError
+from companion.games.dreadnaught.rules.numbers import PRIMARY_BURN, TOKEN_BURN, _plural
 
 
 # --- Card Burn --------------------------------------------------------------------------------
@@ -21,10 +22,10 @@ def card_burn(amount: int, hand: int, deck: int, *, choices=(), revealed=(), tok
     "card"); they absorb whatever the choices leave.  Primary cards count 2, tokens 1.  Ready cards
     cannot be burned.  A choice or revealed card past the point where the burn is met is an error.
     """
-    _whole(amount, "amount", "Card Burn")
-    _whole(hand, "hand", "Cards in hand")
-    _whole(deck, "deck", "Cards in the Draw Deck")
-    _whole(tokens, "tokens", "Tokens")
+    whole_argument(amount, "amount", 0, what="Card Burn")
+    whole_argument(hand, "hand", 0, what="Cards in hand")
+    whole_argument(deck, "deck", 0, what="Cards in the Draw Deck")
+    whole_argument(tokens, "tokens", 0, what="Tokens")
     left = amount
     new_hand, new_deck, new_tokens = hand, deck, tokens
     burned, crumbling, discarded = [], [], 0
@@ -64,8 +65,8 @@ def card_burn(amount: int, hand: int, deck: int, *, choices=(), revealed=(), tok
             count = PRIMARY_BURN if primary else 1
             discarded += 1
         else:
-            printed = _whole(choice.get("x"), "choices", "Indestructible-X", minimum=1)
-            on_card = _whole(choice.get("tokens", 0), "choices", "Tokens on the card", 0, printed - 1)
+            printed = whole_argument(choice.get("x"), "choices", 1, what="Indestructible-X")
+            on_card = whole_argument(choice.get("tokens", 0), "choices", 0, printed - 1, what="Tokens on the card")
             strength = printed - on_card
             if left >= strength:
                 count = strength

@@ -2,17 +2,18 @@
 """
 from __future__ import annotations
 
-from companion.rules import RuleError
-from companion.games.dreadnaught.rules.numbers import ALWAYS_DANGEROUS_MAX, HAND_SIZE, RETURN_MAX, _plural, _whole
+from companion.actions.schema import whole_argument
+from companion.errors import RuleError
+from companion.games.dreadnaught.rules.numbers import ALWAYS_DANGEROUS_MAX, HAND_SIZE, RETURN_MAX, _plural
 
 
 # --- HP, Damage and the Draw Deck -------------------------------------------------------------
 
 def damage(hp: int, amount: int, damage_this_turn: int = 0) -> dict:
     """Subtract Damage (after modifiers) from HP; 0 or less eliminates (seed 000, Damage, Push & Burn)."""
-    _whole(hp, "hp", "HP", minimum=-999)
-    _whole(amount, "amount", "Damage")
-    _whole(damage_this_turn, "damage_this_turn", "Damage this turn")
+    whole_argument(hp, "hp", -999, what="HP")
+    whole_argument(amount, "amount", 0, what="Damage")
+    whole_argument(damage_this_turn, "damage_this_turn", 0, what="Damage this turn")
     new = hp - amount
     out = {"hp": new, "damage_this_turn": damage_this_turn + amount, "eliminated": new <= 0}
     out["summary"] = f"{amount} Damage: HP {hp} -> {new}" + (" - Eliminated." if new <= 0 else ".")
@@ -21,9 +22,9 @@ def damage(hp: int, amount: int, damage_this_turn: int = 0) -> dict:
 
 def heal(hp: int, start: int, amount: int) -> dict:
     """Green HP: never above the starting HP (seed 000, Symbols & Colours, Increase)."""
-    _whole(start, "start", "Starting HP", minimum=1)
-    _whole(hp, "hp", "HP", minimum=-999, maximum=start)
-    _whole(amount, "amount", "Healing")
+    whole_argument(start, "start", 1, what="Starting HP")
+    whole_argument(hp, "hp", -999, start, what="HP")
+    whole_argument(amount, "amount", 0, what="Healing")
     new = min(start, hp + amount)
     wasted = hp + amount - new
     text = f"Heal {amount}: HP {hp} -> {new}"
@@ -34,9 +35,9 @@ def heal(hp: int, start: int, amount: int) -> dict:
 
 def recover_cards(hand: int, discard: int, amount: int) -> dict:
     """Green card symbol: random cards from the discard pile back to the hand (seed 000, Increase)."""
-    _whole(hand, "hand", "Cards in hand")
-    _whole(discard, "discard", "Cards in the discard pile")
-    _whole(amount, "amount", "Cards to return")
+    whole_argument(hand, "hand", 0, what="Cards in hand")
+    whole_argument(discard, "discard", 0, what="Cards in the discard pile")
+    whole_argument(amount, "amount", 0, what="Cards to return")
     moved = min(amount, discard)
     return {"hand": hand + moved, "discard": discard - moved, "returned": moved,
             "summary": f"{_plural(moved, 'random card')} from the discard pile to the hand."}
@@ -49,8 +50,8 @@ def always_dangerous_reminder() -> str:
 
 def draw(hand: int, deck: int, hand_has_attack: bool | None = None) -> dict:
     """Draw step: top the hand up to 6; an empty deck stops the draw without eliminating."""
-    _whole(hand, "hand", "Cards in hand")
-    _whole(deck, "deck", "Cards in the Draw Deck")
+    whole_argument(hand, "hand", 0, what="Cards in hand")
+    whole_argument(deck, "deck", 0, what="Cards in the Draw Deck")
     drawn = min(max(0, HAND_SIZE - hand), deck)
     new_hand, new_deck = hand + drawn, deck - drawn
     out = {"hand": new_hand, "deck": new_deck, "drawn": drawn,
@@ -74,9 +75,9 @@ def always_dangerous(hand: int, discard: int, taken: int, hand_has_attack: bool 
     if hand_has_attack:
         raise RuleError("Always Dangerous applies only when your hand holds no Offense Card with an attack "
                         "(seed 000, Always Dangerous).", "taken")
-    _whole(hand, "hand", "Cards in hand")
-    _whole(discard, "discard", "Cards in the discard pile")
-    _whole(taken, "taken", "Offense Cards taken", 0, ALWAYS_DANGEROUS_MAX)
+    whole_argument(hand, "hand", 0, what="Cards in hand")
+    whole_argument(discard, "discard", 0, what="Cards in the discard pile")
+    whole_argument(taken, "taken", 0, ALWAYS_DANGEROUS_MAX, what="Offense Cards taken")
     if taken > discard:
         raise RuleError(f"The discard pile holds only {discard} cards.", "taken")
     return {"hand": hand, "discard": discard, "taken": taken,
@@ -86,9 +87,9 @@ def always_dangerous(hand: int, discard: int, taken: int, hand_has_attack: bool 
 
 def return_to_deck(hand: int, deck: int, count: int) -> dict:
     """Return step: up to two cards from the hand to the bottom of the Draw Deck."""
-    _whole(hand, "hand", "Cards in hand")
-    _whole(deck, "deck", "Cards in the Draw Deck")
-    _whole(count, "count", "Cards returned", 0, RETURN_MAX)
+    whole_argument(hand, "hand", 0, what="Cards in hand")
+    whole_argument(deck, "deck", 0, what="Cards in the Draw Deck")
+    whole_argument(count, "count", 0, RETURN_MAX, what="Cards returned")
     if count > hand:
         raise RuleError(f"The hand holds only {hand} cards.", "count")
     return {"hand": hand - count, "deck": deck + count, "returned": count,

@@ -3,10 +3,11 @@ what still resolves, and the wreck left behind.
 """
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.actions.schema import whole_argument
+from companion.errors import RuleError
 from companion.games.dreadnaught.rules.initiative import _initiative, initiative_label
 from companion.games.dreadnaught.rules.numbers import (GRACE_TENTHS, WRECK_DEBRIS_DAMAGE, WRECK_DERELICT_BURN,
-                                                     X_TENTHS, _whole)
+                                                     X_TENTHS)
 
 
 # --- Elimination ----------------------------------------------------------------------------
@@ -17,10 +18,10 @@ def eliminated(ship: dict) -> dict:
         raise RuleError("Give the ship's HP, hand and deck.", "ship")
     reasons = []
     hp, hand, deck = ship.get("hp"), ship.get("hand"), ship.get("deck")
-    if hp is not None and _whole(hp, "hp", "HP", minimum=-999) <= 0:
+    if hp is not None and whole_argument(hp, "hp", -999, what="HP") <= 0:
         reasons.append("destroyed")          # seed 000, Elimination: "reduced to 0 or less HP"
     if hand is not None and deck is not None:
-        if _whole(hand, "hand", "Cards in hand") == 0 and _whole(deck, "deck", "Cards in the Draw Deck") == 0:
+        if whole_argument(hand, "hand", 0, what="Cards in hand") == 0 and whole_argument(deck, "deck", 0, what="Cards in the Draw Deck") == 0:
             reasons.append("disabled")       # "reduced 0 cards in both their hand and Draw Deck"
     if ship.get("pushed_off_danger_zone"):
         reasons.append("denied")             # "Pushed off the map through a Danger Zone"
@@ -52,8 +53,8 @@ def grace_window(elimination_initiative, step_initiative) -> dict:
 
 def wreck_terrain(damage_this_turn: int = 0, burn_this_turn: int = 0, cause: str | None = None) -> dict:
     """Terrain left by an Eliminated ship in a multiplayer game, from how and how hard it went."""
-    _whole(damage_this_turn, "damage_this_turn", "Damage suffered this turn")
-    _whole(burn_this_turn, "burn_this_turn", "Card Burn suffered this turn")
+    whole_argument(damage_this_turn, "damage_this_turn", 0, what="Damage suffered this turn")
+    whole_argument(burn_this_turn, "burn_this_turn", 0, what="Card Burn suffered this turn")
     if cause == "damage":
         terrain = "Debris" if damage_this_turn >= WRECK_DEBRIS_DAMAGE else "Wreckage"
         why = f"{damage_this_turn} Damage this turn ({WRECK_DEBRIS_DAMAGE}+ makes Debris)"

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import copy
 
-from companion.rules import RuleError
+from companion.actions.schema import whole_argument
+from companion.errors import RuleError
 from companion.games.dreadnaught.rules.numbers import (ARRIVAL_BURN, ARRIVAL_DAMAGE, ARRIVAL_RANGE, FLEET_START,
-                                                     FLEET_TRIGGERS, _plural, _whole)
+                                                     FLEET_TRIGGERS, _plural)
 
 
 # --- Multiplayer ------------------------------------------------------------------------------
@@ -99,7 +100,7 @@ def fleet_arrival_effects(timer, distances) -> dict:
         if fleet in timer["lost"]:
             continue
         for ship, hexes in (distances.get(fleet) or {}).items():
-            _whole(hexes, "distances", f"Hexes from {fleet} to {ship}")
+            whole_argument(hexes, "distances", 0, what=f"Hexes from {fleet} to {ship}")
             if hexes <= ARRIVAL_RANGE:
                 hits.append({"fleet": fleet, "ship": ship, "hexes": hexes,
                              "damage": ARRIVAL_DAMAGE, "card_burn": ARRIVAL_BURN})

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import math
 
-from companion.rules import RuleError
-from companion.games.dreadnaught.rules.numbers import (PRIORITY, PRIORITY_TIEBREAK, TOP_TENTHS, X_TENTHS,
-                                                     _whole)
+from companion.actions.schema import whole_argument
+from companion.errors import RuleError
+from companion.games.dreadnaught.rules.numbers import (PRIORITY, PRIORITY_TIEBREAK, TOP_TENTHS, X_TENTHS)
 
 
 def _initiative(value, field: str = "initiative") -> int:
@@ -84,7 +84,7 @@ def initiative_order(cards, attacker: str = "Attacker") -> dict:
         key, _ = PRIORITY_TIEBREAK.get(kind, (None, None))
         level = card.get(key) if key else None
         if level is not None:
-            _whole(level, key, f"{name}'s {key.replace('_', ' ')}")
+            whole_argument(level, key, 0, what=f"{name}'s {key.replace('_', ' ')}")
         ordered = sorted(tenths, reverse=True)
         for i, t in enumerate(ordered, 1):
             entries.append({"card": name, "id": card.get("id"), "owner": card.get("owner"), "type": kind,

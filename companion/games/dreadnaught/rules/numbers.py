@@ -5,7 +5,6 @@ one place.
 """
 from __future__ import annotations
 
-from companion.rules import RuleError
 
 
 # --- numbers of the seed ----------------------------------------------------------------------
@@ -82,15 +81,6 @@ COMBINED_FIRE = {"damage": 2, "push": 1, "card_burn": 2}
 
 
 # --- small helpers ----------------------------------------------------------------------------
-
-def _whole(value, field: str, what: str, minimum: int = 0, maximum: int | None = None) -> int:
-    """A whole number within limits, or a RuleError naming the field."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"{what} must be a whole number; got {value!r}.", field)
-    if value < minimum or (maximum is not None and value > maximum):
-        limit = f"from {minimum} to {maximum}" if maximum is not None else f"at least {minimum}"
-        raise RuleError(f"{what} must be {limit}; got {value}.", field)
-    return value
 
 
 def _plural(count: int, word: str) -> str:

@@ -2,9 +2,10 @@
 """
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.actions.schema import whole_argument
+from companion.errors import RuleError
 from companion.games.dreadnaught.rules.numbers import (PM_MAX_CARDS, PM_MAX_OFFENSE, PM_MAX_TERRAIN,
-                                                     POWER_MANAGEMENT, READY_PLAYS, _plural, _whole)
+                                                     POWER_MANAGEMENT, READY_PLAYS, _plural)
 
 
 # --- Power Management -------------------------------------------------------------------------
@@ -12,14 +13,14 @@ from companion.games.dreadnaught.rules.numbers import (PM_MAX_CARDS, PM_MAX_OFFE
 def power_management_options(cards_played: int, offense_count: int, *, ready_played: int = 0,
                              terrain_played: int = 0, event_played: int = 0, hand: int | None = None) -> dict:
     """Check the cards played for Power Management and list the choices they leave."""
-    _whole(cards_played, "cards_played", "Offense & Defense cards played", 0)
+    whole_argument(cards_played, "cards_played", 0, what="Offense & Defense cards played")
     if cards_played > PM_MAX_CARDS:
         raise RuleError(f"Play at most {PM_MAX_CARDS} Offense & Defense cards, a Ready card included "
                         "(seed 000, Power Management).", "cards_played")
-    _whole(offense_count, "offense_count", "Offense Cards played", 0)
-    _whole(ready_played, "ready_played", "Ready cards played", 0)
-    _whole(terrain_played, "terrain_played", "Terrain Cards played", 0)
-    _whole(event_played, "event_played", "Event Cards played", 0)
+    whole_argument(offense_count, "offense_count", 0, what="Offense Cards played")
+    whole_argument(ready_played, "ready_played", 0, what="Ready cards played")
+    whole_argument(terrain_played, "terrain_played", 0, what="Terrain Cards played")
+    whole_argument(event_played, "event_played", 0, what="Event Cards played")
     if offense_count > PM_MAX_OFFENSE:
         raise RuleError(f"At most {PM_MAX_OFFENSE} of the cards may be Offense Cards, a Ready card included "
                         "(seed 000, Power Management).", "offense_count")
@@ -41,7 +42,7 @@ def power_management_options(cards_played: int, offense_count: int, *, ready_pla
         names = " / ".join(o["text"].rstrip(".") for o in out["options"])
         out["summary"] = f"{_plural(cards_played, 'card')} played: choose one - {names}."
     if hand is not None:
-        _whole(hand, "hand", "Cards in hand")
+        whole_argument(hand, "hand", 0, what="Cards in hand")
         from_hand = cards_played - ready_played + terrain_played + event_played
         if from_hand > hand:
             raise RuleError(f"Only {hand} cards in hand; {from_hand} would come from it.", "hand")

@@ -2,14 +2,15 @@
 """
 from __future__ import annotations
 
-from companion.games.dreadnaught.rules.numbers import NARROW_WIDENS, RANGE_BANDS, _whole
+from companion.actions.schema import whole_argument
+from companion.games.dreadnaught.rules.numbers import NARROW_WIDENS, RANGE_BANDS
 
 
 # --- Range, reduction and the Unstoppable keyword ---------------------------------------------
 
 def range_band(hexes: int) -> dict:
     """Standard range band of a range in hexes (counting the target's hex); none beyond Extreme."""
-    _whole(hexes, "hexes", "Range in hexes")
+    whole_argument(hexes, "hexes", 0, what="Range in hexes")
     for band, low, high in RANGE_BANDS:
         if low <= hexes <= high:
             return {"hexes": hexes, "band": band, "in_range": True, "narrow_arc_widens": band in NARROW_WIDENS,
@@ -27,8 +28,8 @@ def reduction(value: int, amount: int = 0, *, negate: bool = False, unstoppable:
     value to 0 counts as negating it.  Unbreakable reductions ignore Unstoppable (seed 000, Special
     Keywords).
     """
-    _whole(value, "value", "The value")
-    _whole(amount, "amount", "The reduction")
+    whole_argument(value, "value", 0, what="The value")
+    whole_argument(amount, "amount", 0, what="The reduction")
     if unstoppable and not unbreakable:
         if negate or (value and amount >= value):
             result, how = value // 2, "Unstoppable: halved, rounding down"

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import copy
 
-from companion.rules import RuleError
-from companion.games.dreadnaught.rules.numbers import READY_PER_TURN, SLOTS, UPGRADES_MAX, _plural, _whole
+from companion.actions.schema import whole_argument
+from companion.errors import RuleError
+from companion.games.dreadnaught.rules.numbers import READY_PER_TURN, SLOTS, UPGRADES_MAX, _plural
 
 
 # --- Ready / Upgrade slots --------------------------------------------------------------------
@@ -17,7 +18,7 @@ def _slots(slots) -> list:
 
 
 def _slot_index(slot, field: str = "slot") -> int:
-    return _whole(slot, field, "A slot", 1, SLOTS) - 1
+    return whole_argument(slot, field, 1, SLOTS, what="A slot") - 1
 
 
 def upgrade_slots(upgrades) -> dict:

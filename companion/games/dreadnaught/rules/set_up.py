@@ -2,10 +2,12 @@
 """
 from __future__ import annotations
 
-from companion.rules import RuleError, roll_or_take
+from companion.actions.schema import whole_argument
+from companion.dice import roll_or_take
+from companion.errors import RuleError
 from companion.games.dreadnaught.rules.numbers import (BASE_HP, DECK_SIZES, HAND_SIZE, PLACEMENT_DISTANCE,
                                                      PLACEMENT_DISTANCE_FIVE_PLUS, PLAYERS_BASE, PLAYERS_EXPANSIONS,
-                                                     PLAYERS_TEAMS, SLOTS, UPGRADES_MAX, _whole)
+                                                     PLAYERS_TEAMS, SLOTS, UPGRADES_MAX)
 
 
 # --- set-up -----------------------------------------------------------------------------------
@@ -24,7 +26,7 @@ def _per_player(value, players: list[str], field: str) -> dict:
 
 def placement_distance(players: int) -> int:
     """Minimum hexes from every enemy ship when placing ships in a multiplayer game."""
-    _whole(players, "players", "The number of players", 3, PLAYERS_TEAMS)
+    whole_argument(players, "players", 3, PLAYERS_TEAMS, what="The number of players")
     return PLACEMENT_DISTANCE.get(players, PLACEMENT_DISTANCE_FIVE_PLUS)
 
 
@@ -64,7 +66,7 @@ def setup(players, deck_size=36, system_bonus=0, *, teams=None, attacker=None, d
                             "deck_size")
     bonuses = _per_player(system_bonus, players, "system_bonus")
     for name, bonus in bonuses.items():
-        _whole(bonus, "system_bonus", f"{name}'s System Card HP bonus")
+        whole_argument(bonus, "system_bonus", 0, what=f"{name}'s System Card HP bonus")
     if attacker is not None:
         if attacker not in players:
             raise RuleError(f"{attacker!r} is not one of the players.", "attacker")
@@ -112,8 +114,8 @@ def upgrade_power_check(power_levels, system_power: int) -> dict:
     if len(power_levels) > UPGRADES_MAX:
         raise RuleError(f"Choose at most {UPGRADES_MAX} Upgrade Cards (seed 000, Setup).", "upgrades")
     for level in power_levels:
-        _whole(level, "upgrades", "A Power Level")
-    _whole(system_power, "system_power", "The System Cards' total Power Level")
+        whole_argument(level, "upgrades", 0, what="A Power Level")
+    whole_argument(system_power, "system_power", 0, what="The System Cards' total Power Level")
     total = sum(power_levels)
     if total > system_power:
         raise RuleError(f"The Upgrade Cards total Power Level {total}, more than the System Cards' "

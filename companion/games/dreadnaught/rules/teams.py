@@ -2,7 +2,7 @@
 """
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.dreadnaught.rules.numbers import COMBINED_FIRE, RANGE_BANDS
 from companion.games.dreadnaught.rules.range_bands import range_band
 

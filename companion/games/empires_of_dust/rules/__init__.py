@@ -6,7 +6,7 @@ ship classes, bases, weapon types, armour vs weapon, augmenters, equipment, aura
 fleet sizes and victory points.  Effect sizes given only in prose are constants in
 ``seed_numbers``, each cited.
 
-Conventions (see ``companion.rules``): ``dice`` are the player's real D20s (a list, used in the
+Conventions (see ``companion.dice.roll_or_take`` and ``companion.errors``): ``dice`` are the player's real D20s (a list, used in the
 order the procedure asks for them, or for ``attack`` also a dict ``{roll name: value}``), ``rng``
 anything with ``randint(a, b)``; a forbidden move raises ``RuleError(sentence, field)``; results
 are JSON-ready dicts with a human ``summary``.
@@ -30,7 +30,7 @@ from .seed_numbers import (AFTERBURNER_SPEED, ARMOUR_QUARTER, ATTACK_D20S, ARMOU
     FTL_JUMP, HALF, KNOCKBACK, LAUNCHES_PER_TURN, MIN_MOVE, OFF_THE_EDGE, OVERLOADER_DAMAGE,
     PROSE_DETECTION_BASE, QUARTER, ROLL_ORDER, ROLL_WORDS, SLUG, SPECIALISATION_BONUS, SPECIAL_EXTRA_SLOT,
     STAR_BODY_STEALTH, STAR_WELL_STEALTH, SURGE_BONUS, SURGE_MAX, TRACTOR_FAIL, TRACTOR_PASS,
-    TRACTOR_RANGE, _ceil, _d20, _int, _key, _pass_chance)
+    TRACTOR_RANGE, _ceil, _d20, _key, _pass_chance)
 from .tables import (_check_d20, _records, _roll_cell, augmenters, auras, base_classes, equipment,
     fleet_sizes, nebulae, penetration_table, preferred_armour, ship_classes, specialisations,
     victory_points, weapon_types)

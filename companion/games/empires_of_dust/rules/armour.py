@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from companion.rules import RuleError
-from .seed_numbers import ARMOUR_QUARTER, ARMOUR_TYPES, ARMOUR_TYPE_MAX, _ceil, _int, _key
+from companion.actions.schema import whole_argument
+from companion.errors import RuleError
+from .seed_numbers import ARMOUR_QUARTER, ARMOUR_TYPES, ARMOUR_TYPE_MAX, _ceil, _key
 from .tables import penetration_table, preferred_armour, weapon_types
 
 
@@ -16,8 +17,8 @@ def penetration_needed(armour: int, penetration: int) -> int:
     Penetration above 20 (assassin's touch, boons) reads the 20 column and below 0 (banes) the 0
     column: the table stops there (decision; the seed gives no column beyond 20).
     """
-    armour = _int(armour, "armour", 0, ARMOUR_TYPE_MAX)
-    penetration = min(20, max(0, _int(penetration, "penetration")))
+    armour = whole_argument(armour, "armour", 0, ARMOUR_TYPE_MAX)
+    penetration = min(20, max(0, whole_argument(penetration, "penetration")))
     return penetration_table()[armour][penetration]
 
 
@@ -31,7 +32,7 @@ def _armour(armour, field: str = "armour") -> dict:
         kind = _key(name)
         if kind not in out:
             raise RuleError(f"Unknown armour type {name!r}; armour is {', '.join(ARMOUR_TYPES)}.", field)
-        out[kind] = _int(value, f"{field}.{kind}", 0)
+        out[kind] = whole_argument(value, f"{field}.{kind}", 0)
     return out
 
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-from companion.rules import RuleError
+from companion.actions.schema import whole_argument
+from companion.errors import RuleError
 from .armour import _best_armour, _weapon_type, penetration_needed
 from .augmenter_effects import _resolve, _shot_values
 from .damage import _max_hp, heal_hp
 from .design_rules import _names
-from .seed_numbers import (CHAIN_JUMPS, ROLL_ORDER, ROLL_WORDS, SURGE_MAX, _ceil, _d20, _int, _key,
+from .seed_numbers import (CHAIN_JUMPS, ROLL_ORDER, ROLL_WORDS, SURGE_MAX, _ceil, _d20, _key,
     _pass_chance)
 from .tables import _check_d20, augmenters, base_classes
 
@@ -71,7 +72,7 @@ def _attack_context(weapon: dict, target: dict, attacker: dict | None, *, positi
     if shot == "chain":
         if "chain-hit" not in augs:
             raise RuleError("Only a chain-hit weapon jumps to further targets.", "shot")
-        if not 1 <= _int(jump, "jump") <= CHAIN_JUMPS:
+        if not 1 <= whole_argument(jump, "jump") <= CHAIN_JUMPS:
             raise RuleError(f"A chain-hit makes up to {CHAIN_JUMPS} jumps after the main hit (seed 001, Chain-Hit).", "jump")
     if shot == "furtherance" and "furtherance" not in augs:
         raise RuleError("Only a furtherance weapon goes through to targets behind (seed 001, Furtherance).", "shot")
@@ -89,7 +90,7 @@ def _attack_context(weapon: dict, target: dict, attacker: dict | None, *, positi
         if "berserker" not in specs:
             raise RuleError("Only a Berserker fires a second shot (seed 001, Specialization System).", "berserker_second")
         halvings.append("berserker's second shot")
-    if not 0 <= _int(surge_count, "surge_count") <= SURGE_MAX:
+    if not 0 <= whole_argument(surge_count, "surge_count") <= SURGE_MAX:
         raise RuleError(f"The surge counter runs from 0 to {SURGE_MAX}.", "surge_count")
     pen, dmg = _shot_values(weapon, position=position, shot=shot, overloader=overloader,
                             assassins_touch=assassins_touch, penetration_modifier=penetration_modifier,
@@ -176,7 +177,7 @@ def attack(weapon: dict, target: dict, *, attacker: dict | None = None, position
 
 def _apply_hp(result: dict, target: dict, attacker: dict | None, ally: bool) -> None:
     if "hp" in target:
-        hp = _int(target["hp"], "target.hp", 0)
+        hp = whole_argument(target["hp"], "target.hp", 0)
         if ally:
             after = heal_hp(hp, result["target_heal"], _max_hp(target))
         else:
@@ -184,7 +185,7 @@ def _apply_hp(result: dict, target: dict, attacker: dict | None, ally: bool) -> 
         result["target_hp"] = after
         result["target_destroyed_at_end_of_phase"] = after == 0
     if attacker and "hp" in attacker:
-        hp = _int(attacker["hp"], "attacker.hp", 0)
+        hp = whole_argument(attacker["hp"], "attacker.hp", 0)
         after = max(0, hp - result["self_damage"])
         after = heal_hp(after, result["attacker_heal"], _max_hp(attacker)) if result["attacker_heal"] else after
         result["attacker_hp"] = after

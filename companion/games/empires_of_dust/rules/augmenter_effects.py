@@ -5,16 +5,17 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from companion.actions.schema import whole_argument
 from .seed_numbers import (ASSASSINS_TOUCH_PENETRATION, BURN_TURNS, HALF, KNOCKBACK, OVERLOADER_DAMAGE,
-    QUARTER, SURGE_BONUS, SURGE_MAX, _ceil, _int)
+    QUARTER, SURGE_BONUS, SURGE_MAX, _ceil)
 from .tables import _check_d20
 
 
 def _shot_values(weapon: dict, *, position: str, shot: str, overloader: bool, assassins_touch: bool,
                  penetration_modifier: int, damage_modifier: int, halvings: list[str]) -> tuple[Fraction, Fraction]:
     """Exact (unrounded) penetration and base damage of one shot on one target."""
-    pen = Fraction(_int(weapon.get("penetration", 0), "penetration") + _int(penetration_modifier, "penetration_modifier"))
-    dmg = Fraction(_int(weapon.get("damage", 0), "damage") + _int(damage_modifier, "damage_modifier"))
+    pen = Fraction(whole_argument(weapon.get("penetration", 0), "penetration") + whole_argument(penetration_modifier, "penetration_modifier"))
+    dmg = Fraction(whole_argument(weapon.get("damage", 0), "damage") + whole_argument(damage_modifier, "damage_modifier"))
     if assassins_touch:
         pen += ASSASSINS_TOUCH_PENETRATION
     if overloader:
@@ -99,7 +100,7 @@ def _resolve(ctx: dict, take) -> dict:
 
 def surge_step(count: int, penetrated: bool, *, same_target: bool = True, attacked: bool = True) -> dict:
     """The surge ladder (seed 001, Surge): the bonus this shot earns and the new counter."""
-    count = _int(count, "surge_count", 0, SURGE_MAX)
+    count = whole_argument(count, "surge_count", 0, SURGE_MAX)
     if not attacked or not same_target:
         count = 0  # "changes targets, or you have to skip a turn ... the surge count resets to zero"
         if not attacked:

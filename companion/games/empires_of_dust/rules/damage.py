@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from companion.rules import RuleError
-from .seed_numbers import BURN_TURNS, QUARTER, _ceil, _int, _key
+from companion.actions.schema import whole_argument
+from companion.errors import RuleError
+from .seed_numbers import BURN_TURNS, QUARTER, _ceil, _key
 from .tables import base_classes, ship_classes
 
 
 def _max_hp(ship: dict) -> int | None:
     if "max_hp" in ship:
-        return _int(ship["max_hp"], "max_hp", 1)
+        return whole_argument(ship["max_hp"], "max_hp", 1)
     cls = _key(ship.get("class", ""))
     if cls in ship_classes():
         return ship_classes()[cls]["hp"]
@@ -31,8 +32,8 @@ def heal_hp(hp: int, amount: int, max_hp: int | None) -> int:
 def apply_damage(ship: dict, amount: int) -> dict:
     """Damage a ship; at 0 it stays in play (can fire, can be repaired) until the end of the combat
     phase (seed 001, Combat Phase: "all combat is considered to be simultaneous")."""
-    hp = _int(ship.get("hp"), "hp", 0)
-    amount = _int(amount, "amount", 0)
+    hp = whole_argument(ship.get("hp"), "hp", 0)
+    amount = whole_argument(amount, "amount", 0)
     after = max(0, hp - amount)
     return {"name": ship.get("name"), "hp": after, "destroyed_at_end_of_phase": after == 0,
             "summary": f"{ship.get('name', 'ship')}: {hp} - {amount} = {after} HP"
@@ -41,8 +42,8 @@ def apply_damage(ship: dict, amount: int) -> dict:
 
 def repair(ship: dict, amount: int) -> dict:
     """Repair a ship (transference), capped at its initial hit points."""
-    hp = _int(ship.get("hp"), "hp", 0)
-    after = heal_hp(hp, _int(amount, "amount", 0), _max_hp(ship))
+    hp = whole_argument(ship.get("hp"), "hp", 0)
+    after = heal_hp(hp, whole_argument(amount, "amount", 0), _max_hp(ship))
     return {"name": ship.get("name"), "hp": after, "destroyed_at_end_of_phase": after == 0,
             "summary": f"{ship.get('name', 'ship')}: repaired {hp} -> {after} HP"
                        + (" (saved)" if hp == 0 and after > 0 else "")}
@@ -62,7 +63,7 @@ def end_of_phase(ships: list[dict], phase: str = "Combat") -> dict:
     clears = {_key(c) for c in PHASE_END_CLEARS[phase_key]}
     destroyed, surviving = [], []
     for ship in ships:
-        hp = _int(ship.get("hp"), "hp", 0)
+        hp = whole_argument(ship.get("hp"), "hp", 0)
         if phase_key == "combat" and hp == 0:
             destroyed.append(ship.get("name"))
             continue
@@ -81,7 +82,7 @@ def add_burn(burns: list[dict], base_damage=None, *, per_turn: int | None = None
         if base_damage is None:
             raise RuleError("Give the fire's base damage or its damage per turn.", "base_damage")
         per_turn = _ceil(Fraction(base_damage) * QUARTER)
-    return [*(burns or []), {"per_turn": _int(per_turn, "per_turn", 0), "turns_left": BURN_TURNS}]
+    return [*(burns or []), {"per_turn": whole_argument(per_turn, "per_turn", 0), "turns_left": BURN_TURNS}]
 
 
 def burn_tick(burns: list[dict]) -> dict:
@@ -92,8 +93,8 @@ def burn_tick(burns: list[dict]) -> dict:
     damage = 0
     left = []
     for burn in burns:
-        damage += _int(burn["per_turn"], "per_turn", 0)
-        turns = _int(burn["turns_left"], "turns_left", 1) - 1
+        damage += whole_argument(burn["per_turn"], "per_turn", 0)
+        turns = whole_argument(burn["turns_left"], "turns_left", 1) - 1
         if turns > 0:
             left.append({**burn, "turns_left": turns})
     return {"damage": damage, "burns": left,

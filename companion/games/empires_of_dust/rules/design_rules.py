@@ -3,10 +3,11 @@ Launchers; Bases; Specialization System): the fleet designer's checks, one sente
 """
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.actions.schema import whole_argument
+from companion.errors import RuleError
 from .armour import _armour
 from .seed_numbers import (ARMOUR_TYPES, ARMOUR_TYPE_MAX, AUGMENTER_LIMIT, BATTLESHIP_SPECIALISATIONS,
-    SPECIALISATION_BONUS, SPECIAL_EXTRA_SLOT, _int, _key)
+    SPECIALISATION_BONUS, SPECIAL_EXTRA_SLOT, _key)
 from .tables import augmenters, auras, base_classes, equipment, ship_classes, specialisations, weapon_types
 
 
@@ -71,12 +72,12 @@ def design_violations(ship: dict) -> list[str]:
         elif sum(extra.values()) > SPECIALISATION_BONUS:
             out.append(f"{label}: the Juggernaut's extra armour is at most {SPECIALISATION_BONUS}; "
                        f"it has {sum(extra.values())}.")
-    if "hp" in ship and _int(ship["hp"], "hp") != spec["hp"]:
+    if "hp" in ship and whole_argument(ship["hp"], "hp") != spec["hp"]:
         out.append(f"{label}: a {cls} has {spec['hp']} health points, not {ship['hp']}.")
     total_armour = sum(armour.values())
     stats = {"armour": total_armour}
     for stat in ("speed", "stealth", "detection"):
-        stats[stat] = _int(ship.get(stat, 0), stat)
+        stats[stat] = whole_argument(ship.get(stat, 0), stat)
     for stat, value in stats.items():
         lo, hi = spec[stat]
         if not lo <= value <= hi:
@@ -205,7 +206,7 @@ def weapon_violations(weapon: dict, *, owner: str = "", modifier: int = 0, host:
     for a in augs:
         if a not in augmenters():
             out.append(f"{label}: unknown augmenter {a!r}.")
-    values = {stat: _int(weapon.get(stat, 0), stat) for stat in ("range", "penetration", "damage")}
+    values = {stat: whole_argument(weapon.get(stat, 0), stat) for stat in ("range", "penetration", "damage")}
     for stat, value in values.items():
         lo, hi = wt[stat]
         if not lo <= value <= hi:
@@ -243,9 +244,9 @@ def _drone_violations(ship: dict, label: str) -> list[str]:
     spec = ship_classes()["drone"]
     out = _drone_armour_rules(label, _armour(ship.get("armour")))
     for stat in ("speed", "stealth", "detection"):
-        if stat in ship and _int(ship[stat], stat) != spec[stat][0]:
+        if stat in ship and whole_argument(ship[stat], stat) != spec[stat][0]:
             out.append(f"{label}: a drone's {stat} is {spec[stat][0]}, not {ship[stat]}.")
-    if "hp" in ship and _int(ship["hp"], "hp") != spec["hp"]:
+    if "hp" in ship and whole_argument(ship["hp"], "hp") != spec["hp"]:
         out.append(f"{label}: a drone has {spec['hp']} health points, not {ship['hp']}.")
     for what in ("equipment", "auras", "specialisations"):
         if ship.get(what):
@@ -270,7 +271,7 @@ def _base_violations(base: dict, cls: str) -> list[str]:
         out.append(f"{label}: armour {sum(armour.values())} is more than the {spec['armour_slots']} "
                    f"armour slots of a {cls}.")
     for stat in ("hp", "stealth", "detection"):
-        if stat in base and _int(base[stat], stat) != spec[stat]:
+        if stat in base and whole_argument(base[stat], stat) != spec[stat]:
             out.append(f"{label}: a {cls}'s {stat} is {spec[stat]}, not {base[stat]}.")
     for what in ("equipment", "auras", "specialisations"):
         if base.get(what):

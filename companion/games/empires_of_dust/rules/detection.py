@@ -3,9 +3,10 @@ nebulae, stars, fine-tuned detector, auras), and whether a weapon may fire at a 
 """
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.actions.schema import whole_argument
+from companion.errors import RuleError
 from .seed_numbers import (CLOAK_STEALTH, DEFAULT_DETECTION_BASE, FINE_TUNED_DETECTION, STAR_BODY_STEALTH,
-    STAR_WELL_STEALTH, _int, _key)
+    STAR_WELL_STEALTH, _key)
 from .tables import nebulae
 
 
@@ -14,7 +15,7 @@ def detection_range(stealth: int, detection: int, base: int = DEFAULT_DETECTION_
 
     Stealth and detection have no floor: a star's -20 stealth or a nebula's -10 detection can take
     them below 0 (seed 001, Celestial Bodies; Nebula; the seed gives no minimum)."""
-    return _int(base, "base") - _int(stealth, "stealth") + _int(detection, "detection")
+    return whole_argument(base, "base") - whole_argument(stealth, "stealth") + whole_argument(detection, "detection")
 
 
 def detection_ok(distance: int, stealth: int, detection: int, base: int = DEFAULT_DETECTION_BASE) -> bool:
@@ -22,14 +23,14 @@ def detection_ok(distance: int, stealth: int, detection: int, base: int = DEFAUL
 
     The seed's formula uses 30, its prose 25: ``base`` is the table's "detection_base" setting
     (default 30)."""
-    return _int(distance, "distance", 0) <= detection_range(stealth, detection, base)
+    return whole_argument(distance, "distance", 0) <= detection_range(stealth, detection, base)
 
 
 def target_stealth(stealth: int, *, cloaked: bool = False, nebula: str | None = None,
                    star: str | None = None, aura: int = 0) -> int:
     """The target's stealth with its modifiers: cloak +10, nebula +10, star gravity well -10 or
     inside the star -20 (seed 001, Cloaking Device, Nebula, Celestial Bodies), aura +-5 per aura."""
-    value = _int(stealth, "stealth") + _int(aura, "aura")
+    value = whole_argument(stealth, "stealth") + whole_argument(aura, "aura")
     if cloaked:
         value += CLOAK_STEALTH
     if nebula is not None:
@@ -45,7 +46,7 @@ def target_stealth(stealth: int, *, cloaked: bool = False, nebula: str | None = 
 def attacker_detection(detection: int, *, nebula: str | None = None, fine_tuned: bool = False,
                        aura: int = 0) -> int:
     """The attacker's detection: nebula -10, fine-tuned detector +20 (seed 001), aura +-5 per aura."""
-    value = _int(detection, "detection") + _int(aura, "aura")
+    value = whole_argument(detection, "detection") + whole_argument(aura, "aura")
     if nebula is not None:
         value += _nebula(nebula)["detection"]
     if fine_tuned:
@@ -74,7 +75,7 @@ def targeting(distance: int, weapon_range: int, stealth: int, detection: int, *,
     """
     limit = detection_range(stealth, detection, base)
     detected = detection_ok(distance, stealth, detection, base)
-    in_range = distance <= _int(weapon_range, "weapon_range", 0)
+    in_range = distance <= whole_argument(weapon_range, "weapon_range", 0)
     allowed = in_range and (detected or designated) and not docked
     if docked:
         why = "docked ships cannot be targeted"

@@ -3,8 +3,9 @@ at a base, and a base's attacks.
 """
 from __future__ import annotations
 
-from companion.rules import RuleError
-from .seed_numbers import ENGINEER_LAUNCHES, LAUNCHES_PER_TURN, _int, _key
+from companion.actions.schema import whole_argument
+from companion.errors import RuleError
+from .seed_numbers import ENGINEER_LAUNCHES, LAUNCHES_PER_TURN, _key
 from .tables import base_classes, ship_classes
 
 
@@ -31,7 +32,7 @@ def launch_drone(launcher: str, active: list[str], launched_this_turn: int = 0, 
     if base is not None and launcher_used:
         raise RuleError(f"{launcher} has already launched this turn: a base launches from each launcher once "
                         "per turn (seed 001, Bases: Combat).", "launcher")
-    if _int(launched_this_turn, "launched_this_turn", 0) >= limit:
+    if whole_argument(launched_this_turn, "launched_this_turn", 0) >= limit:
         if base is not None:
             article = "An" if kind[0] in "aeiou" else "A"
             raise RuleError(f"{article} {kind} launches at most {limit} drone{'s' if limit > 1 else ''} per turn, "
@@ -57,7 +58,7 @@ def dock(ship_class: str, base_class: str, docked: int = 0) -> dict:
     spec = base_classes()[base]
     if ship_classes()[ship]["diameter"] > spec["diameter"]:
         raise RuleError(f"A {ship} cannot dock at a {base}: a ship only docks with a larger base.", "base_class")
-    if _int(docked, "docked", 0) >= spec["docks"]:
+    if whole_argument(docked, "docked", 0) >= spec["docks"]:
         raise RuleError(f"The {base} has {spec['docks']} dock{'s' if spec['docks'] > 1 else ''}, all in use.", "base_class")
     return {"docked": docked + 1, "docks": spec["docks"],
             "summary": f"{ship} docks at the {base} ({docked + 1}/{spec['docks']}); it cannot be targeted or fire"}

@@ -3,9 +3,10 @@ cloaking devices, EMP, and whether a ship may attack.
 """
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.actions.schema import whole_argument
+from companion.errors import RuleError
 from .design_rules import _names
-from .seed_numbers import FTL_JUMP, TRACTOR_FAIL, TRACTOR_PASS, TRACTOR_RANGE, _d20, _int, _key
+from .seed_numbers import FTL_JUMP, TRACTOR_FAIL, TRACTOR_PASS, TRACTOR_RANGE, _d20, _key
 from .tables import _check_d20, equipment
 
 
@@ -16,11 +17,11 @@ def cooldown_ready_at(used_phase: int, item: str = "overloader") -> int:
     spec = equipment().get(_key(item))
     if spec is None or spec["cooldown"] is None:
         raise RuleError(f"{item!r} has no cool down.", "item")
-    return _int(used_phase, "used_phase", 1) + spec["cooldown"]
+    return whole_argument(used_phase, "used_phase", 1) + spec["cooldown"]
 
 
 def cooldown_ready(last_used: int | None, phase: int, item: str = "overloader") -> bool:
-    return last_used is None or _int(phase, "phase", 1) >= cooldown_ready_at(last_used, item)
+    return last_used is None or whole_argument(phase, "phase", 1) >= cooldown_ready_at(last_used, item)
 
 
 def use_equipment(item: str, phase: int, last_used: int | None = None) -> dict:
@@ -50,7 +51,7 @@ def tractor_beam(mode: str, distance: int, *, dice=None, rng=None) -> dict:
     mode = _key(mode)
     if mode not in ("push", "pull"):
         raise RuleError("A tractor beam is a push or a pull beam.", "mode")
-    if _int(distance, "distance", 0) > TRACTOR_RANGE:
+    if whole_argument(distance, "distance", 0) > TRACTOR_RANGE:
         raise RuleError(f"Tractor beams have a range of {TRACTOR_RANGE}; the target is {distance} away.", "distance")
     roll = _d20(_check_d20("tractor-beam"), dice, rng, "D20 for the tractor beam")
     moved = TRACTOR_PASS if roll["passed"] else TRACTOR_FAIL

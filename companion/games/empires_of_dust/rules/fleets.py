@@ -3,12 +3,13 @@ weapon range, and fleets by size.
 """
 from __future__ import annotations
 
+from companion.actions.schema import whole_argument
 from companion.content import default_systems
-from companion.rules import RuleError
+from companion.errors import RuleError
 from .armour import _armour
 from .design_rules import _spec_ids
 from .seed_numbers import (ARMOUR_TYPES, ENGINEER_LAUNCHES, LAUNCHES_PER_TURN, SLUG, SPECIALISATION_BONUS,
-    SPECIAL_EXTRA_SLOT, _int, _key)
+    SPECIAL_EXTRA_SLOT, _key)
 from .tables import fleet_sizes, ship_classes
 
 
@@ -22,7 +23,7 @@ def ship_stats(ship: dict) -> dict:
     armour = _armour(ship.get("armour"))
     extra = _armour(ship.get("extra_armour"), "extra_armour")
     bonus = {"speed": "speed-demon", "stealth": "seer", "detection": "scout"}
-    stats = {stat: _int(ship.get(stat, ship_classes()[cls][stat][0]), stat)
+    stats = {stat: whole_argument(ship.get(stat, ship_classes()[cls][stat][0]), stat)
              + (SPECIALISATION_BONUS if spec in specs else 0) for stat, spec in bonus.items()}
     slots = ship_classes()[cls]["weapon_slots"] + (SPECIAL_EXTRA_SLOT if "berserker" in specs else 0)
     return {
@@ -38,7 +39,7 @@ def ship_stats(ship: dict) -> dict:
 def weapon_range(weapon: dict, *, specialisations: list[str] | None = None, aura: int = 0) -> int:
     """Weapon range with Sniper (+10, seed 001, Specialization System) and range auras (+-5 each)."""
     bonus = SPECIALISATION_BONUS if "sniper" in [_key(s) for s in specialisations or []] else 0
-    return _int(weapon.get("range", 0), "range") + bonus + _int(aura, "aura")
+    return whole_argument(weapon.get("range", 0), "range") + bonus + whole_argument(aura, "aura")
 
 
 def average_fleet() -> list[dict]:

@@ -3,8 +3,10 @@ phase, by ship class, or rotating.
 """
 from __future__ import annotations
 
-from companion.rules import RuleError, roll_or_take
-from .seed_numbers import CLASS_ORDER, D20, _int, _key
+from companion.actions.schema import whole_argument
+from companion.dice import roll_or_take
+from companion.errors import RuleError
+from .seed_numbers import CLASS_ORDER, D20, _key
 
 
 def _roll_off(names: list[str], rolls: dict, rng, what: str) -> tuple[list[str], dict]:
@@ -62,7 +64,7 @@ def initiative_order(mode: str, fleets, rolls: dict | None = None, *, turn: int 
     """
     mode = _key(mode)
     rolls = rolls or {}
-    turn = _int(turn, "turn", 1)
+    turn = whole_argument(turn, "turn", 1)
     combat = _key(phase) == "combat"
     tail = " Bases attack last." if combat else ""
     if mode == "roll":

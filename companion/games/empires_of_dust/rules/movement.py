@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .seed_numbers import AFTERBURNER_SPEED, HALF, MIN_MOVE, OFF_THE_EDGE, _ceil, _d20, _int
+from companion.actions.schema import whole_argument
+from .seed_numbers import AFTERBURNER_SPEED, HALF, MIN_MOVE, OFF_THE_EDGE, _ceil, _d20
 
 
 def off_the_edge(*, dice=None, rng=None) -> dict:
@@ -21,7 +22,7 @@ def movement_allowance(speed: int, *, emp: bool = False, afterburner: bool = Fal
     """Movement this phase: 5 units up to speed (drones 30 any direction); EMP: coast 5 only;
     afterburner +5 and no attack; half speed in a gravity well or dense nebula (decision: rounded
     up, like every other halving in the seed)."""
-    top = _int(speed, "speed", 0) + _int(speed_modifier, "speed_modifier")
+    top = whole_argument(speed, "speed", 0) + whole_argument(speed_modifier, "speed_modifier")
     if afterburner:
         top += AFTERBURNER_SPEED
     if half_speed:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from companion.rules import RuleError, roll_or_take
+from companion.dice import roll_or_take
+from companion.errors import RuleError
 
 
 SLUG = "empires-of-dust"
@@ -68,16 +69,6 @@ def _key(name) -> str:
 
 def _ceil(value: Fraction) -> int:
     return math.ceil(value)
-
-
-def _int(value, field: str, lo: int | None = None, hi: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"{field} must be a whole number; got {value!r}.", field)
-    if (lo is not None and value < lo) or (hi is not None and value > hi):
-        limits = (f"from {lo} to {hi}" if lo is not None and hi is not None
-                  else f"at least {lo}" if lo is not None else f"at most {hi}")
-        raise RuleError(f"{field} must be {limits}; got {value}.", field)
-    return value
 
 
 def _pass_chance(needed: int) -> Fraction:

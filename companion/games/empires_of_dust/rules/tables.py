@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from companion.content import lookup_table
-from companion.rules import RuleError
+from companion.errors import RuleError
 from .seed_numbers import SLUG, _key
 
 

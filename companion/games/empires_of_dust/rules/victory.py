@@ -3,9 +3,10 @@ interdiction.
 """
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.actions.schema import whole_argument
+from companion.errors import RuleError
 from .damage import _max_hp
-from .seed_numbers import _int, _key
+from .seed_numbers import _key
 from .tables import victory_points
 
 
@@ -36,7 +37,7 @@ def points_tally(destroyed_by: dict) -> dict:
 
 
 def _alive(ship: dict) -> bool:
-    return _int(ship.get("hp", 1), "hp", 0) > 0 and not ship.get("destroyed")
+    return whole_argument(ship.get("hp", 1), "hp", 0) > 0 and not ship.get("destroyed")
 
 
 def checkmate(fleets: dict, in_play: list[str] | None = None) -> dict:
@@ -96,8 +97,8 @@ def interdiction(games: list[dict]) -> dict:
     score: dict[str, int] = {}
     for i, game in enumerate(games):
         att, dfd = game.get("attacker"), game.get("defender")
-        destroyed = _int(game.get("destroyed", 0), f"games[{i}].destroyed", 0)
-        survived = _int(game.get("survived", 0), f"games[{i}].survived", 0)
+        destroyed = whole_argument(game.get("destroyed", 0), f"games[{i}].destroyed", 0)
+        survived = whole_argument(game.get("survived", 0), f"games[{i}].survived", 0)
         score[att] = score.get(att, 0) + destroyed
         score[dfd] = score.get(dfd, 0) + survived
     best = max(score.values(), default=0)

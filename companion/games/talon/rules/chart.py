@@ -6,7 +6,7 @@ then the Power Phase; seed 003 5.1 "Power Phase: ... occurs after Impulse F").
 """
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 # TALON.md section 1: the numbers printed in each impulse box.
 IMPULSE_CHART: dict[str, tuple[int, ...]] = {

@@ -6,7 +6,7 @@ Sources: seed 003 5.1 (Charge Bar, Shield Arc, Hull Box, Critical Hull Box, Batt
 """
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.talon.rules import chart
 
 ARCS = ("F", "R", "Rear", "L")  # seed 003 5.3: forward, right, rear, left (FAN order F/R/Rear/L)

@@ -7,7 +7,7 @@ players' reading; the table's setting changes it).
 """
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.talon.rules import damage
 
 TABLE = {

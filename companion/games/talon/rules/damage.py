@@ -6,7 +6,7 @@ marked off"), 5.3.2 (fire from an arc hits that shield arc); FAN applyDamage (sh
 """
 from __future__ import annotations
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 from companion.games.talon.rules import counter
 
 

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 import icepool
 
-from companion.rules import RuleError
+from companion.errors import RuleError
 
 
 def load(raw: dict) -> dict:

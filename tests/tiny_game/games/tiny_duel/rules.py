@@ -1,10 +1,10 @@
 """Tiny Duel's one rules file: a salvo of D6 hitting on 5+, each hit one hull box, and a phase hook."""
 from __future__ import annotations
 
-from companion.actions import action, chance
+from companion.actions import action, chance, entered_dice, entered_int
 from companion.actions.schema import Dice, Int, Ref
-from companion.rules import RuleError, roll_or_take
-from companion.trackers import need_int
+from companion.dice import roll_or_take
+from companion.errors import RuleError
 
 SLUG = "tiny-duel"
 HIT_ON = 5
@@ -23,7 +23,7 @@ def fire_salvo(state: dict, p: dict) -> str:
     target = state["units"].get(p.get("target")) if isinstance(p.get("target"), str) else None
     if target is None or target["removed"]:
         raise RuleError("Choose a ship at this table.", "target")
-    result = salvo(need_int(p, "dice", 1, 6), p["result"]["dice"])
+    result = salvo(entered_int(p, "dice"), p["result"]["dice"])
     hull = target["trackers"]["hull"]
     before = hull["value"]
     hull["value"] = max(0, before - result["hits"])
@@ -32,8 +32,8 @@ def fire_salvo(state: dict, p: dict) -> str:
 
 @fire_salvo.decider
 def _decide(state: dict, args: dict, ctx) -> dict:
-    rolled = args.get("rolled")
-    result = salvo(need_int(args, "dice", 1, 6), rolled, None if rolled is not None else ctx.rng)
+    rolled = entered_dice(args, "rolled")  # read by the Dice field declared above: "5 6 1" or [5, 6, 1]
+    result = salvo(entered_int(args, "dice"), rolled, None if rolled is not None else ctx.rng)
     return {**args, "result": result}
 
 
@@ -41,7 +41,7 @@ def _decide(state: dict, args: dict, ctx) -> dict:
 def _salvo_dice(state: dict, p: dict) -> None:
     """An import re-derives the salvo: as many D6s as it fired, its hits the 5s and 6s among them."""
     result = chance.part(p, "result")
-    values = chance.dice(result["dice"], 6, "dice", count=need_int(p, "dice", 1, 6))
+    values = chance.dice(result["dice"], 6, "dice", count=entered_int(p, "dice"))
     chance.same(result["hits"], sum(v >= HIT_ON for v in values), "hits")
 
 
