@@ -19,7 +19,7 @@ from flask import Blueprint, abort, current_app, g, make_response, redirect, ren
 from companion import feed, hidden, report, store
 from companion.db import get_db, systems
 from companion.lobby import _role
-from companion.play import has_template
+from companion.board import has_template
 from companion.web import remember_seat, seat_for, seats
 
 bp = Blueprint("display", __name__)

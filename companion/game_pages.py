@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import json
 
-from flask import Response, abort, request
+from flask import abort, request
 
 from companion import hidden, share, store
+from companion.share import json_file  # noqa: F401  (for the games' pages)
 from companion.db import get_db, systems  # noqa: F401  (for the games' pages)
 from companion.errors import RuleError
 from companion.games import library  # noqa: F401  (for the games' pages)
@@ -50,13 +51,6 @@ def refusal(exc: RuleError, control: str):
     if it is an element id: it goes into the HX-Retarget header, which must stay ASCII)."""
     posted = request.form.get("_control") or ""
     return error_fragment(exc, posted if CONTROL_RE.match(posted) else control, 400)
-
-
-def json_file(doc, filename: str) -> Response:
-    """A JSON document as a download."""
-    resp = Response(json.dumps(doc, indent=1), mimetype="application/json")
-    resp.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return resp
 
 
 def uploaded_json(what: str, field: str = "file", text_field: str = "text"):

@@ -7,7 +7,7 @@ from companion import actions, export_signature, hidden, import_check, take_back
 from companion.actions import TAKE_BACK
 from companion.errors import RuleError
 from companion.store import _insert_table, _row, events, table, write_lock
-from companion.undo_chain import _append_action, _append_undo
+from companion.undo_chain import _append_action
 
 EXPORT_FORMAT = "companion-table"
 MAX_EVENTS_IMPORT = 20_000
@@ -108,7 +108,7 @@ def _replay_event(db: Database, row: dict, ev: dict, raw: dict, system) -> None:
     import_check.check_event(row["state"], ev, system)
     seat, side, ts = str(raw.get("seat", ""))[:40], raw.get("side"), raw.get("ts")
     if ev["type"] in ("undo", "redo"):
-        _append_undo(db, row, ev["type"] == "redo", seat, side, ts)
+        take_back.append_undo(db, row, ev["type"] == "redo", seat, side, ts)
     elif ev["type"] == TAKE_BACK:  # withdrawn again from the moves in force, the later ones applied again
         take_back.withdraw(db, row, ev["payload"], seat, side, ts)
     else:

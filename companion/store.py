@@ -22,6 +22,7 @@ from sqlite_utils.migrations import Migrations
 from companion import actions, hidden
 from companion.actions import Ctx
 from companion.errors import Stale, RuleError, Moved, Finished
+from companion import take_back as tb  # (store.take_back is the locked write of one)
 from companion.undo_chain import (SNAPSHOT_EVERY, _append_action, _append_undo, _link, _state_at,  # noqa: F401
                                   _text, now)
 
@@ -385,7 +386,7 @@ def undo(db: Database, code: str, ctx: Ctx, redo: bool = False, expect: int | No
                 kind = "Redo" if redo else "Undo"
                 raise Moved(f"Another move came in since; look at the {kind} button again.", kind.lower(),
                             {"seq": now[0], "label": now[1]} if now else None)
-        seq, label, target, state = _append_undo(db, row, redo, ctx.seat, ctx.side)
+        seq, label, target, state = tb.append_undo(db, row, redo, ctx.seat, ctx.side)
     return {"seq": seq, "label": label, "target": target, "state": state, "row": row}
 
 
@@ -409,7 +410,6 @@ def take_back(db: Database, code: str, targets, ctx: Ctx, instead: dict | None =
               expect_seq: int | None = None) -> dict:
     """Take back moves in force (``targets``, seqs), or correct one (``instead``: the same tracker
     change with another unit or amount), as one event; see companion/take_back.py."""
-    from companion import take_back as tb
     payload = {"type": actions.TAKE_BACK, "targets": tb.clean_targets(targets)}
     with write_lock(db):
         row = table(db, code)

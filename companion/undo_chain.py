@@ -122,8 +122,4 @@ def _append_undo(db: Database, row: dict, redo: bool, seat: str, side, ts=None) 
     db.conn.execute("update tables set state = ?, seq = ?, done_top = ?, undone_event = ? where id = ?",
                     [json.dumps(state), seq, top, undone, table_id])
     row.update(state=state, seq=seq, done_top=top, undone_event=undone)
-    if db.execute("select type from events where table_id = ? and seq = ?", [table_id, target]).fetchone()[0] \
-            == actions.TAKE_BACK:
-        from companion import take_back  # (it builds on this module)
-        take_back.after_undo(db, table_id, target, top)
     return seq, label, target, state

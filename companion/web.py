@@ -22,6 +22,7 @@ from companion import export_signature, store, validate, words
 from companion.actions import Ctx
 from companion.errors import Stale, RuleError, Conflict, InputError, Finished
 from companion.db import get_db, systems
+from companion.seat_view import form_token, view_of
 
 MAX_SEAT_NAME = 24
 
@@ -216,7 +217,6 @@ def _csrf_protect():
 def _view_form_token(sent: str) -> bool:
     """A board's form posted to its own table by a phone of the board's view (the board is drawn once for
     every phone of a view, so its forms carry the view's token: companion/board/draw.py form_token)."""
-    from companion.board import form_token, view_of  # (the board draws with this module's helpers)
     code = (request.view_args or {}).get("code")
     seat = seats().get(code) if isinstance(code, str) else None
     return bool(seat and sent) and same_secret(sent, form_token(code, view_of(seat)))

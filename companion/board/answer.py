@@ -8,7 +8,8 @@ from markupsafe import Markup
 
 from companion import store
 from companion.board import keep
-from companion.board.draw import DELTA_BEHIND, Board, draw, fingerprint, view_of
+from companion.board.draw import DELTA_BEHIND, Board, draw, fingerprint
+from companion.seat_view import view_of
 from companion.db import get_db
 from companion.web import csrf_token, without_indentation
 

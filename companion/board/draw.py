@@ -12,46 +12,17 @@ one context: the order of the board lives here, once (``_segments``).
 from __future__ import annotations
 
 import hashlib
-import hmac
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import NamedTuple
 
 from flask import current_app, g
 from markupsafe import Markup
 
 from companion.board.context import board_context
+from companion.seat_view import View, form_token
 from companion.web import without_indentation
 
 DELTA_BEHIND = 3  # a phone this many changes behind (or fewer) may get a step rather than the board
-
-
-class View(NamedTuple):
-    """What the board's HTML depends on besides the table and its seq."""
-    role: str  # "player" or "spectator"
-    side: str  # "" for a seat without a side
-
-    def seat(self) -> dict:
-        """The seat the board is drawn for: a view has no name (the phone's own is in the page shell)."""
-        return {"role": self.role, "side": self.side or None, "name": ""}
-
-
-def view_of(seat: dict) -> View:
-    return View(seat.get("role") or "player", seat.get("side") or "")
-
-
-def form_token(code: str, view: View) -> str:
-    """The hidden token of a board's forms: the view's own, the same for every phone of the view (a form
-    posted without JavaScript carries it; htmx sends the phone's session token as a header).  It is
-    derived from the server's secret, so a page elsewhere cannot know it (web._csrf_protect)."""
-    return _token(current_app.config["SECRET_KEY"], code, view.role, view.side)
-
-
-@lru_cache(maxsize=4096)
-def _token(key, code: str, role: str, side: str) -> str:
-    key = key.encode() if isinstance(key, str) else key
-    return hmac.new(key, f"form\x00{code}\x00{role}\x00{side}".encode(), hashlib.sha256).hexdigest()[:32]
 
 
 @contextmanager

@@ -15,7 +15,8 @@ from collections import OrderedDict
 
 from flask import current_app
 
-from companion.board.draw import Board, View
+from companion.board.draw import Board
+from companion.seat_view import View
 
 BUDGET = 64 * 1024 * 1024  # bytes of HTML kept per server process (a board with its cards: 10-100 KB)
 MAX_BOARDS = 1024  # and boards (each holds its context, the table's state as its view sees it)
