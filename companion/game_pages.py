@@ -11,14 +11,13 @@ import json
 from flask import abort, request
 
 from companion import hidden, share, store
-from companion.share import json_file  # noqa: F401  (for the games' pages)
 from companion.db import get_db, systems  # noqa: F401  (for the games' pages)
 from companion.errors import RuleError
 from companion.games import library  # noqa: F401  (for the games' pages)
 from companion.play import form_args  # noqa: F401  (for the games' pages)
+from companion.share import json_file  # noqa: F401  (for the games' pages)
 from companion.validate import CONTROL_RE
-from companion.web import (ctx_for, error_fragment, page_or_partial, require_player, seat_for,  # noqa: F401
-                           status_of)
+from companion.web import ctx_for, error_fragment, page_or_partial, require_player, seat_for, status_of  # noqa: F401
 
 # A game's pages import from the core only this module (issue 29): besides what is defined below,
 # the names they use are re-exported here, so the core can move them without touching a game:

@@ -5,15 +5,14 @@ import json
 import re
 from urllib.parse import unquote
 
-from flask import Blueprint, g, Response, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, g, redirect, render_template, request, url_for
 
-from companion import dice, hidden, live, replay, report, report_cache, same_hit, store, take_back, validate
+from companion import dice, hidden, live, replay, report_cache, same_hit, store, take_back, validate
 from companion.board import board_context, board_fragment, board_page, card_answer
-from companion.errors import Stale, RuleError, Conflict
+from companion.db import get_db
+from companion.errors import Conflict, RuleError, Stale
 from companion.validate import shielded
-from companion.db import get_db, systems
-from companion.web import (ctx_for, error_fragment, is_host, page_or_partial, require_player, seat_for, seats,
-                           status_of)
+from companion.web import ctx_for, error_fragment, is_host, page_or_partial, require_player, seat_for, seats, status_of
 
 bp = Blueprint("play", __name__)
 

@@ -78,7 +78,7 @@ def import_table(db: Database, doc: dict, systems: dict, server_key: str | None 
             row = table(db, code)  # kept current by each append
         for start in range(0, len(clean), IMPORT_SLICE):
             with write_lock(db):
-                for ev, raw in zip(clean[start:start + IMPORT_SLICE], log[start:start + IMPORT_SLICE]):
+                for ev, raw in zip(clean[start:start + IMPORT_SLICE], log[start:start + IMPORT_SLICE], strict=False):
                     _replay_event(db, row, ev, raw, system)
     except BaseException as exc:
         if code is not None:

@@ -19,7 +19,7 @@ import binascii
 import json
 import re
 import zlib
-from typing import Callable
+from collections.abc import Callable
 
 from flask import Blueprint, Response, make_response, render_template, request
 from markupsafe import Markup

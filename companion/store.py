@@ -20,11 +20,10 @@ from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
 from companion import actions, hidden
-from companion.actions import Ctx
-from companion.errors import Stale, RuleError, Moved, Finished
 from companion import take_back as tb  # (store.take_back is the locked write of one)
-from companion.undo_chain import (SNAPSHOT_EVERY, _append_action, _append_undo, _link, _state_at,  # noqa: F401
-                                  _text, now)
+from companion.actions import Ctx
+from companion.errors import Finished, Moved, RuleError, Stale
+from companion.undo_chain import SNAPSHOT_EVERY, _append_action, _append_undo, _link, _state_at, _text, now  # noqa: F401
 
 CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no 0/O, 1/I: read aloud across a table
 

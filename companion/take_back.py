@@ -23,7 +23,7 @@ from sqlite_utils import Database
 
 from companion import actions, hidden
 from companion.actions import TAKE_BACK, schema
-from companion.errors import Stale, RuleError, Conflict
+from companion.errors import Conflict, RuleError, Stale
 from companion.undo_chain import _append_undo, _insert_event, _state_at
 
 MAX_TARGETS = 20  # moves one take-back withdraws ("take back both", then more, in one tap each)

@@ -13,7 +13,7 @@ Every function here runs inside the caller's write transaction (companion.store.
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from sqlite_utils import Database
 
@@ -26,7 +26,7 @@ SNAPSHOT_EVERY = 64
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 def _insert_event(db, table_id: int, seq: int, seat: str, side, payload: dict, label: str,

@@ -12,16 +12,16 @@ from functools import lru_cache
 from pathlib import Path
 from urllib.parse import quote
 
-from flask.templating import Environment
 from flask import abort, current_app, g, jsonify, make_response, render_template, request, session
+from flask.templating import Environment
 from jinja2 import BaseLoader, TemplateNotFound
 from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 
 from companion import export_signature, store, validate, words
 from companion.actions import Ctx
-from companion.errors import Stale, RuleError, Conflict, InputError, Finished
 from companion.db import get_db, systems
+from companion.errors import Conflict, Finished, InputError, RuleError, Stale
 from companion.seat_view import form_token, view_of
 
 MAX_SEAT_NAME = 24

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import re
 
-from companion.validate import MAX_INT
 from companion.errors import InputError, RuleError
+from companion.validate import MAX_INT
 
 _INT_TEXT = re.compile(r"^\s*-?[0-9]{1,18}\s*$")
 

@@ -9,8 +9,8 @@ from markupsafe import Markup
 from companion import store
 from companion.board import keep
 from companion.board.draw import DELTA_BEHIND, Board, draw, fingerprint
-from companion.seat_view import view_of
 from companion.db import get_db
+from companion.seat_view import view_of
 from companion.web import csrf_token, without_indentation
 
 UID = re.compile(r"^[A-Za-z0-9_.:-]{1,60}$")

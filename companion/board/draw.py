@@ -103,7 +103,7 @@ def _changed(old: Board, new: Board) -> tuple[str, ...] | None:
     if len(old.segments) != len(new.segments):
         return None
     changed = []
-    for was, now in zip(old.segments, new.segments):
+    for was, now in zip(old.segments, new.segments, strict=False):
         if was.key != now.key:
             return None
         if was.html != now.html:

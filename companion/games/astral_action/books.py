@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from companion.actions import phase_now
 from companion.actions.core import unit_of
+from companion.errors import RuleError
 from companion.games.astral_action.rules import turn as tn
 from companion.games.astral_action.rules.damage import has_active
-from companion.errors import RuleError
 
 SYSTEMS = {"astral-action"}
 

@@ -6,13 +6,23 @@ from __future__ import annotations
 
 from companion.actions import action, chance, entered_dice, entered_flag, entered_int, entered_number, phase_now
 from companion.actions.schema import Dice, Either, Flag, Int, List, Num, Obj, Ref, Scalar, Text
-from companion.games.astral_action.rules import attack as atk
-from companion.games.astral_action.books import (SYSTEMS, check_may_attack, destroy_if_done, game,
-                                                  in_effect, roll, setting, ship_of, spend_command, target_view, turn)
-from companion.games.astral_action.rules.damage import apply_condition, condition_of, has_effect, take_damage
-from companion.games.astral_action.rules.equipment import (MISSILE_DIRECT, band_at, band_words, is_weapon,
-                                                            needs_missile_token)
 from companion.errors import RuleError
+from companion.games.astral_action.books import (
+    SYSTEMS,
+    check_may_attack,
+    destroy_if_done,
+    game,
+    in_effect,
+    roll,
+    setting,
+    ship_of,
+    spend_command,
+    target_view,
+    turn,
+)
+from companion.games.astral_action.rules import attack as atk
+from companion.games.astral_action.rules.damage import apply_condition, condition_of, has_effect, take_damage
+from companion.games.astral_action.rules.equipment import MISSILE_DIRECT, band_at, band_words, is_weapon, needs_missile_token
 
 NUMBER_MODS = ("obscuring", "accuracy", "damage", "formation", "extra_pws")  # typed X, from -9 to 9
 MODS = ("marked", *NUMBER_MODS)  # the situational modifiers the players tick or type (atk.plan)

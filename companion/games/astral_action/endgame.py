@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from companion.actions import action, chance, entered_dice, entered_int
 from companion.actions.schema import Dice, Int, Ref, Text
+from companion.errors import RuleError
+from companion.games.astral_action.books import SYSTEMS, game, hidden, in_effect, roll, turn
 from companion.games.astral_action.rules import turn as tn
 from companion.games.astral_action.rules import victory as vc
-from companion.games.astral_action.books import SYSTEMS, game, hidden, in_effect, roll, turn
 from companion.games.astral_action.rules.damage import has_active, reinforce
-from companion.errors import RuleError
 
 
 def reminders(state: dict) -> list[str]:
@@ -111,7 +111,7 @@ def aa_victory(state: dict, p: dict) -> str:
     drawn = vc.draw(p["drawn"], count)
     ships = scoring_ships(state)
     results = []
-    for n, sub in zip(drawn, p["rolls"]):
+    for n, sub in zip(drawn, p["rolls"], strict=False):
         entry = {"number": n, "name": vc.VICTORY_CONDITIONS[n], "roll": sub}
         if n == 1:
             entry["areas"], entry["axis"] = sub[0], "X" if sub[1] <= 3 else "Y"
@@ -198,5 +198,5 @@ def aa_victory_dice(state: dict, p: dict) -> None:
     drawn = chance.dice(p["drawn"], 4, "conditions drawn", count=p["count"])
     rolls = chance.part(p, "rolls", list)
     chance.same(len(rolls), len(drawn), "number of condition rolls")
-    for n, sub in zip(drawn, rolls):
+    for n, sub in zip(drawn, rolls, strict=False):
         chance.dice(sub, 6, "condition rolls", count=2 if n == 1 else 1)

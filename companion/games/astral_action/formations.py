@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from companion.actions import action, in_phase
 from companion.actions.schema import Either, List, Obj, Ref, Text
-from companion.games.astral_action.books import SYSTEMS, game, ship_of
 from companion.errors import RuleError
+from companion.games.astral_action.books import SYSTEMS, game, ship_of
 
 KINDS = ("offensive", "defensive")  # L383
 

@@ -4,20 +4,31 @@ odds before rolling.  Table changes still go through ``store.act`` (the ``aa-*``
 """
 from __future__ import annotations
 
-
 from flask import Blueprint, abort, render_template, request
 
-from companion.game_pages import (board_page, ctx_for, game_table, get_db, json_file, library, listed, refusal,
-                                  RuleError, share, store, uploaded_json)
+from companion.game_pages import (
+    RuleError,
+    board_page,
+    ctx_for,
+    game_table,
+    get_db,
+    json_file,
+    library,
+    listed,
+    refusal,
+    share,
+    store,
+    uploaded_json,
+)
+from companion.games.astral_action.books import ships_for_activation, target_view
+from companion.games.astral_action.combat import _weapon, attack_mods, band_of, shot_of
+from companion.games.astral_action.formations import formation_of, movement_of
 from companion.games.astral_action.rules import attack as atk
 from companion.games.astral_action.rules import design
 from companion.games.astral_action.rules import turn as tn
 from companion.games.astral_action.rules.equipment import ARCS, COMPONENTS, VARIANTS, WEAPONS
-from companion.games.astral_action.formations import formation_of, movement_of
-from companion.games.astral_action.terrain import EXAMPLES
-from companion.games.astral_action.books import ships_for_activation, target_view
-from companion.games.astral_action.combat import _weapon, attack_mods, band_of, shot_of
 from companion.games.astral_action.ship_row import ship_row
+from companion.games.astral_action.terrain import EXAMPLES
 
 bp = Blueprint("astral_action", __name__, url_prefix="/t/<code>/astral-action")
 SLUG = "astral-action"

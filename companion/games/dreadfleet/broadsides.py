@@ -2,15 +2,22 @@
 fired as she bears, with the Damage cards its unsaved hits draw."""
 from __future__ import annotations
 
-from companion.actions import action, chance, entered_flag, entered_number, entered_int, entered_dice
+from companion.actions import action, chance, entered_dice, entered_flag, entered_int, entered_number
 from companion.actions.schema import Dice, Flag, Int, Num, Ref
 from companion.errors import RuleError
-from companion.games.dreadfleet.books import (
-    GAME, books, is_auxiliary, order_held, reach_step, resolve_order, turn, unit_at_sea,
-)
-from companion.games.dreadfleet.entries import luck
-from companion.games.dreadfleet.damage import damage_ready, owe, plan_damage, resolve_damage, _told
 from companion.games.dreadfleet import rules as df
+from companion.games.dreadfleet.books import (
+    GAME,
+    books,
+    is_auxiliary,
+    order_held,
+    reach_step,
+    resolve_order,
+    turn,
+    unit_at_sea,
+)
+from companion.games.dreadfleet.damage import _told, damage_ready, owe, plan_damage, resolve_damage
+from companion.games.dreadfleet.entries import luck
 
 
 def fired_before(state: dict, unit: dict) -> bool:

@@ -10,11 +10,10 @@ from __future__ import annotations
 from companion.actions import action, entered_int
 from companion.actions.schema import Flag, Int, Obj, Ref, Scalar, Text
 from companion.errors import RuleError
-from companion.trackers import deck as decks
+from companion.games.dreadfleet import rules as df
 from companion.games.dreadfleet.books import GAME, books, is_auxiliary, set_status, unit_at_sea
 from companion.games.dreadfleet.entries import physical_card
-from companion.games.dreadfleet import rules as df
-
+from companion.trackers import deck as decks
 
 COUNTERS = {"Hull": "hull_damage", "Crew": "crew_damage", "Speed": "speed_damage"}
 

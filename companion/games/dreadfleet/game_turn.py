@@ -2,18 +2,33 @@
 the wind they move, activating ships in turn, and what to remember as each phase starts (the phase hook)."""
 from __future__ import annotations
 
-from companion.actions import action, phase_now, entered_dice
+from companion.actions import action, entered_dice, phase_now
 from companion.actions.schema import Dice, Flag, Obj, Ref
 from companion.errors import RuleError
-from companion.trackers import deck as decks
+from companion.games.dreadfleet import rules as df
 from companion.games.dreadfleet.books import (
-    GAME, acts_last, books, cards_on, in_play, is_monster, opponent, set_status, set_wind,
-    side_to_go, sides, status_cards, status_on, turn, unit_at_sea, waiting, wind_gauge, wind_position,
+    GAME,
+    acts_last,
+    books,
+    cards_on,
+    in_play,
+    is_monster,
+    opponent,
+    set_status,
+    set_wind,
+    side_to_go,
+    sides,
+    status_cards,
+    status_on,
+    turn,
+    unit_at_sea,
+    waiting,
+    wind_gauge,
+    wind_position,
     wind_strength,
 )
 from companion.games.dreadfleet.entries import physical_card
-from companion.games.dreadfleet import rules as df
-
+from companion.trackers import deck as decks
 
 # --- 1: Initiative (seed 002, The Game Turn 1) -------------------------------------------------
 

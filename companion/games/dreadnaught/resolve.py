@@ -2,11 +2,21 @@
 from __future__ import annotations
 
 from companion.actions import action, entered_flag, entered_int, in_phase
-from companion.errors import Stale, RuleError
 from companion.actions.schema import Either, Flag, Int, List, Obj, Ref, Scalar, Text
-from companion.games.dreadnaught.actions import (RESOLVING, SYSTEMS, battle_on, clean, current_row, game,
-                                           players, refresh_order, remaining, turn)
+from companion.errors import RuleError, Stale
 from companion.games.dreadnaught import rules as dn
+from companion.games.dreadnaught.actions import (
+    RESOLVING,
+    SYSTEMS,
+    battle_on,
+    clean,
+    current_row,
+    game,
+    players,
+    refresh_order,
+    remaining,
+    turn,
+)
 
 MAX_CARDS = 40          # an input limit of the board, not a rule of the game
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from flask import Blueprint, request
 
-from companion.game_pages import board_page, ctx_for, game_table, get_db, library, refusal, RuleError, store
+from companion.game_pages import RuleError, board_page, ctx_for, game_table, get_db, library, refusal, store
 from companion.games.talon import summary
 from companion.games.talon.fleet_actions import classes, spec_fields
 

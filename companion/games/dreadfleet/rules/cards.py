@@ -5,8 +5,18 @@ from __future__ import annotations
 from companion.actions.schema import whole_argument
 from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
-    AUXILIARY_STATS, CARD_MULTIPLE, DAMAGE_TYPES, DIRECTIONS, FATE_KINDS, MARKER_INPUT_LIMITS, SIDES,
-    STAT_INPUT_LIMITS, WARSHIPS, WARSHIP_STATS, WIND_INPUT_LIMITS, _fate_kind,
+    AUXILIARY_STATS,
+    CARD_MULTIPLE,
+    DAMAGE_TYPES,
+    DIRECTIONS,
+    FATE_KINDS,
+    MARKER_INPUT_LIMITS,
+    SIDES,
+    STAT_INPUT_LIMITS,
+    WARSHIP_STATS,
+    WARSHIPS,
+    WIND_INPUT_LIMITS,
+    _fate_kind,
 )
 from companion.games.dreadfleet.rules.decks import _damage_type
 

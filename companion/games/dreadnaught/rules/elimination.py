@@ -6,9 +6,7 @@ from __future__ import annotations
 from companion.actions.schema import whole_argument
 from companion.errors import RuleError
 from companion.games.dreadnaught.rules.initiative import _initiative, initiative_label
-from companion.games.dreadnaught.rules.numbers import (GRACE_TENTHS, WRECK_DEBRIS_DAMAGE, WRECK_DERELICT_BURN,
-                                                     X_TENTHS)
-
+from companion.games.dreadnaught.rules.numbers import GRACE_TENTHS, WRECK_DEBRIS_DAMAGE, WRECK_DERELICT_BURN, X_TENTHS
 
 # --- Elimination ----------------------------------------------------------------------------
 

@@ -6,8 +6,18 @@ from __future__ import annotations
 from fractions import Fraction
 
 from companion.actions.schema import whole_argument
-from .seed_numbers import (ASSASSINS_TOUCH_PENETRATION, BURN_TURNS, HALF, KNOCKBACK, OVERLOADER_DAMAGE,
-    QUARTER, SURGE_BONUS, SURGE_MAX, _ceil)
+
+from .seed_numbers import (
+    ASSASSINS_TOUCH_PENETRATION,
+    BURN_TURNS,
+    HALF,
+    KNOCKBACK,
+    OVERLOADER_DAMAGE,
+    QUARTER,
+    SURGE_BONUS,
+    SURGE_MAX,
+    _ceil,
+)
 from .tables import _check_d20
 
 
