@@ -186,7 +186,8 @@ def take_back(code: str):
         if expect is not None and (isinstance(expect, bool) or not isinstance(expect, int)):
             raise RuleError("seq must be the integer seq you last saw.", "seq")
         if set(data) - {"targets", "instead", "seq"}:
-            raise RuleError("A take-back takes targets, instead and seq only.", sorted(set(data) - {"targets", "instead", "seq"})[0])
+            raise RuleError("A take-back takes targets, instead and seq only.",
+                            sorted(set(data) - {"targets", "instead", "seq"})[0])
         with shielded(data):
             result = store.take_back(get_db(), code, data.get("targets"), ctx_for(g.table, seat),
                                      instead=data.get("instead"), expect_seq=expect)

@@ -7,8 +7,9 @@ does it by itself) and gets the events after it.  What a viewer may not read nev
 every event passes through ``hidden.for_viewer`` (labels never hold a secret; payloads may), and
 the units' trackers are read from the state as the viewer sees it.
 
-Waiting for a change is ``wait_for_change``: the live push's notifier (companion/live.py).  Between two reads the stream holds no transaction: each read is one statement
-on the thread's shared connection (companion/db.py), finished before the stream waits.
+Waiting for a change is ``wait_for_change``: the live push's notifier (companion/live.py).  Between
+two reads the stream holds no transaction: each read is one statement on the thread's shared
+connection (companion/db.py), finished before the stream waits.
 """
 from __future__ import annotations
 

@@ -68,7 +68,7 @@ def m003_undo_chain(db: Database) -> None:
         undo_of: dict[int, int] = {}  # an undone move -> the undo event that took it back
         since: dict[int, int] = {}
 
-        def link(ev: dict, done: list[int], undone: list[int], table_id=table_id) -> None:
+        def link(ev: dict, done: list[int], undone: list[int], table_id=table_id, undo_of=undo_of, since=since) -> None:
             """Each event's link, withdrawn mark and distance from a snapshot, from the undo stack
             (actions.timeline) as it stands before the event takes effect."""
             seq = ev["seq"]

@@ -114,7 +114,8 @@ def spend_command(state: dict, uid: str, command: str, via) -> str:
         part = state.get("sealed", {}).get(via)
         if not part or part.get("unit") != uid or part.get("kind") != "order" or part.get("round") != state["round"] \
                 or part.get("revealed") or part.get("discarded"):
-            raise RuleError(f"Only an unrevealed Order of {unit['name']} from this turn can be discarded for a Command (L127).", "via")
+            raise RuleError(f"Only an unrevealed Order of {unit['name']} from this turn can be discarded "
+                            "for a Command (L127).", "via")
         part["discarded"] = True
         how = "discards an unrevealed Order"
     books["commands"].setdefault(uid, []).append(command)

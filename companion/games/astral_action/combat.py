@@ -90,7 +90,8 @@ def _result_text(plan: dict, r: dict) -> str:
             f"damage {'+'.join(str(d) for d in r['damage_dice'])}{plan['damage_mod']:+d} = {r['damage']} → {r['applied']}")
 
 
-@action("aa-attack", systems=SYSTEMS, chance=True, fields={"shot": Text(60, "the attack form's select: ship id and weapon index, e.g. u1:0"),
+@action("aa-attack", systems=SYSTEMS, chance=True, fields={
+    "shot": Text(60, "the attack form's select: ship id and weapon index, e.g. u1:0"),
     "attacker": Ref("attacker"), "target": Ref("target"), "weapon": Int(0, 99, "the weapon's index on the card"),
     "band": Int(0, 2, "0 normal, 1 Extended 1, 2 Extended 2 (or give the distance)"),
     "distance": Num(0, 1000, "the measured distance: the range band follows from the weapon's ranges"),
@@ -127,7 +128,8 @@ def aa_attack(state: dict, p: dict) -> str:
     dice = p["dice"]
     result = atk.resolve(plan, dice[0], dice[1:])
     g["attack"] = {"attacker": a_unit["id"], "target": target["unit"]["id"], "weapon": p["weapon"],
-                   "band": plan["band_index"], "distance": entered_number(p, "distance", None), "mods": {k: p[k] for k in MODS if k in p}, "dice": dice,
+                   "band": plan["band_index"], "distance": entered_number(p, "distance", None),
+                   "mods": {k: p[k] for k in MODS if k in p}, "dice": dice,
                    "dodged": False, "rerolls": [], "result": result}
     fired.append(p["weapon"])
     if a_unit["template"] == "fighter":
@@ -173,7 +175,8 @@ def _pending(state: dict) -> tuple[dict, dict]:
     return pending, plan
 
 
-@action("aa-reroll", systems=SYSTEMS, chance=True, fields={"die": Int(0, 59, "which die of the pending attack"), "value": Dice(6, 1, "the new die, or empty to roll"),
+@action("aa-reroll", systems=SYSTEMS, chance=True, fields={
+    "die": Int(0, 59, "which die of the pending attack"), "value": Dice(6, 1, "the new die, or empty to roll"),
     "why": Text(20, choices=REROLLS), "via": Scalar(60)})
 def aa_reroll(state: dict, p: dict) -> str:
     """Discard the Accuracy or a Damage d6 of the attack being resolved and roll it again."""

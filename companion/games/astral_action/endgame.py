@@ -32,7 +32,8 @@ def reminders(state: dict) -> list[str]:
         for piece in g.get("terrain", []):
             for attr in piece["attributes"]:
                 if attr["name"] in ("Dangerous", "Mobile"):  # L296, L299: at the beginning of the Resolution phase
-                    out.append(f"{piece['name']}: " + (f"ships inside take {attr['x']} damage per Size." if attr["name"] == "Dangerous"
+                    out.append(f"{piece['name']}: " + (f"ships inside take {attr['x']} damage per Size."
+                                                       if attr["name"] == "Dangerous"
                                                        else f"moves {attr['x']} along its direction."))
         if g["missiles"]:
             out.append(f"{len(g['missiles'])} missile token(s) resolve now, from the token's position (L182).")
@@ -69,7 +70,8 @@ def hyperspace_jumps(state: dict) -> list[str]:
     return out
 
 
-@action("aa-end-roll", systems=SYSTEMS, chance=True, phase="Resolution", doing="The end-of-game roll", fields={"dice": Dice(6, 1)})
+@action("aa-end-roll", systems=SYSTEMS, chance=True, phase="Resolution", doing="The end-of-game roll",
+        fields={"dice": Dice(6, 1)})
 def aa_end_roll(state: dict, p: dict) -> str:
     """The end-of-turn d6 from turn 5 on: 4-6 ends the game (L342)."""
     g = game(state)
@@ -98,7 +100,8 @@ def scoring_ships(state: dict) -> list[dict]:
         if unit["template"] == "fighter":
             continue  # L233 "Unless the Scenario dictates otherwise, Fighters do not count as a Ship"
         out.append({"side": unit["side"], "size": ship["card"]["size"], "points": ship["card"]["points"]["total"],
-                    "destroyed": ship["destroyed"], "fled": ship.get("fled", False) or (unit["removed"] and not ship["destroyed"]),
+                    "destroyed": ship["destroyed"],
+                    "fled": ship.get("fled", False) or (unit["removed"] and not ship["destroyed"]),
                     "conditions": ship["conditions"]})
     return out
 

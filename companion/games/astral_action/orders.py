@@ -39,7 +39,8 @@ def _may_order(state: dict, unit: dict, side: str | None) -> None:
                         "order")
 
 
-@action("aa-order", systems=SYSTEMS, phase="Command", doing="Writing Orders", fields={"unit": Ref("unit"), "order": Text(60), "hidden": Flag()})
+@action("aa-order", systems=SYSTEMS, phase="Command", doing="Writing Orders",
+        fields={"unit": Ref("unit"), "order": Text(60), "hidden": Flag()})
 def aa_order(state: dict, p: dict) -> str:
     """Give a ship an Order in the Command phase, openly or sealed (hidden until revealed, L126-L128)."""
     if p.get(KEY):

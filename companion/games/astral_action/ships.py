@@ -89,7 +89,8 @@ def aa_velocity(state: dict, p: dict) -> str:
     """Change a ship's Velocity by one (movement step 1, L69; or a Change Velocity Order/Command)."""
     unit, ship = ship_of(state, p.get("unit"))
     if unit["template"] == "fighter":
-        raise RuleError(f"Fighters move up to {FIGHTER_MOVE} (or {INTERCEPTOR_MOVE}) in any direction; they have no Velocity (L219).", "by")
+        raise RuleError(f"Fighters move up to {FIGHTER_MOVE} (or {INTERCEPTOR_MOVE}) in any direction; "
+                        "they have no Velocity (L219).", "by")
     by = entered_int(p, "by")
     if "b" in ship["propulsion"]:
         raise RuleError(f"{unit['name']} may not change its Velocity (Propulsion Damage, L110).", "by")

@@ -56,8 +56,10 @@ def shot_options(state: dict, args: dict, firer: dict, target: dict) -> dict:
             "target_is_auxiliary": is_auxiliary(target)}
 
 
-@action("df-broadside", phase="Action", doing="A broadside", systems=GAME, chance=True, fields={"firer": Ref("firer"), "target": Ref("target"),
-    "distance": Num(0, 1000, "the range in inches", what="the range", unit="inches"), "fasb": Flag(), "partial": Flag(), "raking": Flag(),
+@action("df-broadside", phase="Action", doing="A broadside", systems=GAME, chance=True, fields={
+    "firer": Ref("firer"), "target": Ref("target"),
+    "distance": Num(0, 1000, "the range in inches", what="the range", unit="inches"),
+    "fasb": Flag(), "partial": Flag(), "raking": Flag(),
     "modifier": Int(-6, 6), "dice": Dice(6, 60), "save_dice": Dice(6, 60)})
 def broadside(state: dict, p: dict) -> str:
     """Fire a broadside: to hit by range, armour saves, a Damage card per unsaved hit drawn at once."""

@@ -201,7 +201,8 @@ def _told(notes: list[str], owed: int, name: str) -> str:
 
 # --- Damage cards drawn for other reasons (seed 002, Running Aground; Damage Cards) -------------
 
-@action("df-damage", systems=GAME, chance=True, fields={"unit": Ref("unit"), "mode": Text(20), "value": Scalar(60, "a Damage card's type"),
+@action("df-damage", systems=GAME, chance=True, fields={
+    "unit": Ref("unit"), "mode": Text(20), "value": Scalar(60, "a Damage card's type"),
     "count": Int(1, 10), "card": Obj({"irreparable": Flag()}, doc="the card drawn from the real deck")})
 def damage(state: dict, p: dict) -> str:
     """Draw Damage cards for a ship: one or more, until a Hull result (run aground), or of a type."""

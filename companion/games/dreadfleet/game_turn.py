@@ -32,7 +32,8 @@ from companion.trackers import deck as decks
 
 # --- 1: Initiative (seed 002, The Game Turn 1) -------------------------------------------------
 
-@action("df-initiative", phase="Initiative", doing="The initiative roll-off", systems=GAME, chance=True, fields={"dice": Dice(6, 2)})
+@action("df-initiative", phase="Initiative", doing="The initiative roll-off", systems=GAME, chance=True,
+        fields={"dice": Dice(6, 2)})
 def initiative(state: dict, p: dict) -> str:
     """Roll off for the initiative: the higher die wins (a tie rolls again)."""
     now = turn(state)
@@ -132,7 +133,8 @@ def decide_fate(state: dict, args: dict, ctx) -> dict:
             "dice": wind_dice or []}
 
 
-@action("df-place-card", phase="Fate", doing="Placing a Fate card", systems=GAME, fields={"card": Ref("card"), "unit": Ref("unit")})
+@action("df-place-card", phase="Fate", doing="Placing a Fate card", systems=GAME,
+        fields={"card": Ref("card"), "unit": Ref("unit")})
 def place_card(state: dict, p: dict) -> str:
     """Put this turn's Fate card that stays in play (Status, Spell, Upgrade, Shot) on a ship."""
     now = turn(state)

@@ -22,7 +22,8 @@ def shot_preview(state: dict, args: dict) -> dict:
     typed = entered_dice(args, "dice", type_="df-broadside")
     if typed:
         shot = df.broadside(firer["stats"].get("broadside", 0), entered_number(args, "distance", type_="df-broadside"),
-                            target["stats"]["armour"], **options, dice=typed, save_dice=entered_dice(args, "save_dice", type_="df-broadside"))
+                            target["stats"]["armour"], **options, dice=typed,
+                            save_dice=entered_dice(args, "save_dice", type_="df-broadside"))
         out["typed"] = shot
     return out
 

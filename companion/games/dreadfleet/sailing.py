@@ -124,7 +124,8 @@ def decide_full_speed(state: dict, args: dict, ctx) -> dict:
     return {**result, "unit": unit["id"], "luck": luck(7.0, result["inches"], "inches at Full Speed")}
 
 
-@action("df-anchor", systems=GAME, fields={"unit": Ref("unit"), "op": Text(20), "distance": Num(0, 1000, what="the distance to the island or wreck", unit="inches")})
+@action("df-anchor", systems=GAME, fields={
+    "unit": Ref("unit"), "op": Text(20), "distance": Num(0, 1000, what="the distance to the island or wreck", unit="inches")})
 def anchor(state: dict, p: dict) -> str:
     """Drop anchor within 2" of an island or wreck, or weigh anchor (not both in one turn)."""
     unit = _moving(state, p, "Dropping or weighing anchor")

@@ -283,7 +283,8 @@ def decide_ready(state: dict, args: dict, ctx) -> dict:
 
 
 @action("dn-flip", systems=SYSTEMS, fields={
-    "ship": Ref("ship", "the ship's unit id or its player's name"), "slot": Int(1, dn.SLOTS, what="the slot"), "face": Scalar(20)})
+    "ship": Ref("ship", "the ship's unit id or its player's name"), "slot": Int(1, dn.SLOTS, what="the slot"),
+    "face": Scalar(20)})
 def flip(state: dict, p: dict) -> str:
     """Flip the Upgrade Card on top of a slot: face-down when used, face-up through Power Management."""
     battle_on(state)

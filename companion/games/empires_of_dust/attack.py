@@ -233,7 +233,8 @@ def hit_odds(state: dict, plan: dict, hit: dict) -> dict:
     return eod.attack_odds(plan["weapon"], target_of(target, state), **hit["options"])
 
 
-@action("eod-attack", phase="Combat", doing="Firing", systems=SYSTEMS, chance=True, fields={"attacker": Ref("attacker"), "target": Ref("target"),
+@action("eod-attack", phase="Combat", doing="Firing", systems=SYSTEMS, chance=True, fields={
+    "attacker": Ref("attacker"), "target": Ref("target"),
     "weapon": Int(0, 99, "the weapon's index on the design"), "shot": Text(20), "distance": Int(0, 999),
     "fine_tuned": Flag(), "overloader": Flag(), "assassins_touch": Flag(), "target_in": Text(20), "attacker_in": Text(20),
     "aura": Obj({k: Int(-50, 50) for k in ("range", "penetration", "damage", "detection", "stealth")},

@@ -20,7 +20,8 @@ from companion.games.empires_of_dust.table import (
 )
 
 
-@action("eod-launch-drone", phase="Movement", doing="Launching a drone", systems=SYSTEMS, fields={"unit": Ref("drone"), "launcher": Ref("launcher")})
+@action("eod-launch-drone", phase="Movement", doing="Launching a drone", systems=SYSTEMS,
+        fields={"unit": Ref("drone"), "launcher": Ref("launcher")})
 def launch_drone(state: dict, p: dict) -> str:
     """Launch a launcher's drone in the movement phase: one in flight per launcher (seed 001)."""
     carrier, launcher = _launch_check(state, p)

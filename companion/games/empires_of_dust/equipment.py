@@ -22,7 +22,8 @@ def _roll_payload(args: dict, ctx, needs: int) -> dict:
             "luck": {"expected": float(chance), "actual": int(value > needs), "what": "successes"}}
 
 
-@action("eod-device", phase="Combat", doing="Switching a cloak or ECM", systems=SYSTEMS, fields={"unit": Ref("unit"), "device": Text(20), "on": Flag()})
+@action("eod-device", phase="Combat", doing="Switching a cloak or ECM", systems=SYSTEMS,
+        fields={"unit": Ref("unit"), "device": Text(20), "on": Flag()})
 def device(state: dict, p: dict) -> str:
     """Cloak or ECM on or off, at the start of the combat phase (seed 001, Equipment)."""
     unit = designed(state, p.get("unit"))

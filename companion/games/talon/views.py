@@ -16,7 +16,8 @@ SLUG = "talon"
 
 @bp.app_context_processor
 def _helpers() -> dict:
-    return {"talon_ship": summary.ship_view, "talon_row": summary.row_view, "talon_round": summary.round_view, "talon_classes": classes,
+    return {"talon_ship": summary.ship_view, "talon_row": summary.row_view, "talon_round": summary.round_view,
+            "talon_classes": classes,
             "talon_saved": lambda: store.library_items(get_db(), SLUG, "class")}
 
 

@@ -41,7 +41,8 @@ def parse_rows(raw, size: int) -> list[int]:
     rows = [ROW.parse(v, "rows") for v in values]
     want = 1 if size == 0 else size
     if len(rows) != want:
-        raise RuleError(f"A Size {size} {'fighter has one health row' if size == 0 else f'ship has {size} health rows (one per Size)'}; "
+        raise RuleError(f"A Size {size} "
+                        f"{'fighter has one health row' if size == 0 else f'ship has {size} health rows (one per Size)'}; "
                         f"you entered {len(rows)}.", "rows")
     return rows
 
@@ -107,7 +108,8 @@ def clean_item(raw: dict, n: int, size: int) -> dict:
         if variant and not spec["variant"]:
             raise RuleError(f"{spec['name']} may not be a Variant ({spec['line']}).", field)
         if variant and VARIANTS[variant].get("primary_only") and slot != "primary":
-            raise RuleError(f"{VARIANTS[variant]['name']} may only be applied to Primary Weapons ({VARIANTS[variant]['line']}).", field)
+            raise RuleError(f"{VARIANTS[variant]['name']} may only be applied to Primary Weapons "
+                            f"({VARIANTS[variant]['line']}).", field)
         if variant == "structural" and len(arcs) != 1:
             raise RuleError("Structurally Mounted allows only one Firing Arc (L158).", field)
         if variant == "linked":

@@ -25,7 +25,8 @@ def _crews(side, field: str, label: str) -> list[dict]:
     for i, ship in enumerate(ships):
         name = (ship.get("name") if isinstance(ship, dict) else None) or f"{label} ship {i + 1}"
         crew = ship.get("crew") if isinstance(ship, dict) else ship
-        out.append({"name": name, "crew": whole_argument(crew, "crew", *STAT_INPUT_LIMITS["crew"], what=f"{name}'s current Crew")})
+        out.append({"name": name,
+                    "crew": whole_argument(crew, "crew", *STAT_INPUT_LIMITS["crew"], what=f"{name}'s current Crew")})
     return out
 
 
@@ -77,8 +78,10 @@ def _captains(side, field: str, label: str) -> list[dict]:
             raise RuleError("A captain is {name, swashbuckling, wounds}.", field)
         name = captain.get("name") or f"{label} captain {i + 1}"
         out.append({"name": name,
-                    "swashbuckling": whole_argument(captain.get("swashbuckling"), "swashbuckling", *STAT_INPUT_LIMITS["swashbuckling"], what=f"{name}'s Swashbuckling"),
-                    "wounds_before": whole_argument(captain.get("wounds", 0), "wounds", 0, MORTAL_WOUNDS, what=f"{name}'s wounds")})
+                    "swashbuckling": whole_argument(captain.get("swashbuckling"), "swashbuckling",
+                                                    *STAT_INPUT_LIMITS["swashbuckling"], what=f"{name}'s Swashbuckling"),
+                    "wounds_before": whole_argument(captain.get("wounds", 0), "wounds", 0, MORTAL_WOUNDS,
+                                                    what=f"{name}'s wounds")})
     return out
 
 

@@ -80,7 +80,8 @@ def validate_card(card: dict, deck: str) -> dict:
             raise RuleError(f"Type is missing: a Damage card is {', '.join(DAMAGE_TYPES)}.", "type")
         out["type"] = _damage_type(card["type"])
         # seed 002, Damage Cards: single, 'double' or 'triple'
-        out["value"] = whole_argument(card.get("value", 1), "value", min(CARD_MULTIPLE), max(CARD_MULTIPLE), what="Value (1 single, 2 double, 3 triple)")
+        out["value"] = whole_argument(card.get("value", 1), "value", min(CARD_MULTIPLE), max(CARD_MULTIPLE),
+                                      what="Value (1 single, 2 double, 3 triple)")
         out["irreparable"] = _flag(card, "irreparable", "Irreparable")
         return out
     if deck != "fate":

@@ -6,8 +6,9 @@ ship classes, bases, weapon types, armour vs weapon, augmenters, equipment, aura
 fleet sizes and victory points.  Effect sizes given only in prose are constants in
 ``seed_numbers``, each cited.
 
-Conventions (see ``companion.dice.roll_or_take`` and ``companion.errors``): ``dice`` are the player's real D20s (a list, used in the
-order the procedure asks for them, or for ``attack`` also a dict ``{roll name: value}``), ``rng``
+Conventions (see ``companion.dice.roll_or_take`` and ``companion.errors``): ``dice`` are the
+player's real D20s (a list, used in the order the procedure asks for them, or for ``attack`` also a
+dict ``{roll name: value}``), ``rng``
 anything with ``randint(a, b)``; a forbidden move raises ``RuleError(sentence, field)``; results
 are JSON-ready dicts with a human ``summary``.
 

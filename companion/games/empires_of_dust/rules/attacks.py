@@ -254,7 +254,7 @@ def attack_odds(weapon: dict, target: dict, **options) -> dict:
             p *= chance if passed else 1 - chance
         if p == 0:
             continue
-        res = _resolve(ctx, lambda name, needs: outcome[name])
+        res = _resolve(ctx, lambda name, needs, outcome=outcome: outcome[name])
         if res["penetrated"]:
             p_pen += p
         value = res["target_heal"] if ctx["ally"] else res["damage"]
