@@ -25,13 +25,15 @@ def view_of(seat: dict) -> View:
 
 
 def form_token(code: str, view: View) -> str:
-    """The hidden token of a board's forms: the view's own, the same for every phone of the view (a form
-    posted without JavaScript carries it; htmx sends the phone's session token as a header).  It is
-    derived from the server's secret, so a page elsewhere cannot know it (web._csrf_protect)."""
-    return _token(current_app.config["SECRET_KEY"], code, view.role, view.side)
+    """The hidden token of a board's forms: the table's own for the view's role, the same for every
+    phone of it (a form posted without JavaScript carries it; htmx sends the phone's session token as a
+    header), so the parts of a board that do not read the side are the same for every side
+    (companion/board/draw.py).  It is derived from the server's secret, so a page elsewhere cannot
+    know it (web._csrf_protect); which side posts is the seat's cookie's to say."""
+    return _token(current_app.config["SECRET_KEY"], code, view.role)
 
 
 @lru_cache(maxsize=4096)
-def _token(key, code: str, role: str, side: str) -> str:
+def _token(key, code: str, role: str) -> str:
     key = key.encode() if isinstance(key, str) else key
-    return hmac.new(key, f"form\x00{code}\x00{role}\x00{side}".encode(), hashlib.sha256).hexdigest()[:32]
+    return hmac.new(key, f"form\x00{code}\x00{role}".encode(), hashlib.sha256).hexdigest()[:32]

@@ -97,7 +97,7 @@ def test_no_phone_has_its_own_token_or_name_in_the_board(app, club):
         assert not any(f">{name}<" in body or f'"{name}"' in body for name in ("Ada", "Ben", "Bo", "Sam", "Sue"))
         page = phone.client.get(f"/t/{code}").data.decode()
         assert f'hx-headers=\'{{"X-CSRF-Token": "{own_token(phone)}"}}\'' in page  # the phone's own, for htmx
-    assert len({view_token(app, code, *v) for v in views.values()}) == 3
+    assert len({view_token(app, code, *v) for v in views.values()}) == 2  # the players' and the spectators'
 
 
 def test_undo_names_the_move_and_the_page_names_the_seat(club):
@@ -276,3 +276,23 @@ def test_the_first_action_after_a_page_load_is_a_step(app, club):
                            headers={**HX, "X-Board-Seq": seq})
     assert resp.status_code == 200 and resp.headers.get("HX-Reswap") == "none", resp.headers
     assert '<section id="board"' not in resp.data.decode() and 'id="u-u2"' in resp.data.decode()
+
+
+def test_a_sides_board_takes_the_parts_another_side_drew_without_reading_the_side(app, club, monkeypatch):
+    """Two sides' boards differ only where a template reads the seat's side (its own section marked):
+    the second side's board takes every other part from the first's, unless their data differ (a
+    sealed order redacted for one of them)."""
+    rendered = []
+    real = draw._render
+    monkeypatch.setattr(draw, "_render", lambda name, ctx, **extra: rendered.append((dict.get(ctx["seat"], "side"), name))  # (not read as a template would)
+                        or real(name, ctx, **extra))
+    club["anna"].act(do="adjust unit=u1 tracker=hp by=-1")  # drawn for Red
+    rendered.clear()
+    body = poll(club["ben"])
+    # drawn again: its own tag, what reads the side (each side's section, the "My side" filter); the rest is Red's
+    assert {name for _, name in rendered} == {"board/open.html", "board/side_open.html", "board/middle.html"}
+    assert re.findall(r'<section class="side side-\d mine" aria-label="([^"]+)"', body) == ["Blue"]
+    club["anna"].act(do="seal unit=u1", text=SECRET, _control="seal-u1")  # the sides' data differ now
+    rendered.clear()
+    body = poll(club["ben"], open_units="*")
+    assert ("Blue", "_unit_card.html") in rendered and SECRET not in body

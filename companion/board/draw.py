@@ -12,13 +12,16 @@ one context: the order of the board lives here, once (``_segments``).
 from __future__ import annotations
 
 import hashlib
+import json
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from flask import current_app, g
 from markupsafe import Markup
 
+from companion.board import keep
 from companion.board.context import board_context
+from companion.db import get_db
 from companion.seat_view import View, form_token
 from companion.web import without_indentation
 
@@ -57,6 +60,7 @@ class Board:
     variants: dict[tuple, str] = field(default_factory=dict)
     steps: dict[int, tuple[str, ...] | None] = field(default_factory=dict)  # since -> changed part ids
     size: int = 0
+    shared: dict | None = field(default=None, repr=False)  # parts drawn without reading the side (keep.shared)
 
     def part(self, key: str) -> Segment | None:
         return next((s for s in self.segments if s.key == key), None)
@@ -117,17 +121,67 @@ def draw(row: dict, view: View, errors: dict | None = None, flash: str | None = 
     """The board of ``row`` (a table row at its seq) for ``view``: a pure function of the two (and the
     templates); ``errors``/``flash``: one answer's own sentences (such a board is not kept)."""
     token = form_token(row["code"], view)
-    ctx = board_context(row["code"], view.seat(), errors, flash, row)
+    seat = _Seat(view.seat())
+    ctx = board_context(row["code"], seat, errors, flash, row)
     ctx["csrf_token"] = token
     current_app.update_template_context(ctx)  # the games' helpers (their context processors), once
     ctx["csrf_token"] = token
     ctx["code"], ctx["ro"] = row["code"], ctx["readonly"]
+    ctx.update(_macros())
     board = Board(row["code"], ctx["row"]["seq"], view, "", [], ctx)
+    # what another view of the same role drew at this seq from the same data, without reading the
+    # seat's side (a side's own highlight, a game's own-side buttons do), is this view's too
+    board.shared = None if errors or flash else keep.shared(row["id"], board.seq, view.role,
+                                                            f"{keep.version(get_db())}|{_data_digest(ctx)}")
     with _forms_of(token):
         board.opening = _render("board/open.html", ctx)
         board.segments = list(_segments(board, ctx))
     board.size = len(board.opening) + sum(len(s.html) for s in board.segments) + sum(map(len, board.cards.values()))
     return board
+
+
+class _Seat(dict):
+    """The view's seat, noting whether a template read its side (the part is then the side's own)."""
+    read_side = False
+
+    def __getitem__(self, key):
+        if key == "side":
+            self.read_side = True
+        return super().__getitem__(key)
+
+    def get(self, key, default=None):
+        if key == "side":
+            self.read_side = True
+        return super().get(key, default)
+
+
+def _data_digest(ctx: dict) -> str:
+    """What the board is drawn from besides the view, as the view sees it (another side's sealed parts
+    redacted): two views with the same digest and role differ only where a template reads the side."""
+    data = [ctx["state"], ctx["history"], ctx["rolls"], ctx["result"], ctx["readonly"]]
+    return hashlib.blake2b(json.dumps(data, sort_keys=True, default=str).encode(), digest_size=16).hexdigest()
+
+
+def _once(board: Board, key, render):
+    """``render()``, or what another view drew for ``key`` from the same data without reading the side."""
+    pool = board.shared
+    if pool is not None and key in pool:
+        return pool[key]
+    seat = board.context["seat"]
+    seat.read_side = False
+    out = render()
+    if pool is not None and not seat.read_side:
+        pool[key] = out
+    return out
+
+
+def _macros() -> dict:
+    """The macros the board's templates use, from their modules imported once (a template's own
+    ``{% from ... import %}`` runs at each of its renders: ~1 ms of a board's ~2.7 ms, drawn as some
+    thirty small templates).  They read only globals (``csrf()``), as imported without context."""
+    env = current_app.jinja_env
+    macros, trackers = env.get_template("_macros.html").module, env.get_template("_trackers.html").module
+    return {"err": macros.err, "form_open": macros.form_open, "row_numbers": trackers.row_numbers}
 
 
 def _render(name: str, ctx: dict, **extra) -> str:
@@ -137,22 +191,38 @@ def _render(name: str, ctx: dict, **extra) -> str:
 
 def _segments(board: Board, ctx: dict):
     state = ctx["state"]
-    yield Segment("unit-options", _render("board/unit_options.html", ctx))
-    yield Segment(None, _render("board/top.html", ctx))
-    yield Segment("turn", _render("board/turn.html", ctx))
-    yield Segment(None, _render("board/middle.html", ctx))
+
+    def part(name: str, **extra) -> str:
+        return _once(board, (name, tuple(sorted(extra.items()))), lambda: _render(name, ctx, **extra))
+    yield Segment("unit-options", part("board/unit_options.html"))
+    yield Segment(None, part("board/top.html"))
+    yield Segment("turn", part("board/turn.html"))
+    yield Segment(None, part("board/middle.html"))
     for si, side in enumerate(state["sides"]):
-        yield Segment(None, _render("board/side_open.html", ctx, side=side, si=si))
+        yield Segment(None, part("board/side_open.html", side=side, si=si))
         for uid in state["unit_order"]:
             unit = state["units"][uid]
             if unit["side"] == side and not unit.get("removed"):
-                yield Segment(f"u-{uid}", _render_unit(board, (uid, unit)), (uid, unit))
-        yield Segment(None, _render("board/side_close.html", ctx, side=side, si=si))
-    yield Segment(None, _render("board/decks.html", ctx) + '<section class="card"><h2>Rolls and draws</h2>')
-    yield Segment("rolls", _render("board/rolls.html", ctx))
+                yield Segment(f"u-{uid}", _unit_part(board, (uid, unit)), (uid, unit))
+        yield Segment(None, part("board/side_close.html", side=side, si=si))
+    yield Segment(None, part("board/decks.html") + '<section class="card"><h2>Rolls and draws</h2>')
+    yield Segment("rolls", part("board/rolls.html"))
     yield Segment(None, "</section>")
-    yield Segment("dock", _render("board/dock.html", ctx))
-    yield Segment(None, _render("board/bottom.html", ctx))
+    yield Segment("dock", part("board/dock.html"))
+    yield Segment(None, part("board/bottom.html"))
+
+
+def _unit_part(board: Board, unit: tuple) -> str:
+    """A unit's part (and its card), shared with the other views like any part."""
+    uid = unit[0]
+
+    def render():
+        html = _render_unit(board, unit)
+        return html, board.cards.get(uid)
+    html, card = _once(board, ("unit", uid), render)
+    if card is not None:
+        board.cards[uid] = card
+    return html
 
 
 def fingerprint(card: str) -> str:

@@ -15,13 +15,12 @@ from collections import OrderedDict
 
 from flask import current_app
 
-from companion.board.draw import Board
 from companion.seat_view import View
 
 BUDGET = 64 * 1024 * 1024  # bytes of HTML kept per server process (a board with its cards: 10-100 KB)
 MAX_BOARDS = 1024  # and boards (each holds its context, the table's state as its view sees it)
 
-_kept: OrderedDict[tuple, Board] = OrderedDict()
+_kept: OrderedDict[tuple, object] = OrderedDict()  # -> board.draw.Board
 _bytes = 0
 _lock = threading.Lock()
 
@@ -55,7 +54,24 @@ def _key(table_id: int, seq: int, view: View, version: str) -> tuple:
     return (config.get("DATABASE"), config["SECRET_KEY"], table_id, seq, view, version)
 
 
-def kept(table_id: int, seq: int, view: View, version: str) -> Board | None:
+_shared: OrderedDict[tuple, dict] = OrderedDict()
+SHARED = 512  # (table, seq, role, data) pools of parts kept (each a few boards' worth of strings)
+
+
+def shared(table_id: int, seq: int, role: str, digest: str) -> dict:
+    """The parts drawn at this seq for views of ``role`` whose data has this digest, without reading the
+    seat's side: a view drawn next takes them instead of drawing them again (board/draw.py)."""
+    key = _key(table_id, seq, View(role, ""), digest)
+    with _lock:
+        pool = _shared.get(key)
+        if pool is None:
+            pool = _shared[key] = {}
+            while len(_shared) > SHARED:
+                _shared.popitem(last=False)
+        return pool
+
+
+def kept(table_id: int, seq: int, view: View, version: str):
     with _lock:
         board = _kept.get(_key(table_id, seq, view, version))
         if board is not None:
@@ -63,7 +79,7 @@ def kept(table_id: int, seq: int, view: View, version: str) -> Board | None:
         return board
 
 
-def keep(table_id: int, view: View, version: str, board: Board) -> None:
+def keep(table_id: int, view: View, version: str, board) -> None:
     global _bytes
     key = _key(table_id, board.seq, view, version)
     with _lock:
@@ -81,4 +97,5 @@ def forget() -> None:
     global _bytes
     with _lock:
         _kept.clear()
+        _shared.clear()
         _bytes = 0
