@@ -47,6 +47,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_REFRESH_EACH_REQUEST=False,  # a poll must not resend the cookie every 2 s
         MAX_CONTENT_LENGTH=4 * 1024 * 1024,
         POLL_SECONDS=2,
+        LIVE_PING=20,  # seconds between keep-alive events on an idle live stream (companion/live.py)
+        LIVE_SECONDS=600,  # how long one live stream is held before the browser opens it again
         # an event stream ends after this long and its client comes back from the last event it had
         # (companion/feed.py): a connection a client forgot is not held for ever
         FEED_SECONDS=300,
@@ -59,13 +61,12 @@ def create_app(test_config: dict | None = None) -> Flask:
     from companion.seat_cookie import KeptSeatCookies
     app.session_interface = KeptSeatCookies()  # a phone's cookie is checked once, not every poll
 
-    from companion import api, db, disk, display, games, kept_cards, lobby, lookup, play, share, tracker_view, web
+    from companion import api, db, disk, display, games, lobby, lookup, play, share, tracker_view, web
     from companion.actions import _load_all
     db.init_app(app)
     web.init_app(app)
     disk.init_app(app)
     tracker_view.init_app(app)
-    kept_cards.init_app(app)
     _load_all()  # core and game action types, before a game's views import them
     app.add_template_global(games.declared, "game_declared")  # a game's own styles and scripts (game_head)
     # core areas, then each game's own pages (designers, editors, live previews)

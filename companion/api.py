@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import secrets
 
-from flask import Blueprint, Response, current_app, g, abort, jsonify, request, url_for
+from flask import Blueprint, Response, abort, current_app, g, jsonify, request, url_for
 
 from companion import actions, dice, export_signature, feed, hidden, replay, same_hit, store
 from companion.actions import Ctx
 from companion.actions.schema import whole as whole_number
-from companion.validate import shielded
 from companion.db import get_db, systems
+from companion.errors import Conflict, Moved, RuleError
 from companion.lookup import system_or_404
-from companion.errors import RuleError, Conflict, Moved
+from companion.validate import shielded
 from companion.web import ctx_for, public_url, remember_seat, require_player, seat_for, status_of
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -186,7 +186,8 @@ def take_back(code: str):
         if expect is not None and (isinstance(expect, bool) or not isinstance(expect, int)):
             raise RuleError("seq must be the integer seq you last saw.", "seq")
         if set(data) - {"targets", "instead", "seq"}:
-            raise RuleError("A take-back takes targets, instead and seq only.", sorted(set(data) - {"targets", "instead", "seq"})[0])
+            raise RuleError("A take-back takes targets, instead and seq only.",
+                            sorted(set(data) - {"targets", "instead", "seq"})[0])
         with shielded(data):
             result = store.take_back(get_db(), code, data.get("targets"), ctx_for(g.table, seat),
                                      instead=data.get("instead"), expect_seq=expect)

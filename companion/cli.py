@@ -34,7 +34,8 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--public-url", default=os.environ.get("COMPANION_PUBLIC_URL"),
                        help="address phones use, e.g. http://192.168.1.20:5000 (default: detected)")
     serve.add_argument("--workers", type=int, default=None, help="server processes (default 2; env WEB_CONCURRENCY)")
-    serve.add_argument("--threads", type=int, default=None, help="threads per process, for COMPANION_WORKER_CLASS=gthread only (default 2)")
+    serve.add_argument("--threads", type=int, default=None,
+                       help="threads per process, for COMPANION_WORKER_CLASS=gthread only (default 2)")
     args = parser.parse_args(argv)
 
     from companion import create_app, disk

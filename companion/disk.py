@@ -1,6 +1,6 @@
 """A full disk: players read a sentence, not a bare 500, and the host hears of low space at start-up
 (issue 30 §8).  Nothing acknowledged is lost: SQLite refuses the write whole (the transaction rolls
-back), and reads keep working (a page that cannot be kept is served anyway, store.keep_drawn)."""
+back), and reads keep working (boards are kept in memory, companion/board/keep.py)."""
 from __future__ import annotations
 
 import logging

@@ -17,9 +17,9 @@ import os
 from flask import Blueprint, abort, current_app, g, make_response, redirect, render_template, request, url_for
 
 from companion import feed, hidden, report, store
+from companion.board import has_template
 from companion.db import get_db, systems
 from companion.lobby import _role
-from companion.play import has_template
 from companion.web import remember_seat, seat_for, seats
 
 bp = Blueprint("display", __name__)

@@ -7,42 +7,30 @@ does it by itself) and gets the events after it.  What a viewer may not read nev
 every event passes through ``hidden.for_viewer`` (labels never hold a secret; payloads may), and
 the units' trackers are read from the state as the viewer sees it.
 
-Waiting for a change is ``wait_for_change``, the one place that knows how (issue 25's live push
-replaces its body).  Between two reads the stream holds no transaction: each read is one statement
-on the thread's shared connection (companion/db.py), finished before the stream waits.
+Waiting for a change is ``wait_for_change``: the live push's notifier (companion/live.py).  Between
+two reads the stream holds no transaction: each read is one statement on the thread's shared
+connection (companion/db.py), finished before the stream waits.
 """
 from __future__ import annotations
 
 import json
 import time
 
-from companion import dice, hidden, report, store
+from companion import dice, hidden, live, report, store
 from companion.db import connection_for
 from companion.trackers import counter
 
 KEEP_ALIVE_SECONDS = 15  # a comment this often: proxies and sleeping Wi-Fi keep the stream open
-CHECK_SECONDS = 0.1  # how often wait_for_change looks at the table's seq (until the live push)
 RETRY_MS = 1000  # how soon an EventSource reconnects after the stream drops
 BATCH = 200  # events read at once (a client far behind catches up in batches)
 
 
 def wait_for_change(code: str, seq: int, timeout: float, db_path: str) -> int | None:
     """Wait until table ``code`` is past ``seq``: its new seq, or None after ``timeout`` seconds (or if
-    the table is gone).  For now it reads the table's head every CHECK_SECONDS with ``time.sleep``
-    (under gunicorn's gevent worker the sleep yields to the other streams); issue 25's notifier
-    replaces this body.  ``db_path``: the app's DATABASE (a notifier may not need it)."""
-    deadline = time.monotonic() + timeout
-    db = connection_for(db_path)
-    while True:
-        head = store.table_head(db, code)
-        if head is None:
-            return None
-        if head[1] > seq:
-            return head[1]
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return None
-        time.sleep(min(CHECK_SECONDS, left))
+    the table is gone).  The live push's notifier (companion/live.py): woken within a tick of any
+    commit, by any server process, with no database connection held while waiting."""
+    found = live.wait_past(db_path, code, seq, timeout)
+    return None if found in (None, live.GONE) else found
 
 
 def bounded(tracker: dict) -> bool:

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import json
 
-from flask import Response, abort, request
+from flask import abort, request
 
 from companion import hidden, share, store
 from companion.db import get_db, systems  # noqa: F401  (for the games' pages)
 from companion.errors import RuleError
 from companion.games import library  # noqa: F401  (for the games' pages)
 from companion.play import form_args  # noqa: F401  (for the games' pages)
+from companion.share import json_file  # noqa: F401  (for the games' pages)
 from companion.validate import CONTROL_RE
-from companion.web import (ctx_for, error_fragment, page_or_partial, require_player, seat_for,  # noqa: F401
-                           status_of)
+from companion.web import ctx_for, error_fragment, page_or_partial, require_player, seat_for, status_of  # noqa: F401
 
 # A game's pages import from the core only this module (issue 29): besides what is defined below,
 # the names they use are re-exported here, so the core can move them without touching a game:
@@ -39,10 +39,10 @@ def game_table(code: str, slug: str, write: bool = False) -> tuple[dict, dict]:
 
 
 def board_page(code: str, seat: dict, **kw):
-    """The table's board after a game's page changed it: the whole page, or the part htmx swaps in
-    (``kw``: ``flash`` and the rest of ``play.board_context``'s options)."""
-    from companion.play import board_context
-    return page_or_partial("board.html", "_board.html", **board_context(code, seat, **kw))
+    """The table's board after a game's page changed it: the whole page, or the board htmx swaps in
+    (``kw``: ``flash``, ``errors``, ``status``: companion/board)."""
+    from companion.board import board_page as page
+    return page(code, seat, **kw)
 
 
 def refusal(exc: RuleError, control: str):
@@ -50,13 +50,6 @@ def refusal(exc: RuleError, control: str):
     if it is an element id: it goes into the HX-Retarget header, which must stay ASCII)."""
     posted = request.form.get("_control") or ""
     return error_fragment(exc, posted if CONTROL_RE.match(posted) else control, 400)
-
-
-def json_file(doc, filename: str) -> Response:
-    """A JSON document as a download."""
-    resp = Response(json.dumps(doc, indent=1), mimetype="application/json")
-    resp.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return resp
 
 
 def uploaded_json(what: str, field: str = "file", text_field: str = "text"):

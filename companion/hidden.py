@@ -184,7 +184,7 @@ def box(secret, server_key: str, bound: bytes = b"") -> str:
     enc, mac = _keys(server_key)
     plain = json.dumps(secret, sort_keys=True).encode()
     nonce = secrets.token_bytes(16)
-    cipher = bytes(a ^ b for a, b in zip(plain, _stream(enc, nonce, len(plain))))
+    cipher = bytes(a ^ b for a, b in zip(plain, _stream(enc, nonce, len(plain)), strict=False))
     tag = hmac.new(mac, _authenticated(bound, nonce, cipher), hashlib.sha256).digest()
     return BOX_VERSION + base64.urlsafe_b64encode(nonce + cipher + tag).decode()
 
@@ -212,7 +212,7 @@ def unbox(text, server_key: str, bound: bytes = b""):
         raise RuleError("The export holds orders sealed by another companion server, or altered or moved ones "
                         "(a sealed order opens only in the event and table it was sealed in); only the "
                         "server that exported it can import it, unchanged.", "file")
-    return json.loads(bytes(a ^ b for a, b in zip(cipher, _stream(enc, nonce, len(cipher)))))
+    return json.loads(bytes(a ^ b for a, b in zip(cipher, _stream(enc, nonce, len(cipher)), strict=False)))
 
 
 def table_of(doc: dict) -> list:

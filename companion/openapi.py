@@ -115,12 +115,14 @@ def document(registry: dict, systems: dict) -> dict:
             "/api/roll": {"post": {"requestBody": _json_body({"type": "object", "required": ["expr"],
                                                               "properties": {"expr": {"type": "string", "minLength": 1,
                                                                                       "maxLength": dice.MAX_EXPR}}}),
-                                   "responses": {"200": _resp("Rolled", {"type": "object", "required": ["expr", "total", "dice"]}),
+                                   "responses": {"200": _resp("Rolled", {"type": "object",
+                                                                         "required": ["expr", "total", "dice"]}),
                                                  "400": _resp("Bad expression", ERROR)}}},
             "/api/odds": {"post": {"requestBody": _json_body({"type": "object", "required": ["dice", "target"], "properties": {
                 "dice": {"type": "integer", "minimum": 1, "maximum": dice.MAX_POOL}, "target": pool_die,
                 "save": pool_die, "sides": {"type": "integer", "enum": list(dice.POOL_SIDES)}}}),
-                "responses": {"200": _resp("Exact odds"), "400": _resp("Bad input (a target or save above the dice's sides)", ERROR)}}},
+                "responses": {"200": _resp("Exact odds"),
+                              "400": _resp("Bad input (a target or save above the dice's sides)", ERROR)}}},
             "/api/tables": {"post": {"requestBody": _json_body({"type": "object", "required": ["system", "name"], "properties": {
                 "system": {"type": "string", "enum": sorted(systems)}, "name": {"type": "string", "maxLength": 60},
                 "sides": {"type": "array", "items": {"type": "string", "maxLength": 30}, "maxItems": 8}}}),
@@ -128,16 +130,20 @@ def document(registry: dict, systems: dict) -> dict:
             "/api/tables/import": {"post": {"requestBody": _json_body(_export_document(systems)),
                                             "responses": {"201": imported, "400": _resp("Not a valid export", ERROR),
                                                           "413": errors["413"], **full}}},
-            "/api/tables/{code}": {"get": {"parameters": code, "security": [{"secret": []}],
-                                           "responses": {"200": _resp("State", {"type": "object", "required": ["code", "system", "seq", "state"]}), **errors}}},
-            "/api/tables/{code}/actions": {"post": {"parameters": code, "security": [{"secret": []}],
-                                                    "requestBody": _json_body({"type": "object", "required": ["type"], "properties": {
-                                                        "type": {"type": "string", "enum": action_types},
-                                                        "seq": {**seq, "description": "the seq the action was made against; 409 if stale"}},
-                                                        "oneOf": [{"$ref": f"#/components/schemas/action-{t}"} for t in action_types],
-                                                        "discriminator": {"propertyName": "type", "mapping": {
-                                                            t: f"#/components/schemas/action-{t}" for t in action_types}}}),
-                                                    "responses": {"200": _resp("Applied", {"type": "object", "required": ["seq", "label"]}), **write_errors}}},
+            "/api/tables/{code}": {"get": {
+                "parameters": code, "security": [{"secret": []}],
+                "responses": {"200": _resp("State", {"type": "object", "required": ["code", "system", "seq", "state"]}),
+                              **errors}}},
+            "/api/tables/{code}/actions": {"post": {
+                "parameters": code, "security": [{"secret": []}],
+                "requestBody": _json_body({"type": "object", "required": ["type"], "properties": {
+                    "type": {"type": "string", "enum": action_types},
+                    "seq": {**seq, "description": "the seq the action was made against; 409 if stale"}},
+                    "oneOf": [{"$ref": f"#/components/schemas/action-{t}"} for t in action_types],
+                    "discriminator": {"propertyName": "type", "mapping": {
+                        t: f"#/components/schemas/action-{t}" for t in action_types}}}),
+                "responses": {"200": _resp("Applied", {"type": "object", "required": ["seq", "label"]}),
+                              **write_errors}}},
             "/api/tables/{code}/take-back": {"post": {
                 "parameters": code, "security": [{"secret": []}],
                 "description": "Take back moves in force, or correct a tracker change (issue 27; docs/api.md).",

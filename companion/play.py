@@ -5,15 +5,14 @@ import json
 import re
 from urllib.parse import unquote
 
-from flask import Blueprint, g, Response, current_app, redirect, render_template, request, url_for
-from jinja2 import TemplateNotFound
+from flask import Blueprint, Response, current_app, g, redirect, render_template, request, url_for
 
-from companion import dice, drawn, hidden, replay, report, report_cache, same_hit, store, take_back, validate
-from companion.errors import Stale, RuleError, Conflict
+from companion import dice, hidden, live, replay, report_cache, same_hit, store, take_back, validate
+from companion.board import board_context, board_fragment, board_page, card_answer
+from companion.db import get_db
+from companion.errors import Conflict, RuleError, Stale
 from companion.validate import shielded
-from companion.db import get_db, systems
-from companion.web import (ctx_for, error_fragment, is_host, page_or_partial, require_player, seat_for, seats,
-                           status_of)
+from companion.web import ctx_for, error_fragment, is_host, page_or_partial, require_player, seat_for, seats, status_of
 
 bp = Blueprint("play", __name__)
 
@@ -117,60 +116,10 @@ def cards_from_text(text: str) -> list[dict]:
     return cards
 
 
-def has_template(name: str) -> bool:
-    """Whether a template exists (a game's optional tools or panel), wherever the templates live."""
-    try:
-        current_app.jinja_env.get_template(name)
-    except TemplateNotFound:
-        return False
-    return True
-
-
-def board_context(code: str, seat: dict, errors=None, flash=None, row=None) -> dict:
-    """What the board templates need; ``row`` when the caller has just read it (and nothing changed)."""
-    db = get_db()
-    # Everything the board shows passes through hidden.for_viewer: another side's sealed orders
-    # are there only as "sealed", never as text (the poll and the tools reuse this context).
-    viewer = hidden.viewer_side(seat)
-    row = store.state_for(row or store.table(db, code), viewer)
-    system = systems()[row["system"]]
-    log = store.board_log(db, row["id"], viewer, row=row)
-    return {"row": row, "state": row["state"], "seat": seat, "system": system,
-            "has_game_tools": has_template(f"games/{system.slug}/_tools.html"),
-            # compact unit rows: boards of core trackers, and games that say what their row shows
-            # (games/<slug>/_row.html); a game with only its own _unit.html keeps full cards
-            "has_row": has_template(f"games/{system.slug}/_row.html"),
-            "unit_rows": has_template(f"games/{system.slug}/_row.html")
-            or not has_template(f"games/{system.slug}/_unit.html"),
-            "readonly": seat["role"] == "spectator" or row["finished"],
-            "history": {k: log[k] for k in ("undo", "redo", "undo_seq", "redo_seq")}, "rolls": log["rolls"],
-            "result": newest_result(row, log["rolls"]),
-            "errors": errors or {}, "flash": flash, "poll_seconds": current_app.config["POLL_SECONDS"]}
-
-
-def _board_of(code: str):
-    """The board's context for a table row as a seat sees it (what companion/drawn.py draws from)."""
-    return lambda row, seat: board_context(code, seat, row=row)
-
-
-NO_OUTCOME = {"deck-load", "deck-shuffle"}  # chance actions with nothing to read off (a new order)
-
-
-def newest_result(row: dict, rolls: list[dict]) -> dict | None:
-    """The newest action's outcome for the result sheet: only while it is the last thing done."""
-    if rolls and rolls[0]["seq"] == row["seq"] and not rolls[0]["withdrawn"] and rolls[0]["type"] not in NO_OUTCOME:
-        return rolls[0]
-    return None
-
-
 @bp.get("/t/<code>")
 def board(code: str):
     """The board: every unit's trackers, the turn, decks and the roll log."""
-    seat = seat_for(code)
-    context = board_context(code, seat, row=g.table)
-    if not request.htmx:  # the page's board is the one kept for the seat's view (companion/drawn.py)
-        context["board_html"] = drawn.board_for_page(code, seat, _board_of(code), g.table)
-    return page_or_partial("board.html", "_board.html", **context)
+    return board_page(code, seat_for(code), row=g.table)
 
 
 TOOLS = ("add", "rosters", "game")
@@ -197,18 +146,35 @@ def poll(code: str):
         return Response(status=404)
     if str(head[1]) == request.args.get("seq"):
         return Response(status=204)
-    if request.htmx:  # drawn once per change and view, shared by every phone (companion/drawn.py)
+    if request.htmx:  # drawn once per change and view, shared by every phone (companion/board)
         since = request.args.get("seq", "")
-        delta = drawn.board_delta(code, seat, _board_of(code), head, int(since)) if INT_RE.match(since) else None
-        return delta or drawn.board_answer(code, seat, _board_of(code), head)
-    return page_or_partial("board.html", "_board.html", **board_context(code, seat))
+        return board_fragment(code, seat, int(since) if INT_RE.match(since) else None, head)
+    return board_page(code, seat)
+
+
+@bp.get("/t/<code>/live")
+def live_stream(code: str):
+    """The table's live stream (Server-Sent Events, companion/live.py): an event each time the table
+    moves on, so the phone asks for the step at once; resumes after ``Last-Event-ID`` (or ``?seq=``)."""
+    if code not in seats():
+        seat_for(code)  # an API seat (Bearer) or none: 404 for a table that is not the caller's
+    if store.table_head(get_db(), code) is None:
+        return Response(status=404)
+    last = request.headers.get("Last-Event-ID") or request.args.get("seq", "")
+    since = int(last) if INT_RE.match(last) else 0
+    config = current_app.config
+    resp = Response(live.events(config["DATABASE"], code, since, config["LIVE_PING"], config["LIVE_SECONDS"]),
+                    mimetype="text/event-stream")
+    resp.headers["Cache-Control"] = "no-cache"
+    resp.headers["X-Accel-Buffering"] = "no"  # a proxy in front must not hold the events back
+    return resp
 
 
 @bp.get("/t/<code>/card/<uid>")
 def unit_card(code: str, uid: str):
-    """A unit's whole card, asked for when its row is opened (companion/folded_cards.py)."""
+    """A unit's whole card, asked for when its row is opened (companion/board)."""
     seat = seats().get(code) or seat_for(code)
-    return drawn.card_answer(code, seat, _board_of(code), uid)
+    return card_answer(code, seat, uid)
 
 
 def _answer(code: str, seat: dict, exc: RuleError | None, row: dict | None = None):
@@ -222,16 +188,13 @@ def _answer(code: str, seat: dict, exc: RuleError | None, row: dict | None = Non
             # a phone whose board was one to three changes behind gets only what changed, like a
             # poll (the step is kept for the other phones of its view, who poll for it next)
             # (the table as the action left it, if the caller has it: no second read)
-            head = store.head_of(row) if row else store.table_head(get_db(), code)
             since = request.headers.get("X-Board-Seq", "")
-            delta = drawn.board_delta(code, seat, _board_of(code), head, int(since), row) if INT_RE.match(since) else None
-            return delta or drawn.board_answer(code, seat, _board_of(code), head, row)
+            return board_fragment(code, seat, int(since) if INT_RE.match(since) else None, row=row)
         return redirect(url_for("play.board", code=code) + (f"#{control}" if control else ""), 303)
     status = status_of(exc)
     if request.htmx:
         if isinstance(exc, Stale):
-            resp = page_or_partial("board.html", "_board.html", status=409,
-                                   **board_context(code, seat, flash=exc.message))
+            resp = board_page(code, seat, flash=exc.message, status=409)
             resp.headers["HX-Retarget"] = "#board"
             resp.headers["HX-Reswap"] = "outerHTML"
             return resp
@@ -242,7 +205,7 @@ def _answer(code: str, seat: dict, exc: RuleError | None, row: dict | None = Non
         library = store.library_items(get_db(), g.table["system"], "roster") if part == "rosters" else []
         return page_or_partial("tool.html", f"_tool_{part}.html", status=status, part=part, library=library,
                                **board_context(code, seat, errors=errors))
-    return page_or_partial("board.html", "_board.html", status=status, **board_context(code, seat, errors=errors))
+    return board_page(code, seat, errors=errors, status=status)
 
 
 def tool_of(control: str | None) -> str | None:
@@ -381,21 +344,19 @@ def take_back_move(code: str):
 
 @bp.get("/t/<code>/report")
 def battle_report(code: str):
-    """The battle report: what happened, who rolled what, how lucky each seat was (drawn once per
-    change and view; built on from the totals kept for the undo chain, companion/report_cache.py)."""
+    """The battle report: what happened, who rolled what, how lucky each seat was (built on from the
+    totals kept for the undo chain, companion/report_cache.py)."""
     seat = seat_for(code)
-
-    def context(row, seat):
-        viewer = hidden.viewer_side(seat)
-        # The charts fold the actions in force (a sealed order's text must be there to replay it); what
-        # the report shows of it is numbers only, and its timeline lists the newest redacted events
-        # (the log page has the rest).
-        built = report_cache.report_of(get_db(), row)
-        shown = store.state_for(row, viewer)
-        timeline = hidden.revealed_texts(store.log_page(get_db(), row["id"], viewer, None, REPORT_TIMELINE)[::-1],
-                                         shown["state"])
-        return {"row": shown, "seat": seat, "report": built, "events": timeline}
-    return drawn.kept_answer(code, seat, "report", "report.html", context)
+    row = g.table
+    viewer = hidden.viewer_side(seat)
+    # The charts fold the actions in force (a sealed order's text must be there to replay it); what
+    # the report shows of it is numbers only, and its timeline lists the newest redacted events
+    # (the log page has the rest).
+    built = report_cache.report_of(get_db(), row)
+    shown = store.state_for(row, viewer)
+    timeline = hidden.revealed_texts(store.log_page(get_db(), row["id"], viewer, None, REPORT_TIMELINE)[::-1],
+                                     shown["state"])
+    return render_template("report.html", row=shown, seat=seat, report=built, events=timeline)
 
 
 @bp.get("/t/<code>/export")

@@ -7,7 +7,7 @@ from companion import actions, export_signature, hidden, import_check, take_back
 from companion.actions import TAKE_BACK
 from companion.errors import RuleError
 from companion.store import _insert_table, _row, events, table, write_lock
-from companion.undo_chain import _append_action, _append_undo
+from companion.undo_chain import _append_action
 
 EXPORT_FORMAT = "companion-table"
 MAX_EVENTS_IMPORT = 20_000
@@ -78,7 +78,7 @@ def import_table(db: Database, doc: dict, systems: dict, server_key: str | None 
             row = table(db, code)  # kept current by each append
         for start in range(0, len(clean), IMPORT_SLICE):
             with write_lock(db):
-                for ev, raw in zip(clean[start:start + IMPORT_SLICE], log[start:start + IMPORT_SLICE]):
+                for ev, raw in zip(clean[start:start + IMPORT_SLICE], log[start:start + IMPORT_SLICE], strict=False):
                     _replay_event(db, row, ev, raw, system)
     except BaseException as exc:
         if code is not None:
@@ -96,7 +96,7 @@ def _forget_table(db: Database, code: str) -> None:
     with write_lock(db):
         found = db.execute("select id from tables where code = ?", [code]).fetchone()
         if found:
-            for name in ("events", "snapshots", "drawn"):
+            for name in ("events", "snapshots"):
                 db.conn.execute(f"delete from {name} where table_id = ?", [found[0]])
             db.conn.execute("delete from tables where id = ?", [found[0]])
 
@@ -108,7 +108,7 @@ def _replay_event(db: Database, row: dict, ev: dict, raw: dict, system) -> None:
     import_check.check_event(row["state"], ev, system)
     seat, side, ts = str(raw.get("seat", ""))[:40], raw.get("side"), raw.get("ts")
     if ev["type"] in ("undo", "redo"):
-        _append_undo(db, row, ev["type"] == "redo", seat, side, ts)
+        take_back.append_undo(db, row, ev["type"] == "redo", seat, side, ts)
     elif ev["type"] == TAKE_BACK:  # withdrawn again from the moves in force, the later ones applied again
         take_back.withdraw(db, row, ev["payload"], seat, side, ts)
     else:

@@ -144,7 +144,7 @@ class Pairs:
         return [self[i] for i in range(len(self))] + more
 
     def __iter__(self):
-        return iter(zip(self.flat[::2], self.flat[1::2]))
+        return iter(zip(self.flat[::2], self.flat[1::2], strict=False))
 
     def highest(self) -> int:
         return max(self.flat[1::2])

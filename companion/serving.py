@@ -17,6 +17,7 @@ COMPANION_WORKER_CLASS=gthread brings the threads back (for measuring).
 from __future__ import annotations
 
 import os
+import resource
 import sys
 
 # (For the gthread worker:) two processes of two threads each suit a 2-core box: measured with scripts/load.py at 600 phones
@@ -31,7 +32,9 @@ SETTINGS = {
     "threads": int(os.environ.get("COMPANION_THREADS", "2")),
     "worker_class": os.environ.get("COMPANION_WORKER_CLASS", "gevent"),
     "keepalive": 10,
-    "worker_connections": 1000,  # open connections per worker: a club night's phones
+    # open connections per worker: each phone holds its live stream (companion/live.py) and a kept-alive
+    # connection or two for its taps, so 2,000 phones are ~5,000 connections over the two workers
+    "worker_connections": 4000,
     # a stopping server (Ctrl+C, a restart) waits this long for requests in flight: they are short,
     # and a gevent worker would otherwise wait gunicorn's default 30 s on idle keep-alive connections
     "graceful_timeout": 5,
@@ -42,6 +45,11 @@ def post_fork(server, worker) -> None:
     # Requests are short; hand the GIL over every 0.5 ms instead of 5 ms so one busy thread
     # does not make the others wait (measured in scripts/benchmark.py: it is the action p99).
     sys.setswitchinterval(0.0005)
+    # every open connection is a file: a host's default limit (often 1,024) would refuse phones long
+    # before the workers are busy, so the soft limit goes up to the hard one
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and (hard == resource.RLIM_INFINITY or soft < hard):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
 def serve(host: str, port: int, workers: int | None = None, threads: int | None = None) -> None:

@@ -19,9 +19,9 @@ import binascii
 import json
 import re
 import zlib
-from typing import Callable
+from collections.abc import Callable
 
-from flask import Blueprint, make_response, render_template, request
+from flask import Blueprint, Response, make_response, render_template, request
 from markupsafe import Markup
 
 from companion import qr, store
@@ -41,6 +41,13 @@ _DATA = re.compile(r"[A-Za-z0-9_-]+")
 
 # export format -> (game slug, what it holds in words, import(code, doc) -> one sentence said on success)
 IMPORTERS: dict[str, tuple[str, str, Callable[[str, dict], str]]] = {}
+
+
+def json_file(doc, filename: str) -> Response:
+    """A JSON document as a download (a game's export, a shared fleet)."""
+    resp = Response(json.dumps(doc, indent=1), mimetype="application/json")
+    resp.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return resp
 
 
 def importer(fmt: str, slug: str, what: str):
@@ -152,7 +159,6 @@ def _page(data: str, doc: dict, said: dict | None = None, errors: dict | None = 
 @bp.get(PATH + ".json")
 def download():
     """The shared fleet as the same file the Export button gives (for another host's import)."""
-    from companion.game_pages import json_file
     try:
         doc = unpack(request.args.get("f", ""), "share")
     except RuleError as exc:

@@ -20,10 +20,10 @@ from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
 from companion import actions, hidden
+from companion import take_back as tb  # (store.take_back is the locked write of one)
 from companion.actions import Ctx
-from companion.errors import Stale, RuleError, Moved, Finished
-from companion.undo_chain import (SNAPSHOT_EVERY, _append_action, _append_undo, _link, _state_at,  # noqa: F401
-                                  _text, now)
+from companion.errors import Finished, Moved, RuleError, Stale
+from companion.undo_chain import SNAPSHOT_EVERY, _append_action, _append_undo, _link, _state_at, _text, now  # noqa: F401
 
 CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no 0/O, 1/I: read aloud across a table
 
@@ -68,7 +68,7 @@ def m003_undo_chain(db: Database) -> None:
         undo_of: dict[int, int] = {}  # an undone move -> the undo event that took it back
         since: dict[int, int] = {}
 
-        def link(ev: dict, done: list[int], undone: list[int], table_id=table_id) -> None:
+        def link(ev: dict, done: list[int], undone: list[int], table_id=table_id, undo_of=undo_of, since=since) -> None:
             """Each event's link, withdrawn mark and distance from a snapshot, from the undo stack
             (actions.timeline) as it stands before the event takes effect."""
             seq = ev["seq"]
@@ -128,7 +128,17 @@ def m007_reveal_labels_without_text(db: Database) -> None:
         for kind in ("undo", "redo"):
             db.execute("update events set label = ? where table_id = ? and target = ? and type = ?",
                        [f"{kind}: {new}", table_id, seq, kind])
-    db.execute("delete from drawn")
+    if db["drawn"].exists():  # (gone since m009: boards are kept in memory)
+        db.execute("delete from drawn")
+
+
+@migrations()
+def m009_boards_in_memory(db: Database) -> None:
+    """Boards are kept in each server process's memory now (companion/board/keep.py: a read never
+    writes); what they read besides the table is the library, whose revision names them."""
+    db["drawn"].drop(ignore=True)
+    db["revisions"].create({"name": str, "n": int}, pk="name")
+    db["revisions"].insert({"name": "library", "n": 0})
 
 
 @migrations()
@@ -290,7 +300,7 @@ def table_seq(db: Database, code: str) -> int | None:
 
 
 def table_head(db: Database, code: str) -> tuple[int, int, str] | None:
-    """(id, seq, system) of a table: enough to find a drawn page without reading the state."""
+    """(id, seq, system) of a table: enough to find a kept board without reading the state."""
     return db.execute("select id, seq, system from tables where code = ?", [code]).fetchone()
 
 
@@ -307,46 +317,10 @@ def head_of(row: dict) -> tuple[int, int, str]:
     return row["id"], row["seq"], row["system"]
 
 
-def drawn_any(db: Database, table_id: int, seq: int, views: tuple[str, ...]) -> tuple[str, dict, str] | None:
-    """The page drawn earlier for the first of ``views`` that has one at this seq: (html, meta, view)."""
-    marks = ", ".join("?" * len(views))
-    found = {view: (html, meta) for view, html, meta in db.execute(
-        f"select view, html, meta from drawn where table_id = ? and seq = ? and view in ({marks})",
-        [table_id, seq, *views]).fetchall()}
-    view = next((v for v in views if v in found), None)
-    return (found[view][0], json.loads(found[view][1]), view) if view is not None else None
-
-
 def disk_full(exc: BaseException) -> bool:
     """Whether SQLite refused a write because the disk (or the database's size limit) is full."""
     return isinstance(exc, sqlite3.OperationalError) and (
         getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "database or disk is full" in str(exc))
-
-
-def keep_drawn(db: Database, table_id: int, pages: list[tuple[int, str, str, dict]], keep: int = 0) -> None:
-    """Keep drawn pages ``(seq, view, html, meta)`` for the next phones with the same views, in one
-    write; pages more than ``keep`` seqs older are dropped (a poll always gets the newest; the few
-    before it tell what changed since), a late page of an old seq is not kept.  On a full disk, or
-    while another writer holds the lock (a tap, an import's slice), nothing is kept and the page is
-    served all the same: a read never waits for a write (issue 30 §6, §8); the next phone with the
-    same view draws it again."""
-    try:
-        _keep_drawn(db, table_id, pages, keep)
-    except Busy:
-        pass
-    except sqlite3.OperationalError as exc:
-        if not disk_full(exc):
-            raise
-
-
-def _keep_drawn(db: Database, table_id: int, pages: list, keep: int) -> None:
-    with write_lock(db, wait=False):
-        for seq, view, html, meta in pages:
-            db.conn.execute("insert or replace into drawn (table_id, seq, view, html, meta) select ?, ?, ?, ?, ?"
-                            " where not exists (select 1 from drawn where table_id = ? and seq > ?)",
-                            [table_id, seq, view, html, json.dumps(meta), table_id, seq])
-        db.conn.execute("delete from drawn where table_id = ? and seq < ?",
-                        [table_id, max(seq for seq, *_ in pages) - keep])
 
 
 def _new_code(db: Database) -> str:
@@ -411,7 +385,7 @@ def undo(db: Database, code: str, ctx: Ctx, redo: bool = False, expect: int | No
                 kind = "Redo" if redo else "Undo"
                 raise Moved(f"Another move came in since; look at the {kind} button again.", kind.lower(),
                             {"seq": now[0], "label": now[1]} if now else None)
-        seq, label, target, state = _append_undo(db, row, redo, ctx.seat, ctx.side)
+        seq, label, target, state = tb.append_undo(db, row, redo, ctx.seat, ctx.side)
     return {"seq": seq, "label": label, "target": target, "state": state, "row": row}
 
 
@@ -435,7 +409,6 @@ def take_back(db: Database, code: str, targets, ctx: Ctx, instead: dict | None =
               expect_seq: int | None = None) -> dict:
     """Take back moves in force (``targets``, seqs), or correct one (``instead``: the same tracker
     change with another unit or amount), as one event; see companion/take_back.py."""
-    from companion import take_back as tb
     payload = {"type": actions.TAKE_BACK, "targets": tb.clean_targets(targets)}
     with write_lock(db):
         row = table(db, code)
@@ -555,19 +528,25 @@ def library_save(db: Database, system: str, kind: str, name: str, data: dict, ow
             library_owned(existing[1], owner, host, name)
             db.conn.execute("update library set data = ?, updated = ? where id = ?",
                             [json.dumps(data), now(), existing[0]])
-            _forget_drawn(db)
+            _library_changed(db)
             return existing[0]
         cur = db.conn.execute(
             "insert into library (system, kind, name, data, created, updated, owner) values (?, ?, ?, ?, ?, ?, ?)",
             [system, kind, name, json.dumps(data), now(), now(), owner])
-        _forget_drawn(db)
+        _library_changed(db)
         return cur.lastrowid
 
 
-def _forget_drawn(db: Database) -> None:
-    """A game's board may list saved items (say, ship classes): pages drawn before a library
-    change are not served again (the library changes rarely, a table every few seconds)."""
-    db.conn.execute("delete from drawn")
+def _library_changed(db: Database) -> None:
+    """A game's board may list saved items (say, ship classes): a board drawn before a library
+    change is not served again (its revision is part of a kept board's key, companion/board/keep.py)."""
+    db.conn.execute("update revisions set n = n + 1 where name = 'library'")
+
+
+def library_revision(db: Database) -> int:
+    """How many times the library has changed: boards drawn at another revision are not served."""
+    row = db.execute("select n from revisions where name = 'library'").fetchone()
+    return row[0] if row else 0
 
 
 def library_owned(item_owner: str | None, owner: str | None, host: bool, name: str) -> None:
@@ -583,4 +562,4 @@ def library_delete(db: Database, item_id: int, owner: str | None = None, host: b
         if row:
             library_owned(row[0], owner, host, row[1])
         db.conn.execute("delete from library where id = ?", [item_id])
-        _forget_drawn(db)
+        _library_changed(db)

@@ -23,8 +23,8 @@ from sqlite_utils import Database
 
 from companion import actions, hidden
 from companion.actions import TAKE_BACK, schema
-from companion.errors import Stale, RuleError, Conflict
-from companion.undo_chain import _insert_event, _state_at
+from companion.errors import Conflict, RuleError, Stale
+from companion.undo_chain import _append_undo, _insert_event, _state_at
 
 MAX_TARGETS = 20  # moves one take-back withdraws ("take back both", then more, in one tap each)
 # How far back a take-back reaches: it applies every move in force since again (~20 us each, so
@@ -212,6 +212,17 @@ def _mark(db: Database, table_id: int, chain: list[dict]) -> None:
         if (by["seq"] if by else None) != ev.get("taken_back"):
             db.conn.execute("update events set withdrawn = ?, taken_back = ? where table_id = ? and seq = ?",
                             [int(by is not None), by["seq"] if by else None, table_id, ev["seq"]])
+
+
+def append_undo(db: Database, row: dict, redo: bool, seat: str, side, ts=None) -> tuple[int, str, int, dict]:
+    """An undo or redo on the chain (undo_chain._append_undo); when what it takes back or brings back is
+    a take-back, the log's marks of that take-back's moves follow (after_undo)."""
+    done = _append_undo(db, row, redo, seat, side, ts)
+    target = done[2]
+    if db.execute("select type from events where table_id = ? and seq = ?", [row["id"], target]).fetchone()[0] \
+            == actions.TAKE_BACK:
+        after_undo(db, row["id"], target, row.get("done_top"))
+    return done
 
 
 def after_undo(db: Database, table_id: int, target: int, top: int | None) -> None:

@@ -1,10 +1,10 @@
 """One tracker drawn as what it is: +/- for counters, boxes as boxes, a clock, chips.
 
 This is the board's hottest piece of markup: every unit card draws each of its trackers, and the
-board is drawn again after every change (once per view, companion/drawn.py).  As a Jinja macro it
+board is drawn again after every change (once per view, companion/board).  As a Jinja macro it
 was about 45 % of a board render (scripts/benchmark.py --profile, issue 14); written out here it
-draws the same HTML several times faster.  The board's templates call it as the Jinja global ``tracker``.  ``tests/test_tracker_view.py`` holds the markup to the
-macro it replaced, kind by kind.
+draws the same HTML several times faster.  The board's templates call it as the Jinja global
+``tracker``.  ``tests/test_tracker_view.py`` holds the markup to the macro it replaced, kind by kind.
 """
 from __future__ import annotations
 

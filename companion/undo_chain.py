@@ -13,7 +13,7 @@ Every function here runs inside the caller's write transaction (companion.store.
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from sqlite_utils import Database
 
@@ -26,7 +26,7 @@ SNAPSHOT_EVERY = 64
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 def _insert_event(db, table_id: int, seq: int, seat: str, side, payload: dict, label: str,
@@ -122,8 +122,4 @@ def _append_undo(db: Database, row: dict, redo: bool, seat: str, side, ts=None) 
     db.conn.execute("update tables set state = ?, seq = ?, done_top = ?, undone_event = ? where id = ?",
                     [json.dumps(state), seq, top, undone, table_id])
     row.update(state=state, seq=seq, done_top=top, undone_event=undone)
-    if db.execute("select type from events where table_id = ? and seq = ?", [table_id, target]).fetchone()[0] \
-            == actions.TAKE_BACK:
-        from companion import take_back  # (it builds on this module)
-        take_back.after_undo(db, table_id, target, top)
     return seq, label, target, state

@@ -15,14 +15,13 @@ mean (that is each action's own check, in its decider or apply).  Pure of Flask 
 """
 from __future__ import annotations
 
-import re
-
 import json
 import logging
 import math
+import re
 from contextlib import contextmanager
 
-from companion.errors import RuleError, InputError, CrashShielded
+from companion.errors import CrashShielded, InputError, RuleError
 
 MAX_DEPTH = 32
 MAX_INT = 2 ** 53 - 1  # exact in SQLite INTEGER (64-bit) and in a JavaScript number

@@ -12,16 +12,17 @@ from functools import lru_cache
 from pathlib import Path
 from urllib.parse import quote
 
-from flask.templating import Environment
 from flask import abort, current_app, g, jsonify, make_response, render_template, request, session
+from flask.templating import Environment
 from jinja2 import BaseLoader, TemplateNotFound
 from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 
-from companion import export_signature, folded_cards, side_marks, store, validate, words
+from companion import export_signature, store, validate, words
 from companion.actions import Ctx
-from companion.errors import Stale, RuleError, Conflict, InputError, Finished
 from companion.db import get_db, systems
+from companion.errors import Conflict, Finished, InputError, RuleError, Stale
+from companion.seat_view import form_token, view_of
 
 MAX_SEAT_NAME = 24
 
@@ -38,8 +39,7 @@ def init_app(app) -> None:
     app.jinja_env.lstrip_blocks = True
     app.jinja_env.globals["do"] = do_value
     app.jinja_env.filters["for_players"] = words.for_players  # a rule's sentence without our source notes
-    app.jinja_env.globals["csrf"] = csrf_token
-    app.jinja_env.globals["if_side"] = side_marks.if_side  # a side's own bits (one board for every side)
+    app.jinja_env.globals["csrf"] = form_csrf
     app.jinja_env.globals["roster_of"] = roster_of
     # where an imported table came from: this server's own export, or an edited / foreign file
     app.jinja_env.globals["import_note"] = lambda row: export_signature.sentence(row.get("imported"))
@@ -173,6 +173,12 @@ def csrf_token() -> str:
     return session["csrf"]
 
 
+def form_csrf() -> str:
+    """The token a form's hidden field carries: the view's own while a board is drawn (the board is
+    the same for every phone of its view: companion/board/draw.py), else the phone's own."""
+    return g.get("form_token") or csrf_token()
+
+
 def bearer() -> str | None:
     auth = request.headers.get("Authorization", "")
     return auth[7:].strip() if auth.startswith("Bearer ") else None
@@ -200,12 +206,20 @@ def _csrf_protect():
     if request.path.startswith("/api/") and request.mimetype == "application/json":
         return None  # a cross-site page cannot send JSON without a CORS preflight, which we never grant
     sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token") or ""
-    if not session.get("csrf") or not same_secret(sent, session["csrf"]):
+    if not (session.get("csrf") and same_secret(sent, session["csrf"])) and not _view_form_token(sent):
         if request.path.startswith("/api/"):
             return {"error": "Missing or wrong CSRF token (send X-CSRF-Token, or use a Bearer secret)."}, 400
         return make_response(render_template("error.html", status=400,
                                              message="This form is out of date; reload the page and try again."), 400)
     return None
+
+
+def _view_form_token(sent: str) -> bool:
+    """A board's form posted to its own table by a phone of the board's view (the board is drawn once for
+    every phone of a view, so its forms carry the view's token: companion/board/draw.py form_token)."""
+    code = (request.view_args or {}).get("code")
+    seat = seats().get(code) if isinstance(code, str) else None
+    return bool(seat and sent) and same_secret(sent, form_token(code, view_of(seat)))
 
 
 GZIP_MIN_BYTES = 2048
@@ -368,10 +382,8 @@ def without_indentation(html: str) -> str:
 
 def page_or_partial(page: str, partial: str, status: int = 200, **context):
     """The partial for htmx requests, the full page (which includes it) otherwise."""
-    html = without_indentation(render_template(partial if request.htmx else page, **context))
-    # a unit's card goes only to a phone with its row open (companion/folded_cards.py)
-    resp = make_response(folded_cards.for_request(html), status)
-    resp.headers["Vary"] = "HX-Request, Cookie, Accept-Encoding, X-Open-Units"
+    resp = make_response(without_indentation(render_template(partial if request.htmx else page, **context)), status)
+    resp.headers["Vary"] = "HX-Request, Cookie, Accept-Encoding"
     return resp
 
 

@@ -21,7 +21,7 @@ from benchmark import GAME_CASES, GAME_TABLES as TABLES  # noqa: E402  (issue 14
 
 def board_page(app, system: str, query: str = "") -> str:
     """The board page a player's phone gets after GAME_TABLES' set-up (scripts/benchmark.py);
-    ``query`` "?open=*": with every unit card open (companion/folded_cards.py)."""
+    ``query`` "?open=*": with every unit card open (companion/board)."""
     client = app.test_client()
     home = client.get("/").get_data(as_text=True)
     csrf = re.search(r'name="csrf_token" value="([^"]+)"', home).group(1)

@@ -23,6 +23,11 @@ server's CPU (master + workers, % of one core) and RSS (summed, peak), read from
 client's own CPU and how late its loop sent (its lag), since it shares the box.  The README's
 table uses the ratios to the floor measured in the same run.
 
+With ``--live`` each phone holds the board's live stream (/t/<code>/live, companion/live.py) instead of
+polling, as static/connection.js does: on each event it asks for the step (the poll URL with the seq
+its board shows) at once.  The sync delay is measured from the moment a tap's answer reached its phone
+to the moment each other phone at the table holds that seq (its step answered).  The floor still polls.
+
 Run: python scripts/load.py --phones 8 300 600 --duration 60   (or python scripts/benchmark.py load ...)
 """
 from __future__ import annotations
@@ -152,6 +157,7 @@ class Phone:
         self.open = ""  # the unit row this phone has open (its card comes with its answers)
         self.poll_conn = Conn(port)
         self.act_conn = Conn(port)
+        self.made: set[int] = set()  # seqs this phone's own taps made (their sync delay is the others')
 
     def headers(self, extra=None) -> dict:
         h = {"Accept-Encoding": "gzip, deflate", "User-Agent": "companion-load"}
@@ -192,8 +198,9 @@ class Phone:
 
 class Results:
     def __init__(self):
-        self.times = {"poll_nochange": [], "poll_change": [], "action": [], "poll": []}
-        self.errors = {"poll": 0, "action": 0}
+        self.times = {"poll_nochange": [], "poll_change": [], "action": [], "poll": [], "sync": []}
+        self.errors = {"poll": 0, "action": 0, "stream": 0}
+        self.answered: dict[tuple[str, int], float] = {}  # (table, seq) -> when the tap that made it was answered
         self.error_kinds: dict[str, int] = {}
         self.lag: list[float] = []
         self.change_bytes: list[int] = []
@@ -249,6 +256,76 @@ async def poll_loop(phone: Phone, res: Results, start: float, end: float, measur
         due += interval * rng.uniform(0.9, 1.1)
 
 
+async def stream_loop(phone: Phone, res: Results, start: float, end: float, measure_from: float,
+                      rng: random.Random):
+    """The board's live stream: on each event, the step at once (the poll URL, from the board's seq)."""
+    loop = asyncio.get_running_loop()
+    await sleep_until(loop, start + rng.uniform(0, 1.0))
+    step_conn = Conn(phone.port)
+    last_id = ""
+    while loop.time() < end:
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", phone.port)
+            Conn.opened += 1
+            head = (f"GET /t/{phone.code}/live?seq={phone.seq} HTTP/1.1\r\nHost: 127.0.0.1:{phone.port}\r\n"
+                    f"Accept: text/event-stream\r\nCookie: {phone.cookie}\r\n"
+                    + (f"Last-Event-ID: {last_id}\r\n" if last_id else "") + "\r\n")
+            writer.write(head.encode())
+            status = int((await reader.readline()).split()[1])
+            chunked = False
+            while (line := await reader.readline()) not in (b"\r\n", b""):
+                chunked |= line.lower().startswith(b"transfer-encoding: chunked")
+            if status != 200:
+                raise ConnectionError(f"stream {status}")
+            buf = b""
+            while loop.time() < end:
+                left = end - loop.time()
+                if chunked:
+                    size = int((await asyncio.wait_for(reader.readline(), left + 1)).split(b";")[0], 16)
+                    if size == 0:
+                        raise EOFError
+                    buf += await reader.readexactly(size + 2)
+                    buf = buf[:-2] if buf.endswith(b"\r\n") else buf
+                else:
+                    data = await asyncio.wait_for(reader.read(65536), left + 1)
+                    if not data:
+                        raise EOFError
+                    buf += data
+                while b"\n\n" in buf:
+                    event, buf = buf.split(b"\n\n", 1)
+                    fields = dict(line.split(b": ", 1) for line in event.split(b"\n") if b": " in line)
+                    if b"id" not in fields:
+                        continue  # a ping
+                    last_id = fields[b"id"].decode()
+                    if int(last_id) <= int(phone.seq):
+                        continue
+                    before = int(phone.seq)
+                    sent = loop.time()
+                    status, headers, body = await step_conn.request(
+                        "GET", f"/t/{phone.code}/poll?seq={phone.seq}",
+                        phone.headers({"HX-Request": "true", "X-Open-Units": phone.open}))
+                    now = loop.time()
+                    if status == 200:
+                        phone.take_seq(headers, body)
+                    if sent >= measure_from:
+                        res.times["poll_change" if status == 200 else "poll_nochange"].append(now - sent)
+                        res.times["poll"].append(now - sent)
+                        for seq in range(before + 1, int(phone.seq) + 1):
+                            made = res.answered.get((phone.code, seq))
+                            if made is not None and seq not in phone.made and made >= measure_from:
+                                res.times["sync"].append(max(0.0, now - made))
+            writer.close()
+        except (asyncio.TimeoutError, TimeoutError):
+            break  # the window is over
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001  (counted; the phone opens its stream again, as EventSource does)
+            if loop.time() >= measure_from:
+                res.error("stream", type(exc).__name__)
+            await asyncio.sleep(1.0)
+    step_conn.close()
+
+
 async def act_loop(phone: Phone, res: Results, start: float, end: float, measure_from: float,
                    every: float, floor: bool, rng: random.Random, unit: int):
     loop = asyncio.get_running_loop()
@@ -281,6 +358,8 @@ async def act_loop(phone: Phone, res: Results, start: float, end: float, measure
             by = -by
             if not floor:
                 phone.take_seq(headers, body)  # the board (or its changed parts) in: polls ask from there
+                res.answered.setdefault((phone.code, int(phone.seq)), loop.time())
+                phone.made.add(int(phone.seq))
         if due >= measure_from:
             if status in (200, 204):
                 res.times["action"].append(took)
@@ -465,7 +544,10 @@ async def run_target(target: str, args, phones_n: int) -> dict:
             tasks.append(asyncio.ensure_future(hold_slow_clients(port, args.idle, args.dribble, end, slow_closed)))
         for i, phone in enumerate(phones):
             phone.open = "" if floor else f"u{i % args.units + 1}"  # the row of the unit it taps, open
-            tasks.append(asyncio.ensure_future(poll_loop(phone, res, start, end, measure_from, args.poll, floor, rng)))
+            if args.live and not floor:
+                tasks.append(asyncio.ensure_future(stream_loop(phone, res, start, end, measure_from, rng)))
+            else:
+                tasks.append(asyncio.ensure_future(poll_loop(phone, res, start, end, measure_from, args.poll, floor, rng)))
             tasks.append(asyncio.ensure_future(act_loop(phone, res, start, end, measure_from, args.act_every, floor, rng,
                                                         i % args.units + 1)))
         await sleep_until(loop, measure_from)
@@ -485,7 +567,7 @@ async def run_target(target: str, args, phones_n: int) -> dict:
         wall = wall1 - wall0
         return {"target": target, "phones": phones_n, "tables": tables, "duration": round(wall, 1),
                 "times": {k: [round(t * 1000, 3) for t in v] for k, v in res.times.items()},
-                "errors": res.errors, "error_kinds": res.error_kinds,
+                "errors": res.errors, "error_kinds": res.error_kinds, "live": bool(args.live and not floor),
                 "server_cpu": (ticks1 - ticks0) / HZ / wall * 100, "server_rss_mb": rss_peak / 2**20,
                 "cpu_ms_per_phone_min": (ticks_done - ticks0) / HZ * 1000 / phones_n / (args.duration / 60),
                 "load_average": os.getloadavg()[0],
@@ -520,9 +602,15 @@ def report(runs: list[dict]) -> None:
         f = lambda k: f"{s[k]['p50']:.1f} / {s[k]['p99']:.1f} / {s[k]['max']:.0f}"  # noqa: E731
         print(f"{r['phones']} | {r['target']} | {s['poll']['n']} | {f('poll_nochange')} | "
               f"{f('poll_change') if s['poll_change']['n'] else '-'} | {f('action')} ({s['action']['n']}) | "
-              f"{r['errors']['poll'] + r['errors']['action']} {r['error_kinds'] or ''} | "
+              f"{sum(r['errors'].values())} {r['error_kinds'] or ''} | "
               f"{r['server_cpu']:.0f} ({r['server_rss_mb']:.0f}) | {r['cpu_ms_per_phone_min']:.0f} | "
               f"{r['client_cpu']:.0f}, {r['lag_p99_ms']:.1f} | {r['connections_opened']} | {r['load_average']:.1f} | {r['change_bytes']:.0f}")
+    for r in runs:
+        sync = r["times"].get("sync") or []
+        if sync:
+            print(f"{r['phones']} | {r['target']}: sync delay (a tap answered on one phone -> the change held on "
+                  f"another), n={len(sync)}: p50 {pct(sync, 50):.1f} / p90 {pct(sync, 90):.1f} / "
+                  f"p99 {pct(sync, 99):.1f} / max {max(sync):.0f} ms")
     for r in runs:
         slow = r.get("slow_clients") or {}
         if slow.get("idle") or slow.get("dribbling"):
@@ -570,6 +658,7 @@ def main(argv=None) -> None:
     parser.add_argument("--idle", type=int, default=0, help="connections held open that send nothing")
     parser.add_argument("--dribble", type=int, default=0,
                         help="connections that send a header line a second and never finish the request")
+    parser.add_argument("--live", action="store_true", help="phones hold the live stream instead of polling")
     parser.add_argument("--out", help="write every run (with every latency) as JSON here")
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stop the server we started, too

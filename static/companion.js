@@ -54,6 +54,28 @@
   document.addEventListener("htmx:afterSwap", syncUnits);
   document.addEventListener("htmx:afterSettle", syncUnits);
 
+  // The board is drawn once for every phone of a view (companion/board): the phone's own seat is on
+  // the page's body (data-seat, data-side), and the few things that depend on it are done here.
+  function seatName() { return document.body ? document.body.dataset.seat || "" : ""; }
+  // Undo asks first when the move it takes back is another seat's (issue 10 §5); the phone's own goes
+  // without the question.
+  document.addEventListener("htmx:confirm", function (e) {
+    var form = e.target, label = form && form.id === "undo" && form.dataset.undo, me = seatName();
+    if (!label || !me || label.indexOf(me + ": ") !== 0) return;
+    e.preventDefault();
+    e.detail.issueRequest(true);
+  });
+  // A set-up field that names the player of a side starts with this phone's seat on its own side.
+  function ownName() {
+    var me = seatName(), side = document.body && document.body.dataset.side;
+    if (!me || !side) return;
+    document.querySelectorAll("input[data-seat-name-for]").forEach(function (input) {
+      if (!input.value && input.dataset.seatNameFor === side) input.value = me;
+    });
+  }
+  document.addEventListener("DOMContentLoaded", ownName);
+  document.addEventListener("htmx:afterSwap", ownName);
+
   // Recorded real-deck draws: empty the (poll-preserved) inputs once the record is accepted.
   var recording = false;
   document.addEventListener("submit", function (e) {
@@ -101,7 +123,7 @@
 
   // A link to a folded section ("Add one", "Dice") opens it, so the tap lands on something usable.
   // A link into a unit's card from its row (a game's "Fire" on the row) whose card is not here yet (a folded
-  // row: companion/folded_cards.py) opens the row and goes there once the card is in.
+  // row: companion/board) opens the row and goes there once the card is in.
   var goingTo = null;
   document.addEventListener("click", function (e) {
     var a = e.target.closest && e.target.closest("a[href^='#']");
@@ -353,7 +375,7 @@
     if (f && f.focus) f.focus({preventScroll: true});
   });
 
-  // A part of the board swapped out of band (a step: companion/drawn.py) keeps the sections folded or
+  // A part of the board swapped out of band (a step: companion/board) keeps the sections folded or
   // open as the player left them (e.g. the earlier rolls): details with an id are opened again.
   var oobOpen = {};
   document.addEventListener("htmx:oobBeforeSwap", function (e) {
@@ -430,7 +452,7 @@
   document.addEventListener("htmx:oobAfterSwap", function () { setTimeout(freshTools, 0); });
 
   // The board polls from the seq it shows. A poll (or an action's answer) a change or two behind may
-  // bring only the parts that changed (out of band, the board itself stays: companion/drawn.py) and
+  // bring only the parts that changed (out of band, the board itself stays: companion/board) and
   // the new seq in X-Board-Seq; the next poll then asks from there, not from the seq it was drawn at.
   document.addEventListener("htmx:configRequest", function (e) {
     var board = e.detail.elt;
@@ -443,7 +465,7 @@
     if (seq && +seq > +board.dataset.seq) board.dataset.seq = seq;  // (a crossed older answer does not move it back)
   });
 
-  // A unit's card comes only to a phone that has its row open (companion/folded_cards.py): every
+  // A unit's card comes only to a phone that has its row open (companion/board): every
   // request says which rows are open here, and a row opened later asks for its card alone.
   // An action also says which seq its phone's board shows, so its answer can be those parts too.
   function openRows() {

@@ -5,6 +5,9 @@
 // While out of touch, the board is marked stale; offline, a tap is refused on the spot with a
 // sentence, never sent later behind the player's back (reconnecting, it is sent: the host may only
 // be slow); a tap whose answer never came says it may not have counted.  When the phone is back, the next poll catches the board up by itself.
+// Live push (companion/live.py): while the board's stream is open the host says when the table moved
+// on and the board asks for the step at once; the polls every few seconds stop (an idle phone sends
+// nothing) and come back by themselves whenever the stream is down.
 (function () {
   "use strict";
   var lastAnswer = Date.now(), state = null, strip = null, word = null;
@@ -89,9 +92,54 @@
   window.addEventListener("offline", function () { show("offline"); });
   window.addEventListener("online", function () { if (state === "offline") show("reconnecting"); });
 
+  // --- live push -------------------------------------------------------------------------------
+  var source = null, streaming = false, opened = false, backoff = 2000;
+  function ping() { var b = board(); return b && b.dataset.livePing ? +b.dataset.livePing * 1000 : 20000; }
+  function heard() { lastAnswer = Date.now(); if (state !== "live") { clearNotes(); show("live"); } }
+  function openLive() {
+    var b = board();
+    if (source || !b || !b.dataset.live || !window.EventSource) return;
+    // the browser itself sends Last-Event-ID when it reconnects; ?seq= says where a first stream starts
+    source = new EventSource(b.dataset.live + "?seq=" + encodeURIComponent(b.dataset.seq || ""));
+    opened = false;
+    source.onopen = function () { streaming = opened = true; backoff = 2000; heard(); };
+    source.onmessage = function (e) {
+      heard();
+      var now = board();
+      if (now && +e.data > +(now.dataset.seq || 0)) htmx.trigger(now, "live");  // the step, asked for at once
+    };
+    source.addEventListener("ping", heard);
+    source.addEventListener("gone", function () { source.close(); source = null; streaming = false; });
+    source.onerror = function () {
+      // the polls take over while the stream is down, and they say whether the host answers; a stream
+      // that was open is tried again by the browser itself, one that never opened (a proxy that cannot
+      // hold it) less and less often
+      streaming = false;
+      if (opened && source.readyState !== EventSource.CLOSED) return;
+      source.close();
+      source = null;
+      setTimeout(openLive, backoff);
+      backoff = Math.min(backoff * 2, 60000);
+    };
+  }
+  document.addEventListener("DOMContentLoaded", openLive);
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    // the board's timed poll is not needed while the stream is open (a poll the phone asks for itself,
+    // on waking or coming back online, or because the stream said so, still goes)
+    var cfg = e.detail.requestConfig;
+    if (streaming && cfg && cfg.verb === "get" && e.detail.elt && e.detail.elt.id === "board" && !cfg.triggeringEvent) e.preventDefault();
+  });
+  window.addEventListener("online", function () { if (source && source.readyState === EventSource.CLOSED) { source = null; openLive(); } });
+
   setInterval(function () {
     if (!board() || document.visibilityState !== "visible") return;
-    if (Date.now() - lastAnswer > 3 * period() + 1000 && state === "live") show("reconnecting");
+    var quiet = streaming ? 1.75 * ping() : 3 * period() + 1000;
+    if (Date.now() - lastAnswer <= quiet) return;
+    if (streaming) {  // a stream that went silent (a Wi-Fi that dropped without a word): open it again, poll meanwhile
+      source.close(); source = null; streaming = false;
+      openLive();
+    }
+    if (state === "live") show("reconnecting");
   }, 1000);
   document.addEventListener("visibilitychange", function () {
     // a phone that slept has not heard from the host for a while: that is not the host's fault

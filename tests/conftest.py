@@ -2,12 +2,8 @@
 from __future__ import annotations
 
 
-import os
 
 import pytest
-
-# every unit card a test draws is also drawn the old way and compared (companion/kept_cards.py)
-os.environ.setdefault("COMPANION_CHECK_CARDS", "1")
 
 from companion import create_app
 from table_actions import TableActions  # noqa: F401  (tests import it from here too)
@@ -27,9 +23,10 @@ def pytest_sessionfinish(session, exitstatus):
 
 @pytest.fixture
 def app(tmp_path):
-    # FEED_SECONDS: a test that reads every page of a table reads the event feed to its end too
+    # LIVE_SECONDS, FEED_SECONDS: a stream ends quickly here; the tests that read every page of a table
+    # (hidden information, fuzzing) read the live stream and the event feed to their end too
     return create_app({"TESTING": True, "DATABASE": str(tmp_path / "test.sqlite"),
-                       "SECRET_KEY": "test-key", "FEED_SECONDS": 0.3})
+                       "SECRET_KEY": "test-key", "LIVE_SECONDS": 0.3, "FEED_SECONDS": 0.3})
 
 
 @pytest.fixture

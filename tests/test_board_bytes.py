@@ -1,7 +1,7 @@
 """The board page's size (issue 14: "Dreadfleet 5 warships a side: board page <= 40 KB raw"), built
 from the same tables as scripts/benchmark.py's board_sizes (GAME_TABLES): bytes are deterministic, so
 these are plain tests, not timed ones. A template change that blows the page up fails here; the unit
-cards are folded out of their rows (companion/folded_cards.py), so the page holds every row and the
+cards are folded out of their rows (companion/board), so the page holds every row and the
 cards of the rows asked for open. Where the bytes go: python scripts/board_bytes.py."""
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 from benchmark import GAME_TABLES  # noqa: E402
 
 TARGET = 40 * 1024  # issue 14
-# what each page measured once the unit cards were folded out of their rows (companion/folded_cards.py,
+# what each page measured once the unit cards were folded out of their rows (companion/board,
 # 2026-11-26), with a little room: Dreadfleet 34,630 bytes, Empires of Dust 18,599, Dreadnaught 14,390
 CEILING = {"dreadfleet": 36_000, "empires-of-dust": 20_000, "dreadnaught": 16_000}
 

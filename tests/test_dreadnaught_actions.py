@@ -155,7 +155,9 @@ def test_role_sides_show_the_players_names(app, table):
     game = Dreadnaught(app, table)
     table.create(system="dreadnaught", name="Planet 7", seat="Anna")
     form = html.unescape(table.client.get(f"/t/{table.code}?open=*", headers={"HX-Request": "true"}).data.decode())
-    assert 'name="names.Attacker" maxlength="20" value="Anna"' in form      # the setter's own side, prefilled
+    # the setter's own side starts with her name: the board is the side's, so companion.js fills it in from
+    # the page's seat (tests/browser/test_phone_board.py)
+    assert 'name="names.Attacker" maxlength="20" value="" data-seat-name-for="Attacker"' in form
     game.refused("dn-setup", "Each player needs a different name", **{"names.Attacker": "Anna",
                                                                        "names.Defender": " Anna "})
     game.refused("dn-setup", "at most 20 characters", **{"names.Defender": "B" * 21})
@@ -688,9 +690,9 @@ def test_dreadnaught_forms_work_as_plain_posts(dn, client):
     page = client.get(f"/t/{dn.table.code}?open=*").data.decode()
     form = page.split('id="dn-setup"')[1].split("</form>")[0]
     token = form.split('name="csrf_token" value="')[1].split('"')[0]
-    assert token == dn.table.csrf
-    tools = client.get(f"/t/{dn.table.code}/tools/game").data.decode()  # the helpers' own page
-    assert f'name="csrf_token" value="{token}"' in tools.split('id="dn-reveal"')[1]
+    assert token != dn.table.csrf  # the board's forms carry its view's token (companion/board)
+    tools = client.get(f"/t/{dn.table.code}/tools/game").data.decode()  # the helpers' own page: the phone's
+    assert f'name="csrf_token" value="{dn.table.csrf}"' in tools.split('id="dn-reveal"')[1]
     resp = client.post(f"/t/{dn.table.code}/act", data={"csrf_token": token, "_control": "dn-setup",
                                                         "do": "dn-setup", **DUEL})
     assert resp.status_code == 303 and dn.game()["attacker"] == "Anna"

@@ -90,7 +90,7 @@ class Live:
 
     def __init__(self, tmp_path):
         self.app = create_app({"TESTING": False, "DATABASE": str(tmp_path / "fuzz.sqlite"),
-                               "SECRET_KEY": "fuzz-key", "FEED_SECONDS": 0.3})  # the event feed ends
+                               "SECRET_KEY": "fuzz-key", "FEED_SECONDS": 0.3, "LIVE_SECONDS": 0.3})  # streams end
         self.trap = LogTrap()
         self.loggers = [self.app.logger, logging.getLogger("werkzeug"), logging.getLogger("companion.validate")]
         for logger in self.loggers:
@@ -291,11 +291,14 @@ def check_answer(path: str, status: int, headers, body: bytes) -> None:
     assert status < 500, f"{status} from {path}: {body[:300]!r}"
     if 300 <= status < 400:  # werkzeug's own redirects (a doubled slash, 308) are answers, not errors
         assert headers.get("Location"), f"{status} from {path} without a Location"
-    elif status == 200 and headers.get_content_type() == "text/event-stream":  # the event feed
-        assert path.split("?")[0].endswith("/feed"), f"a stream from {path}"
+    elif status == 200 and headers.get_content_type() == "text/event-stream":  # the feed, a board's live stream
+        route = path.split("?")[0]
+        assert route.endswith(("/feed", "/live")), f"a stream from {path}"
         for line in body.decode().splitlines():
-            if line.startswith("data: "):
+            if line.startswith("data: ") and route.endswith("/feed"):
                 json.loads(line[6:], parse_constant=_no_constant)
+            elif line.startswith(("id: ", "data: ")):  # a live stream says only the table's seq
+                assert line.split(": ", 1)[1].isdigit(), f"{line!r} from {path}"
     elif path.startswith("/api/") and status != 204:
         assert headers.get_content_type() == "application/json", f"{status} from {path} is not JSON"
         data = json.loads(body, parse_constant=_no_constant)  # bare NaN/Infinity is not JSON

@@ -56,7 +56,7 @@ def bodies(phone: TableActions, bearer: str | None = None, side: str | None = No
     out = {}
     for path in paths:
         # the board and the poll as a phone with every unit row open: each card is in them
-        # (companion/folded_cards.py), and so is what a card shows of a sealed order
+        # (companion/board), and so is what a card shows of a sealed order
         resp = phone.client.get(path + ("?open=*" if path == f"/t/{code}" else ""),
                                 headers={**headers, "HX-Request": "true", "X-Open-Units": "*"} if "poll" in path else headers)
         out[path] = resp.data.decode()

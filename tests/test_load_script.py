@@ -41,9 +41,25 @@ def test_a_short_run_polls_boards_after_changes_and_taps_without_errors(tmp_path
     assert done.returncode == 0, done.stdout + done.stderr
     floor, app = json.loads(out.read_text())
     for run in (floor, app):
-        assert run["errors"] == {"poll": 0, "action": 0}, run["error_kinds"]
+        assert run["errors"] == {"poll": 0, "action": 0, "stream": 0}, run["error_kinds"]
         assert run["times"]["action"] and run["server_rss_mb"] > 10
     assert floor["times"]["poll_nochange"] and not floor["times"]["poll_change"]
     assert app["times"]["poll_change"] and app["times"]["poll_nochange"]  # it followed the new seq
     assert app["connections_opened"] <= 4  # two per phone, kept alive
     assert "ratios to the floor" in done.stdout
+
+
+def test_a_short_live_run_hears_every_change_through_the_stream(tmp_path):
+    """--live: two phones hold the board's stream instead of polling; each tap of one reaches the
+    other (its sync delay counted), nothing fails."""
+    out = tmp_path / "live.json"
+    done = subprocess.run([sys.executable, "scripts/load.py", "--phones", "2", "--per-table", "2",
+                           "--duration", "4", "--warmup", "1", "--act-every", "1", "--live",
+                           "--targets", "gunicorn", "--out", str(out)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stdout + done.stderr
+    (app,) = json.loads(out.read_text())
+    assert app["live"] and app["errors"] == {"poll": 0, "action": 0, "stream": 0}, app["error_kinds"]
+    assert app["times"]["sync"] and app["times"]["poll_change"]  # each event brought its step
+    assert len(app["times"]["sync"]) >= len(app["times"]["action"]) // 2  # most taps were heard by the other
+    assert "sync delay" in done.stdout

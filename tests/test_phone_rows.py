@@ -36,13 +36,13 @@ def test_the_filter_is_offered_to_a_seat_with_a_side_and_marks_its_side(table):
 def test_a_game_with_its_own_unit_card_and_no_row_keeps_full_cards(table, monkeypatch):
     # every shipped game now says what its row shows, so a game without _row.html is Dreadnaught
     # with its row template hidden: its ships are full cards, and rows come back with the template
-    from companion import play
+    from companion.board import context
     from test_dreadnaught_actions import DUEL
     table.create(system="dreadnaught", name="Planet 7", sides="Anna, Ben", side="Anna")
     table.act(do="dn-setup", **{k: str(v) for k, v in DUEL.items()})
     assert 'class="unitrow' in board(table)
-    real = play.has_template
-    monkeypatch.setattr(play, "has_template", lambda name: not name.endswith("/_row.html") and real(name))
+    real = context.has_template
+    monkeypatch.setattr(context, "has_template", lambda name: not name.endswith("/_row.html") and real(name))
     table.act(do="note", text="the board is drawn again")  # a new change: a fresh render, not the cached one
     page = board(table)
     assert "unitrow" not in page and "data-unit-filter" not in page

@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 import re
 
+from table_actions import TableActions
+
 
 def unit_hp(table):
     return table.state()["units"]["u1"]["trackers"]["hp"]["value"]
@@ -205,14 +207,26 @@ def test_board_page_fits_the_budget(client, table):
     assert len(page) < 60_000  # the benchmark reports the real number; this only guards runaway growth
 
 
-def test_board_forms_carry_the_csrf_token_so_they_work_without_javascript(client, table):
+def test_board_forms_carry_the_csrf_token_so_they_work_without_javascript(app, client, table):
     table.create()
     table.act(type="add-unit", name="Victory", **{"stats.hp": "10"})
     page = client.get(f"/t/{table.code}").data.decode()
-    tokens = re.findall(r'name="csrf_token" value="([^"]*)"', page)
-    assert tokens and all(t == table.csrf for t in tokens)
-    resp = client.post(f"/t/{table.code}/act", data={"csrf_token": tokens[0], "do": "adjust unit=u1 tracker=hp by=-1"})
+    board = page[page.index('<section id="board"'):page.index('id="same-hit"')]
+    # the board is drawn once for every phone of its view: its forms carry the view's token, not the phone's
+    tokens = set(re.findall(r'name="csrf_token" value="([^"]*)"', board))
+    assert len(tokens) == 1 and table.csrf not in tokens
+    token = tokens.pop()
+    resp = client.post(f"/t/{table.code}/act", data={"csrf_token": token, "do": "adjust unit=u1 tracker=hp by=-1"})
     assert resp.status_code == 303 and unit_hp(table) == 9
+    # the view's token is good for its own table only, and not where no seat of that view is
+    other = TableActions(client)
+    other.create(name="Another")
+    other.act(type="add-unit", name="Ghost", **{"stats.hp": "4"})
+    resp = client.post(f"/t/{other.code}/act", data={"csrf_token": token, "do": "adjust unit=u1 tracker=hp by=-1"})
+    assert resp.status_code == 400
+    stranger = app.test_client()
+    resp = stranger.post(f"/t/{table.code}/act", data={"csrf_token": token, "do": "adjust unit=u1 tracker=hp by=-1"})
+    assert resp.status_code in (400, 404) and unit_hp(table) == 9
 
 
 def test_rarely_used_forms_load_on_demand_and_work_without_javascript(client, table):

@@ -34,8 +34,8 @@ def test_a_missing_optional_template_is_looked_for_once(app):
         with pytest.raises(TemplateNotFound):
             env.get_template(name)
     assert counting.calls.count(name) == 1
-    env.get_template("_board.html")  # found templates still load (and Jinja caches them itself)
-    assert "_board.html" in counting.calls
+    env.get_template("board/turn.html")  # found templates still load (and Jinja caches them itself)
+    assert "board/turn.html" in counting.calls
 
 
 def test_with_auto_reload_a_missing_template_is_looked_for_again(app):

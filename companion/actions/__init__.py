@@ -12,8 +12,8 @@ types for its system.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from companion.actions import schema
 from companion.errors import RuleError
@@ -296,6 +296,7 @@ def _load_all() -> None:
     _loaded = True
     import importlib
     import pkgutil
+
     from companion import games
     from companion.actions import core  # noqa: F401  (core types register first)
     for mod in pkgutil.iter_modules(__path__):

@@ -1,14 +1,13 @@
 """Core actions every system has: create the table, units and their trackers, turn, notes."""
 from __future__ import annotations
 
-from companion import trackers
-from companion.actions.schema import Int, List, Obj, Ref, Scalar, Text
-from companion.validate import MAX_INT
-from companion import games
+from companion import games, trackers
 from companion.actions import action
-from companion.errors import Stale, RuleError
+from companion.actions.schema import Int, List, Obj, Ref, Scalar, Text
 from companion.content import ContentError, check_tracker
+from companion.errors import RuleError, Stale
 from companion.trackers import Clock, need_int, need_text
+from companion.validate import MAX_INT
 
 MAX_UNITS = 200
 MAX_TRACKERS_PER_UNIT = 20

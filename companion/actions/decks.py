@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from companion.actions import action, entered_flag
-from companion.errors import Stale, RuleError
-from companion.actions.schema import Flag, Int, List, Obj, Ref, Scalar, Text
 from companion.actions.core import unit_of
+from companion.actions.schema import Flag, Int, List, Obj, Ref, Scalar, Text
+from companion.errors import RuleError, Stale
 from companion.trackers import deck as decks
 from companion.trackers import need_int
 

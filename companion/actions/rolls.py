@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from companion import dice
-from companion.actions.schema import Dice, Int, Text
 from companion.actions import action, entered_dice
+from companion.actions.schema import Dice, Int, Text
 from companion.errors import RuleError
 from companion.trackers import need_int
 
@@ -64,7 +64,8 @@ def pool(state: dict, p: dict) -> str:
     """Success pool: {"dice": N, "target": X, "save": Y?, "rolled": [...]?, "saves_rolled": [...]?}."""
     _count(state)
     r = p["result"]
-    text = f"pool {r['dice'].__len__()}d{r['sides']} at {r['target']}+{_tag(p)}: [{' '.join(map(str, r['dice']))}] → {r['successes']} success{'es' if r['successes'] != 1 else ''}"
+    text = (f"pool {r['dice'].__len__()}d{r['sides']} at {r['target']}+{_tag(p)}: [{' '.join(map(str, r['dice']))}] "
+            f"→ {r['successes']} success{'es' if r['successes'] != 1 else ''}")
     if r["save"]:
         text += f"; saves at {r['save']}+ [{' '.join(map(str, r['saves']))}] → {r['unsaved']} unsaved"
     return text + f" (expected {p['odds']['mean']:.2f})"

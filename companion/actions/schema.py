@@ -8,15 +8,15 @@ An action declares its fields next to itself::
 ``check(fields, args)`` refuses (InputError, answered 400 with one sentence naming the field; the
 action never runs, so nothing is stored) a field of the wrong kind or outside its bounds.  A field
 left out passes here: whether it is needed can depend on the table, and the action asks for it in
-the game's words ("Name the card to ready.", "Enter the Damage.").  Fields the declaration does not name pass untouched (a form posts
-all of its inputs, and each action reads only its own).
+the game's words ("Name the card to ready.", "Enter the Damage.").  Fields the declaration does not
+name pass untouched (a form posts all of its inputs, and each action reads only its own).
 
 HTML forms send text: a whole number typed in a form arrives as an int (``play.form_args``), and the
 number fields also take digits as text, yes/no fields the words a checkbox sends, dice fields the
 "5 6 2" a player types.  ``Int``, ``Num``, ``Flag`` and ``Dice`` also ``parse``: the typed value
 the check accepted, as the action uses it (a game reads it with ``companion.actions.entered_*``,
-so the declaration is the one reader of its input; issue 29).  The JSON document says what a JSON client sends; the description of each
-such field names the text it also takes.
+so the declaration is the one reader of its input; issue 29).  The JSON document says what a JSON
+client sends; the description of each such field names the text it also takes.
 
 Written here rather than with pydantic or jsonschema (both are installed): a declaration is a
 dozen fields of five kinds, the refusal must be one sentence naming the control, and the form
@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import re
 
-from companion.validate import MAX_INT
 from companion.errors import InputError, RuleError
+from companion.validate import MAX_INT
 
 _INT_TEXT = re.compile(r"^\s*-?[0-9]{1,18}\s*$")
 

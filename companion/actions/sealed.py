@@ -6,10 +6,10 @@ in a label, not even a reveal's (a label outlives an undone reveal).
 from __future__ import annotations
 
 from companion.actions import action
-from companion.actions.schema import Ref, Scalar, Text
 from companion.actions.core import unit_of
-from companion.hidden import KEY
+from companion.actions.schema import Ref, Scalar, Text
 from companion.errors import RuleError
+from companion.hidden import KEY
 from companion.trackers import need_text
 
 MAX_SEALED = 400

@@ -19,9 +19,9 @@ from __future__ import annotations
 import importlib
 import os
 import pkgutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 
 @dataclass(frozen=True)
@@ -34,16 +34,6 @@ class Game:
     # them once (templates/_macros.html game_head), never the board's swapped parts
     styles: tuple[str, ...] = ()
     scripts: tuple[str, ...] = ()
-    # what the game's templates/games/<slug>/_row.html and _unit.html read besides the unit and the
-    # core's (companion/kept_cards.py): "state.<key>", "state.units[name,side]" (those fields of
-    # every unit), a board name ("rolls", "row.seq"), or a helper from the game's context processor
-    # (a function of what it is given).  A unit's row and card are kept while these stay the same;
-    # one left out is missing from every card, which the tests' check finds.
-    card_reads: tuple[str, ...] = ()
-    # whether the game's board templates read the seat's side other than through if_side (Astral
-    # Action: a unit's order buttons are its own side's): its board is then drawn once per side
-    # (companion/side_marks.py); a game that forgets is found by the tests' check
-    reads_side: bool = False
 
 
 @dataclass

@@ -26,10 +26,11 @@ def browser_context_args(browser_context_args):
 
 
 @pytest.fixture
-def live_server(tmp_path):
-    """The app on a free loopback port, in a thread, for one test."""
+def live_server(tmp_path, request):
+    """The app on a free loopback port, in a thread, for one test (settings of its own through indirect
+    parametrization: ``@pytest.mark.parametrize("live_server", [{...}], indirect=True)``)."""
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "live.sqlite"), "SECRET_KEY": "live-key",
-                      "POLL_SECONDS": 1})
+                      "POLL_SECONDS": 1, "LIVE_PING": 5, **getattr(request, "param", {})})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

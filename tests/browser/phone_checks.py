@@ -81,7 +81,7 @@ def two_players(anna, ben, base, system="freeform", name="Harbour fight", sides=
 
 def open_card(page, name: str, exact: bool = False):
     """A unit's row opened as a player opens it (a tap on its summary), once its card is in: a phone
-    gets a unit's card only for a row it has open (companion/folded_cards.py). The row's locator."""
+    gets a unit's card only for a row it has open (companion/board). The row's locator."""
     rname = page.locator("summary .rname", has_text=re.compile(f"^{re.escape(name)}$") if exact else name)
     row = page.locator("details.unitrow", has=rname)
     if row.get_attribute("open") is None:

@@ -39,7 +39,7 @@ def counter(page, name, tracker):
 ALL_TEXT = """b => { const c = b.cloneNode(true);
   c.querySelectorAll('input, select, textarea, .unitcard').forEach(i => i.remove());
   return c.textContent.replace(/\\s+/g, ' ').trim(); }"""
-# each unit card a phone has (a row it has open: companion/folded_cards.py), by id, as text
+# each unit card a phone has (a row it has open: companion/board), by id, as text
 CARDS = """b => Object.fromEntries([...b.querySelectorAll('.unitcard:not([data-lazy])')].map(u => {
   const c = u.cloneNode(true);
   c.querySelectorAll('input, select, textarea').forEach(i => i.remove());

@@ -1,4 +1,4 @@
-"""A phone gets a unit's card only for a row it has open (companion/folded_cards.py): opening a row
+"""A phone gets a unit's card only for a row it has open (companion/board): opening a row
 asks for its card once, a row the player opened stays open with its card when the page is loaded
 again (the phone slept, a reload), and "Fold all" forgets them."""
 from __future__ import annotations

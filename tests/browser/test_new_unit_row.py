@@ -37,8 +37,11 @@ def caught(page, waiting):
     raise AssertionError("the request was never sent")
 
 
-def a_board(live_server, phone):
+def a_board(live_server, phone, polling=False):
+    """``polling``: a phone whose live stream cannot be held (a proxy that buffers it) polls on a timer."""
     anna = phone()
+    if polling:
+        anna.route("**/live*", lambda route: route.abort("connectionrefused"))
     open_table(anna, live_server)
     expect(row(anna, "Victory")).to_have_count(0)
     open_tool(anna, "add")
@@ -61,7 +64,7 @@ def test_the_new_row_opens_when_a_poll_brings_the_unit_before_the_adds_answer(li
 
 
 def test_the_new_row_stays_open_when_a_crossed_poll_answers_after_the_add(live_server, phone):
-    anna = a_board(live_server, phone)
+    anna = a_board(live_server, phone, polling=True)  # a timed poll to cross with the add
     poll = caught(anna, hold_first(anna, "**/poll?*", "GET"))  # sent from the board before the add
     anna.click("#add-unit button.primary")
     expect(row(anna, "Victory")).to_have_attribute("open", "")

@@ -45,8 +45,11 @@ def test_an_offline_phone_says_so_refuses_taps_in_words_and_catches_up_when_back
 
 
 def test_a_stopped_host_reads_as_offline(live_server, phone):
+    """Where no live stream can be held (a proxy that buffers it) the board polls, and a host that
+    stopped answering its polls reads as offline."""
     anna = phone()
     from phone_checks import open_table
+    anna.route("**/live*", lambda route: route.abort("connectionrefused"))
     open_table(anna, live_server, "freeform", "Lights out", None, None, "#board")
     expect(anna.locator("#link-state")).to_have_text("● live")
     anna.route("**/poll*", lambda route: route.abort("connectionrefused"))  # the host has stopped

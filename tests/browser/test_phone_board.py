@@ -52,7 +52,7 @@ def test_rows_fit_two_screens_and_common_moves_take_two_taps(live_server, phone)
     victory.get_by_label("HP minus one").click()
     expect(victory.locator("summary .rnums")).to_contain_text("HP 9/10")
     expect(row(ben, "Victory").locator("summary .rnums")).to_contain_text("HP 9/10", timeout=SYNC)
-    # one board served both sides (companion/side_marks.py): each phone has its own side marked
+    # each side is served its own board (companion/board): each phone has its own side marked
     expect(anna.locator("section.side.mine")).to_have_attribute("aria-label", "Side A")
     expect(ben.locator("section.side.mine")).to_have_attribute("aria-label", "Side B")
     ben.screenshot(path=str(IMG / "board-phone-other-side.png"))

@@ -1,4 +1,4 @@
-"""Two phones stay in step when a poll brings only what changed (companion/drawn.py): the other
+"""Two phones stay in step when a poll brings only what changed (companion/board): the other
 phone's board is not redrawn, only the unit rows and bars that changed, and its next poll asks from
 the new seq; a row it has open stays open, with its card; an action's own answer is such a step."""
 from __future__ import annotations

@@ -11,10 +11,19 @@ from __future__ import annotations
 
 from companion.actions import action, chance, entered_dice, entered_number
 from companion.actions.schema import Dice, Num, Ref, Scalar
-from companion.games.astral_action.books import (SYSTEMS, destroy_if_done, game, in_own_activation,
-                                                  roll, setting, ship_of, turn, whose_activation)
-from companion.games.astral_action.rules.damage import has_active, take_damage
 from companion.errors import RuleError
+from companion.games.astral_action.books import (
+    SYSTEMS,
+    destroy_if_done,
+    game,
+    in_own_activation,
+    roll,
+    setting,
+    ship_of,
+    turn,
+    whose_activation,
+)
+from companion.games.astral_action.rules.damage import has_active, take_damage
 
 REACH_PER_SIZE = 2  # L189 "within (Ship Size x 2) distance of this Ship"
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from companion.actions import phase_now
 from companion.actions.core import unit_of
+from companion.errors import RuleError
 from companion.games.astral_action.rules import turn as tn
 from companion.games.astral_action.rules.damage import has_active
-from companion.errors import RuleError
 
 SYSTEMS = {"astral-action"}
 
@@ -114,7 +114,8 @@ def spend_command(state: dict, uid: str, command: str, via) -> str:
         part = state.get("sealed", {}).get(via)
         if not part or part.get("unit") != uid or part.get("kind") != "order" or part.get("round") != state["round"] \
                 or part.get("revealed") or part.get("discarded"):
-            raise RuleError(f"Only an unrevealed Order of {unit['name']} from this turn can be discarded for a Command (L127).", "via")
+            raise RuleError(f"Only an unrevealed Order of {unit['name']} from this turn can be discarded "
+                            "for a Command (L127).", "via")
         part["discarded"] = True
         how = "discards an unrevealed Order"
     books["commands"].setdefault(uid, []).append(command)

@@ -6,13 +6,23 @@ from __future__ import annotations
 
 from companion.actions import action, chance, entered_dice, entered_flag, entered_int, entered_number, phase_now
 from companion.actions.schema import Dice, Either, Flag, Int, List, Num, Obj, Ref, Scalar, Text
-from companion.games.astral_action.rules import attack as atk
-from companion.games.astral_action.books import (SYSTEMS, check_may_attack, destroy_if_done, game,
-                                                  in_effect, roll, setting, ship_of, spend_command, target_view, turn)
-from companion.games.astral_action.rules.damage import apply_condition, condition_of, has_effect, take_damage
-from companion.games.astral_action.rules.equipment import (MISSILE_DIRECT, band_at, band_words, is_weapon,
-                                                            needs_missile_token)
 from companion.errors import RuleError
+from companion.games.astral_action.books import (
+    SYSTEMS,
+    check_may_attack,
+    destroy_if_done,
+    game,
+    in_effect,
+    roll,
+    setting,
+    ship_of,
+    spend_command,
+    target_view,
+    turn,
+)
+from companion.games.astral_action.rules import attack as atk
+from companion.games.astral_action.rules.damage import apply_condition, condition_of, has_effect, take_damage
+from companion.games.astral_action.rules.equipment import MISSILE_DIRECT, band_at, band_words, is_weapon, needs_missile_token
 
 NUMBER_MODS = ("obscuring", "accuracy", "damage", "formation", "extra_pws")  # typed X, from -9 to 9
 MODS = ("marked", *NUMBER_MODS)  # the situational modifiers the players tick or type (atk.plan)
@@ -80,7 +90,8 @@ def _result_text(plan: dict, r: dict) -> str:
             f"damage {'+'.join(str(d) for d in r['damage_dice'])}{plan['damage_mod']:+d} = {r['damage']} → {r['applied']}")
 
 
-@action("aa-attack", systems=SYSTEMS, chance=True, fields={"shot": Text(60, "the attack form's select: ship id and weapon index, e.g. u1:0"),
+@action("aa-attack", systems=SYSTEMS, chance=True, fields={
+    "shot": Text(60, "the attack form's select: ship id and weapon index, e.g. u1:0"),
     "attacker": Ref("attacker"), "target": Ref("target"), "weapon": Int(0, 99, "the weapon's index on the card"),
     "band": Int(0, 2, "0 normal, 1 Extended 1, 2 Extended 2 (or give the distance)"),
     "distance": Num(0, 1000, "the measured distance: the range band follows from the weapon's ranges"),
@@ -117,7 +128,8 @@ def aa_attack(state: dict, p: dict) -> str:
     dice = p["dice"]
     result = atk.resolve(plan, dice[0], dice[1:])
     g["attack"] = {"attacker": a_unit["id"], "target": target["unit"]["id"], "weapon": p["weapon"],
-                   "band": plan["band_index"], "distance": entered_number(p, "distance", None), "mods": {k: p[k] for k in MODS if k in p}, "dice": dice,
+                   "band": plan["band_index"], "distance": entered_number(p, "distance", None),
+                   "mods": {k: p[k] for k in MODS if k in p}, "dice": dice,
                    "dodged": False, "rerolls": [], "result": result}
     fired.append(p["weapon"])
     if a_unit["template"] == "fighter":
@@ -163,7 +175,8 @@ def _pending(state: dict) -> tuple[dict, dict]:
     return pending, plan
 
 
-@action("aa-reroll", systems=SYSTEMS, chance=True, fields={"die": Int(0, 59, "which die of the pending attack"), "value": Dice(6, 1, "the new die, or empty to roll"),
+@action("aa-reroll", systems=SYSTEMS, chance=True, fields={
+    "die": Int(0, 59, "which die of the pending attack"), "value": Dice(6, 1, "the new die, or empty to roll"),
     "why": Text(20, choices=REROLLS), "via": Scalar(60)})
 def aa_reroll(state: dict, p: dict) -> str:
     """Discard the Accuracy or a Damage d6 of the attack being resolved and roll it again."""

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from companion.actions import action, chance, entered_dice, entered_int
 from companion.actions.schema import Dice, Int, Ref, Text
+from companion.errors import RuleError
+from companion.games.astral_action.books import SYSTEMS, game, hidden, in_effect, roll, turn
 from companion.games.astral_action.rules import turn as tn
 from companion.games.astral_action.rules import victory as vc
-from companion.games.astral_action.books import SYSTEMS, game, hidden, in_effect, roll, turn
 from companion.games.astral_action.rules.damage import has_active, reinforce
-from companion.errors import RuleError
 
 
 def reminders(state: dict) -> list[str]:
@@ -32,7 +32,8 @@ def reminders(state: dict) -> list[str]:
         for piece in g.get("terrain", []):
             for attr in piece["attributes"]:
                 if attr["name"] in ("Dangerous", "Mobile"):  # L296, L299: at the beginning of the Resolution phase
-                    out.append(f"{piece['name']}: " + (f"ships inside take {attr['x']} damage per Size." if attr["name"] == "Dangerous"
+                    out.append(f"{piece['name']}: " + (f"ships inside take {attr['x']} damage per Size."
+                                                       if attr["name"] == "Dangerous"
                                                        else f"moves {attr['x']} along its direction."))
         if g["missiles"]:
             out.append(f"{len(g['missiles'])} missile token(s) resolve now, from the token's position (L182).")
@@ -69,7 +70,8 @@ def hyperspace_jumps(state: dict) -> list[str]:
     return out
 
 
-@action("aa-end-roll", systems=SYSTEMS, chance=True, phase="Resolution", doing="The end-of-game roll", fields={"dice": Dice(6, 1)})
+@action("aa-end-roll", systems=SYSTEMS, chance=True, phase="Resolution", doing="The end-of-game roll",
+        fields={"dice": Dice(6, 1)})
 def aa_end_roll(state: dict, p: dict) -> str:
     """The end-of-turn d6 from turn 5 on: 4-6 ends the game (L342)."""
     g = game(state)
@@ -98,7 +100,8 @@ def scoring_ships(state: dict) -> list[dict]:
         if unit["template"] == "fighter":
             continue  # L233 "Unless the Scenario dictates otherwise, Fighters do not count as a Ship"
         out.append({"side": unit["side"], "size": ship["card"]["size"], "points": ship["card"]["points"]["total"],
-                    "destroyed": ship["destroyed"], "fled": ship.get("fled", False) or (unit["removed"] and not ship["destroyed"]),
+                    "destroyed": ship["destroyed"],
+                    "fled": ship.get("fled", False) or (unit["removed"] and not ship["destroyed"]),
                     "conditions": ship["conditions"]})
     return out
 
@@ -111,7 +114,7 @@ def aa_victory(state: dict, p: dict) -> str:
     drawn = vc.draw(p["drawn"], count)
     ships = scoring_ships(state)
     results = []
-    for n, sub in zip(drawn, p["rolls"]):
+    for n, sub in zip(drawn, p["rolls"], strict=False):
         entry = {"number": n, "name": vc.VICTORY_CONDITIONS[n], "roll": sub}
         if n == 1:
             entry["areas"], entry["axis"] = sub[0], "X" if sub[1] <= 3 else "Y"
@@ -198,5 +201,5 @@ def aa_victory_dice(state: dict, p: dict) -> None:
     drawn = chance.dice(p["drawn"], 4, "conditions drawn", count=p["count"])
     rolls = chance.part(p, "rolls", list)
     chance.same(len(rolls), len(drawn), "number of condition rolls")
-    for n, sub in zip(drawn, rolls):
+    for n, sub in zip(drawn, rolls, strict=False):
         chance.dice(sub, 6, "condition rolls", count=2 if n == 1 else 1)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from companion.actions import action, in_phase
 from companion.actions.schema import Either, List, Obj, Ref, Text
-from companion.games.astral_action.books import SYSTEMS, game, ship_of
 from companion.errors import RuleError
+from companion.games.astral_action.books import SYSTEMS, game, ship_of
 
 KINDS = ("offensive", "defensive")  # L383
 
@@ -52,7 +52,8 @@ def aa_formation(state: dict, p: dict) -> str:
         raise RuleError("A Formation is Offensive or Defensive (L383).", "kind")
     raw = p.get("members")
     # a form's checkboxes arrive as {"u2": 1, "u3": 1} (members.u2 ...); the API may send a list or "u2 u3"
-    members = raw.split() if isinstance(raw, str) else [k for k, v in raw.items() if v] if isinstance(raw, dict) else list(raw or [])
+    members = (raw.split() if isinstance(raw, str)
+               else [k for k, v in raw.items() if v] if isinstance(raw, dict) else list(raw or []))
     members = [m for m in dict.fromkeys(members) if m != lead["id"]]
     if not members:
         raise RuleError("A Formation is two or more Ships (L374): add a member.", "members")
@@ -87,7 +88,8 @@ def aa_redirect(state: dict, p: dict) -> str:
     if pending.get("redirected"):
         raise RuleError("This attack was already moved once.", "to")
     if why == "formation":
-        if formation_of(state, old_unit["id"]) is None or formation_of(state, old_unit["id"]) != formation_of(state, new_unit["id"]):
+        if (formation_of(state, old_unit["id"]) is None
+                or formation_of(state, old_unit["id"]) != formation_of(state, new_unit["id"])):
             raise RuleError(f"{old_unit['name']} and {new_unit['name']} are not in one Formation.", "to")
         if formation_of(state, old_unit["id"])["kind"] != "defensive":
             raise RuleError("Only a Defensive Formation moves a hit (L384).", "why")
@@ -104,7 +106,8 @@ def aa_redirect(state: dict, p: dict) -> str:
     _, plan = _pending(state)  # recalculated with the new target's Size and chart (L395)
     pending["result"] = atk.resolve(plan, pending["dice"][0], pending["dice"][1:])
     r = pending["result"]
-    return (f"The attack on {old_unit['name']} goes to {new_unit['name']} ({'Escort' if why == 'escort' else 'Defensive Formation'}): "
+    return (f"The attack on {old_unit['name']} goes to {new_unit['name']} "
+            f"({'Escort' if why == 'escort' else 'Defensive Formation'}): "
             f"Accuracy {r['accuracy']} {r['result']}, damage {r['damage']} → {r['applied']}")
 
 

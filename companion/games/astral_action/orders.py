@@ -5,12 +5,11 @@ from __future__ import annotations
 from companion.actions import action, entered_flag
 from companion.actions.schema import Flag, Ref, Scalar, Text
 from companion.actions.sealed import next_id, sealed_label, store_part
+from companion.errors import RuleError
+from companion.games.astral_action.books import SYSTEMS, activation_status, hidden, orders_given, ship_of, spend_command, turn
 from companion.games.astral_action.rules import turn as tn
-from companion.games.astral_action.books import (SYSTEMS, activation_status, hidden, orders_given, ship_of,
-                                                  spend_command, turn)
 from companion.games.astral_action.rules.damage import has_active, locked_types
 from companion.hidden import KEY
-from companion.errors import RuleError
 
 
 def _check_order(state: dict, uid: str, name: str) -> tuple[dict, str]:
@@ -40,7 +39,8 @@ def _may_order(state: dict, unit: dict, side: str | None) -> None:
                         "order")
 
 
-@action("aa-order", systems=SYSTEMS, phase="Command", doing="Writing Orders", fields={"unit": Ref("unit"), "order": Text(60), "hidden": Flag()})
+@action("aa-order", systems=SYSTEMS, phase="Command", doing="Writing Orders",
+        fields={"unit": Ref("unit"), "order": Text(60), "hidden": Flag()})
 def aa_order(state: dict, p: dict) -> str:
     """Give a ship an Order in the Command phase, openly or sealed (hidden until revealed, L126-L128)."""
     if p.get(KEY):

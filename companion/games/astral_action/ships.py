@@ -2,15 +2,14 @@
 from __future__ import annotations
 
 from companion.actions import action, entered_flag, entered_int
-from companion.errors import Stale, RuleError
 from companion.actions.schema import Flag, Int, Obj, Ref, Text
 from companion.actions.sealed import next_id, store_part
-from companion.hidden import KEY
+from companion.errors import RuleError, Stale
+from companion.games.astral_action.books import SYSTEMS, destroy_if_done, game, in_effect, setting, ship_of, turn
 from companion.games.astral_action.rules import design
-from companion.games.astral_action.books import (SYSTEMS, destroy_if_done, game, in_effect, setting, ship_of,
-                                                  turn)
 from companion.games.astral_action.rules.damage import new_track, take_damage
 from companion.games.astral_action.rules.equipment import FIGHTER_MOVE, INTERCEPTOR_MOVE
+from companion.hidden import KEY
 from companion.trackers import need_text
 
 SETTINGS = ("size_reading", "damage_order", "whole_track", "bypass_total", "surcharge_per_item", "lucky_rerolls")
@@ -90,7 +89,8 @@ def aa_velocity(state: dict, p: dict) -> str:
     """Change a ship's Velocity by one (movement step 1, L69; or a Change Velocity Order/Command)."""
     unit, ship = ship_of(state, p.get("unit"))
     if unit["template"] == "fighter":
-        raise RuleError(f"Fighters move up to {FIGHTER_MOVE} (or {INTERCEPTOR_MOVE}) in any direction; they have no Velocity (L219).", "by")
+        raise RuleError(f"Fighters move up to {FIGHTER_MOVE} (or {INTERCEPTOR_MOVE}) in any direction; "
+                        "they have no Velocity (L219).", "by")
     by = entered_int(p, "by")
     if "b" in ship["propulsion"]:
         raise RuleError(f"{unit['name']} may not change its Velocity (Propulsion Damage, L110).", "by")

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 from companion.actions import action, entered_number
 from companion.actions.schema import Int, Num, Ref, Scalar, Text
+from companion.errors import RuleError
 from companion.games.astral_action.books import SYSTEMS, check_may_attack, game, ship_of, turn
 from companion.games.astral_action.combat import shot_of
 from companion.games.astral_action.rules.equipment import MISSILE_DIRECT, band_at, needs_missile_token
-from companion.errors import RuleError
 
 
-@action("aa-missile-token", systems=SYSTEMS, fields={"remove": Scalar(60, "a Missile token's id"), "attacker": Ref("attacker"), "target": Ref("target"),
+@action("aa-missile-token", systems=SYSTEMS, fields={
+    "remove": Scalar(60, "a Missile token's id"), "attacker": Ref("attacker"), "target": Ref("target"),
     "weapon": Int(0, 99), "shot": Text(60),
     "distance": Num(0, 1000, "the measured distance to the target: farther than 10 (L182)")})
 def aa_missile_token(state: dict, p: dict) -> str:

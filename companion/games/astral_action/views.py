@@ -4,20 +4,31 @@ odds before rolling.  Table changes still go through ``store.act`` (the ``aa-*``
 """
 from __future__ import annotations
 
-
 from flask import Blueprint, abort, render_template, request
 
-from companion.game_pages import (board_page, ctx_for, game_table, get_db, json_file, library, listed, refusal,
-                                  RuleError, share, store, uploaded_json)
+from companion.game_pages import (
+    RuleError,
+    board_page,
+    ctx_for,
+    game_table,
+    get_db,
+    json_file,
+    library,
+    listed,
+    refusal,
+    share,
+    store,
+    uploaded_json,
+)
+from companion.games.astral_action.books import ships_for_activation, target_view
+from companion.games.astral_action.combat import _weapon, attack_mods, band_of, shot_of
+from companion.games.astral_action.formations import formation_of, movement_of
 from companion.games.astral_action.rules import attack as atk
 from companion.games.astral_action.rules import design
 from companion.games.astral_action.rules import turn as tn
 from companion.games.astral_action.rules.equipment import ARCS, COMPONENTS, VARIANTS, WEAPONS
-from companion.games.astral_action.formations import formation_of, movement_of
-from companion.games.astral_action.terrain import EXAMPLES
-from companion.games.astral_action.books import ships_for_activation, target_view
-from companion.games.astral_action.combat import _weapon, attack_mods, band_of, shot_of
 from companion.games.astral_action.ship_row import ship_row
+from companion.games.astral_action.terrain import EXAMPLES
 
 bp = Blueprint("astral_action", __name__, url_prefix="/t/<code>/astral-action")
 SLUG = "astral-action"
@@ -35,7 +46,8 @@ def _flag(setup) -> None:
 def _library() -> dict:
     return {"astral_cards": lambda: store.library_items(get_db(), SLUG, KIND), "aa_rows": MAX_ROWS,
             "aa_orders": tn.ORDERS, "aa_terrain": EXAMPLES, "aa_formation": formation_of,
-            "aa_formation_move": movement_of, "aa_movement_rows": MOVEMENT_ROWS, "aa_commands": tn.COMMANDS, "aa_activation": activation_view,
+            "aa_formation_move": movement_of, "aa_movement_rows": MOVEMENT_ROWS, "aa_commands": tn.COMMANDS,
+            "aa_activation": activation_view,
             "aa_ship_row": ship_row, "aa_start": start_card,
             "aa_limits": {"chart": design.CHART_LIMITS, "weapon_size": design.FIGHTER_WEAPON_SIZES},
             "aa_equipment": {"weapons": WEAPONS, "components": COMPONENTS, "variants": VARIANTS, "arcs": ARCS}}

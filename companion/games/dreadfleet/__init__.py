@@ -2,6 +2,4 @@
 from companion.games import Game
 
 GAME = Game(slug="dreadfleet", name="Dreadfleet", blueprint="views:bp", phase_hook="game_turn:reminders",
-            styles=("games/dreadfleet.css",), scripts=("games/dreadfleet.js",),
-            card_reads=("state.game", "state.phases", "state.phase", "state.active_side", "state.unit_order",
-                        "state.units[name,removed,side,template]"))
+            styles=("games/dreadfleet.css",), scripts=("games/dreadfleet.js",))

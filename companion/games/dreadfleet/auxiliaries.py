@@ -2,17 +2,28 @@
 Auxiliaries; Treasure Tokens; Sea Monsters)."""
 from __future__ import annotations
 
-from companion.actions import action, entered_flag, entered_int, entered_dice
+from companion.actions import action, entered_dice, entered_flag, entered_int
 from companion.actions.schema import Dice, Flag, Int, Obj, Ref, Text
 from companion.errors import RuleError
-from companion.trackers import deck as decks
-from companion.games.dreadfleet.books import (
-    GAME, aground_since_before, books, current, is_auxiliary, is_monster, is_warship, reach_step,
-    set_status, sides, status_cards, turn, unit_at_sea,
-)
-from companion.games.dreadfleet.setup import _made, _new_unit
-from companion.games.dreadfleet.damage import _bump, lift_damage
 from companion.games.dreadfleet import rules as df
+from companion.games.dreadfleet.books import (
+    GAME,
+    aground_since_before,
+    books,
+    current,
+    is_auxiliary,
+    is_monster,
+    is_warship,
+    reach_step,
+    set_status,
+    sides,
+    status_cards,
+    turn,
+    unit_at_sea,
+)
+from companion.games.dreadfleet.damage import _bump, lift_damage
+from companion.games.dreadfleet.setup import _made, _new_unit
+from companion.trackers import deck as decks
 
 
 def _deploy_check(state: dict, args: dict) -> tuple[dict, dict]:

@@ -5,12 +5,19 @@ from __future__ import annotations
 from companion.actions import action, chance, entered_dice
 from companion.actions.schema import YES_NO, Dice, Either, List, Obj, Ref, Text
 from companion.errors import RuleError
-from companion.games.dreadfleet.books import (
-    GAME, is_warship, now_stat, reach_step, sides, turn, unit_at_sea, wounds,
-)
-from companion.games.dreadfleet.entries import luck
-from companion.games.dreadfleet.damage import damage_ready, owe, plan_damage, resolve_damage, _told
 from companion.games.dreadfleet import rules as df
+from companion.games.dreadfleet.books import (
+    GAME,
+    is_warship,
+    now_stat,
+    reach_step,
+    sides,
+    turn,
+    unit_at_sea,
+    wounds,
+)
+from companion.games.dreadfleet.damage import _told, damage_ready, owe, plan_damage, resolve_damage
+from companion.games.dreadfleet.entries import luck
 
 
 def _boarders(state: dict, args: dict, what: str) -> tuple[list[dict], list[dict], str]:
@@ -54,7 +61,7 @@ def duel(state: dict, p: dict) -> str:
     """The captains' duel that opens each Boarding Actions sub-phase: Swashbuckling dice, 5-6 a victory."""
     a, b, key = _duel_check(state, p)
     turn(state)["duels"].append(key)
-    for unit, captain in zip([u for u in a + b if is_warship(u)], p["result"]["side_a"] + p["result"]["side_b"]):
+    for unit, captain in zip([u for u in a + b if is_warship(u)], p["result"]["side_a"] + p["result"]["side_b"], strict=False):
         gauge = unit["trackers"].get("wounds")
         if gauge:
             gauge["index"] = gauge["positions"].index(min(captain["wounds"], gauge["positions"][-1]))
@@ -105,7 +112,7 @@ def decide_boarding(state: dict, args: dict, ctx) -> dict:
         return [{"name": u["name"], "crew": now_stat(u, "crew")} for u in group]
     damage_ready(state)
     result = df.boarding_action(crews(a), crews(b), entered_dice(args, "dice"), ctx.rng, tuple(sides(state)))
-    draws = [(u["id"], ship["damage_cards"]) for u, ship in zip(a + b, result["side_a"] + result["side_b"])
+    draws = [(u["id"], ship["damage_cards"]) for u, ship in zip(a + b, result["side_a"] + result["side_b"], strict=False)
              if ship["damage_cards"]]
     physical = state["decks"]["damage"]["mode"] != "virtual"
     mine = "side_a" if any(u["id"] == turn(state)["current"] for u in a) else "side_b"

@@ -13,7 +13,6 @@ from companion.actions import in_phase, phase_now
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
 
-
 GAME = {"dreadfleet"}
 STEPS = ("Orders", "Movement", "Broadsides", "Boarding Actions")  # seed 002, The Game Turn 4 a-d
 

@@ -2,15 +2,22 @@
 fired as she bears, with the Damage cards its unsaved hits draw."""
 from __future__ import annotations
 
-from companion.actions import action, chance, entered_flag, entered_number, entered_int, entered_dice
+from companion.actions import action, chance, entered_dice, entered_flag, entered_int, entered_number
 from companion.actions.schema import Dice, Flag, Int, Num, Ref
 from companion.errors import RuleError
-from companion.games.dreadfleet.books import (
-    GAME, books, is_auxiliary, order_held, reach_step, resolve_order, turn, unit_at_sea,
-)
-from companion.games.dreadfleet.entries import luck
-from companion.games.dreadfleet.damage import damage_ready, owe, plan_damage, resolve_damage, _told
 from companion.games.dreadfleet import rules as df
+from companion.games.dreadfleet.books import (
+    GAME,
+    books,
+    is_auxiliary,
+    order_held,
+    reach_step,
+    resolve_order,
+    turn,
+    unit_at_sea,
+)
+from companion.games.dreadfleet.damage import _told, damage_ready, owe, plan_damage, resolve_damage
+from companion.games.dreadfleet.entries import luck
 
 
 def fired_before(state: dict, unit: dict) -> bool:
@@ -49,8 +56,10 @@ def shot_options(state: dict, args: dict, firer: dict, target: dict) -> dict:
             "target_is_auxiliary": is_auxiliary(target)}
 
 
-@action("df-broadside", phase="Action", doing="A broadside", systems=GAME, chance=True, fields={"firer": Ref("firer"), "target": Ref("target"),
-    "distance": Num(0, 1000, "the range in inches", what="the range", unit="inches"), "fasb": Flag(), "partial": Flag(), "raking": Flag(),
+@action("df-broadside", phase="Action", doing="A broadside", systems=GAME, chance=True, fields={
+    "firer": Ref("firer"), "target": Ref("target"),
+    "distance": Num(0, 1000, "the range in inches", what="the range", unit="inches"),
+    "fasb": Flag(), "partial": Flag(), "raking": Flag(),
     "modifier": Int(-6, 6), "dice": Dice(6, 60), "save_dice": Dice(6, 60)})
 def broadside(state: dict, p: dict) -> str:
     """Fire a broadside: to hit by range, armour saves, a Damage card per unsaved hit drawn at once."""

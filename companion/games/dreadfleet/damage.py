@@ -10,11 +10,10 @@ from __future__ import annotations
 from companion.actions import action, entered_int
 from companion.actions.schema import Flag, Int, Obj, Ref, Scalar, Text
 from companion.errors import RuleError
-from companion.trackers import deck as decks
+from companion.games.dreadfleet import rules as df
 from companion.games.dreadfleet.books import GAME, books, is_auxiliary, set_status, unit_at_sea
 from companion.games.dreadfleet.entries import physical_card
-from companion.games.dreadfleet import rules as df
-
+from companion.trackers import deck as decks
 
 COUNTERS = {"Hull": "hull_damage", "Crew": "crew_damage", "Speed": "speed_damage"}
 
@@ -202,7 +201,8 @@ def _told(notes: list[str], owed: int, name: str) -> str:
 
 # --- Damage cards drawn for other reasons (seed 002, Running Aground; Damage Cards) -------------
 
-@action("df-damage", systems=GAME, chance=True, fields={"unit": Ref("unit"), "mode": Text(20), "value": Scalar(60, "a Damage card's type"),
+@action("df-damage", systems=GAME, chance=True, fields={
+    "unit": Ref("unit"), "mode": Text(20), "value": Scalar(60, "a Damage card's type"),
     "count": Int(1, 10), "card": Obj({"irreparable": Flag()}, doc="the card drawn from the real deck")})
 def damage(state: dict, p: dict) -> str:
     """Draw Damage cards for a ship: one or more, until a Hull result (run aground), or of a type."""

@@ -7,7 +7,6 @@ import re
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
 
-
 MAX_DECK_LINES = 200
 WORDS = {"single": 1, "double": 2, "triple": 3}
 TURNS = {"cw": "clockwise", "clockwise": "clockwise", "acw": "anticlockwise", "ccw": "anticlockwise",

@@ -6,7 +6,6 @@ from companion.actions.schema import YES_NO, whole
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
 
-
 EXPORT_FORMAT = "dreadfleet-warship-cards"
 
 

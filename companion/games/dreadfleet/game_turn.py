@@ -2,22 +2,38 @@
 the wind they move, activating ships in turn, and what to remember as each phase starts (the phase hook)."""
 from __future__ import annotations
 
-from companion.actions import action, phase_now, entered_dice
+from companion.actions import action, entered_dice, phase_now
 from companion.actions.schema import Dice, Flag, Obj, Ref
 from companion.errors import RuleError
-from companion.trackers import deck as decks
+from companion.games.dreadfleet import rules as df
 from companion.games.dreadfleet.books import (
-    GAME, acts_last, books, cards_on, in_play, is_monster, opponent, set_status, set_wind,
-    side_to_go, sides, status_cards, status_on, turn, unit_at_sea, waiting, wind_gauge, wind_position,
+    GAME,
+    acts_last,
+    books,
+    cards_on,
+    in_play,
+    is_monster,
+    opponent,
+    set_status,
+    set_wind,
+    side_to_go,
+    sides,
+    status_cards,
+    status_on,
+    turn,
+    unit_at_sea,
+    waiting,
+    wind_gauge,
+    wind_position,
     wind_strength,
 )
 from companion.games.dreadfleet.entries import physical_card
-from companion.games.dreadfleet import rules as df
-
+from companion.trackers import deck as decks
 
 # --- 1: Initiative (seed 002, The Game Turn 1) -------------------------------------------------
 
-@action("df-initiative", phase="Initiative", doing="The initiative roll-off", systems=GAME, chance=True, fields={"dice": Dice(6, 2)})
+@action("df-initiative", phase="Initiative", doing="The initiative roll-off", systems=GAME, chance=True,
+        fields={"dice": Dice(6, 2)})
 def initiative(state: dict, p: dict) -> str:
     """Roll off for the initiative: the higher die wins (a tie rolls again)."""
     now = turn(state)
@@ -117,7 +133,8 @@ def decide_fate(state: dict, args: dict, ctx) -> dict:
             "dice": wind_dice or []}
 
 
-@action("df-place-card", phase="Fate", doing="Placing a Fate card", systems=GAME, fields={"card": Ref("card"), "unit": Ref("unit")})
+@action("df-place-card", phase="Fate", doing="Placing a Fate card", systems=GAME,
+        fields={"card": Ref("card"), "unit": Ref("unit")})
 def place_card(state: dict, p: dict) -> str:
     """Put this turn's Fate card that stays in play (Status, Spell, Upgrade, Shot) on a ship."""
     now = turn(state)

@@ -7,6 +7,7 @@ broadside and the boarding dice re-derive their totals too, beside their own act
 from __future__ import annotations
 
 from companion.actions import chance
+
 # their action types must be registered before their import check is
 from companion.games.dreadfleet import auxiliaries, damage, game_turn, orders, sailing, setup  # noqa: F401
 

@@ -2,17 +2,32 @@
 order (or a brief respite) that discards a card at the start of the Movement sub-phase."""
 from __future__ import annotations
 
-from companion.actions import action, entered_flag, in_phase, entered_int, entered_dice
+from companion.actions import action, entered_dice, entered_flag, entered_int, in_phase
 from companion.actions.schema import Dice, Flag, Int, Ref, Text
 from companion.errors import RuleError
-from companion.trackers import deck as decks
-from companion.games.dreadfleet.books import (
-    GAME, at_anchor, books, cards_on, current, first_mate, hand, need_captain, now_stat,
-    order_held, orders_out, reach_step, resolve_order, set_status, status_on, turn, unit_at_sea,
-)
-from companion.games.dreadfleet.entries import luck
-from companion.games.dreadfleet.damage import lift_damage
 from companion.games.dreadfleet import rules as df
+from companion.games.dreadfleet.books import (
+    GAME,
+    at_anchor,
+    books,
+    cards_on,
+    current,
+    first_mate,
+    hand,
+    need_captain,
+    now_stat,
+    order_held,
+    orders_out,
+    reach_step,
+    resolve_order,
+    set_status,
+    status_on,
+    turn,
+    unit_at_sea,
+)
+from companion.games.dreadfleet.damage import lift_damage
+from companion.games.dreadfleet.entries import luck
+from companion.trackers import deck as decks
 
 
 def _order_check(state: dict, args: dict) -> tuple[dict, str]:

@@ -1,10 +1,10 @@
 """Odds before rolling, for the broadside and boarding tool forms (an htmx fragment in ``views``)."""
 from __future__ import annotations
 
-from companion.games.dreadfleet.books import now_stat, wounds
-from companion.actions import entered_number, entered_dice
-from companion.games.dreadfleet.broadsides import shot_options
+from companion.actions import entered_dice, entered_number
 from companion.games.dreadfleet import rules as df
+from companion.games.dreadfleet.books import now_stat, wounds
+from companion.games.dreadfleet.broadsides import shot_options
 
 
 def shot_preview(state: dict, args: dict) -> dict:
@@ -22,7 +22,8 @@ def shot_preview(state: dict, args: dict) -> dict:
     typed = entered_dice(args, "dice", type_="df-broadside")
     if typed:
         shot = df.broadside(firer["stats"].get("broadside", 0), entered_number(args, "distance", type_="df-broadside"),
-                            target["stats"]["armour"], **options, dice=typed, save_dice=entered_dice(args, "save_dice", type_="df-broadside"))
+                            target["stats"]["armour"], **options, dice=typed,
+                            save_dice=entered_dice(args, "save_dice", type_="df-broadside"))
         out["typed"] = shot
     return out
 

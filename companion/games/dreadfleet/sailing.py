@@ -2,15 +2,29 @@
 Escaping Jeopardy): how far the wind lets a ship sail, anchors, and escaping jeopardy."""
 from __future__ import annotations
 
-from companion.actions import action, entered_int, entered_number, entered_dice
+from companion.actions import action, entered_dice, entered_int, entered_number
 from companion.actions.schema import Dice, Int, Num, Ref, Text
 from companion.errors import RuleError
+from companion.games.dreadfleet import rules as df
 from companion.games.dreadfleet.books import (
-    GAME, aground_since_before, at_anchor, books, current, first_mate, is_auxiliary, need_captain, now_stat,
-    order_held, reach_step, resolve_order, set_status, status_cards, turn, wind_strength,
+    GAME,
+    aground_since_before,
+    at_anchor,
+    books,
+    current,
+    first_mate,
+    is_auxiliary,
+    need_captain,
+    now_stat,
+    order_held,
+    reach_step,
+    resolve_order,
+    set_status,
+    status_cards,
+    turn,
+    wind_strength,
 )
 from companion.games.dreadfleet.entries import luck
-from companion.games.dreadfleet import rules as df
 
 
 def _moving(state: dict, args: dict, what: str) -> dict:
@@ -110,7 +124,8 @@ def decide_full_speed(state: dict, args: dict, ctx) -> dict:
     return {**result, "unit": unit["id"], "luck": luck(7.0, result["inches"], "inches at Full Speed")}
 
 
-@action("df-anchor", systems=GAME, fields={"unit": Ref("unit"), "op": Text(20), "distance": Num(0, 1000, what="the distance to the island or wreck", unit="inches")})
+@action("df-anchor", systems=GAME, fields={
+    "unit": Ref("unit"), "op": Text(20), "distance": Num(0, 1000, what="the distance to the island or wreck", unit="inches")})
 def anchor(state: dict, p: dict) -> str:
     """Drop anchor within 2" of an island or wreck, or weigh anchor (not both in one turn)."""
     unit = _moving(state, p, "Dropping or weighing anchor")

@@ -8,16 +8,34 @@ modules).  The numbers come from the players' own cards: nothing here invents on
 """
 from __future__ import annotations
 
-
 from flask import Blueprint, abort, render_template, request
 
-from companion.game_pages import (board_page, ctx_for, form_args, game_table, get_db, json_file, library, listed,
-                                  refusal, RuleError, share, store, systems, uploaded_json)
+from companion.game_pages import (
+    RuleError,
+    board_page,
+    ctx_for,
+    form_args,
+    game_table,
+    get_db,
+    json_file,
+    library,
+    listed,
+    refusal,
+    share,
+    store,
+    systems,
+    uploaded_json,
+)
+from companion.games.dreadfleet import books
 from companion.games.dreadfleet.deck_lists import (  # noqa: F401 (names kept where they were before the split)
-    MAX_DECK_LINES, TURNS, WORDS, card_line, parse_card, parse_deck,
+    MAX_DECK_LINES,
+    TURNS,
+    WORDS,
+    card_line,
+    parse_card,
+    parse_deck,
 )
 from companion.games.dreadfleet.fleet_cards import EXPORT_FORMAT, _flat, _number, next_card, warship_card  # noqa: F401
-from companion.games.dreadfleet import books
 from companion.games.dreadfleet.previews import boarding_preview, shot_preview
 
 bp = Blueprint("dreadfleet", __name__, url_prefix="/t/<code>/dreadfleet")

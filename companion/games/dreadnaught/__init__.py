@@ -2,5 +2,4 @@
 from companion.games import Game
 
 GAME = Game(slug="dreadnaught", name="Dreadnaught", phase_hook="actions:reminders",
-            styles=("games/dreadnaught.css",),
-            card_reads=("state.game", "state.phases", "state.phase", "result"))
+            styles=("games/dreadnaught.css",))

@@ -2,13 +2,27 @@
 from __future__ import annotations
 
 from companion.actions import action, entered_flag, phase_now
-from companion.actions.schema import Flag, Obj, Ref, Scalar, Text, whole
-from companion.games.dreadnaught.actions import (RESOLVING, SYSTEMS, battle_on, clean, count, eliminate,
-                                           elimination_of, fleet_of, move_tokens, players,
-                                           remaining, set_count, ship, timer_rules, turn)
 from companion.actions.core import phase_reminders
+from companion.actions.schema import Flag, Obj, Ref, Scalar, Text, whole
 from companion.errors import RuleError
 from companion.games.dreadnaught import rules as dn
+from companion.games.dreadnaught.actions import (
+    RESOLVING,
+    SYSTEMS,
+    battle_on,
+    clean,
+    count,
+    eliminate,
+    elimination_of,
+    fleet_of,
+    move_tokens,
+    players,
+    remaining,
+    set_count,
+    ship,
+    timer_rules,
+    turn,
+)
 
 
 def _timer(g: dict) -> None:

@@ -2,19 +2,31 @@
 from __future__ import annotations
 
 from companion.actions import action, entered_flag, entered_int, in_phase
-from companion.errors import Stale, RuleError
 from companion.actions.schema import Either, Flag, Int, List, Obj, Ref, Scalar, Text
-from companion.games.dreadnaught.actions import (RESOLVING, SYSTEMS, battle_on, clean, current_row, game,
-                                           players, refresh_order, remaining, turn)
+from companion.errors import RuleError, Stale
 from companion.games.dreadnaught import rules as dn
+from companion.games.dreadnaught.actions import (
+    RESOLVING,
+    SYSTEMS,
+    battle_on,
+    clean,
+    current_row,
+    game,
+    players,
+    refresh_order,
+    remaining,
+    turn,
+)
 
 MAX_CARDS = 40          # an input limit of the board, not a rule of the game
 
 
 # --- the initiative resolver ------------------------------------------------------------------
 
-@action("dn-reveal", phase=("Reveal",) + RESOLVING, doing="Entering revealed cards", systems=SYSTEMS, fields={"owner": Ref("player"), "name": Text(40), "card_type": Text(40), "power_level": Int(0, 99, what="the power level"),
-    "speed": Int(0, 99, what="the speed"), "steps": Either(List(Scalar(20), 20), Text(200), doc="initiative steps: X or 5.9 down to 0")})
+@action("dn-reveal", phase=("Reveal",) + RESOLVING, doing="Entering revealed cards", systems=SYSTEMS, fields={
+    "owner": Ref("player"), "name": Text(40), "card_type": Text(40), "power_level": Int(0, 99, what="the power level"),
+    "speed": Int(0, 99, what="the speed"),
+    "steps": Either(List(Scalar(20), 20), Text(200), doc="initiative steps: X or 5.9 down to 0")})
 def reveal(state: dict, p: dict) -> str:
     """Enter a revealed card (owner, type, initiative steps, power level or speed) into the resolver."""
     battle_on(state)
@@ -64,7 +76,8 @@ def steps_of(raw) -> list[str]:
     return [part.strip().upper() if part.strip().upper() == "X" else part.strip() for part in parts]
 
 
-@action("dn-unreveal", phase=("Reveal",) + RESOLVING, doing="Changing the revealed cards", systems=SYSTEMS, fields={"card": Ref("card")})
+@action("dn-unreveal", phase=("Reveal",) + RESOLVING, doing="Changing the revealed cards", systems=SYSTEMS,
+        fields={"card": Ref("card")})
 def unreveal(state: dict, p: dict) -> str:
     """Take a card entered by mistake out of the resolver."""
     battle_on(state)
@@ -83,7 +96,8 @@ def decide_unreveal(state: dict, args: dict, ctx) -> dict:
     return clean(args, "card")
 
 
-@action("dn-next-step", phase=RESOLVING, doing="Walking the initiative steps", systems=SYSTEMS, fields={"expect": Scalar(60), "entry": Scalar(60)})
+@action("dn-next-step", phase=RESOLVING, doing="Walking the initiative steps", systems=SYSTEMS,
+        fields={"expect": Scalar(60), "entry": Scalar(60)})
 def next_step(state: dict, p: dict) -> str:
     """Mark the current initiative step resolved and move on (in a tie, the Attacker picks which)."""
     battle_on(state)

@@ -4,13 +4,12 @@ from __future__ import annotations
 import copy
 
 from companion import trackers
-from companion.actions.schema import Either, Int, Obj, Ref, Scalar, Text, whole
-from companion.actions import action, chance, phase_now, entered_int
-from companion.errors import Stale, RuleError
+from companion.actions import action, chance, entered_int, phase_now
 from companion.actions.core import phase_reminders
-from companion.games.dreadnaught.actions import (SYSTEMS, battle_on, called, clean, count, said, ship,
-                                                 signed, turn)
+from companion.actions.schema import Either, Int, Obj, Ref, Scalar, Text, whole
+from companion.errors import RuleError, Stale
 from companion.games.dreadnaught import rules as dn
+from companion.games.dreadnaught.actions import SYSTEMS, battle_on, called, clean, count, said, ship, signed, turn
 
 TEMPLATE = "ship"
 BATTLE_SIZES = (1, 3, 5, 7, 9)   # seed 000, Victory & Defeat, Running Battles: "best of 3, 5, etc"
@@ -18,7 +17,8 @@ BATTLE_SIZES = (1, 3, 5, 7, 9)   # seed 000, Victory & Defeat, Running Battles: 
 
 # --- set-up -----------------------------------------------------------------------------------
 
-@action("dn-setup", systems=SYSTEMS, chance=True, fields={"names": Obj(doc="who plays each side, by side"), "teams": Either(Obj(doc="each player's team"), Text(400)),
+@action("dn-setup", systems=SYSTEMS, chance=True, fields={
+    "names": Obj(doc="who plays each side, by side"), "teams": Either(Obj(doc="each player's team"), Text(400)),
     "team": Either(Obj(doc="each player's team"), Text(400)), "attacker": Ref("side"), "best_of": Scalar(10)})
 def setup(state: dict, p: dict) -> str:
     """Set up a battle: a Dreadnaught per player, HP 24 + System bonus, Draw Deck 26/36, hand of 6."""
@@ -170,7 +170,10 @@ def decide_mulligan(state: dict, args: dict, ctx) -> dict:
     return signed(clean(args, "ship"), ctx)
 
 
-@action("dn-upgrades", systems=SYSTEMS, fields={"ship": Ref("ship", "the ship's unit id or its player's name"), "system_power": Int(0, 99, what="the System Cards' total Power Level"), "upgrades": Text(400, "card names, comma separated"),
+@action("dn-upgrades", systems=SYSTEMS, fields={
+    "ship": Ref("ship", "the ship's unit id or its player's name"),
+    "system_power": Int(0, 99, what="the System Cards' total Power Level"),
+    "upgrades": Text(400, "card names, comma separated"),
     "levels": Either(Text(100), Int(0, 99), doc="Power Levels, e.g. 2, 1, 3")})
 def upgrades(state: dict, p: dict) -> str:
     """Place the chosen Upgrade Cards (up to 4) face-up in the slots, checking their Power Levels."""

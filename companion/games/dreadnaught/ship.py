@@ -1,13 +1,26 @@
 """Dreadnaught ship actions: Damage, healing, Card Burn and the card counts of each step of the turn."""
 from __future__ import annotations
 
-from companion.actions import action, entered_flag, phase_now, entered_int
+from companion.actions import action, entered_flag, entered_int, phase_now
 from companion.actions.schema import Either, Flag, Int, List, Ref, Scalar, Text
-from companion.games.dreadnaught.actions import (SYSTEMS, battle_on, called, clean, count, eliminate,
-                                                 elimination_of, fleet_trigger, per_ship,
-                                                 said, set_count, ship, signed, turn)
 from companion.errors import RuleError
 from companion.games.dreadnaught import rules as dn
+from companion.games.dreadnaught.actions import (
+    SYSTEMS,
+    battle_on,
+    called,
+    clean,
+    count,
+    eliminate,
+    elimination_of,
+    fleet_trigger,
+    per_ship,
+    said,
+    set_count,
+    ship,
+    signed,
+    turn,
+)
 
 
 def _and(*parts: str) -> str:
@@ -270,7 +283,8 @@ def decide_ready(state: dict, args: dict, ctx) -> dict:
 
 
 @action("dn-flip", systems=SYSTEMS, fields={
-    "ship": Ref("ship", "the ship's unit id or its player's name"), "slot": Int(1, dn.SLOTS, what="the slot"), "face": Scalar(20)})
+    "ship": Ref("ship", "the ship's unit id or its player's name"), "slot": Int(1, dn.SLOTS, what="the slot"),
+    "face": Scalar(20)})
 def flip(state: dict, p: dict) -> str:
     """Flip the Upgrade Card on top of a slot: face-down when used, face-up through Power Management."""
     battle_on(state)

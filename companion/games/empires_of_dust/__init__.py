@@ -2,6 +2,4 @@
 from companion.games import Game
 
 GAME = Game(slug="empires-of-dust", name="Empires of Dust", blueprint="views:bp", phase_hook="phases:phase_hook",
-            styles=("games/empires-of-dust.css",), scripts=("games/empires-of-dust.js",),
-            card_reads=("state.sides", "state.game", "state.phases", "state.phase", "state.unit_order",
-                        "state.units[name,removed,side,design]"))
+            styles=("games/empires-of-dust.css",), scripts=("games/empires-of-dust.js",))

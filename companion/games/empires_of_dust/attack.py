@@ -4,12 +4,25 @@ from __future__ import annotations
 
 from companion.actions import action, chance, core, entered, entered_dice, entered_flag, entered_int
 from companion.actions.schema import Dice, Flag, Int, Obj, Ref, Text
-from companion.games.empires_of_dust import rules as eod
 from companion.errors import RuleError
+from companion.games.empires_of_dust import rules as eod
+from companion.games.empires_of_dust.table import (
+    EQUIPMENT_TRACKERS,
+    SYSTEMS,
+    alive,
+    cls_of,
+    conditions,
+    designed,
+    docked_at,
+    game,
+    hp_of,
+    is_base,
+    set_condition,
+    set_hp,
+    stats_of,
+    weapon_index,
+)
 from companion.trackers import cooldown, gauge
-from companion.games.empires_of_dust.table import (EQUIPMENT_TRACKERS, SYSTEMS, alive,
-    cls_of, conditions, designed, docked_at, game, hp_of, is_base, set_condition, set_hp,
-    stats_of, weapon_index)
 
 TERRAIN = ("sparse", "dense", "gravity-well", "star")
 EXTRA_HITS = {"blast": ("blast", None, 1), "touching": ("touching", None, 1),
@@ -220,7 +233,8 @@ def hit_odds(state: dict, plan: dict, hit: dict) -> dict:
     return eod.attack_odds(plan["weapon"], target_of(target, state), **hit["options"])
 
 
-@action("eod-attack", phase="Combat", doing="Firing", systems=SYSTEMS, chance=True, fields={"attacker": Ref("attacker"), "target": Ref("target"),
+@action("eod-attack", phase="Combat", doing="Firing", systems=SYSTEMS, chance=True, fields={
+    "attacker": Ref("attacker"), "target": Ref("target"),
     "weapon": Int(0, 99, "the weapon's index on the design"), "shot": Text(20), "distance": Int(0, 999),
     "fine_tuned": Flag(), "overloader": Flag(), "assassins_touch": Flag(), "target_in": Text(20), "attacker_in": Text(20),
     "aura": Obj({k: Int(-50, 50) for k in ("range", "penetration", "damage", "detection", "stealth")},

@@ -7,12 +7,19 @@ from __future__ import annotations
 import json
 import re
 
-from companion.game_pages import get_db, store, systems
-from companion.games.empires_of_dust import rules as eod
 from companion.actions.schema import whole
 from companion.errors import RuleError
-from companion.games.empires_of_dust.fleets import (BASE_CLASSES, MAX_SHIPS, MAX_WEAPONS, SHIP_CLASSES,
-    check_fleet, clean_design, clean_fleet)
+from companion.game_pages import get_db, store, systems
+from companion.games.empires_of_dust import rules as eod
+from companion.games.empires_of_dust.fleets import (
+    BASE_CLASSES,
+    MAX_SHIPS,
+    MAX_WEAPONS,
+    SHIP_CLASSES,
+    check_fleet,
+    clean_design,
+    clean_fleet,
+)
 from companion.games.empires_of_dust.table import SLUG
 
 KIND = "fleet"

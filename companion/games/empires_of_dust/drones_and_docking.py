@@ -4,14 +4,24 @@ from __future__ import annotations
 
 from companion.actions import action
 from companion.actions.schema import Ref
-from companion.games.empires_of_dust import rules as eod
 from companion.errors import RuleError
+from companion.games.empires_of_dust import rules as eod
 from companion.games.empires_of_dust.fleets import insert_units, new_unit
-from companion.games.empires_of_dust.table import (SYSTEMS, active_drone, cls_of, designed, docked_at,
-    game, is_base, stats_of, weapon_index)
+from companion.games.empires_of_dust.table import (
+    SYSTEMS,
+    active_drone,
+    cls_of,
+    designed,
+    docked_at,
+    game,
+    is_base,
+    stats_of,
+    weapon_index,
+)
 
 
-@action("eod-launch-drone", phase="Movement", doing="Launching a drone", systems=SYSTEMS, fields={"unit": Ref("drone"), "launcher": Ref("launcher")})
+@action("eod-launch-drone", phase="Movement", doing="Launching a drone", systems=SYSTEMS,
+        fields={"unit": Ref("drone"), "launcher": Ref("launcher")})
 def launch_drone(state: dict, p: dict) -> str:
     """Launch a launcher's drone in the movement phase: one in flight per launcher (seed 001)."""
     carrier, launcher = _launch_check(state, p)

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 from companion.actions import action, chance, core, entered_dice, entered_flag, entered_int
 from companion.actions.schema import Dice, Flag, Int, Ref, Text
-from companion.games.empires_of_dust import rules as eod
 from companion.errors import RuleError
+from companion.games.empires_of_dust import rules as eod
+from companion.games.empires_of_dust.table import SYSTEMS, cls_of, conditions, designed, game, is_base, set_condition, stats_of
 from companion.trackers import cooldown
-from companion.games.empires_of_dust.table import (SYSTEMS, cls_of, conditions,
-    designed, game, is_base, set_condition, stats_of)
-
 
 # each of these rolls one D20 (seed 001, FTL Jump Drive, Tractor Beam, Off the Edge)
 ONE_D20 = Dice(eod.D20, 1, "the real D20, or empty to roll")
@@ -24,7 +22,8 @@ def _roll_payload(args: dict, ctx, needs: int) -> dict:
             "luck": {"expected": float(chance), "actual": int(value > needs), "what": "successes"}}
 
 
-@action("eod-device", phase="Combat", doing="Switching a cloak or ECM", systems=SYSTEMS, fields={"unit": Ref("unit"), "device": Text(20), "on": Flag()})
+@action("eod-device", phase="Combat", doing="Switching a cloak or ECM", systems=SYSTEMS,
+        fields={"unit": Ref("unit"), "device": Text(20), "on": Flag()})
 def device(state: dict, p: dict) -> str:
     """Cloak or ECM on or off, at the start of the combat phase (seed 001, Equipment)."""
     unit = designed(state, p.get("unit"))

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 from companion import trackers
-from companion.actions.schema import List, Obj, Ref, Text, whole
 from companion.actions import action, core
-from companion.errors import Stale, RuleError
+from companion.actions.schema import List, Obj, Ref, Text, whole
+from companion.errors import RuleError, Stale
 from companion.games.empires_of_dust import rules as eod
 from companion.games.empires_of_dust.table import EQUIPMENT_TRACKERS, SYSTEMS
 
@@ -230,7 +230,7 @@ def decide_deploy(state: dict, args: dict, ctx) -> dict:
         raise RuleError(refusals[0] + more, "fleet")
     start = state["next_unit"]
     units = [new_unit(f"u{start + i}", ship, side, ctx.system) for i, ship in enumerate(ships)]
-    for unit, ship in zip(units, ships):
+    for unit, ship in zip(units, ships, strict=False):
         found = ship_warnings(ship, ctx.system)[1]
         if found:
             unit["warnings"] = found

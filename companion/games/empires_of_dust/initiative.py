@@ -6,12 +6,11 @@ from __future__ import annotations
 import re
 
 from companion.actions import action, chance, phase_now
-from companion.errors import Stale, RuleError
 from companion.actions.schema import Int, Obj, Ref, Text
+from companion.errors import RuleError, Stale
 from companion.games.empires_of_dust import rules as eod
+from companion.games.empires_of_dust.table import ROLL_REMINDER, SYSTEMS, cls_of, game, sides_alive
 from companion.trackers import need_int
-from companion.games.empires_of_dust.table import (ROLL_REMINDER, SYSTEMS, cls_of, game,
-    sides_alive)
 
 
 def _fleets_with_classes(state: dict) -> dict:

@@ -5,12 +5,20 @@ from __future__ import annotations
 
 from companion.actions import action, core, phase_now
 from companion.actions.schema import Int
-from companion.validate import MAX_INT
 from companion.games.empires_of_dust import rules as eod
 from companion.games.empires_of_dust.initiative import rotating_steps
-from companion.games.empires_of_dust.table import (ROLL_REMINDER, SYSTEMS, cls_of, game, hp_of,
-    pending_destroyed, set_condition, set_hp)
+from companion.games.empires_of_dust.table import (
+    ROLL_REMINDER,
+    SYSTEMS,
+    cls_of,
+    game,
+    hp_of,
+    pending_destroyed,
+    set_condition,
+    set_hp,
+)
 from companion.games.empires_of_dust.victory import victory_checks
+from companion.validate import MAX_INT
 
 
 def _destroy(state: dict, unit: dict, reason: str) -> str:

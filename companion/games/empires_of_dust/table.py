@@ -15,8 +15,8 @@ types live by topic beside this module: ``fleets`` (designs, deploying), ``initi
 from __future__ import annotations
 
 from companion.actions import core
-from companion.games.empires_of_dust import rules as eod
 from companion.errors import RuleError
+from companion.games.empires_of_dust import rules as eod
 
 SLUG = eod.SLUG
 SYSTEMS = {SLUG}

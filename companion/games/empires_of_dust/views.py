@@ -14,12 +14,33 @@ import re
 
 from flask import Blueprint, abort, make_response, render_template, request
 
-from companion.game_pages import (board_page, ctx_for, error_fragment, form_args, game_table, get_db, json_file,
-                                  library, require_player, RuleError, share, status_of, store, systems, uploaded_json)
+from companion.game_pages import (
+    RuleError,
+    board_page,
+    ctx_for,
+    error_fragment,
+    form_args,
+    game_table,
+    get_db,
+    json_file,
+    library,
+    require_player,
+    share,
+    status_of,
+    store,
+    systems,
+    uploaded_json,
+)
 from companion.games.empires_of_dust import rules as eod
 from companion.games.empires_of_dust.attack_helper import attack_context, preview
-from companion.games.empires_of_dust.designer_form import (KIND, _apply_op, check_draft, designer_context,
-    draft_from_form, eod_saved_fleets)
+from companion.games.empires_of_dust.designer_form import (
+    KIND,
+    _apply_op,
+    check_draft,
+    designer_context,
+    draft_from_form,
+    eod_saved_fleets,
+)
 from companion.games.empires_of_dust.fleets import check_fleet, clean_fleet
 from companion.games.empires_of_dust.panel import eod_panel, eod_row, eod_unit
 

@@ -2,6 +2,4 @@
 from companion.games import Game
 
 GAME = Game(slug="talon", name="Talon", blueprint="views:bp", phase_hook="round_actions:on_phase",
-            styles=("games/talon.css",),
-            card_reads=("state.game", "state.phases", "state.phase", "state.sides", "state.unit_order", "state.units",
-                        "rolls", "row.seq", "history", "talon_ship", "talon_row"))
+            styles=("games/talon.css",))

@@ -22,7 +22,8 @@ def _reinforce(state: dict):
     return books.game(state)["rules"]["reinforce"]
 
 
-@action("talon-fire", systems=GAME, chance=True, fields={"unit": Ref("unit"), "group": Int(1, 99, "the weapon group, counted from 1", plain=True),
+@action("talon-fire", systems=GAME, chance=True, fields={
+    "unit": Ref("unit"), "group": Int(1, 99, "the weapon group, counted from 1", plain=True),
     "target": Ref("target"), "range": Int(0, 30, "hexes", plain=True), "arc": Text(20),
     "dice": Dice(6, 60, "the group's real dice, or empty to roll"),
     "in_arc": Text(20, "which of the firer's Firing Arcs the target is in (seed 003 5.3.1); needed to fire",
@@ -138,7 +139,8 @@ def take_damage(state: dict, p: dict) -> str:
     return f"{unit['name']} takes {amount}: {damage.describe(result)}"
 
 
-@action("talon-critical", systems=GAME, chance=True, fields={"unit": Ref("unit"), "crit_dice": Dice(6, 2, "the real 2D6, or empty to roll"),
+@action("talon-critical", systems=GAME, chance=True, fields={
+    "unit": Ref("unit"), "crit_dice": Dice(6, 2, "the real 2D6, or empty to roll"),
     "group_dice": Dice(6, 60, "the weapon groups' dice, one per group still tied, rounds split by '/'", groups=True)})
 def critical(state: dict, p: dict) -> str:
     """Roll 2D6 on the Critical Damage Table for a marked critical hull box."""
@@ -194,7 +196,8 @@ def repair(state: dict, p: dict) -> str:
 
 @repair.decider
 def decide_repair(state: dict, args: dict, ctx) -> dict:
-    return {"unit": args.get("unit"), "what": args.get("what"), "dice": roll_or_take(1, 6, entered_dice(args, "repair_dice"), ctx.rng, "die", field="repair_dice")}
+    return {"unit": args.get("unit"), "what": args.get("what"),
+            "dice": roll_or_take(1, 6, entered_dice(args, "repair_dice"), ctx.rng, "die", field="repair_dice")}
 
 
 missile.decider(books.keep("missile", "op", "arc"))

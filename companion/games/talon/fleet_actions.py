@@ -8,8 +8,8 @@ from __future__ import annotations
 import copy
 
 from companion import content
-from companion.actions.schema import Ref, Scalar, Text
 from companion.actions import action
+from companion.actions.schema import Ref, Scalar, Text
 from companion.errors import RuleError
 from companion.games.talon import books
 from companion.games.talon.rules import chart, counter, weapons
@@ -137,7 +137,7 @@ def correct(state: dict, p: dict) -> str:
         numbers = text.replace("/", " ").split()
         if len(numbers) != 4 or not all(n.isdigit() and int(n) <= counter.MAX_BOXES for n in numbers):
             raise RuleError("Shields are four numbers: forward, right, rear, left (like 6 5 4 5).", "value")
-        ship["shields"] = dict(zip(counter.ARCS, map(int, numbers)))
+        ship["shields"] = dict(zip(counter.ARCS, map(int, numbers), strict=False))
         for arc in counter.ARCS:
             ship["shield_hits"][arc] = min(ship["shield_hits"][arc], ship["shields"][arc])
         shown = "/".join(numbers)

@@ -17,7 +17,8 @@ from companion.games.talon.rules import chart, counter, weapons
 GAME = {"talon"}
 
 
-@action("talon-curve", systems=GAME, phase=chart.POWER_PHASE, doing="Changing the power curve", fields={"unit": Ref("unit"), "row": Int(0, 99, plain=True)})
+@action("talon-curve", systems=GAME, phase=chart.POWER_PHASE, doing="Changing the power curve",
+        fields={"unit": Ref("unit"), "row": Int(0, 99, plain=True)})
 def change_curve(state: dict, p: dict) -> str:
     """Move the ship's power curve one row (faster or slower) in the Power Phase; once per round."""
     unit, ship = books.live_ship(state, p.get("unit"))
@@ -44,7 +45,8 @@ def restore_afterburners(state: dict, p: dict) -> str:
     return f"{unit['name']} afterburners restored ({ship['afterburners']})"
 
 
-@action("talon-passive", systems=GAME, phase=chart.POWER_PHASE, doing="Passive charging", fields={"unit": Ref("unit"), "group": Int(1, 99, plain=True)})
+@action("talon-passive", systems=GAME, phase=chart.POWER_PHASE, doing="Passive charging",
+        fields={"unit": Ref("unit"), "group": Int(1, 99, plain=True)})
 def passive_charge(state: dict, p: dict) -> str:
     """Passively charge one yellow box of a weapon group in the Power Phase."""
     unit, ship = books.live_ship(state, p.get("unit"))

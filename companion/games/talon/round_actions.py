@@ -34,7 +34,7 @@ def _settle_initiative(state: dict, key: str) -> list[str]:
 
 def on_phase(state: dict) -> list[str]:
     """Runs inside next-phase (and at table creation): the start of a player turn or of the Power Phase."""
-    g = books.game(state)
+    books.game(state)  # not read here, but it puts the game's defaults (initiative, bids) in a new table's state
     out: list[str] = []
     name = state["phases"][state["phase"]]
     letter, half = chart.where(name)
@@ -51,7 +51,7 @@ def on_phase(state: dict) -> list[str]:
     if letter:
         side = books.turn_side(state)
         state["active_side"] = side
-        for uid, unit, ship in books.ships(state):
+        for _uid, unit, ship in books.ships(state):
             if unit["side"] != side:
                 continue
             marker = [a for a, m in ship["reinforced"].items() if m["letter"] == letter and m["round"] < state["round"]]
@@ -71,7 +71,7 @@ def on_phase(state: dict) -> list[str]:
                     out.append(f"{unit['name']}: {', '.join(todo)}.")
     else:
         state["active_side"] = None
-        for uid, unit, ship in books.ships(state):
+        for _uid, unit, ship in books.ships(state):
             if ship["destroyed"]:
                 continue
             charged = sum(weapons.charge_red(gr) for gr in ship["groups"])

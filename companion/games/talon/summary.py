@@ -72,7 +72,7 @@ def round_view(state: dict) -> dict:
                      "power": power, "cells": chart.schedule(power, counter.speed(ship)),
                      "ap_spent": bool(key) and ship["ap_used"] == key, "moved": bool(key) and ship["moved"] == key})
     lost = {s: 0 for s in state["sides"][:2]}
-    for uid, unit, ship in books.ships(state):
+    for _uid, unit, ship in books.ships(state):
         if ship["destroyed"] and ship["destroyed"] != "retreats" and unit["side"] in lost:
             lost[unit["side"]] += ship["sp"]
     entered = {s: sum(p["points"] for p in g["points"] if p["side"] == s) for s in lost}

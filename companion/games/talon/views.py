@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from flask import Blueprint, request
 
-from companion.game_pages import board_page, ctx_for, game_table, get_db, library, refusal, RuleError, store
+from companion.game_pages import RuleError, board_page, ctx_for, game_table, get_db, library, refusal, store
 from companion.games.talon import summary
 from companion.games.talon.fleet_actions import classes, spec_fields
 
@@ -16,7 +16,8 @@ SLUG = "talon"
 
 @bp.app_context_processor
 def _helpers() -> dict:
-    return {"talon_ship": summary.ship_view, "talon_row": summary.row_view, "talon_round": summary.round_view, "talon_classes": classes,
+    return {"talon_ship": summary.ship_view, "talon_row": summary.row_view, "talon_round": summary.round_view,
+            "talon_classes": classes,
             "talon_saved": lambda: store.library_items(get_db(), SLUG, "class")}
 
 

@@ -17,8 +17,8 @@ from fractions import Fraction
 
 import icepool
 
-from companion.games.astral_action.rules.equipment import VARIANTS, WEAPONS, bands, weapon_size
 from companion.errors import RuleError
+from companion.games.astral_action.rules.equipment import VARIANTS, WEAPONS, bands, weapon_size
 
 OUTCOMES = ("miss", "glance", "hit")
 
@@ -123,10 +123,10 @@ def odds(p: dict) -> dict:
     (Shields and Armor then take their share; the expectation is what reaches the damage track.)"""
     acc = icepool.d6 + p["accuracy_mod"]
     chances = {o: Fraction(0) for o in OUTCOMES}
-    for total, prob in zip(acc.outcomes(), acc.probabilities()):
+    for total, prob in zip(acc.outcomes(), acc.probabilities(), strict=False):
         chances[outcome(total, p["chart"], p["glance_bonus"])] += Fraction(prob)
     dmg = damage_die(p["dice"]) + p["damage_mod"]
-    pairs = list(zip(dmg.outcomes(), dmg.probabilities()))
+    pairs = list(zip(dmg.outcomes(), dmg.probabilities(), strict=False))
     full = sum((applied(v, "hit") * Fraction(q) for v, q in pairs), Fraction(0))
     half = sum((applied(v, "glance") * Fraction(q) for v, q in pairs), Fraction(0))
     expected = chances["hit"] * full + chances["glance"] * half

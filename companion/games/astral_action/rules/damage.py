@@ -11,8 +11,8 @@ L60); table setting ``damage_order`` = 1 puts Armor before Shields (Beam still h
 """
 from __future__ import annotations
 
-from companion.games.astral_action.rules.equipment import COMPONENTS, is_weapon
 from companion.errors import RuleError
+from companion.games.astral_action.rules.equipment import COMPONENTS, is_weapon
 
 CONDITIONS = {2: "Catastrophic Damage", 3: "Critical Damage", 4: "Structural Damage", 5: "Structural Damage",
               6: "Serious Damage", 7: "Serious Damage", 8: "Weapons Damage", 9: "Component Damage",

@@ -10,10 +10,9 @@ from __future__ import annotations
 import math
 import re
 
-from companion.games.astral_action.rules.equipment import (ARCS, COMPONENTS, FIGHTER_HEALTH, VARIANTS, WEAPONS,
-                                                     is_weapon, label)
 from companion.actions.schema import Int
 from companion.errors import RuleError
+from companion.games.astral_action.rules.equipment import ARCS, COMPONENTS, FIGHTER_HEALTH, VARIANTS, WEAPONS, is_weapon, label
 
 ROW_DEFAULT = 10  # L92 "An average ship health track contains 10 health/damage units, though this is not always the case"
 BASE_PER_SIZE, PRIMARY_COST, SECONDARY_COST = 30, 20, 10  # L399-L401
@@ -42,7 +41,8 @@ def parse_rows(raw, size: int) -> list[int]:
     rows = [ROW.parse(v, "rows") for v in values]
     want = 1 if size == 0 else size
     if len(rows) != want:
-        raise RuleError(f"A Size {size} {'fighter has one health row' if size == 0 else f'ship has {size} health rows (one per Size)'}; "
+        raise RuleError(f"A Size {size} "
+                        f"{'fighter has one health row' if size == 0 else f'ship has {size} health rows (one per Size)'}; "
                         f"you entered {len(rows)}.", "rows")
     return rows
 
@@ -108,7 +108,8 @@ def clean_item(raw: dict, n: int, size: int) -> dict:
         if variant and not spec["variant"]:
             raise RuleError(f"{spec['name']} may not be a Variant ({spec['line']}).", field)
         if variant and VARIANTS[variant].get("primary_only") and slot != "primary":
-            raise RuleError(f"{VARIANTS[variant]['name']} may only be applied to Primary Weapons ({VARIANTS[variant]['line']}).", field)
+            raise RuleError(f"{VARIANTS[variant]['name']} may only be applied to Primary Weapons "
+                            f"({VARIANTS[variant]['line']}).", field)
         if variant == "structural" and len(arcs) != 1:
             raise RuleError("Structurally Mounted allows only one Firing Arc (L158).", field)
         if variant == "linked":

@@ -110,7 +110,8 @@ def check_activation(status: dict, ship: dict) -> None:
     if ship["activated"]:
         raise RuleError("This ship has already activated this turn.", "unit")
     if ship["size"] != status["size"]:
-        raise RuleError(f"Size {status['size']} ships activate now ({status['stage']}); this one is Size {ship['size']} (L132-L135).", "unit")
+        raise RuleError(f"Size {status['size']} ships activate now ({status['stage']}); "
+                        f"this one is Size {ship['size']} (L132-L135).", "unit")
     if ship["side"] != status["next"]:
         raise RuleError(f"It is {status['next']}'s activation: players alternate (L132).", "unit")
 

@@ -30,41 +30,130 @@ companion.games.dreadfleet import rules as df`` gives them all, as the single mo
 """
 from companion.dice import roll_or_take  # noqa: F401
 from companion.errors import RuleError  # noqa: F401
+from companion.games.dreadfleet.rules.auxiliaries import (  # noqa: F401
+    capsize_test,
+    is_flying,
+    sea_monster_controller,
+)
 from companion.games.dreadfleet.rules.basics import (  # noqa: F401
-    ACTION_STEPS, ALWAYS_FAILS, ALWAYS_SUCCEEDS, ANCHOR_REACH, AT_ANCHOR, AUXILIARY_STATS, CALM_WIND,
-    CAPSIZE_ON_OR_UNDER, CARD_MULTIPLE, DAMAGE_TYPES, DIRECTIONS, ESCAPE_EXTRA_INCHES,
-    ESCAPE_PENALTY_PER_ENEMY, FATE_KINDS, FIRST_BROADSIDE_BONUS, FIRST_MATE_COMMAND, FLYING_AUXILIARIES,
-    FULL_SPEED_AHEAD_DICE, HAND_OF_ORDERS, LOWEST_SCORE, MARKER_INPUT_LIMITS, MAX_RANGE, MORTAL_WOUNDS,
-    NO_SHOT_WARSHIPS, OCR_NAMES, ORDERS, PHASES, RAKING_BONUS, RANGE_BANDS, RUN_AGROUND, SEA_MONSTERS, SET_ABLAZE, SIDES,
-    STAT_INPUT_LIMITS, VICTORY_ON, WARSHIPS, WARSHIP_STATS, WIND_INPUT_LIMITS, WIND_RELATIONS, WIND_RING,
-    WOUND_RESULTS, _card_name, _card_type, _card_value, _fate_kind, _inches, _is_named, _passes, _plural,
-    _roll_each, _signed, _victories, canonical_name, initiative_roll_off, lowest_success,
-)
-from companion.games.dreadfleet.rules.wind import (  # noqa: F401
-    _relation, _ring_position, apply_fate_wind, move_wind, place_wind, sail_move_allowance, wind_strength,
-)
-from companion.games.dreadfleet.rules.command import (  # noqa: F401
-    _check_full_speed_ahead, _order_name, command_check, command_odds, escape_jeopardy, full_speed_ahead,
-    issue_order,
-)
-from companion.games.dreadfleet.rules.broadsides import (  # noqa: F401
-    _at, _shot, broadside, broadside_dice, broadside_odds, range_band, to_hit_modifier,
+    ACTION_STEPS,
+    ALWAYS_FAILS,
+    ALWAYS_SUCCEEDS,
+    ANCHOR_REACH,
+    AT_ANCHOR,
+    AUXILIARY_STATS,
+    CALM_WIND,
+    CAPSIZE_ON_OR_UNDER,
+    CARD_MULTIPLE,
+    DAMAGE_TYPES,
+    DIRECTIONS,
+    ESCAPE_EXTRA_INCHES,
+    ESCAPE_PENALTY_PER_ENEMY,
+    FATE_KINDS,
+    FIRST_BROADSIDE_BONUS,
+    FIRST_MATE_COMMAND,
+    FLYING_AUXILIARIES,
+    FULL_SPEED_AHEAD_DICE,
+    HAND_OF_ORDERS,
+    LOWEST_SCORE,
+    MARKER_INPUT_LIMITS,
+    MAX_RANGE,
+    MORTAL_WOUNDS,
+    NO_SHOT_WARSHIPS,
+    OCR_NAMES,
+    ORDERS,
+    PHASES,
+    RAKING_BONUS,
+    RANGE_BANDS,
+    RUN_AGROUND,
+    SEA_MONSTERS,
+    SET_ABLAZE,
+    SIDES,
+    STAT_INPUT_LIMITS,
+    VICTORY_ON,
+    WARSHIP_STATS,
+    WARSHIPS,
+    WIND_INPUT_LIMITS,
+    WIND_RELATIONS,
+    WIND_RING,
+    WOUND_RESULTS,
+    _card_name,
+    _card_type,
+    _card_value,
+    _fate_kind,
+    _inches,
+    _is_named,
+    _passes,
+    _plural,
+    _roll_each,
+    _signed,
+    _victories,
+    canonical_name,
+    initiative_roll_off,
+    lowest_success,
 )
 from companion.games.dreadfleet.rules.boarding import (  # noqa: F401
-    _captains, _crews, boarding_action, captains_duel, contest_odds, wound_result,
+    _captains,
+    _crews,
+    boarding_action,
+    captains_duel,
+    contest_odds,
+    wound_result,
 )
-from companion.games.dreadfleet.rules.status import (  # noqa: F401
-    attach, attach_problem, can_attach, drop_anchor, weigh_anchor,
-)
-from companion.games.dreadfleet.rules.auxiliaries import (  # noqa: F401
-    capsize_test, is_flying, sea_monster_controller,
-)
-from companion.games.dreadfleet.rules.decks import (  # noqa: F401
-    _damage_type, _draw_one, draw_cards, draw_damage, draw_of_type, draw_until_hull, shuffle,
-)
-from companion.games.dreadfleet.rules.damage import (  # noqa: F401
-    current_stats, damage_totals, is_repairable, repair, warship_destroyed,
+from companion.games.dreadfleet.rules.broadsides import (  # noqa: F401
+    _at,
+    _shot,
+    broadside,
+    broadside_dice,
+    broadside_odds,
+    range_band,
+    to_hit_modifier,
 )
 from companion.games.dreadfleet.rules.cards import (  # noqa: F401
-    _card_text, _flag, check_warship_roster, validate_card, validate_warship,
+    _card_text,
+    _flag,
+    check_warship_roster,
+    validate_card,
+    validate_warship,
+)
+from companion.games.dreadfleet.rules.command import (  # noqa: F401
+    _check_full_speed_ahead,
+    _order_name,
+    command_check,
+    command_odds,
+    escape_jeopardy,
+    full_speed_ahead,
+    issue_order,
+)
+from companion.games.dreadfleet.rules.damage import (  # noqa: F401
+    current_stats,
+    damage_totals,
+    is_repairable,
+    repair,
+    warship_destroyed,
+)
+from companion.games.dreadfleet.rules.decks import (  # noqa: F401
+    _damage_type,
+    _draw_one,
+    draw_cards,
+    draw_damage,
+    draw_of_type,
+    draw_until_hull,
+    shuffle,
+)
+from companion.games.dreadfleet.rules.status import (  # noqa: F401
+    attach,
+    attach_problem,
+    can_attach,
+    drop_anchor,
+    weigh_anchor,
+)
+from companion.games.dreadfleet.rules.wind import (  # noqa: F401
+    _relation,
+    _ring_position,
+    apply_fate_wind,
+    move_wind,
+    place_wind,
+    sail_move_allowance,
+    wind_strength,
 )

@@ -4,7 +4,11 @@ from __future__ import annotations
 from companion.dice import roll_or_take
 from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
-    CAPSIZE_ON_OR_UNDER, FLYING_AUXILIARIES, SEA_MONSTERS, SIDES, canonical_name,
+    CAPSIZE_ON_OR_UNDER,
+    FLYING_AUXILIARIES,
+    SEA_MONSTERS,
+    SIDES,
+    canonical_name,
 )
 
 

@@ -101,7 +101,7 @@ def _roll_each(counts: list[int], dice, rng, what: str) -> list[list[int]]:
     if dice and all(isinstance(group, (list, tuple)) for group in dice):
         if len(dice) != len(counts):
             raise RuleError(f"Expected {len(counts)} groups of {what}, one per roller; got {len(dice)}.", "dice")
-        return [roll_or_take(count, 6, group, None, what) for count, group in zip(counts, dice)]
+        return [roll_or_take(count, 6, group, None, what) for count, group in zip(counts, dice, strict=False)]
     flat = roll_or_take(sum(counts), 6, dice, None, what)
     groups, start = [], 0
     for count in counts:
@@ -192,7 +192,7 @@ def initiative_roll_off(dice=None, rng=None, sides=SIDES) -> dict:
     rolls = roll_or_take(2, 6, dice, rng, "roll-off dice (one per player)")
     winner = None if rolls[0] == rolls[1] else sides[0 if rolls[0] > rolls[1] else 1]
     said = f"{sides[0]} {rolls[0]}, {sides[1]} {rolls[1]}"
-    return {"rolls": dict(zip(sides, rolls)), "winner": winner, "tie": winner is None,
+    return {"rolls": dict(zip(sides, rolls, strict=False)), "winner": winner, "tie": winner is None,
             "summary": f"Initiative roll-off: {said} -> "
                        + (f"{winner} has initiative and chooses first or second player" if winner
                           else "a tie: roll off again")}

@@ -6,7 +6,13 @@ import icepool
 from companion.actions.schema import whole_argument
 from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
-    FIRST_MATE_COMMAND, MORTAL_WOUNDS, STAT_INPUT_LIMITS, VICTORY_ON, WOUND_RESULTS, _plural, _roll_each,
+    FIRST_MATE_COMMAND,
+    MORTAL_WOUNDS,
+    STAT_INPUT_LIMITS,
+    VICTORY_ON,
+    WOUND_RESULTS,
+    _plural,
+    _roll_each,
     _victories,
 )
 
@@ -19,7 +25,8 @@ def _crews(side, field: str, label: str) -> list[dict]:
     for i, ship in enumerate(ships):
         name = (ship.get("name") if isinstance(ship, dict) else None) or f"{label} ship {i + 1}"
         crew = ship.get("crew") if isinstance(ship, dict) else ship
-        out.append({"name": name, "crew": whole_argument(crew, "crew", *STAT_INPUT_LIMITS["crew"], what=f"{name}'s current Crew")})
+        out.append({"name": name,
+                    "crew": whole_argument(crew, "crew", *STAT_INPUT_LIMITS["crew"], what=f"{name}'s current Crew")})
     return out
 
 
@@ -33,7 +40,7 @@ def boarding_action(side_a, side_b, dice=None, rng=None, labels=("Side A", "Side
     ships = {"side_a": _crews(side_a, "side_a", labels[0]), "side_b": _crews(side_b, "side_b", labels[1])}
     everyone = ships["side_a"] + ships["side_b"]
     for ship, rolled in zip(everyone, _roll_each([s["crew"] for s in everyone], dice, rng,
-                                                 "boarding action dice")):
+                                                 "boarding action dice"), strict=False):
         ship.update(dice=rolled, victories=_victories(rolled))
     totals = {key: sum(s["victories"] for s in group) for key, group in ships.items()}
     result = abs(totals["side_a"] - totals["side_b"])
@@ -41,7 +48,7 @@ def boarding_action(side_a, side_b, dice=None, rng=None, labels=("Side A", "Side
     for key, group in ships.items():
         for ship in group:
             ship["damage_cards"] = 1 if loser is None else (result if key == loser else 0)
-    names = dict(zip(("side_a", "side_b"), labels))
+    names = dict(zip(("side_a", "side_b"), labels, strict=False))
     score = f"{names['side_a']} {totals['side_a']}, {names['side_b']} {totals['side_b']} victories"
     if loser is None:
         outcome = "a tie: every warship involved draws 1 Damage card"
@@ -71,8 +78,10 @@ def _captains(side, field: str, label: str) -> list[dict]:
             raise RuleError("A captain is {name, swashbuckling, wounds}.", field)
         name = captain.get("name") or f"{label} captain {i + 1}"
         out.append({"name": name,
-                    "swashbuckling": whole_argument(captain.get("swashbuckling"), "swashbuckling", *STAT_INPUT_LIMITS["swashbuckling"], what=f"{name}'s Swashbuckling"),
-                    "wounds_before": whole_argument(captain.get("wounds", 0), "wounds", 0, MORTAL_WOUNDS, what=f"{name}'s wounds")})
+                    "swashbuckling": whole_argument(captain.get("swashbuckling"), "swashbuckling",
+                                                    *STAT_INPUT_LIMITS["swashbuckling"], what=f"{name}'s Swashbuckling"),
+                    "wounds_before": whole_argument(captain.get("wounds", 0), "wounds", 0, MORTAL_WOUNDS,
+                                                    what=f"{name}'s wounds")})
     return out
 
 
@@ -85,7 +94,7 @@ def captains_duel(side_a, side_b, dice=None, rng=None, labels=("Side A", "Side B
     """
     sides = {"side_a": _captains(side_a, "side_a", labels[0]), "side_b": _captains(side_b, "side_b", labels[1])}
     fighting = {key: [c for c in group if c["wounds_before"] < MORTAL_WOUNDS] for key, group in sides.items()}
-    names = dict(zip(("side_a", "side_b"), labels))
+    names = dict(zip(("side_a", "side_b"), labels, strict=False))
     for group in sides.values():
         for captain in group:
             captain.update(dice=[], victories=0, wounds=captain["wounds_before"],
@@ -96,7 +105,7 @@ def captains_duel(side_a, side_b, dice=None, rng=None, labels=("Side A", "Side B
                 "tie": False, "summary": f"No duel: {idle} has no captain able to duel"}
     everyone = fighting["side_a"] + fighting["side_b"]
     for captain, rolled in zip(everyone, _roll_each([c["swashbuckling"] for c in everyone], dice, rng,
-                                                    "Swashbuckling dice")):
+                                                    "Swashbuckling dice"), strict=False):
         captain.update(dice=rolled, victories=_victories(rolled))
     totals = {key: sum(c["victories"] for c in group) for key, group in fighting.items()}
     loser = None if totals["side_a"] == totals["side_b"] else min(totals, key=totals.get)

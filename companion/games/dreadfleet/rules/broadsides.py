@@ -5,11 +5,18 @@ import math
 
 import icepool
 
-from companion.dice import roll_or_take
 from companion.actions.schema import whole_argument
+from companion.dice import roll_or_take
 from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
-    FIRST_BROADSIDE_BONUS, MAX_RANGE, RAKING_BONUS, RANGE_BANDS, STAT_INPUT_LIMITS, _inches, _passes, _plural,
+    FIRST_BROADSIDE_BONUS,
+    MAX_RANGE,
+    RAKING_BONUS,
+    RANGE_BANDS,
+    STAT_INPUT_LIMITS,
+    _inches,
+    _passes,
+    _plural,
     lowest_success,
 )
 

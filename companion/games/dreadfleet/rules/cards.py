@@ -5,8 +5,18 @@ from __future__ import annotations
 from companion.actions.schema import whole_argument
 from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
-    AUXILIARY_STATS, CARD_MULTIPLE, DAMAGE_TYPES, DIRECTIONS, FATE_KINDS, MARKER_INPUT_LIMITS, SIDES,
-    STAT_INPUT_LIMITS, WARSHIPS, WARSHIP_STATS, WIND_INPUT_LIMITS, _fate_kind,
+    AUXILIARY_STATS,
+    CARD_MULTIPLE,
+    DAMAGE_TYPES,
+    DIRECTIONS,
+    FATE_KINDS,
+    MARKER_INPUT_LIMITS,
+    SIDES,
+    STAT_INPUT_LIMITS,
+    WARSHIP_STATS,
+    WARSHIPS,
+    WIND_INPUT_LIMITS,
+    _fate_kind,
 )
 from companion.games.dreadfleet.rules.decks import _damage_type
 
@@ -70,7 +80,8 @@ def validate_card(card: dict, deck: str) -> dict:
             raise RuleError(f"Type is missing: a Damage card is {', '.join(DAMAGE_TYPES)}.", "type")
         out["type"] = _damage_type(card["type"])
         # seed 002, Damage Cards: single, 'double' or 'triple'
-        out["value"] = whole_argument(card.get("value", 1), "value", min(CARD_MULTIPLE), max(CARD_MULTIPLE), what="Value (1 single, 2 double, 3 triple)")
+        out["value"] = whole_argument(card.get("value", 1), "value", min(CARD_MULTIPLE), max(CARD_MULTIPLE),
+                                      what="Value (1 single, 2 double, 3 triple)")
         out["irreparable"] = _flag(card, "irreparable", "Irreparable")
         return out
     if deck != "fate":

@@ -1,12 +1,21 @@
 """Command checks and Order Cards (seed 002, Basics; Order Cards; Escaping Jeopardy)."""
 from __future__ import annotations
 
-from companion.dice import roll_or_take
 from companion.actions.schema import whole_argument
+from companion.dice import roll_or_take
 from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
-    ALWAYS_FAILS, ALWAYS_SUCCEEDS, ESCAPE_EXTRA_INCHES, ESCAPE_PENALTY_PER_ENEMY, FIRST_MATE_COMMAND,
-    FULL_SPEED_AHEAD_DICE, ORDERS, STAT_INPUT_LIMITS, _passes, _signed, )
+    ALWAYS_FAILS,
+    ALWAYS_SUCCEEDS,
+    ESCAPE_EXTRA_INCHES,
+    ESCAPE_PENALTY_PER_ENEMY,
+    FIRST_MATE_COMMAND,
+    FULL_SPEED_AHEAD_DICE,
+    ORDERS,
+    STAT_INPUT_LIMITS,
+    _passes,
+    _signed,
+)
 
 
 def command_check(command: int, dice=None, rng=None, modifier: int = 0, first_mate: bool = False,

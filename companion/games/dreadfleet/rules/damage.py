@@ -4,7 +4,13 @@ from __future__ import annotations
 from companion.actions.schema import whole_argument
 from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
-    DAMAGE_TYPES, SET_ABLAZE, STAT_INPUT_LIMITS, _card_name, _card_type, _card_value, _is_named,
+    DAMAGE_TYPES,
+    SET_ABLAZE,
+    STAT_INPUT_LIMITS,
+    _card_name,
+    _card_type,
+    _card_value,
+    _is_named,
 )
 
 

@@ -4,7 +4,14 @@ from __future__ import annotations
 from companion.errors import RuleError
 from companion.games.dreadfleet.rules.auxiliaries import is_flying
 from companion.games.dreadfleet.rules.basics import (
-    ANCHOR_REACH, AT_ANCHOR, NO_SHOT_WARSHIPS, SEA_MONSTERS, SET_ABLAZE, _card_name, _fate_kind, _is_named,
+    ANCHOR_REACH,
+    AT_ANCHOR,
+    NO_SHOT_WARSHIPS,
+    SEA_MONSTERS,
+    SET_ABLAZE,
+    _card_name,
+    _fate_kind,
+    _is_named,
     canonical_name,
 )
 

@@ -2,12 +2,20 @@
 far a ship may and must sail."""
 from __future__ import annotations
 
-from companion.dice import roll_or_take
 from companion.actions.schema import whole_argument
+from companion.dice import roll_or_take
 from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
-    CALM_WIND, DIRECTIONS, FIRST_MATE_COMMAND, MARKER_INPUT_LIMITS, WIND_INPUT_LIMITS, WIND_RELATIONS, WIND_RING,
-    _card_name, _plural, )
+    CALM_WIND,
+    DIRECTIONS,
+    FIRST_MATE_COMMAND,
+    MARKER_INPUT_LIMITS,
+    WIND_INPUT_LIMITS,
+    WIND_RELATIONS,
+    WIND_RING,
+    _card_name,
+    _plural,
+)
 from companion.games.dreadfleet.rules.cards import validate_card
 from companion.games.dreadfleet.rules.command import command_check
 

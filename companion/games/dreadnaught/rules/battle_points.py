@@ -7,7 +7,6 @@ from companion.actions.schema import whole_argument
 from companion.errors import RuleError
 from companion.games.dreadnaught.rules.numbers import VICTORY_NAMES, VICTORY_POINTS, _plural
 
-
 # --- Victory ---------------------------------------------------------------------------------
 
 def victory_points(result: str) -> dict:

@@ -6,7 +6,6 @@ from companion.actions.schema import whole_argument
 from companion.errors import RuleError
 from companion.games.dreadnaught.rules.numbers import PRIMARY_BURN, TOKEN_BURN, _plural
 
-
 # --- Card Burn --------------------------------------------------------------------------------
 
 BURN_SOURCES = ("hand", "token", "remains_in_play", "indestructible")

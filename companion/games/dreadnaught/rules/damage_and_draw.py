@@ -6,7 +6,6 @@ from companion.actions.schema import whole_argument
 from companion.errors import RuleError
 from companion.games.dreadnaught.rules.numbers import ALWAYS_DANGEROUS_MAX, HAND_SIZE, RETURN_MAX, _plural
 
-
 # --- HP, Damage and the Draw Deck -------------------------------------------------------------
 
 def damage(hp: int, amount: int, damage_this_turn: int = 0) -> dict:

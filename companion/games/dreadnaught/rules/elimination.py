@@ -6,9 +6,7 @@ from __future__ import annotations
 from companion.actions.schema import whole_argument
 from companion.errors import RuleError
 from companion.games.dreadnaught.rules.initiative import _initiative, initiative_label
-from companion.games.dreadnaught.rules.numbers import (GRACE_TENTHS, WRECK_DEBRIS_DAMAGE, WRECK_DERELICT_BURN,
-                                                     X_TENTHS)
-
+from companion.games.dreadnaught.rules.numbers import GRACE_TENTHS, WRECK_DEBRIS_DAMAGE, WRECK_DERELICT_BURN, X_TENTHS
 
 # --- Elimination ----------------------------------------------------------------------------
 
@@ -21,7 +19,8 @@ def eliminated(ship: dict) -> dict:
     if hp is not None and whole_argument(hp, "hp", -999, what="HP") <= 0:
         reasons.append("destroyed")          # seed 000, Elimination: "reduced to 0 or less HP"
     if hand is not None and deck is not None:
-        if whole_argument(hand, "hand", 0, what="Cards in hand") == 0 and whole_argument(deck, "deck", 0, what="Cards in the Draw Deck") == 0:
+        if (whole_argument(hand, "hand", 0, what="Cards in hand") == 0
+                and whole_argument(deck, "deck", 0, what="Cards in the Draw Deck") == 0):
             reasons.append("disabled")       # "reduced 0 cards in both their hand and Draw Deck"
     if ship.get("pushed_off_danger_zone"):
         reasons.append("denied")             # "Pushed off the map through a Danger Zone"

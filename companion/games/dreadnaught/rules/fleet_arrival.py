@@ -6,9 +6,14 @@ import copy
 
 from companion.actions.schema import whole_argument
 from companion.errors import RuleError
-from companion.games.dreadnaught.rules.numbers import (ARRIVAL_BURN, ARRIVAL_DAMAGE, ARRIVAL_RANGE, FLEET_START,
-                                                     FLEET_TRIGGERS, _plural)
-
+from companion.games.dreadnaught.rules.numbers import (
+    ARRIVAL_BURN,
+    ARRIVAL_DAMAGE,
+    ARRIVAL_RANGE,
+    FLEET_START,
+    FLEET_TRIGGERS,
+    _plural,
+)
 
 # --- Multiplayer ------------------------------------------------------------------------------
 

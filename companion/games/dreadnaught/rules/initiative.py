@@ -10,7 +10,7 @@ import math
 
 from companion.actions.schema import whole_argument
 from companion.errors import RuleError
-from companion.games.dreadnaught.rules.numbers import (PRIORITY, PRIORITY_TIEBREAK, TOP_TENTHS, X_TENTHS)
+from companion.games.dreadnaught.rules.numbers import PRIORITY, PRIORITY_TIEBREAK, TOP_TENTHS, X_TENTHS
 
 
 def _initiative(value, field: str = "initiative") -> int:

@@ -5,8 +5,6 @@ one place.
 """
 from __future__ import annotations
 
-
-
 # --- numbers of the seed ----------------------------------------------------------------------
 BASE_HP = 24              # seed 000, Setup: "Both players then set their HP to 24."
 HAND_SIZE = 6             # seed 000, Setup "drawing 6 cards"; Turn Sequence, Draw "until they have 6"

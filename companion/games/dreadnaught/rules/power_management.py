@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from companion.actions.schema import whole_argument
 from companion.errors import RuleError
-from companion.games.dreadnaught.rules.numbers import (PM_MAX_CARDS, PM_MAX_OFFENSE, PM_MAX_TERRAIN,
-                                                     POWER_MANAGEMENT, READY_PLAYS, _plural)
-
+from companion.games.dreadnaught.rules.numbers import (
+    PM_MAX_CARDS,
+    PM_MAX_OFFENSE,
+    PM_MAX_TERRAIN,
+    POWER_MANAGEMENT,
+    READY_PLAYS,
+    _plural,
+)
 
 # --- Power Management -------------------------------------------------------------------------
 

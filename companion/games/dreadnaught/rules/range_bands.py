@@ -5,7 +5,6 @@ from __future__ import annotations
 from companion.actions.schema import whole_argument
 from companion.games.dreadnaught.rules.numbers import NARROW_WIDENS, RANGE_BANDS
 
-
 # --- Range, reduction and the Unstoppable keyword ---------------------------------------------
 
 def range_band(hexes: int) -> dict:

@@ -8,7 +8,6 @@ from companion.actions.schema import whole_argument
 from companion.errors import RuleError
 from companion.games.dreadnaught.rules.numbers import READY_PER_TURN, SLOTS, UPGRADES_MAX, _plural
 
-
 # --- Ready / Upgrade slots --------------------------------------------------------------------
 
 def _slots(slots) -> list:

@@ -5,10 +5,18 @@ from __future__ import annotations
 from companion.actions.schema import whole_argument
 from companion.dice import roll_or_take
 from companion.errors import RuleError
-from companion.games.dreadnaught.rules.numbers import (BASE_HP, DECK_SIZES, HAND_SIZE, PLACEMENT_DISTANCE,
-                                                     PLACEMENT_DISTANCE_FIVE_PLUS, PLAYERS_BASE, PLAYERS_EXPANSIONS,
-                                                     PLAYERS_TEAMS, SLOTS, UPGRADES_MAX)
-
+from companion.games.dreadnaught.rules.numbers import (
+    BASE_HP,
+    DECK_SIZES,
+    HAND_SIZE,
+    PLACEMENT_DISTANCE,
+    PLACEMENT_DISTANCE_FIVE_PLUS,
+    PLAYERS_BASE,
+    PLAYERS_EXPANSIONS,
+    PLAYERS_TEAMS,
+    SLOTS,
+    UPGRADES_MAX,
+)
 
 # --- set-up -----------------------------------------------------------------------------------
 

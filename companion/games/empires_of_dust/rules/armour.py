@@ -7,7 +7,8 @@ from fractions import Fraction
 
 from companion.actions.schema import whole_argument
 from companion.errors import RuleError
-from .seed_numbers import ARMOUR_QUARTER, ARMOUR_TYPES, ARMOUR_TYPE_MAX, _ceil, _key
+
+from .seed_numbers import ARMOUR_QUARTER, ARMOUR_TYPE_MAX, ARMOUR_TYPES, _ceil, _key
 from .tables import penetration_table, preferred_armour, weapon_types
 
 

@@ -11,14 +11,13 @@ from fractions import Fraction
 
 from companion.actions.schema import whole_argument
 from companion.errors import RuleError
+
 from .armour import _best_armour, _weapon_type, penetration_needed
 from .augmenter_effects import _resolve, _shot_values
 from .damage import _max_hp, heal_hp
 from .design_rules import _names
-from .seed_numbers import (CHAIN_JUMPS, ROLL_ORDER, ROLL_WORDS, SURGE_MAX, _ceil, _d20, _key,
-    _pass_chance)
+from .seed_numbers import CHAIN_JUMPS, ROLL_ORDER, ROLL_WORDS, SURGE_MAX, _ceil, _d20, _key, _pass_chance
 from .tables import _check_d20, augmenters, base_classes
-
 
 POSITIONS = ("direct", "blast", "touching")
 SHOTS = ("main", "chain", "furtherance", "point-defence")
@@ -248,14 +247,14 @@ def attack_odds(weapon: dict, target: dict, **options) -> dict:
                   "emp": _check_d20("emp")}
     p_pen, expected, dist = Fraction(0), Fraction(0), {}
     for combo in itertools.product((True, False), repeat=len(names)):
-        outcome = dict(zip(names, combo))
+        outcome = dict(zip(names, combo, strict=False))
         p = Fraction(1)
         for name, passed in outcome.items():
             chance = _pass_chance(thresholds[name])
             p *= chance if passed else 1 - chance
         if p == 0:
             continue
-        res = _resolve(ctx, lambda name, needs: outcome[name])
+        res = _resolve(ctx, lambda name, needs, outcome=outcome: outcome[name])
         if res["penetrated"]:
             p_pen += p
         value = res["target_heal"] if ctx["ally"] else res["damage"]

@@ -6,15 +6,26 @@ from __future__ import annotations
 from fractions import Fraction
 
 from companion.actions.schema import whole_argument
-from .seed_numbers import (ASSASSINS_TOUCH_PENETRATION, BURN_TURNS, HALF, KNOCKBACK, OVERLOADER_DAMAGE,
-    QUARTER, SURGE_BONUS, SURGE_MAX, _ceil)
+
+from .seed_numbers import (
+    ASSASSINS_TOUCH_PENETRATION,
+    BURN_TURNS,
+    HALF,
+    KNOCKBACK,
+    OVERLOADER_DAMAGE,
+    QUARTER,
+    SURGE_BONUS,
+    SURGE_MAX,
+    _ceil,
+)
 from .tables import _check_d20
 
 
 def _shot_values(weapon: dict, *, position: str, shot: str, overloader: bool, assassins_touch: bool,
                  penetration_modifier: int, damage_modifier: int, halvings: list[str]) -> tuple[Fraction, Fraction]:
     """Exact (unrounded) penetration and base damage of one shot on one target."""
-    pen = Fraction(whole_argument(weapon.get("penetration", 0), "penetration") + whole_argument(penetration_modifier, "penetration_modifier"))
+    pen = Fraction(whole_argument(weapon.get("penetration", 0), "penetration")
+                   + whole_argument(penetration_modifier, "penetration_modifier"))
     dmg = Fraction(whole_argument(weapon.get("damage", 0), "damage") + whole_argument(damage_modifier, "damage_modifier"))
     if assassins_touch:
         pen += ASSASSINS_TOUCH_PENETRATION

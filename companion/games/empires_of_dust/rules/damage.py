@@ -7,6 +7,7 @@ from fractions import Fraction
 
 from companion.actions.schema import whole_argument
 from companion.errors import RuleError
+
 from .seed_numbers import BURN_TURNS, QUARTER, _ceil, _key
 from .tables import base_classes, ship_classes
 

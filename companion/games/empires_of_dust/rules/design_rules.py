@@ -5,9 +5,17 @@ from __future__ import annotations
 
 from companion.actions.schema import whole_argument
 from companion.errors import RuleError
+
 from .armour import _armour
-from .seed_numbers import (ARMOUR_TYPES, ARMOUR_TYPE_MAX, AUGMENTER_LIMIT, BATTLESHIP_SPECIALISATIONS,
-    SPECIALISATION_BONUS, SPECIAL_EXTRA_SLOT, _key)
+from .seed_numbers import (
+    ARMOUR_TYPE_MAX,
+    ARMOUR_TYPES,
+    AUGMENTER_LIMIT,
+    BATTLESHIP_SPECIALISATIONS,
+    SPECIAL_EXTRA_SLOT,
+    SPECIALISATION_BONUS,
+    _key,
+)
 from .tables import augmenters, auras, base_classes, equipment, ship_classes, specialisations, weapon_types
 
 

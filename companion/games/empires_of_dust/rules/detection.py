@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from companion.actions.schema import whole_argument
 from companion.errors import RuleError
-from .seed_numbers import (CLOAK_STEALTH, DEFAULT_DETECTION_BASE, FINE_TUNED_DETECTION, STAR_BODY_STEALTH,
-    STAR_WELL_STEALTH, _key)
+
+from .seed_numbers import CLOAK_STEALTH, DEFAULT_DETECTION_BASE, FINE_TUNED_DETECTION, STAR_BODY_STEALTH, STAR_WELL_STEALTH, _key
 from .tables import nebulae
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from companion.actions.schema import whole_argument
 from companion.errors import RuleError
+
 from .seed_numbers import ENGINEER_LAUNCHES, LAUNCHES_PER_TURN, _key
 from .tables import base_classes, ship_classes
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from companion.actions.schema import whole_argument
 from companion.errors import RuleError
+
 from .design_rules import _names
 from .seed_numbers import FTL_JUMP, TRACTOR_FAIL, TRACTOR_PASS, TRACTOR_RANGE, _d20, _key
 from .tables import _check_d20, equipment

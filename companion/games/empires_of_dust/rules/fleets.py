@@ -6,10 +6,10 @@ from __future__ import annotations
 from companion.actions.schema import whole_argument
 from companion.content import default_systems
 from companion.errors import RuleError
+
 from .armour import _armour
 from .design_rules import _spec_ids
-from .seed_numbers import (ARMOUR_TYPES, ENGINEER_LAUNCHES, LAUNCHES_PER_TURN, SLUG, SPECIALISATION_BONUS,
-    SPECIAL_EXTRA_SLOT, _key)
+from .seed_numbers import ARMOUR_TYPES, ENGINEER_LAUNCHES, LAUNCHES_PER_TURN, SLUG, SPECIAL_EXTRA_SLOT, SPECIALISATION_BONUS, _key
 from .tables import fleet_sizes, ship_classes
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from companion.actions.schema import whole_argument
 from companion.dice import roll_or_take
 from companion.errors import RuleError
+
 from .seed_numbers import CLASS_ORDER, D20, _key
 
 

@@ -12,7 +12,6 @@ from fractions import Fraction
 from companion.dice import roll_or_take
 from companion.errors import RuleError
 
-
 SLUG = "empires-of-dust"
 ARMOUR_TYPES = ("reflective", "reinforced", "reactive")  # seed 001, Armour
 ARMOUR_TYPE_MAX = 20  # seed 001, Armour: "The maximum amount of armour ... of one type is 20."

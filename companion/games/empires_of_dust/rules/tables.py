@@ -8,12 +8,13 @@ from functools import lru_cache
 
 from companion.content import lookup_table
 from companion.errors import RuleError
+
 from .seed_numbers import SLUG, _key
 
 
 def _records(table: str) -> list[dict]:
     raw = lookup_table(SLUG, table)
-    return [dict(zip(raw["columns"], row)) for row in raw["rows"]]
+    return [dict(zip(raw["columns"], row, strict=False)) for row in raw["rows"]]
 
 
 def _roll_cell(cell) -> int | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from companion.actions.schema import whole_argument
 from companion.errors import RuleError
+
 from .damage import _max_hp
 from .seed_numbers import _key
 from .tables import victory_points

@@ -91,7 +91,7 @@ def build(spec: dict, name: str) -> dict:
     return {
         "class": spec.get("id", "custom"), "class_name": spec.get("name", "Custom"), "hull_class": hull_class,
         "sp": sp, "curve": curve, "row": start, "start": start,
-        "shields": dict(zip(ARCS, shields)), "shield_hits": {a: 0 for a in ARCS},
+        "shields": dict(zip(ARCS, shields, strict=False)), "shield_hits": {a: 0 for a in ARCS},
         "groups": [{**check_group(g, i), "red_on": 0, "yellow_on": 0, "destroyed": False}
                    for i, g in enumerate(groups)],
         "hull": parse_hull(spec.get("hull") or []), "hull_hits": 0,

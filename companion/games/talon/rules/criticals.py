@@ -36,7 +36,7 @@ def pick_group(candidates: list[int], rounds: list[list[int]]) -> int:
             raise RuleError(f"Roll one die for each of weapon groups {', '.join(str(g + 1) for g in left)}.",
                             "group_dice")
         top = max(dice)
-        left = [g for g, d in zip(left, dice) if d == top]
+        left = [g for g, d in zip(left, dice, strict=False) if d == top]
         if len(left) == 1:
             return left[0]
     raise RuleError(f"A tie: roll again for weapon groups {', '.join(str(g + 1) for g in left)}.", "group_dice")
@@ -47,7 +47,7 @@ def group_rounds_needed(candidates: list[int], rounds: list[list[int]]) -> list[
     left = list(candidates)
     for dice in rounds:
         top = max(dice)
-        left = [g for g, d in zip(left, dice) if d == top]
+        left = [g for g, d in zip(left, dice, strict=False) if d == top]
         if len(left) == 1:
             return None
     return left

@@ -1,15 +1,14 @@
-"""The board is drawn once per change and view (companion/drawn.py), never once per phone, and
-what is kept for one view never reaches another: each phone gets its own CSRF token, seat name
-and Undo question, and a side's sealed order stays on that side's board."""
+"""The board is drawn once per change and view (companion/board), never once per phone, and what is
+kept for one view never reaches another: no phone's own token or name is in it, and a side's sealed
+order stays on that side's board."""
 from __future__ import annotations
 
 import re
 
 import pytest
-from flask import template_rendered
 
-from companion import drawn, store
-from companion.side_marks import any_side
+from companion.board import answer, draw, form_token, keep
+from companion.seat_view import View
 from tests.test_hidden_information import SECRET, Phone
 
 HX = {"HX-Request": "true"}
@@ -17,19 +16,15 @@ HX = {"HX-Request": "true"}
 
 @pytest.fixture
 def boards_drawn(app, monkeypatch):
-    """The sides _board.html is rendered for (each call of the template, whatever the path): "every
-    side" for a board drawn once for every side (companion/side_marks.py).  The tests' check that
-    draws such a board for the phone's own side too is off here: it counts what is served."""
+    """The views a board is drawn for (each call of board.draw.draw through a phone's answer)."""
     drawn = []
-    monkeypatch.setitem(app.config, "CHECK_CARDS", False)
+    real = answer.draw
 
-    def count(sender, template, context, **extra):
-        if template.name == "_board.html":
-            side = context["seat"]["side"]
-            drawn.append("every side" if side == any_side() else side)
-    template_rendered.connect(count, app)
-    yield drawn
-    template_rendered.disconnect(count, app)
+    def counted(row, view, *args, **kwargs):
+        drawn.append((view.role, view.side))
+        return real(row, view, *args, **kwargs)
+    monkeypatch.setattr(answer, "draw", counted)
+    return drawn
 
 
 @pytest.fixture
@@ -59,11 +54,19 @@ def own_token(phone) -> str:
     return phone.csrf  # what the phone's own pages carry (its session's token)
 
 
-def kept(app, code) -> list[tuple[int, str, str]]:
-    with app.app_context():
-        db = store.open_db(app.config["DATABASE"])
-        return db.execute("select d.seq, d.view, d.html from drawn d join tables t on t.id = d.table_id"
-                          " where t.code = ?", [code]).fetchall()
+def view_token(app, code: str, role: str, side: str) -> str:
+    with app.test_request_context():
+        return form_token(code, View(role, side))
+
+
+def kept(app, code) -> list[tuple[int, View, str]]:
+    """(seq, view, whole html with every card) of the boards this process keeps for the table."""
+    out = []
+    with app.test_request_context():
+        for key, board in list(keep._kept.items()):
+            if key[0] == app.config["DATABASE"] and board.code == code:
+                out.append((board.seq, board.view, board.whole({"*"})))
+    return out
 
 
 def test_a_change_is_drawn_once_per_view_not_once_per_phone(club, boards_drawn):
@@ -72,34 +75,41 @@ def test_a_change_is_drawn_once_per_view_not_once_per_phone(club, boards_drawn):
     assert anna.act(do="adjust unit=u1 tracker=hp by=-1").status_code == 200  # drawn for Red
     for phone in club.values():
         poll(phone)
-    # six phones, two views: the players' board, one for both sides (drawn for Anna's own answer),
-    # and the spectators'
-    assert sorted(boards_drawn, key=str) == sorted(["every side", None], key=str)
+    # six phones, three views: each side's players (Red drawn for Anna's own answer), the spectators
+    assert sorted(boards_drawn) == [("player", "Blue"), ("player", "Red"), ("spectator", "")]
     boards_drawn.clear()
     for phone in club.values():  # everybody polls again (a phone woke up): nothing is drawn
         poll(phone)
     assert boards_drawn == []
 
 
-def test_each_phone_gets_its_own_csrf_token_and_name(club):
+def test_no_phone_has_its_own_token_or_name_in_the_board(app, club):
+    """The board is the view's: its forms carry the view's token (good for that table and view only,
+    tests/test_play.py), the phone's own token travels in the page's hx-headers, its name on the body."""
     club["anna"].act(do="adjust unit=u1 tracker=hp by=-1")
-    tokens = set()
+    code = club["anna"].code
+    views = {"anna": ("player", "Red"), "ada": ("player", "Red"), "ben": ("player", "Blue"), "bo": ("player", "Blue"),
+             "sam": ("spectator", ""), "sue": ("spectator", "")}
     for key, phone in club.items():
         body = poll(phone)
-        in_board = set(re.findall(r'name="csrf_token" value="([^"]+)"', body))
-        assert in_board == {own_token(phone)}, key
-        tokens |= in_board
-        assert "drawn" not in re.sub(r"[^a-z0-9]", " ", body).split()  # no placeholder left over
-        assert not re.search(r"drawn[0-9a-f]{20}", body)
-    assert len(tokens) == len(club)  # six phones, six tokens
+        assert set(re.findall(r'name="csrf_token" value="([^"]+)"', body)) == {view_token(app, code, *views[key])}, key
+        assert not any(own_token(p) in body for p in club.values())
+        assert not any(f">{name}<" in body or f'"{name}"' in body for name in ("Ada", "Ben", "Bo", "Sam", "Sue"))
+        page = phone.client.get(f"/t/{code}").data.decode()
+        assert f'hx-headers=\'{{"X-CSRF-Token": "{own_token(phone)}"}}\'' in page  # the phone's own, for htmx
+    assert len({view_token(app, code, *v) for v in views.values()}) == 2  # the players' and the spectators'
 
 
-def test_undo_asks_first_only_when_the_move_is_another_seats(club):
+def test_undo_names_the_move_and_the_page_names_the_seat(club):
+    """Undo asks first for another seat's move (issue 10 §5): the board names whose move it is and the
+    page names the phone's seat; companion.js lets the phone's own move go without the question
+    (tests/browser/test_phone_board.py taps it)."""
     club["anna"].act(do="adjust unit=u1 tracker=hp by=-1")
-    question = 'hx-confirm="Undo Anna: Falcon HP'
-    assert question not in poll(club["anna"])  # her own move: taken back at once
-    assert question in poll(club["ada"])  # same side, same kept board, but not her move
-    assert question in poll(club["ben"])
+    for key in ("anna", "ada", "ben"):
+        body = poll(club[key])
+        assert 'hx-confirm="Undo Anna: Falcon HP' in body and 'data-undo="Anna: Falcon HP' in body
+    assert 'data-seat="Anna" data-side="Red"' in club["anna"].client.get(f"/t/{club['anna'].code}").data.decode()
+    assert 'data-seat="Ben" data-side="Blue"' in club["ben"].client.get(f"/t/{club['ben'].code}").data.decode()
 
 
 def test_a_sealed_order_is_kept_only_in_its_sides_board(app, club):
@@ -110,12 +120,10 @@ def test_a_sealed_order_is_kept_only_in_its_sides_board(app, club):
         assert (SECRET in body) == (phone in (club["anna"], club["ada"]))
     rows = kept(app, red.code)
     newest = max(seq for seq, _, _ in rows)
-    # from the seal on, each side's board is its own (before it, one board served both sides)
-    assert {tuple(view.split("|")[1:3]) for seq, view, _ in rows if seq == newest} == {
-        ("player", '"Red"'), ("player", '"Blue"'), ("spectator", '""')}
-    assert ("player", "*") in {tuple(view.split("|")[1:3]) for seq, view, _ in rows if seq < newest}
+    assert {view for seq, view, _ in rows if seq == newest} == {
+        View("player", "Red"), View("player", "Blue"), View("spectator", "")}
     for seq, view, html in rows:
-        if '|"Red"|' not in view:
+        if view != View("player", "Red"):
             assert SECRET not in html, view
         elif seq == newest:
             assert SECRET in html
@@ -128,19 +136,21 @@ def test_a_spectators_board_is_its_own_and_read_only(club):
     assert not re.search(r'<button class="btn primary next"[^>]*disabled', playing)
 
 
-def test_pages_of_older_seqs_are_dropped(app, club):
+def test_kept_boards_are_bounded_oldest_first(app, club, monkeypatch):
+    """Boards live in the server process's memory (a read never writes), forgotten oldest first past
+    the budget; a phone whose earlier board is gone just gets the whole board."""
+    keep.forget()
+    monkeypatch.setattr(keep, "MAX_BOARDS", 4)
     anna = club["anna"]
     for by in range(1, 7):
         anna.act(do=f"adjust unit=u1 tracker=hp by=-{by}")
         for phone in club.values():
             poll(phone)
-    with app.app_context():
-        seq = store.table(store.open_db(app.config["DATABASE"]), anna.code)["seq"]
     rows = kept(app, anna.code)
-    # the newest page of each of the two views (the players', one for both sides; the spectators'),
-    # and the few before it a delta compares with
-    assert {s for s, _, _ in rows} == set(range(seq - drawn.DELTA_BEHIND, seq + 1))
-    assert len([s for s, _, _ in rows if s == seq]) == 2
+    assert len(rows) == 4
+    newest = max(s for s, _, _ in rows)
+    assert {v for s, v, _ in rows if s == newest} == {View("player", "Red"), View("player", "Blue"), View("spectator", "")}
+    assert '<section id="board"' in poll(club["ben"], newest - 3)  # its board is forgotten: the whole one
 
 
 def test_a_library_change_redraws_the_board(app, club, boards_drawn):
@@ -152,9 +162,8 @@ def test_a_library_change_redraws_the_board(app, club, boards_drawn):
     anna = club["anna"]
     resp = anna.client.post(f"/t/{anna.code}/library", data={"csrf_token": anna.csrf, "name": "Pair"})
     assert resp.status_code == 303
-    assert kept(app, anna.code) == []
     poll(club["ben"])
-    assert boards_drawn == ["every side"]
+    assert boards_drawn == [("player", "Blue")]
 
 
 # --- a poll a change or two behind gets only what changed -------------------------------------------
@@ -181,13 +190,13 @@ def test_one_change_behind_gets_the_unit_and_the_bars_out_of_band(club):
     assert "<section id=\"board\"" not in body
     assert "Raven HP -1" in body  # what Undo would take back, in the bar
     assert len(body) < len(poll(ben)) / 2
-    assert set(re.findall(r'name="csrf_token" value="([^"]+)"', body)) == {own_token(ben)}
+    assert own_token(ben) not in body
 
 
 def test_too_far_behind_or_a_new_unit_gets_the_whole_board(club):
     ben, anna = club["ben"], club["anna"]
     seq = seq_of(ben)
-    for _ in range(drawn.DELTA_BEHIND + 1):
+    for _ in range(draw.DELTA_BEHIND + 1):
         anna.act(do="adjust unit=u1 tracker=hp by=-1")
     assert '<section id="board"' in delta(ben, seq).data.decode()  # four changes behind
     seq = seq_of(ben)
@@ -213,20 +222,20 @@ def test_a_step_is_worked_out_once_per_view(club, monkeypatch):
     seq = seq_of(ben)
     assert seq_of(bo) == seq
     compared = []
-    real = drawn.parts_of
-    monkeypatch.setattr(drawn, "parts_of", lambda html: compared.append(1) or real(html))
+    real = draw._changed
+    monkeypatch.setattr(draw, "_changed", lambda old, new: compared.append(1) or real(old, new))
     anna.act(do="adjust unit=u2 tracker=hp by=-1")
     bodies = [delta(ben, seq).data.decode(), delta(bo, seq).data.decode()]
-    assert len(compared) == 2  # the old board and the new, once for both phones
+    assert len(compared) == 1  # the old board and the new compared once for both phones
     assert all('id="u-u2"' in b and "<section id=\"board\"" not in b for b in bodies)
-    assert bodies[0].replace(own_token(ben), "T") == bodies[1].replace(own_token(bo), "T")
+    assert bodies[0] == bodies[1]
     compared.clear()
     seq += 1
     anna.act(do="add-unit", name="Kestrel", side="Blue", hp=10)
     for phone in (ben, bo):
         resp = delta(phone, seq)
         assert '<section id="board"' in resp.data.decode() and "HX-Reswap" not in resp.headers
-    assert len(compared) == 2  # "the whole board" is kept as the step's answer too
+    assert len(compared) == 1  # "the whole board" is kept as the step's answer too
 
 
 def test_an_action_a_change_behind_is_answered_with_what_changed(club):
@@ -247,7 +256,7 @@ def test_an_action_a_change_behind_is_answered_with_what_changed(club):
     ids = re.findall(r'<[a-z]+ hx-swap-oob="true"[^>]* id="([^"]+)"', body)
     assert {"u-u1", "u-u2", "dock"} <= set(ids) and '<section id="board"' not in body
     assert 'id="unit-u2"' in body and 'id="unit-u1"' not in body  # his open row's card, folded the other
-    assert "Raven HP -1" in body and set(re.findall(r'name="csrf_token" value="([^"]+)"', body)) == {own_token(ben)}
+    assert "Raven HP -1" in body and own_token(ben) not in body
     # a phone that does not say (or is too far behind) gets the whole board
     assert '<section id="board"' in act().data.decode()
     assert '<section id="board"' in act(**{"X-Board-Seq": str(seq)}).data.decode()  # four behind now
@@ -263,8 +272,27 @@ def test_the_first_action_after_a_page_load_is_a_step(app, club):
     assert resp.status_code == 200  # a change no board was drawn for
     page = ben.client.get(f"/t/{ben.code}").data.decode()
     seq = re.search(r'id="board" data-seq="(\d+)"', page).group(1)
-    assert set(re.findall(r'name="csrf_token" value="([^"]+)"', page)) == {own_token(ben)}
     resp = ben.client.post(f"/t/{ben.code}/act", data={"csrf_token": ben.csrf, "do": "adjust unit=u2 tracker=hp by=-1"},
                            headers={**HX, "X-Board-Seq": seq})
     assert resp.status_code == 200 and resp.headers.get("HX-Reswap") == "none", resp.headers
     assert '<section id="board"' not in resp.data.decode() and 'id="u-u2"' in resp.data.decode()
+
+
+def test_a_sides_board_takes_the_parts_another_side_drew_without_reading_the_side(app, club, monkeypatch):
+    """Two sides' boards differ only where a template reads the seat's side (its own section marked):
+    the second side's board takes every other part from the first's, unless their data differ (a
+    sealed order redacted for one of them)."""
+    rendered = []
+    real = draw._render
+    monkeypatch.setattr(draw, "_render", lambda name, ctx, **extra: rendered.append((dict.get(ctx["seat"], "side"), name))  # (not read as a template would)
+                        or real(name, ctx, **extra))
+    club["anna"].act(do="adjust unit=u1 tracker=hp by=-1")  # drawn for Red
+    rendered.clear()
+    body = poll(club["ben"])
+    # drawn again: its own tag, what reads the side (each side's section, the "My side" filter); the rest is Red's
+    assert {name for _, name in rendered} == {"board/open.html", "board/side_open.html", "board/middle.html"}
+    assert re.findall(r'<section class="side side-\d mine" aria-label="([^"]+)"', body) == ["Blue"]
+    club["anna"].act(do="seal unit=u1", text=SECRET, _control="seal-u1")  # the sides' data differ now
+    rendered.clear()
+    body = poll(club["ben"], open_units="*")
+    assert ("Blue", "_unit_card.html") in rendered and SECRET not in body

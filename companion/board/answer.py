@@ -1,0 +1,116 @@
+"""A phone's answer: the whole board, the step from the board it shows, one unit's card, the page."""
+from __future__ import annotations
+
+import re
+
+from flask import make_response, render_template, request
+from markupsafe import Markup
+
+from companion import store
+from companion.board import keep
+from companion.board.draw import DELTA_BEHIND, Board, draw, fingerprint
+from companion.db import get_db
+from companion.seat_view import view_of
+from companion.web import csrf_token, without_indentation
+
+UID = re.compile(r"^[A-Za-z0-9_.:-]{1,60}$")
+MAX_OPEN = 60
+VARY = "HX-Request, Cookie, Accept-Encoding, X-Open-Units"
+
+
+def open_units() -> set[str]:
+    """The unit rows this request's phone has open: X-Open-Units (htmx), else ``?open=`` (a page
+    load; "*" opens every card), else the table's "open" cookie (companion.js keeps it, so a page
+    loaded again, say after the phone slept, comes with the rows that were open, cards and all);
+    ids that cannot be a unit's are ignored."""
+    said = request.headers.get("X-Open-Units")
+    if said is None:
+        said = " ".join(request.args.getlist("open")) or request.cookies.get("open", "")
+    return {u for u in re.split(r"[\s,~]+", said)[:MAX_OPEN] if u == "*" or UID.match(u)}
+
+
+def kept_board(code: str, seat: dict, head: tuple | None = None, row: dict | None = None) -> Board | None:
+    """The board for the seat's view at the table's seq: kept by this process, or drawn now and kept.
+    ``head``: (id, seq, system) if the caller has it; ``row``: the table, drawn from if at that seq."""
+    db = get_db()
+    head = head or store.table_head(db, code)
+    if head is None:
+        return None
+    view, version = view_of(seat), keep.version(db)
+    board = keep.kept(head[0], head[1], view, version)
+    if board is None:
+        if row is None or row["seq"] != head[1]:
+            row = store.table(db, code)
+        board = draw(row, view)
+        keep.keep(row["id"], view, version, board)
+    return board
+
+
+def board_fragment(code: str, seat: dict, since: int | None = None, head: tuple | None = None,
+                   row: dict | None = None):
+    """The board for an htmx request: for a phone showing the board at ``since`` (one to three changes
+    behind) only the parts that changed, out of band, when nothing else did; else the whole board."""
+    db = get_db()
+    head = head or (store.head_of(row) if row else store.table_head(db, code))
+    board = kept_board(code, seat, head, row)
+    if board is None:
+        return make_response("", 404)
+    opened = open_units()
+    if since is not None and 0 < board.seq - since <= DELTA_BEHIND:
+        old = keep.kept(head[0], since, board.view, keep.version(db))
+        keys = board.step_from(old) if old is not None else None
+        if keys is not None:
+            resp = make_response(board.step(keys, opened))
+            resp.headers["HX-Reswap"] = "none"  # the board stays; only the parts sent out of band change
+            resp.headers["X-Board-Seq"] = str(board.seq)
+            resp.headers["Vary"] = VARY
+            return resp
+    resp = make_response(board.whole(opened))
+    resp.headers["Vary"] = VARY
+    return resp
+
+
+def page_board(code: str, seat: dict, row: dict | None = None) -> Markup | None:
+    """The board inside a whole page (its open rows drawn open), from the boards kept for the view, so
+    the phone's first action finds its board kept and gets a step back.  None if the table is gone."""
+    board = kept_board(code, seat, store.head_of(row) if row else None, row)
+    return None if board is None else Markup(board.whole(open_units(), page_load=True))
+
+
+def fresh_board(code: str, seat: dict, errors: dict | None = None, flash: str | None = None) -> Board:
+    """A board drawn for one answer (with its sentences on it): not kept."""
+    return draw(store.table(get_db(), code), view_of(seat), errors, flash)
+
+
+def board_page(code: str, seat: dict, errors: dict | None = None, flash: str | None = None, status: int = 200,
+               row: dict | None = None):
+    """The board as the request wants it: the fragment for htmx, else the whole page; with one
+    answer's sentences (``errors``, ``flash``) drawn on it."""
+    if errors or flash:
+        board = fresh_board(code, seat, errors, flash)
+        html = board.whole(open_units(), page_load=not request.htmx)
+    else:
+        board = kept_board(code, seat, store.head_of(row) if row else None, row)
+        if board is None:
+            return make_response("", 404)
+        html = board.whole(open_units(), page_load=not request.htmx)
+    if not request.htmx:
+        context = {**board.context, "seat": seat, "csrf_token": csrf_token(), "errors": errors or {}}
+        html = without_indentation(render_template("board.html", board_html=Markup(html), **context))
+    resp = make_response(html, status)
+    resp.headers["Vary"] = VARY
+    return resp
+
+
+def card_answer(code: str, seat: dict, uid: str):
+    """One unit's whole card for a phone that has just opened its row (the board it has shows the
+    row with an empty slot): from the board kept for the seat's view."""
+    board = kept_board(code, seat)
+    if board is None:
+        return make_response("", 404)
+    card = board.cards.get(uid)
+    if card is None:  # taken off the table meanwhile (its row goes with the next poll)
+        return make_response("That unit is no longer on the table.", 404)
+    resp = make_response(f'<div class="unitcard" id="card-{uid}" data-v="{fingerprint(card)}">{card}</div>')
+    resp.headers["Vary"] = "HX-Request, Cookie, Accept-Encoding"
+    return resp

@@ -1,0 +1,48 @@
+"""What the board's templates read: the table row as a seat's view sees it."""
+from __future__ import annotations
+
+from flask import current_app
+from jinja2 import TemplateNotFound
+
+from companion import hidden, store
+from companion.db import get_db, systems
+
+NO_OUTCOME = {"deck-load", "deck-shuffle"}  # chance actions with nothing to read off (a new order)
+
+
+def has_template(name: str) -> bool:
+    """Whether a template exists (a game's optional tools or panel), wherever the templates live."""
+    try:
+        current_app.jinja_env.get_template(name)
+    except TemplateNotFound:
+        return False
+    return True
+
+
+def board_context(code: str, seat: dict, errors=None, flash=None, row=None) -> dict:
+    """What the board templates need; ``row`` when the caller has just read it (and nothing changed)."""
+    db = get_db()
+    # Everything the board shows passes through hidden.for_viewer: another side's sealed orders
+    # are there only as "sealed", never as text (the poll and the tools reuse this context).
+    viewer = hidden.viewer_side(seat)
+    row = store.state_for(row or store.table(db, code), viewer)
+    system = systems()[row["system"]]
+    log = store.board_log(db, row["id"], viewer, row=row)
+    return {"row": row, "state": row["state"], "seat": seat, "system": system,
+            "has_game_tools": has_template(f"games/{system.slug}/_tools.html"),
+            # compact unit rows: boards of core trackers, and games that say what their row shows
+            # (games/<slug>/_row.html); a game with only its own _unit.html keeps full cards
+            "has_row": has_template(f"games/{system.slug}/_row.html"),
+            "unit_rows": has_template(f"games/{system.slug}/_row.html")
+            or not has_template(f"games/{system.slug}/_unit.html"),
+            "readonly": seat["role"] == "spectator" or row["finished"],
+            "history": {k: log[k] for k in ("undo", "redo", "undo_seq", "redo_seq")}, "rolls": log["rolls"],
+            "result": newest_result(row, log["rolls"]),
+            "errors": errors or {}, "flash": flash, "poll_seconds": current_app.config["POLL_SECONDS"]}
+
+
+def newest_result(row: dict, rolls: list[dict]) -> dict | None:
+    """The newest action's outcome for the result sheet: only while it is the last thing done."""
+    if rolls and rolls[0]["seq"] == row["seq"] and not rolls[0]["withdrawn"] and rolls[0]["type"] not in NO_OUTCOME:
+        return rolls[0]
+    return None

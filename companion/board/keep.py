@@ -1,0 +1,101 @@
+"""The boards this server process has drawn, in its memory: (table, seq, view) -> Board.
+
+After a change every phone of a view asks for the same board (or the same step to it) within a poll
+interval: it is drawn by the first and served to the rest.  Nothing is written anywhere, so a read never
+waits for the write lock and works on a full disk; each server process draws its own (two workers may
+each draw a board once).  A phone a few changes behind finds its earlier board here to be sent the
+step; boards are forgotten oldest first past a budget of bytes.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from collections import OrderedDict
+
+from flask import current_app
+
+from companion.seat_view import View
+
+BUDGET = 64 * 1024 * 1024  # bytes of HTML kept per server process (a board with its cards: 10-100 KB)
+MAX_BOARDS = 1024  # and boards (each holds its context, the table's state as its view sees it)
+
+_kept: OrderedDict[tuple, object] = OrderedDict()  # -> board.draw.Board
+_bytes = 0
+_lock = threading.Lock()
+
+
+def templates_version() -> str:
+    """Changes whenever a template file does: a board drawn by older templates is not served (a server
+    run with templates reloading, as in development)."""
+    app = current_app._get_current_object()
+    known = app.extensions.get("companion.templates_version")
+    if known and not app.jinja_env.auto_reload:
+        return known
+    digest = hashlib.sha256(str(app.config["POLL_SECONDS"]).encode())
+    for folder, _, files in sorted(os.walk(app.template_folder)):
+        for name in sorted(files):
+            st = os.stat(os.path.join(folder, name))
+            digest.update(f"{folder}/{name}:{st.st_mtime_ns}:{st.st_size};".encode())
+    app.extensions["companion.templates_version"] = digest.hexdigest()[:12]
+    return app.extensions["companion.templates_version"]
+
+
+def version(db) -> str:
+    """What a kept board was drawn from besides its table, seq and view: the templates and the library
+    (a game's board may list saved items, say ship classes)."""
+    from companion import store
+    return f"{templates_version()}|{store.library_revision(db)}"
+
+
+def _key(table_id: int, seq: int, view: View, version: str) -> tuple:
+    # the database and the secret too: one process may serve several apps (the tests make one each)
+    config = current_app.config
+    return (config.get("DATABASE"), config["SECRET_KEY"], table_id, seq, view, version)
+
+
+_shared: OrderedDict[tuple, dict] = OrderedDict()
+SHARED = 512  # (table, seq, role, data) pools of parts kept (each a few boards' worth of strings)
+
+
+def shared(table_id: int, seq: int, role: str, digest: str) -> dict:
+    """The parts drawn at this seq for views of ``role`` whose data has this digest, without reading the
+    seat's side: a view drawn next takes them instead of drawing them again (board/draw.py)."""
+    key = _key(table_id, seq, View(role, ""), digest)
+    with _lock:
+        pool = _shared.get(key)
+        if pool is None:
+            pool = _shared[key] = {}
+            while len(_shared) > SHARED:
+                _shared.popitem(last=False)
+        return pool
+
+
+def kept(table_id: int, seq: int, view: View, version: str):
+    with _lock:
+        board = _kept.get(_key(table_id, seq, view, version))
+        if board is not None:
+            _kept.move_to_end(_key(table_id, seq, view, version))
+        return board
+
+
+def keep(table_id: int, view: View, version: str, board) -> None:
+    global _bytes
+    key = _key(table_id, board.seq, view, version)
+    with _lock:
+        if key in _kept:
+            return
+        _kept[key] = board
+        _bytes += board.size
+        while (_bytes > BUDGET or len(_kept) > MAX_BOARDS) and len(_kept) > 1:
+            _, old = _kept.popitem(last=False)
+            _bytes -= old.size
+
+
+def forget() -> None:
+    """Drop every kept board (tests)."""
+    global _bytes
+    with _lock:
+        _kept.clear()
+        _shared.clear()
+        _bytes = 0

@@ -1,0 +1,151 @@
+"""Live push (issue 25): a phone holds one Server-Sent Events stream per table and hears of a change
+within a few hundredths of a second, instead of at its next poll.
+
+The stream says only *that* the table moved on (its seq as the event's id and data); the phone then
+asks for the step from the board it shows, the very request a poll makes (companion/board: drawn
+once per change and view, the parts that changed).  So a change is drawn once per view whatever the
+number of phones, a phone's open rows come with it, and what a phone is sent has one path, tested
+once.  A phone that reconnects sends ``Last-Event-ID`` (the browser does it by itself) and is told at
+once if the table moved meanwhile; the step it then asks for is the whole board when it is far behind.
+
+Across processes: every server worker watches the database itself.  One thread per process asks
+SQLite every ``TICK`` whether anything was committed since (``PRAGMA data_version``: a change by any
+connection, this process's or another worker's) and, when something was, reads the seqs of the
+tables it has streams for in one query and wakes those streams' waiters.  Nothing new to run beside
+the app (no broker), and a commit reaches a stream in at most ``TICK`` plus a wake-up.  Measured in
+scripts/load.py --live (docs/performance.md).
+"""
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+
+TICK = 0.02  # seconds between two looks at the database (the push delay's bound, besides the wake-up)
+PING = 20  # seconds between two keep-alive events on an idle stream (issue 25: every 15-30 s)
+GONE = -1  # the seq a waiter is told when its table is no longer there
+LASTS = 600  # seconds a stream is held before it ends and the browser opens it again (from its last id)
+
+
+class _Watch:
+    """The tables one database has streams for, their last known seqs and their waiters."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.seqs: dict[str, int] = {}  # code -> last seq seen
+        self.waiters: dict[str, set[threading.Event]] = {}
+        self.version: int | None = None
+        self.conn: sqlite3.Connection | None = None
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn, self.version = None, None
+
+    def look(self) -> None:
+        """Read what changed (in the watching thread only)."""
+        if self.conn is None:
+            self.conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False)
+        version = self.conn.execute("pragma data_version").fetchone()[0]
+        with _lock:
+            codes = [c for c, w in self.waiters.items() if w]
+            fresh = [c for c in codes if c not in self.seqs]
+        if version == self.version and not fresh:
+            return
+        self.version = version
+        if not codes:
+            return
+        found = dict(self.conn.execute(
+            f"select code, seq from tables where code in ({', '.join('?' * len(codes))})", codes).fetchall())
+        with _lock:
+            for code in codes:
+                seq = found.get(code, GONE)
+                if self.seqs.get(code) != seq:
+                    self.seqs[code] = seq
+                    for event in self.waiters.get(code, ()):
+                        event.set()
+
+
+_lock = threading.Lock()
+_watches: dict[str, _Watch] = {}
+_thread: threading.Thread | None = None
+
+
+def _run() -> None:
+    while True:
+        time.sleep(TICK)
+        with _lock:
+            idle = [path for path, w in _watches.items() if not w.waiters]
+            watches = [_watches.pop(path) for path in idle] + [w for w in _watches.values()]
+        for watch in watches:
+            if not watch.waiters:  # no stream of this database now: let its connection go
+                watch.close()
+                continue
+            try:
+                watch.look()
+            except sqlite3.Error:
+                watch.close()  # (the file was replaced, say by the tests): opened again next time
+
+
+def _watching(path: str, code: str, event: threading.Event) -> tuple[_Watch, int | None]:
+    """Add a waiter for ``code`` (in one step with finding its database's watch, which the watching
+    thread lets go once it has no waiter): the watch and the seq known so far."""
+    global _thread
+    with _lock:
+        watch = _watches.get(path)
+        if watch is None:
+            watch = _watches[path] = _Watch(path)
+        if _thread is None or not _thread.is_alive():
+            _thread = threading.Thread(target=_run, name="companion-live", daemon=True)
+            _thread.start()
+        watch.waiters.setdefault(code, set()).add(event)
+        return watch, watch.seqs.get(code)
+
+
+def wait_past(path: str, code: str, seq: int, timeout: float) -> int | None:
+    """The table's seq once it is past ``seq`` (at once if it already is), ``GONE`` if the table is
+    gone, or None after ``timeout`` seconds with no change."""
+    event = threading.Event()
+    watch, known = _watching(path, code, event)
+    try:
+        deadline = time.monotonic() + timeout
+        while known is None or (known != GONE and known <= seq):
+            left = deadline - time.monotonic()
+            if left <= 0 or not event.wait(left):
+                return None
+            event.clear()
+            with _lock:
+                known = watch.seqs.get(code)
+        return known
+    finally:
+        with _lock:
+            waiters = watch.waiters.get(code)
+            if waiters is not None:
+                waiters.discard(event)
+                if not waiters:
+                    del watch.waiters[code]
+                    watch.seqs.pop(code, None)  # not watched now: read afresh when watched again
+
+
+def events(path: str, code: str, since: int, ping: float = PING, lasts: float = LASTS):
+    """The stream's text: ``retry``, then an event each time the table moves past the seq last sent
+    (its id and data are the new seq), a ``ping`` event when idle, and ``gone`` if the table goes.
+    It ends after ``lasts`` seconds (the browser opens it again at once, from the last id): a stream
+    never ties a server thread for ever.  It holds no database connection while it waits."""
+    yield "retry: 1000\n\n"
+    sent = since
+    end = time.monotonic() + lasts
+    while True:
+        left = end - time.monotonic()
+        if left <= 0:
+            return
+        seq = wait_past(path, code, sent, min(ping, left))
+        if seq is None:
+            if time.monotonic() < end:
+                yield "event: ping\ndata: \n\n"
+        elif seq == GONE:
+            yield "event: gone\ndata: \n\n"
+            return
+        else:
+            yield f"id: {seq}\ndata: {seq}\n\n"
+            sent = seq

@@ -1,0 +1,55 @@
+"""Live push (issue 25): a change reaches the other phone through its stream, not its next poll; an
+idle phone sends no request; a phone whose stream drops polls until it is back, then catches up."""
+from __future__ import annotations
+
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from phone_checks import open_card, two_players
+from test_core_browser import add_unit, hp_of
+
+pytestmark = pytest.mark.browser
+
+SLOW_POLLS = {"POLL_SECONDS": 30, "LIVE_PING": 5}  # a poll would take 30 s: only the stream can be quick
+
+
+@pytest.mark.parametrize("live_server", [SLOW_POLLS], indirect=True)
+def test_a_tap_reaches_the_other_phone_through_its_stream(live_server, phone):
+    anna, ben = phone(), phone()
+    two_players(anna, ben, live_server)
+    add_unit(anna, "Nimitz", 8)
+    expect(hp_of(ben, "Nimitz")).to_have_text("8", timeout=3000)
+    open_card(anna, "Nimitz")
+    delays = []
+    for left in ("7", "6", "5"):
+        anna.locator("form.unit", has=anna.locator("h3", has_text="Nimitz")).get_by_label("HP minus one").click()
+        expect(hp_of(anna, "Nimitz")).to_have_text(left)
+        answered = time.monotonic()
+        expect(hp_of(ben, "Nimitz")).to_have_text(left, timeout=3000)  # far within the 30 s poll
+        delays.append(time.monotonic() - answered)
+    assert max(delays) < 2.0, delays  # (the benchmark measures the delay; this only says it is not a poll's)
+
+
+def test_an_idle_phone_on_a_live_stream_sends_nothing(live_server, phone):
+    """Its board would poll every second (the test server's period) without the stream."""
+    anna, ben = phone(), phone()
+    two_players(anna, ben, live_server)
+    sent = []
+    ben.wait_for_timeout(1000)  # (the page's own assets, say the home-screen icon, come after it loads)
+    ben.on("request", lambda r: sent.append(r.url) if "/static/" not in r.url else None)
+    ben.wait_for_timeout(6000)  # longer than a ping and several poll periods of a phone without a stream
+    assert sent == []
+    expect(ben.locator("#link-state")).to_have_text("● live")
+
+
+def test_a_phone_whose_stream_cannot_be_held_polls_and_stays_live(live_server, phone):
+    """A proxy that cannot hold a stream: the board polls every period instead, by itself."""
+    anna, ben = phone(), phone()
+    ben.route("**/live*", lambda route: route.abort("connectionrefused"))
+    two_players(anna, ben, live_server)
+    add_unit(anna, "Nimitz", 8)
+    expect(hp_of(ben, "Nimitz")).to_have_text("8", timeout=4000)
+    ben.wait_for_timeout(2500)
+    expect(ben.locator("#link-state")).to_have_text("● live")  # its polls are answered: it is in touch

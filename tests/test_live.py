@@ -1,0 +1,81 @@
+"""Live push (companion/live.py): a stream hears of every change of its table, from any server
+process, within a few hundredths of a second; resumes where it left off; pings when idle."""
+from __future__ import annotations
+
+import threading
+import time
+
+from companion import live, store
+
+
+def _stream(app, client, code: str, since: int, ping: float = 5.0):
+    """The stream's events as the server writes them (the generator the endpoint returns)."""
+    return live.events(app.config["DATABASE"], code, since, ping)
+
+
+def _change(app, code: str) -> int:
+    """A change made through another connection (as another server worker would)."""
+    db = store.open_db(app.config["DATABASE"])
+    with store.write_lock(db):
+        db.conn.execute("update tables set seq = seq + 1 where code = ?", [code])
+    return db.execute("select seq from tables where code = ?", [code]).fetchone()[0]
+
+
+def test_a_change_by_another_connection_reaches_a_waiting_stream_at_once(app, client, table):
+    table.create()
+    seq = store.table(store.open_db(app.config["DATABASE"]), table.code)["seq"]
+    events = _stream(app, client, table.code, seq)
+    assert next(events) == "retry: 1000\n\n"
+    heard = []
+
+    def listen():
+        heard.append((next(events), time.monotonic()))
+    waiting = threading.Thread(target=listen)
+    waiting.start()
+    time.sleep(0.2)  # the stream is waiting
+    changed_at = time.monotonic()
+    new = _change(app, table.code)
+    waiting.join(5)
+    assert heard and heard[0][0] == f"id: {new}\ndata: {new}\n\n"
+    assert heard[0][1] - changed_at < 1.0  # a tick is 20 ms; the bound only says it did not wait for a ping
+
+
+def test_a_stream_that_resumes_behind_is_told_at_once_and_exactly_once(app, client, table):
+    table.create()
+    db = store.open_db(app.config["DATABASE"])
+    seq = store.table(db, table.code)["seq"]
+    _change(app, table.code)
+    new = _change(app, table.code)
+    events = _stream(app, client, table.code, seq)  # Last-Event-ID two changes back
+    next(events)
+    started = time.monotonic()
+    assert next(events) == f"id: {new}\ndata: {new}\n\n"  # one event for both changes: the step covers them
+    assert time.monotonic() - started < 1.0
+    events = _stream(app, client, table.code, new, ping=0.3)  # up to date: nothing but a ping
+    next(events)
+    assert next(events) == "event: ping\ndata: \n\n"
+
+
+def test_a_stream_of_a_table_that_goes_says_so_and_ends(app, client, table):
+    table.create()
+    db = store.open_db(app.config["DATABASE"])
+    row = store.table(db, table.code)
+    events = _stream(app, client, table.code, row["seq"], ping=0.5)
+    next(events)
+    with store.write_lock(db):
+        db.conn.execute("delete from tables where code = ?", [table.code])
+    table.code = None  # (nothing left for the fixture's round trip)
+    assert next(events) == "event: gone\ndata: \n\n"
+    assert next(events, None) is None
+
+
+def test_the_stream_endpoint_is_the_seats_own(app, client, table):
+    table.create()
+    resp = client.get(f"/t/{table.code}/live?seq=0", buffered=False)
+    assert resp.status_code == 200 and resp.mimetype == "text/event-stream"
+    assert resp.headers["Cache-Control"] == "no-cache"
+    first = next(resp.response)
+    assert (first.decode() if isinstance(first, bytes) else first) == "retry: 1000\n\n"
+    resp.close()
+    assert app.test_client().get(f"/t/{table.code}/live").status_code == 404  # no seat at this table
+    assert client.get("/t/NOSUCH/live").status_code == 404
