@@ -29,6 +29,18 @@ def new_table(db):
     return code
 
 
+def _before_the_undo_chain(db) -> None:
+    """Make ``db`` an old database: no chain columns, no snapshots, migration 3 not applied (closed)."""
+    for column in ("link", "withdrawn", "since_snap"):
+        db.execute(f"alter table events drop column {column}")
+    for column in ("done_top", "undone_event"):
+        db.execute(f"alter table tables drop column {column}")
+    db.execute("drop table snapshots")
+    db.execute("delete from _sqlite_migrations where name = 'm003_undo_chain'")
+    db.conn.commit()
+    db.close()
+
+
 def test_everything_acknowledged_survives_a_restart(path):
     db = store.open_db(path)
     code = new_table(db)
@@ -221,14 +233,7 @@ def test_a_log_written_before_the_undo_chain_is_linked_by_the_migration(path):
     play_with_undos(db, code, random.Random(3), steps=60)
     before = store.table(db, code)["state"], store.history(db, code), store.events(db, code)
     # make it an old database: no chain columns, no snapshots, migration 3 not applied
-    for column in ("link", "withdrawn", "since_snap"):
-        db.execute(f"alter table events drop column {column}")
-    for column in ("done_top", "undone_event"):
-        db.execute(f"alter table tables drop column {column}")
-    db.execute("drop table snapshots")
-    db.execute("delete from _sqlite_migrations where name = 'm003_undo_chain'")
-    db.conn.commit()
-    db.close()
+    _before_the_undo_chain(db)
     again = store.open_db(path)
     assert (store.table(again, code)["state"], store.history(again, code), store.events(again, code)) == before
     for redo in (False, False, True, False):
@@ -306,14 +311,7 @@ def test_the_migration_and_an_import_walk_the_undo_stack_with_actions_timeline(p
     walked = []
     real = actions.timeline
     monkeypatch.setattr(actions, "timeline", lambda events, each=None: walked.append(len(events)) or real(events, each))
-    for column in ("link", "withdrawn", "since_snap"):
-        db.execute(f"alter table events drop column {column}")
-    for column in ("done_top", "undone_event"):
-        db.execute(f"alter table tables drop column {column}")
-    db.execute("drop table snapshots")
-    db.execute("delete from _sqlite_migrations where name = 'm003_undo_chain'")
-    db.conn.commit()
-    db.close()
+    _before_the_undo_chain(db)
     store.open_db(path)
     assert walked == [len(log)]
     replay._check_replay(log)
