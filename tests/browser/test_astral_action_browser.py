@@ -71,10 +71,13 @@ def test_a_turn_of_astral_action_on_two_phones(live_server, phone, tmp_path):
     design(anna, "Falcon", 2, [("primary", "kinetic", "F"), ("secondary", "shields", "")])
     expect(anna.locator("#aa-cards")).to_contain_text("90 pts")  # 60 + 20 + 10 (L399-L401)
     put_on_table(anna, "Falcon")
+    # Falcon has reached Ben's board, and the refresh of his helpers it starts has landed (a tap during
+    # it goes to the helpers being replaced)
+    expect(ben.locator("#unit-options option", has_text="Falcon")).to_have_count(1, timeout=8000)
+    ben.wait_for_timeout(1500)
     bad = ben.locator("#aa-designer")
     bad.locator("input[name=name]").fill("Raven")
-    # the designer may start from the card this table saved last (Anna's, reaching Ben's helpers at once
-    # through the live push): Ben's card has no chart yet
+    # the designer starts from the card this table saved last (Anna's): Ben's card has no chart yet
     bad.locator("input[name='chart.miss']").fill("")
     bad.locator("input[name='chart.glance']").fill("")
     bad.get_by_role("button", name="Save the card").click()
