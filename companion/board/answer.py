@@ -41,7 +41,7 @@ def kept_board(code: str, seat: dict, head: tuple | None = None, row: dict | Non
     if board is None:
         if row is None or row["seq"] != head[1]:
             row = store.table(db, code)
-        board = draw(row, view)
+        board = draw(row, view, version=version)
         keep.keep(row["id"], view, version, board)
     return board
 
@@ -50,14 +50,13 @@ def board_fragment(code: str, seat: dict, since: int | None = None, head: tuple 
                    row: dict | None = None):
     """The board for an htmx request: for a phone showing the board at ``since`` (one to three changes
     behind) only the parts that changed, out of band, when nothing else did; else the whole board."""
-    db = get_db()
-    head = head or (store.head_of(row) if row else store.table_head(db, code))
+    head = head or (store.head_of(row) if row else store.table_head(get_db(), code))
     board = kept_board(code, seat, head, row)
     if board is None:
         return make_response("", 404)
     opened = open_units()
     if since is not None and 0 < board.seq - since <= DELTA_BEHIND:
-        old = keep.kept(head[0], since, board.view, keep.version(db))
+        old = keep.kept(head[0], since, board.view, board.version)
         keys = board.step_from(old) if old is not None else None
         if keys is not None:
             resp = make_response(board.step(keys, opened))
@@ -68,13 +67,6 @@ def board_fragment(code: str, seat: dict, since: int | None = None, head: tuple 
     resp = make_response(board.whole(opened))
     resp.headers["Vary"] = VARY
     return resp
-
-
-def page_board(code: str, seat: dict, row: dict | None = None) -> Markup | None:
-    """The board inside a whole page (its open rows drawn open), from the boards kept for the view, so
-    the phone's first action finds its board kept and gets a step back.  None if the table is gone."""
-    board = kept_board(code, seat, store.head_of(row) if row else None, row)
-    return None if board is None else Markup(board.whole(open_units(), page_load=True))
 
 
 def fresh_board(code: str, seat: dict, errors: dict | None = None, flash: str | None = None) -> Board:
@@ -88,12 +80,11 @@ def board_page(code: str, seat: dict, errors: dict | None = None, flash: str | N
     answer's sentences (``errors``, ``flash``) drawn on it."""
     if errors or flash:
         board = fresh_board(code, seat, errors, flash)
-        html = board.whole(open_units(), page_load=not request.htmx)
     else:
         board = kept_board(code, seat, store.head_of(row) if row else None, row)
         if board is None:
             return make_response("", 404)
-        html = board.whole(open_units(), page_load=not request.htmx)
+    html = board.whole(open_units(), page_load=not request.htmx)
     if not request.htmx:
         context = {**board.context, "seat": seat, "csrf_token": csrf_token(), "errors": errors or {}}
         html = without_indentation(render_template("board.html", board_html=Markup(html), **context))

@@ -21,7 +21,6 @@ from markupsafe import Markup
 
 from companion.board import keep
 from companion.board.context import board_context
-from companion.db import get_db
 from companion.seat_view import View, form_token
 from companion.web import without_indentation
 
@@ -60,6 +59,7 @@ class Board:
     variants: dict[tuple, str] = field(default_factory=dict)
     steps: dict[int, tuple[str, ...] | None] = field(default_factory=dict)  # since -> changed part ids
     size: int = 0
+    version: str = ""  # the templates' and the library's it was drawn with (keep.version)
     shared: dict | None = field(default=None, repr=False)  # parts drawn without reading the side (keep.shared)
 
     def part(self, key: str) -> Segment | None:
@@ -117,9 +117,11 @@ def _changed(old: Board, new: Board) -> tuple[str, ...] | None:
     return tuple(changed)
 
 
-def draw(row: dict, view: View, errors: dict | None = None, flash: str | None = None) -> Board:
+def draw(row: dict, view: View, errors: dict | None = None, flash: str | None = None, version: str = "") -> Board:
     """The board of ``row`` (a table row at its seq) for ``view``: a pure function of the two (and the
-    templates); ``errors``/``flash``: one answer's own sentences (such a board is not kept)."""
+    templates); ``errors``/``flash``: one answer's own sentences (such a board is not kept, nor shared);
+    ``version``: the templates' and the library's (keep.version), which the parts shared between views
+    are drawn from too."""
     token = form_token(row["code"], view)
     seat = _Seat(view.seat())
     ctx = board_context(row["code"], seat, errors, flash, row)
@@ -128,11 +130,11 @@ def draw(row: dict, view: View, errors: dict | None = None, flash: str | None = 
     ctx["csrf_token"] = token
     ctx["code"], ctx["ro"] = row["code"], ctx["readonly"]
     ctx.update(_macros())
-    board = Board(row["code"], ctx["row"]["seq"], view, "", [], ctx)
+    board = Board(row["code"], ctx["row"]["seq"], view, "", [], ctx, version=version)
     # what another view of the same role drew at this seq from the same data, without reading the
     # seat's side (a side's own highlight, a game's own-side buttons do), is this view's too
     board.shared = None if errors or flash else keep.shared(row["id"], board.seq, view.role,
-                                                            f"{keep.version(get_db())}|{_data_digest(ctx)}")
+                                                            f"{version}|{_data_digest(ctx)}")
     with _forms_of(token):
         board.opening = _render("board/open.html", ctx)
         board.segments = list(_segments(board, ctx))
