@@ -34,7 +34,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     """Build the app: defaults, then environment, then ``test_config``; register blueprints."""
     app = Flask(__name__, instance_relative_config=True,
                 template_folder=str(asset_dir("templates")), static_folder=str(asset_dir("static")))
-    from companion.web import BoardEnvironment
+    from companion.board.reads import BoardEnvironment
     app.jinja_environment = BoardEnvironment  # before anything builds app.jinja_env
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)

@@ -13,7 +13,6 @@ from pathlib import Path
 from urllib.parse import quote
 
 from flask import abort, current_app, g, jsonify, make_response, render_template, request, session
-from flask.templating import Environment
 from jinja2 import BaseLoader, TemplateNotFound
 from markupsafe import escape
 from werkzeug.exceptions import HTTPException
@@ -51,26 +50,6 @@ def init_app(app) -> None:
         render_template("error.html", status=403, message=e.description), 403))
     app.errorhandler(413)(lambda e: _api_error(e, "That request is too large (4 MB at most).") or (
         render_template("error.html", status=413, message="That file is too large (4 MB at most)."), 413))
-
-
-_DICT_NAMES = frozenset(dir(dict))
-
-
-class BoardEnvironment(Environment):
-    """Jinja as Flask sets it up, with ``unit.name`` on a plain dict looked up as an item first.
-
-    The board is dicts all the way down (the table's state); Jinja tries ``getattr`` first and
-    catches the AttributeError before it looks up the item, about a thousand times a board render.
-    A plain dict's attributes are the fixed names of ``dir(dict)``, so for any other name the
-    attribute lookup can only fail: taking the item first answers the same, without the exception."""
-
-    def getattr(self, obj, attribute):
-        if type(obj) is dict and attribute not in _DICT_NAMES:
-            try:
-                return obj[attribute]
-            except KeyError:
-                return self.undefined(obj=obj, name=attribute)
-        return super().getattr(obj, attribute)
 
 
 class MissRemembered(BaseLoader):

@@ -1,12 +1,16 @@
 """Shared fixtures: an app on a temporary database, a client, and a helper for table actions."""
 from __future__ import annotations
 
+import os
 
+# every part of a board served from memory is drawn again and compared (companion/board/reads.py):
+# the whole suite then checks that a part's noted reads are all it depends on
+os.environ.setdefault("COMPANION_CHECK_PARTS", "1")
 
-import pytest
+import pytest  # noqa: E402
 
-from companion import create_app
-from table_actions import TableActions  # noqa: F401  (tests import it from here too)
+from companion import create_app  # noqa: E402
+from table_actions import TableActions  # noqa: F401, E402  (tests import it from here too)
 
 
 def pytest_sessionfinish(session, exitstatus):

@@ -278,21 +278,45 @@ def test_the_first_action_after_a_page_load_is_a_step(app, club):
     assert '<section id="board"' not in resp.data.decode() and 'id="u-u2"' in resp.data.decode()
 
 
-def test_a_sides_board_takes_the_parts_another_side_drew_without_reading_the_side(app, club, monkeypatch):
-    """Two sides' boards differ only where a template reads the seat's side (its own section marked):
-    the second side's board takes every other part from the first's, unless their data differ (a
-    sealed order redacted for one of them)."""
+def test_a_hit_redraws_that_units_part_alone_once_for_every_side(app, club, monkeypatch):
+    """A part is drawn again only when something it read changed (companion/board/reads.py): a hit on
+    Falcon redraws Falcon's card and row (once: neither reads the seat's side), the bars that name the
+    move, and each board's own tag; Raven's part and each side's heading are served as they were.  A
+    sealed order makes the sides' data differ: each side then draws the part it sees."""
+    monkeypatch.setattr(draw, "CHECK_PARTS", False)  # (the tests' check draws every part served again)
     rendered = []
     real = draw._render
-    monkeypatch.setattr(draw, "_render", lambda name, ctx, **extra: rendered.append((dict.get(ctx["seat"], "side"), name))  # (not read as a template would)
-                        or real(name, ctx, **extra))
-    club["anna"].act(do="adjust unit=u1 tracker=hp by=-1")  # drawn for Red
+    monkeypatch.setattr(draw, "_render", lambda name, ctx, **extra: rendered.append(
+        (dict.get(ctx["seat"], "side"), name, ctx.get("uid"))) or real(name, ctx, **extra))
+    poll(club["ben"])  # Blue's board drawn once before the hit
     rendered.clear()
+    club["anna"].act(do="adjust unit=u1 tracker=hp by=-1")
     body = poll(club["ben"])
-    # drawn again: its own tag, what reads the side (each side's section, the "My side" filter); the rest is Red's
-    assert {name for _, name in rendered} == {"board/open.html", "board/side_open.html", "board/middle.html"}
+    units = {(name, uid) for _, name, uid in rendered if uid}
+    assert units == {("_unit_card.html", "u1"), ("_unit_box.html", "u1")}
+    assert [name for _, name, _ in rendered].count("_unit_card.html") == 1  # Red's draw served Blue too
+    # Red's answer draws its own tag, Falcon and the dock (it names the move); Blue's, its own tag alone
+    assert rendered == [("Red", "board/open.html", None), ("Red", "_unit_card.html", "u1"),
+                        ("Red", "_unit_box.html", "u1"), ("Red", "board/dock.html", None),
+                        ("Blue", "board/open.html", None)]
+    falcon = re.search(r'<div class="unitbox" id="u-u1".*?</details>', body, re.S).group(0)
+    assert "HP <b>9</b><small>/10</small>" in falcon, falcon
     assert re.findall(r'<section class="side side-\d mine" aria-label="([^"]+)"', body) == ["Blue"]
     club["anna"].act(do="seal unit=u1", text=SECRET, _control="seal-u1")  # the sides' data differ now
     rendered.clear()
     body = poll(club["ben"], open_units="*")
-    assert ("Blue", "_unit_card.html") in rendered and SECRET not in body
+    assert ("Blue", "_unit_card.html", "u1") in rendered and SECRET not in body
+
+
+def test_a_part_served_again_is_the_part_drawn_now(app, club):
+    """The tests' check (COMPANION_CHECK_PARTS, on for the whole suite, so every test of every game
+    checks it) draws each part served from memory again: a kept part that is not what its reads now
+    draw (here: one changed behind the notes' back) stops the answer."""
+    assert draw.CHECK_PARTS
+    poll(club["ben"])
+    with keep._lock:
+        (key,) = [k for k in keep._parts if k[-1] == ("board/unit_options.html",) and k[0] == app.config["DATABASE"]]
+        keep._parts[key] = [(*variant[:-1], variant[-1].replace("Raven", "Heron")) for variant in keep._parts[key]]
+        keep._kept.clear()  # the boards themselves: Red's is drawn again, from the parts
+    with pytest.raises(draw.PartDrift, match="unit_options"):
+        poll(club["ada"])

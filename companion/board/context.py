@@ -6,6 +6,7 @@ from jinja2 import TemplateNotFound
 
 from companion import hidden, store
 from companion.db import get_db, systems
+from companion.web import roster_of
 
 NO_OUTCOME = {"deck-load", "deck-shuffle"}  # chance actions with nothing to read off (a new order)
 
@@ -38,7 +39,17 @@ def board_context(code: str, seat: dict, errors=None, flash=None, row=None) -> d
             "readonly": seat["role"] == "spectator" or row["finished"],
             "history": {k: log[k] for k in ("undo", "redo", "undo_seq", "redo_seq")}, "rolls": log["rolls"],
             "result": newest_result(row, log["rolls"]),
+            "lineup": lineup(row["state"]), "roster_print": roster_of(row["state"]),
             "errors": errors or {}, "flash": flash, "poll_seconds": current_app.config["POLL_SECONDS"]}
+
+
+def lineup(state: dict) -> list[dict]:
+    """The units in the board's order as its lists show them (id, name, side, taken off): the parts that
+    list units read this rather than every unit's numbers, so a hit taken redraws that unit's part and
+    not every side's heading (board/reads.py)."""
+    units = state["units"]
+    return [{"id": uid, "name": units[uid]["name"], "side": units[uid]["side"], "removed": bool(units[uid].get("removed"))}
+            for uid in state["unit_order"]]
 
 
 def newest_result(row: dict, rolls: list[dict]) -> dict | None:

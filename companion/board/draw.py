@@ -12,19 +12,22 @@ one context: the order of the board lives here, once (``_segments``).
 from __future__ import annotations
 
 import hashlib
-import json
+import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from flask import current_app, g
 from markupsafe import Markup
 
-from companion.board import keep
+from companion.board import keep, reads
 from companion.board.context import board_context
+from companion.board.reads import Watched
 from companion.seat_view import View, form_token
 from companion.web import without_indentation
 
 DELTA_BEHIND = 3  # a phone this many changes behind (or fewer) may get a step rather than the board
+# the tests set it: every kept part served again is drawn too and must be the same (PartDrift)
+CHECK_PARTS = os.environ.get("COMPANION_CHECK_PARTS") == "1"
 
 
 @contextmanager
@@ -60,7 +63,8 @@ class Board:
     steps: dict[int, tuple[str, ...] | None] = field(default_factory=dict)  # since -> changed part ids
     size: int = 0
     version: str = ""  # the templates' and the library's it was drawn with (keep.version)
-    shared: dict | None = field(default=None, repr=False)  # parts drawn without reading the side (keep.shared)
+    parts_key: tuple | None = None  # where its parts are kept (keep.part_key); None: drawn for one answer
+    texts: dict = field(default_factory=dict, repr=False)  # the values its parts read, as text (reads.digest)
 
     def part(self, key: str) -> Segment | None:
         return next((s for s in self.segments if s.key == key), None)
@@ -119,22 +123,22 @@ def _changed(old: Board, new: Board) -> tuple[str, ...] | None:
 
 def draw(row: dict, view: View, errors: dict | None = None, flash: str | None = None, version: str = "") -> Board:
     """The board of ``row`` (a table row at its seq) for ``view``: a pure function of the two (and the
-    templates); ``errors``/``flash``: one answer's own sentences (such a board is not kept, nor shared);
-    ``version``: the templates' and the library's (keep.version), which the parts shared between views
-    are drawn from too."""
+    templates); ``errors``/``flash``: one answer's own sentences (such a board is not kept, nor are its
+    parts); ``version``: the templates' and the library's (keep.version), which kept parts are drawn
+    from too."""
     token = form_token(row["code"], view)
-    seat = _Seat(view.seat())
-    ctx = board_context(row["code"], seat, errors, flash, row)
+    ctx = board_context(row["code"], view.seat(), errors, flash, row)
     ctx["csrf_token"] = token
     current_app.update_template_context(ctx)  # the games' helpers (their context processors), once
     ctx["csrf_token"] = token
     ctx["code"], ctx["ro"] = row["code"], ctx["readonly"]
     ctx.update(_macros())
+    # what a part reads of these is noted key by key (board/reads.py)
+    ctx["row"], ctx["state"], ctx["seat"] = (Watched("row", ctx["row"]), Watched("state", ctx["state"]),
+                                             Watched("seat", ctx["seat"]))
     board = Board(row["code"], ctx["row"]["seq"], view, "", [], ctx, version=version)
-    # what another view of the same role drew at this seq from the same data, without reading the
-    # seat's side (a side's own highlight, a game's own-side buttons do), is this view's too
-    board.shared = None if errors or flash else keep.shared(row["id"], board.seq, view.role,
-                                                            f"{version}|{_data_digest(ctx)}")
+    if not (errors or flash):
+        board.parts_key = keep.part_key(row["id"], view.role, version)
     with _forms_of(token):
         board.opening = _render("board/open.html", ctx)
         board.segments = list(_segments(board, ctx))
@@ -142,39 +146,30 @@ def draw(row: dict, view: View, errors: dict | None = None, flash: str | None = 
     return board
 
 
-class _Seat(dict):
-    """The view's seat, noting whether a template read its side (the part is then the side's own)."""
-    read_side = False
-
-    def __getitem__(self, key):
-        if key == "side":
-            self.read_side = True
-        return super().__getitem__(key)
-
-    def get(self, key, default=None):
-        if key == "side":
-            self.read_side = True
-        return super().get(key, default)
-
-
-def _data_digest(ctx: dict) -> str:
-    """What the board is drawn from besides the view, as the view sees it (another side's sealed parts
-    redacted): two views with the same digest and role differ only where a template reads the side."""
-    data = [ctx["state"], ctx["history"], ctx["rolls"], ctx["result"], ctx["readonly"]]
-    return hashlib.blake2b(json.dumps(data, sort_keys=True, default=str).encode(), digest_size=16).hexdigest()
-
-
-def _once(board: Board, key, render):
-    """``render()``, or what another view drew for ``key`` from the same data without reading the side."""
-    pool = board.shared
-    if pool is not None and key in pool:
-        return pool[key]
-    seat = board.context["seat"]
-    seat.read_side = False
-    out = render()
-    if pool is not None and not seat.read_side:
-        pool[key] = out
-    return out
+def _drawn(board: Board, key: tuple, template: str, extra: dict | None = None) -> str:
+    """One part of the board: a variant drawn before (at an earlier seq, or for another side) when the
+    values of everything it read are the same now (board/reads.py), else drawn now and kept."""
+    ctx = {**board.context, **extra} if extra else board.context
+    if board.parts_key is None:
+        return _render(template, ctx)
+    at, texts = board.parts_key + (key,), board.texts
+    for read, own, printed, html in keep.parts(at):
+        try:
+            if reads.prints(read, ctx, texts) + reads.own_prints(own, ctx, texts) == printed:
+                if CHECK_PARTS:
+                    _check(key, template, ctx, read + own, html)
+                return html
+        except reads.NotKept:
+            pass
+    noted = set()
+    with reads.recording(noted):
+        html = _render(template, ctx)
+    read, own = reads.noted(noted, ctx, frozenset(extra or ()))
+    try:
+        keep.keep_part(at, (read, own, reads.prints(read, ctx, texts) + reads.own_prints(own, ctx, texts), html))
+    except reads.NotKept:
+        pass  # it read a phone's own things, or a value that cannot be compared: drawn every time
+    return html
 
 
 def _macros() -> dict:
@@ -186,6 +181,17 @@ def _macros() -> dict:
     return {"err": macros.err, "form_open": macros.form_open, "row_numbers": trackers.row_numbers}
 
 
+class PartDrift(AssertionError):
+    """A kept part served again differs from the part drawn now: something it read was not noted."""
+
+
+def _check(key: tuple, template: str, ctx: dict, read: tuple, html: str) -> None:
+    """The tests' check (COMPANION_CHECK_PARTS=1): a part served again is the part drawn now."""
+    now = _render(template, ctx)
+    if now != html:
+        raise PartDrift(f"The kept part {key} ({template}) is not what it draws now; its reads were {read}")
+
+
 def _render(name: str, ctx: dict, **extra) -> str:
     template = current_app.jinja_env.get_template(name)
     return without_indentation(template.render({**ctx, **extra} if extra else ctx))
@@ -195,7 +201,7 @@ def _segments(board: Board, ctx: dict):
     state = ctx["state"]
 
     def part(name: str, **extra) -> str:
-        return _once(board, (name, tuple(sorted(extra.items()))), lambda: _render(name, ctx, **extra))
+        return _drawn(board, (name, *sorted(extra.items())), name, extra)
     yield Segment("unit-options", part("board/unit_options.html"))
     yield Segment(None, part("board/top.html"))
     yield Segment("turn", part("board/turn.html"))
@@ -215,16 +221,8 @@ def _segments(board: Board, ctx: dict):
 
 
 def _unit_part(board: Board, unit: tuple) -> str:
-    """A unit's part (and its card), shared with the other views like any part."""
-    uid = unit[0]
-
-    def render():
-        html = _render_unit(board, unit)
-        return html, board.cards.get(uid)
-    html, card = _once(board, ("unit", uid), render)
-    if card is not None:
-        board.cards[uid] = card
-    return html
+    """A unit's part (its card drawn first: board.cards)."""
+    return _render_unit(board, unit)
 
 
 def fingerprint(card: str) -> str:
@@ -237,12 +235,12 @@ def _render_unit(board: Board, unit: tuple, with_card: bool = False, row_open: b
     without rows).  The card is drawn first: the slot carries its fingerprint, so a change to the card
     alone changes the part too."""
     uid, data = unit
-    ctx = board.context
-    with _forms_of(ctx["csrf_token"]):
+    with _forms_of(board.context["csrf_token"]):
         card = board.cards.get(uid)
         if card is None:
-            card = _render("_unit_card.html", ctx, uid=uid, unit=data)
-            if ctx["unit_rows"]:
+            card = _drawn(board, ("card", uid), "_unit_card.html", {"uid": uid, "unit": data})
+            if board.context["unit_rows"]:
                 board.cards[uid] = card
-        return _render("_unit_box.html", ctx, uid=uid, unit=data, card_html=Markup(card), card_v=fingerprint(card),
-                       with_card=with_card, row_open=row_open)
+        return _drawn(board, ("box", uid, with_card, row_open), "_unit_box.html",
+                      {"uid": uid, "unit": data, "card_html": Markup(card), "card_v": fingerprint(card),
+                       "with_card": with_card, "row_open": row_open})

@@ -54,21 +54,39 @@ def _key(table_id: int, seq: int, view: View, version: str) -> tuple:
     return (config.get("DATABASE"), config["SECRET_KEY"], table_id, seq, view, version)
 
 
-_shared: OrderedDict[tuple, dict] = OrderedDict()
-SHARED = 512  # (table, seq, role, data) pools of parts kept (each a few boards' worth of strings)
+_parts: OrderedDict[tuple, list] = OrderedDict()  # (table, role, version, part) -> [(reads, own reads, prints, html)]
+_part_bytes = 0
+PART_BUDGET = 32 * 1024 * 1024  # bytes of parts' HTML kept per server process
+VARIANTS = 8  # of one part (a side's own, a row drawn open ...), newest first
 
 
-def shared(table_id: int, seq: int, role: str, digest: str) -> dict:
-    """The parts drawn at this seq for views of ``role`` whose data has this digest, without reading the
-    seat's side: a view drawn next takes them instead of drawing them again (board/draw.py)."""
-    key = _key(table_id, seq, View(role, ""), digest)
+def part_key(table_id: int, role: str, version: str) -> tuple:
+    """Where the parts of a table's boards for ``role`` are kept (a part's own key is added to it)."""
+    return _key(table_id, 0, View(role, ""), version)
+
+
+def parts(key: tuple) -> list:
+    """The drawn variants of one part (board/reads.py says when one may be served again)."""
     with _lock:
-        pool = _shared.get(key)
-        if pool is None:
-            pool = _shared[key] = {}
-            while len(_shared) > SHARED:
-                _shared.popitem(last=False)
-        return pool
+        found = _parts.get(key)
+        if found is not None:
+            _parts.move_to_end(key)
+        return list(found) if found else []
+
+
+def keep_part(key: tuple, variant: tuple) -> None:
+    """Keep one drawn variant ``(reads, own reads, prints, html)`` of a part, forgetting the oldest past the budget."""
+    global _part_bytes
+    with _lock:
+        variants = _parts.setdefault(key, [])
+        _parts.move_to_end(key)
+        variants.insert(0, variant)
+        _part_bytes += len(variant[-1])
+        while len(variants) > VARIANTS:
+            _part_bytes -= len(variants.pop()[-1])
+        while _part_bytes > PART_BUDGET and len(_parts) > 1:
+            _, old = _parts.popitem(last=False)
+            _part_bytes -= sum(len(v[-1]) for v in old)
 
 
 def kept(table_id: int, seq: int, view: View, version: str):
@@ -94,8 +112,8 @@ def keep(table_id: int, view: View, version: str, board) -> None:
 
 def forget() -> None:
     """Drop every kept board (tests)."""
-    global _bytes
+    global _bytes, _part_bytes
     with _lock:
         _kept.clear()
-        _shared.clear()
-        _bytes = 0
+        _parts.clear()
+        _bytes = _part_bytes = 0

@@ -1,0 +1,221 @@
+"""What a part of the board read while it was drawn: a part is drawn again only when something it read
+changed (issue 29: "a per-unit cache only if measurement demands it, keyed by the unit's own context").
+
+While a part renders, every name its templates look up in their context is noted (``ReadContext``,
+Jinja's context class for the app), and so is every key read of the dicts the board watches (the
+state, the table row, the seat: ``Watched``).  The part's digest is then a hash of the values of
+exactly those reads.  A part drawn earlier is served again when the values of what *it* read hash to
+the same digest now: a deterministic render that reads the same values takes the same branches and
+writes the same HTML.  Nothing is declared by a game; a template that reads more is simply redrawn
+more often.
+
+What cannot be hashed makes the part not kept: a read of the request, the session or ``g`` (a
+phone's own), or a value whose only text is its address.  Functions (macros, a game's helpers) are
+taken as what they are: pure functions of their arguments and of the library, whose revision is part
+of every key (board/keep.py).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from contextvars import ContextVar
+
+from flask.templating import Environment
+from jinja2.runtime import Context
+from markupsafe import Markup
+
+ALL = "*"  # a read of a whole watched dict (iterated, measured, printed)
+_reads: ContextVar[set | None] = ContextVar("board_reads", default=None)
+PHONES_OWN = frozenset({"request", "session", "g"})  # Flask's per-request objects in a template's context
+MISSING = object()
+GONE, BY_KEY, FUNCTION = ("gone",), ("by key",), ("function",)  # prints of no value (never a value's print)
+
+
+class NotKept(Exception):
+    """A part read something that cannot be hashed: it is drawn every time."""
+
+
+class ReadContext(Context):
+    """Jinja's template context, noting each name a template looks up while a part is recorded."""
+
+    def resolve_or_missing(self, key):
+        reads = _reads.get()
+        if reads is not None:
+            reads.add(key)
+        return super().resolve_or_missing(key)
+
+
+class Watched(dict):
+    """A copy of a dict (one level) that notes which of its keys a template or helper reads."""
+
+    def __init__(self, name: str, data: dict):
+        super().__init__(data)
+        self.watched_as = name
+
+    def _note(self, key) -> None:
+        reads = _reads.get()
+        if reads is not None:
+            reads.add((self.watched_as, key))
+
+    def __getitem__(self, key):
+        self._note(key)
+        return super().__getitem__(key)
+
+    def get(self, key, default=None):
+        self._note(key)
+        return super().get(key, default)
+
+    def __contains__(self, key):
+        self._note(key)
+        return super().__contains__(key)
+
+    def setdefault(self, key, default=None):  # a helper that fills in a default reads that key
+        self._note(key)
+        return super().setdefault(key, default)
+
+    def pop(self, key, *default):
+        self._note(key)
+        return super().pop(key, *default)
+
+    # anything that sees (or changes) every key reads the whole dict (json.dumps, dict(x), **x and
+    # deepcopy come here too)
+    def _whole(name):
+        def whole(self, *args, **kwargs):
+            self._note(ALL)
+            return getattr(dict, name)(self, *args, **kwargs)
+        whole.__name__ = name
+        return whole
+
+    for _name in ("__iter__", "__reversed__", "__len__", "__repr__", "__str__", "__format__", "__eq__", "__ne__",
+                  "__or__", "__ror__", "__ior__", "__setitem__", "__delitem__", "keys", "items", "values", "copy",
+                  "popitem", "clear", "update", "__reduce_ex__", "__reduce__"):
+        locals()[_name] = _whole(_name)
+    __hash__ = None
+    del _name, _whole
+
+    def __bool__(self):
+        self._note(ALL)
+        return len(dict.keys(self)) > 0
+
+
+def recording(reads: set):
+    """``with recording(reads):`` notes every read into ``reads`` (a token reset on exit)."""
+    return _Recording(reads)
+
+
+class _Recording:
+    def __init__(self, reads: set):
+        self.reads, self.token = reads, None
+
+    def __enter__(self):
+        self.token = _reads.set(self.reads)
+        return self.reads
+
+    def __exit__(self, *exc):
+        _reads.reset(self.token)
+
+
+def _print(value):
+    """A value as something short to compare: itself when small and plain, else a 16-byte hash of its
+    JSON (an object whose only text is its address cannot be compared across draws)."""
+    kind = type(value)
+    if value is None or kind is int:
+        return value
+    if kind is bool or kind is float:
+        return (kind.__name__, repr(value))  # True == 1 == 1.0, but each is drawn differently
+    if kind is str and len(value) <= 64:
+        return value
+    if kind is str or kind is Markup:
+        text = value
+    else:
+        def content(o):
+            if type(o).__repr__ is object.__repr__:
+                raise NotKept(type(o).__name__)
+            return repr(o)
+        text = json.dumps(value, default=content)
+    return (kind.__name__, hashlib.blake2b(text.encode(), digest_size=16).digest())
+
+
+def value_print(ctx: dict, read):
+    """What one read (a name, or a (watched name, key) pair) finds in ``ctx`` now, as ``_print``."""
+    if isinstance(read, tuple):
+        name, key = read
+        whole = ctx.get(name)
+        if not isinstance(whole, Watched):
+            return MISSING  # a watched name that is not watched now: equal to no recorded print
+        if key == ALL:
+            return _print(dict(dict.items(whole)))
+        return _print(dict.__getitem__(whole, key)) if dict.__contains__(whole, key) else GONE
+    value = ctx.get(read, MISSING)
+    if value is MISSING:
+        return GONE
+    if isinstance(value, Watched):
+        return BY_KEY  # what of it was read is noted key by key
+    if read in PHONES_OWN:
+        raise NotKept(read)
+    if callable(value):
+        return FUNCTION
+    return _print(value)
+
+
+def prints(reads: tuple, ctx: dict, shared: dict) -> tuple:
+    """The prints of ``reads`` (in that order) in ``ctx``, those of one draw's context kept in ``shared``."""
+    out = []
+    for read in reads:
+        found = shared.get(read, MISSING)
+        if found is MISSING:
+            found = shared[read] = value_print(ctx, read)
+        out.append(found)
+    return tuple(out)
+
+
+def own_prints(reads: tuple, ctx: dict, shared: dict) -> tuple:
+    """The prints of a part's own names (a side, a unit, its card): printed each time, but a unit of the
+    board's state (alive as long as the board is) only once a draw."""
+    out = []
+    for read in reads:
+        if read == "unit":
+            key = ("unit", id(ctx["unit"]))
+            found = shared.get(key, MISSING)
+            if found is MISSING:
+                found = shared[key] = value_print(ctx, read)
+            out.append(found)
+        else:
+            out.append(value_print(ctx, read))
+    return tuple(out)
+
+
+def noted(reads: set, ctx: dict, own: frozenset) -> tuple[tuple, tuple]:
+    """The reads noted while a part was drawn, in a fixed order, as (the board context's, the part's own):
+    names that are functions (macros, helpers) are left out, and so are the dicts read key by key."""
+    board, part = [], []
+    for read in sorted(reads, key=repr):
+        if type(read) is not tuple and read not in own and read not in PHONES_OWN:
+            value = ctx.get(read, MISSING)
+            if isinstance(value, Watched) or (value is not MISSING and callable(value)):
+                continue
+        (part if read in own else board).append(read)
+    return tuple(board), tuple(part)
+
+
+_DICT_NAMES = frozenset(dir(dict))
+
+
+class BoardEnvironment(Environment):
+    """Jinja as Flask sets it up, with the reads of a part noted (``ReadContext``) and ``unit.name`` on a
+    plain dict looked up as an item first.
+
+    The board is dicts all the way down (the table's state); Jinja tries ``getattr`` first and
+    catches the AttributeError before it looks up the item, about a thousand times a board render.
+    A plain dict's attributes are the fixed names of ``dir(dict)``, so for any other name the
+    attribute lookup can only fail: taking the item first answers the same, without the exception
+    (and for a ``Watched`` dict, noted as a read)."""
+    context_class = ReadContext
+
+    def getattr(self, obj, attribute):
+        if (type(obj) is dict or type(obj) is Watched) and attribute not in _DICT_NAMES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)

@@ -1,0 +1,89 @@
+"""What a part of the board read while it was drawn (companion/board/reads.py): every read is noted, so a
+part served again from memory is served only when all it read is the same."""
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from markupsafe import Markup
+
+from companion.board import reads
+from companion.board.reads import ALL, NotKept, Watched
+
+
+def noted(fn) -> set:
+    seen: set = set()
+    with reads.recording(seen):
+        fn()
+    return seen
+
+
+def test_a_watched_dict_notes_each_key_read():
+    state = Watched("state", {"phase": "Move", "round": 2, "units": {}})
+    assert noted(lambda: state["phase"]) == {("state", "phase")}
+    assert noted(lambda: state.get("round")) == {("state", "round")}
+    assert noted(lambda: "game" in state) == {("state", "game")}
+    with pytest.raises(KeyError):
+        noted(lambda: state["game"])
+    assert noted(lambda: state["round"]) == {("state", "round")}
+
+
+@pytest.mark.parametrize("whole", [
+    lambda d: list(d), lambda d: len(d), lambda d: bool(d), lambda d: d.items(), lambda d: d.keys(),
+    lambda d: d.values(), lambda d: json.dumps(d), lambda d: dict(d), lambda d: {**d}, lambda d: copy.deepcopy(d),
+    lambda d: repr(d), lambda d: d == {}, lambda d: d.copy(), lambda d: f"{d}", lambda d: d | {}, lambda d: reversed(d)])
+def test_what_sees_every_key_reads_the_whole_dict(whole):
+    state = Watched("state", {"phase": "Move"})
+    assert ("state", ALL) in noted(lambda: whole(state))
+
+
+def test_nothing_is_noted_outside_a_recording():
+    state = Watched("state", {"phase": "Move"})
+    seen: set = set()
+    with reads.recording(seen):
+        pass
+    assert state["phase"] == "Move" and seen == set()
+
+
+def test_a_template_notes_the_names_it_looks_up_and_the_keys_it_reads(app):
+    with app.app_context():
+        template = app.jinja_env.from_string("{% if state.phase == 'Move' %}{{ unit.name }}{% endif %}")
+        state = Watched("state", {"phase": "Move", "round": 3})
+        seen = noted(lambda: template.render(state=state, unit={"name": "Falcon"}, other=1))
+    assert {"state", "unit", ("state", "phase")} <= seen
+    assert "other" not in seen and ("state", "round") not in seen
+
+
+def test_prints_tell_apart_values_a_template_draws_differently():
+    ctx = {"a": True, "b": 1, "c": 1.0, "d": "<b>", "e": Markup("<b>"), "f": 0.0, "h": -0.0}
+    printed = {name: reads.value_print(ctx, name) for name in ctx}
+    assert len({repr(p) for p in printed.values()}) == len(ctx)
+    assert printed["a"] != printed["b"] != printed["c"] and printed["d"] != printed["e"] and printed["f"] != printed["h"]
+    assert reads.value_print({"x": {"n": [1, 2]}}, "x") == reads.value_print({"x": {"n": [1, 2]}}, "x")
+    assert reads.value_print({"x": {"n": [1, 2]}}, "x") != reads.value_print({"x": {"n": [1, 3]}}, "x")
+
+
+def test_what_cannot_be_compared_is_never_kept():
+    with pytest.raises(NotKept):
+        reads.value_print({"x": object()}, "x")  # its only text is its address
+    for phones_own in ("request", "session", "g"):
+        with pytest.raises(NotKept):
+            reads.value_print({phones_own: {"seat": "Ann"}}, phones_own)
+
+
+def test_a_watched_key_prints_its_value_or_its_absence():
+    before = Watched("state", {"phase": "Move"})
+    after = Watched("state", {"phase": "Fire"})
+    gone = Watched("state", {})
+    prints = [reads.value_print({"state": s}, ("state", "phase")) for s in (before, after, gone)]
+    assert len({repr(p) for p in prints}) == 3
+    assert reads.value_print({"state": before}, ("state", ALL)) != reads.value_print({"state": after}, ("state", ALL))
+
+
+def test_a_helper_that_fills_in_a_default_reads_that_key():
+    """Empires of Dust's helpers ``state.setdefault("game", {})`` (found by the suite's check)."""
+    state = Watched("state", {"phase": "Move"})
+    assert noted(lambda: state.setdefault("game", {})) == {("state", "game")}
+    assert noted(lambda: state.pop("phase")) == {("state", "phase")}
+    assert ("state", ALL) in noted(lambda: state.update(round=2))
