@@ -146,24 +146,25 @@ def draw(row: dict, view: View, errors: dict | None = None, flash: str | None = 
     return board
 
 
-def _drawn(board: Board, key: tuple, template: str, extra: dict | None = None) -> str:
-    """One part of the board: a variant drawn before (at an earlier seq, or for another side) when the
-    values of everything it read are the same now (board/reads.py), else drawn now and kept."""
+def _drawn(board: Board, key: tuple, render, extra: dict | None = None):
+    """One part of the board (``render(ctx)``: its HTML, or a tuple of HTML): a variant drawn before (at
+    an earlier seq, or for another side) when the values of everything it read are the same now
+    (board/reads.py), else drawn now and kept.  ``extra``: the part's own names (a side, a unit)."""
     ctx = {**board.context, **extra} if extra else board.context
     if board.parts_key is None:
-        return _render(template, ctx)
+        return render(ctx)
     at, texts = board.parts_key + (key,), board.texts
     for read, own, printed, html in keep.parts(at):
         try:
             if reads.prints(read, ctx, texts) + reads.own_prints(own, ctx, texts) == printed:
                 if CHECK_PARTS:
-                    _check(key, template, ctx, read + own, html)
+                    _check(key, render, ctx, read + own, html)
                 return html
         except reads.NotKept:
             pass
     noted = set()
     with reads.recording(noted):
-        html = _render(template, ctx)
+        html = render(ctx)
     read, own = reads.noted(noted, ctx, frozenset(extra or ()))
     try:
         keep.keep_part(at, (read, own, reads.prints(read, ctx, texts) + reads.own_prints(own, ctx, texts), html))
@@ -185,11 +186,10 @@ class PartDrift(AssertionError):
     """A kept part served again differs from the part drawn now: something it read was not noted."""
 
 
-def _check(key: tuple, template: str, ctx: dict, read: tuple, html: str) -> None:
+def _check(key: tuple, render, ctx: dict, read: tuple, html) -> None:
     """The tests' check (COMPANION_CHECK_PARTS=1): a part served again is the part drawn now."""
-    now = _render(template, ctx)
-    if now != html:
-        raise PartDrift(f"The kept part {key} ({template}) is not what it draws now; its reads were {read}")
+    if render(ctx) != html:
+        raise PartDrift(f"The kept part {key} is not what it draws now; its reads were {read}")
 
 
 def _render(name: str, ctx: dict, **extra) -> str:
@@ -201,7 +201,7 @@ def _segments(board: Board, ctx: dict):
     state = ctx["state"]
 
     def part(name: str, **extra) -> str:
-        return _drawn(board, (name, *sorted(extra.items())), name, extra)
+        return _drawn(board, (name, *sorted(extra.items())), lambda ctx: _render(name, ctx), extra)
     yield Segment("unit-options", part("board/unit_options.html"))
     yield Segment(None, part("board/top.html"))
     yield Segment("turn", part("board/turn.html"))
@@ -211,18 +211,13 @@ def _segments(board: Board, ctx: dict):
         for uid in state["unit_order"]:
             unit = state["units"][uid]
             if unit["side"] == side and not unit.get("removed"):
-                yield Segment(f"u-{uid}", _unit_part(board, (uid, unit)), (uid, unit))
+                yield Segment(f"u-{uid}", _render_unit(board, (uid, unit)), (uid, unit))
         yield Segment(None, part("board/side_close.html", side=side, si=si))
     yield Segment(None, part("board/decks.html") + '<section class="card"><h2>Rolls and draws</h2>')
     yield Segment("rolls", part("board/rolls.html"))
     yield Segment(None, "</section>")
     yield Segment("dock", part("board/dock.html"))
     yield Segment(None, part("board/bottom.html"))
-
-
-def _unit_part(board: Board, unit: tuple) -> str:
-    """A unit's part (its card drawn first: board.cards)."""
-    return _render_unit(board, unit)
 
 
 def fingerprint(card: str) -> str:
@@ -233,14 +228,15 @@ def fingerprint(card: str) -> str:
 def _render_unit(board: Board, unit: tuple, with_card: bool = False, row_open: bool = False) -> str:
     """A unit's part: its row with the card's slot (or the card in it), or its card alone (a game
     without rows).  The card is drawn first: the slot carries its fingerprint, so a change to the card
-    alone changes the part too."""
+    alone changes the part too.  Card and row are kept as one part (board.cards keeps the card)."""
     uid, data = unit
+
+    def render(ctx) -> tuple[str, str]:
+        card = _render("_unit_card.html", ctx)
+        return card, _render("_unit_box.html", ctx, card_html=Markup(card), card_v=fingerprint(card))
     with _forms_of(board.context["csrf_token"]):
-        card = board.cards.get(uid)
-        if card is None:
-            card = _drawn(board, ("card", uid), "_unit_card.html", {"uid": uid, "unit": data})
-            if board.context["unit_rows"]:
-                board.cards[uid] = card
-        return _drawn(board, ("box", uid, with_card, row_open), "_unit_box.html",
-                      {"uid": uid, "unit": data, "card_html": Markup(card), "card_v": fingerprint(card),
-                       "with_card": with_card, "row_open": row_open})
+        card, box = _drawn(board, ("unit", uid, with_card, row_open), render,
+                           {"uid": uid, "unit": data, "with_card": with_card, "row_open": row_open})
+    if board.context["unit_rows"]:
+        board.cards.setdefault(uid, card)
+    return box

@@ -74,6 +74,10 @@ def parts(key: tuple) -> list:
         return list(found) if found else []
 
 
+def _size(html) -> int:
+    return len(html) if isinstance(html, str) else sum(map(len, html))
+
+
 def keep_part(key: tuple, variant: tuple) -> None:
     """Keep one drawn variant ``(reads, own reads, prints, html)`` of a part, forgetting the oldest past the budget."""
     global _part_bytes
@@ -81,12 +85,12 @@ def keep_part(key: tuple, variant: tuple) -> None:
         variants = _parts.setdefault(key, [])
         _parts.move_to_end(key)
         variants.insert(0, variant)
-        _part_bytes += len(variant[-1])
+        _part_bytes += _size(variant[-1])
         while len(variants) > VARIANTS:
-            _part_bytes -= len(variants.pop()[-1])
+            _part_bytes -= _size(variants.pop()[-1])
         while _part_bytes > PART_BUDGET and len(_parts) > 1:
             _, old = _parts.popitem(last=False)
-            _part_bytes -= sum(len(v[-1]) for v in old)
+            _part_bytes -= sum(_size(v[-1]) for v in old)
 
 
 def kept(table_id: int, seq: int, view: View, version: str):

@@ -42,15 +42,18 @@ def _flag(setup) -> None:
     setup.app.config["ASTRAL_ACTION_VIEWS"] = True
 
 
-@bp.app_context_processor
-def _library() -> dict:
-    return {"astral_cards": lambda: store.library_items(get_db(), SLUG, KIND), "aa_rows": MAX_ROWS,
-            "aa_orders": tn.ORDERS, "aa_terrain": EXAMPLES, "aa_formation": formation_of,
-            "aa_formation_move": movement_of, "aa_movement_rows": MOVEMENT_ROWS, "aa_commands": tn.COMMANDS,
-            "aa_activation": activation_view,
-            "aa_ship_row": ship_row, "aa_start": start_card,
-            "aa_limits": {"chart": design.CHART_LIMITS, "weapon_size": design.FIGHTER_WEAPON_SIZES},
-            "aa_equipment": {"weapons": WEAPONS, "components": COMPONENTS, "variants": VARIANTS, "arcs": ARCS}}
+@bp.record_once
+def _helpers(setup) -> None:
+    """The templates' helpers, as Jinja globals: looked up only where a template uses them (a context
+    processor ran for every template of every game)."""
+    setup.app.jinja_env.globals.update({
+        "astral_cards": lambda: store.library_items(get_db(), SLUG, KIND), "aa_rows": MAX_ROWS,
+        "aa_orders": tn.ORDERS, "aa_terrain": EXAMPLES, "aa_formation": formation_of,
+        "aa_formation_move": movement_of, "aa_movement_rows": MOVEMENT_ROWS, "aa_commands": tn.COMMANDS,
+        "aa_activation": activation_view,
+        "aa_ship_row": ship_row, "aa_start": start_card,
+        "aa_limits": {"chart": design.CHART_LIMITS, "weapon_size": design.FIGHTER_WEAPON_SIZES},
+        "aa_equipment": {"weapons": WEAPONS, "components": COMPONENTS, "variants": VARIANTS, "arcs": ARCS}})
 
 
 def start_card(code: str) -> dict:

@@ -47,11 +47,13 @@ def _flag(setup) -> None:
     setup.app.config["DREADFLEET_VIEWS"] = True
 
 
-@bp.app_context_processor
-def _library() -> dict:
-    return {"dreadfleet_library": lambda kind: store.library_items(get_db(), SLUG, kind),
-            "dreadfleet_start": start_card,
-            "df_wind_strength": books.wind_strength}  # the big screen's wind gauge (_display.html)
+@bp.record_once
+def _helpers(setup) -> None:
+    """The templates' helpers, as Jinja globals (looked up only where a template uses them)."""
+    setup.app.jinja_env.globals.update({
+        "dreadfleet_library": lambda kind: store.library_items(get_db(), SLUG, kind),
+        "dreadfleet_start": start_card,
+        "df_wind_strength": books.wind_strength})  # the big screen's wind gauge (_display.html)
 
 
 def start_card(code: str) -> dict:

@@ -14,11 +14,12 @@ bp = Blueprint("talon", __name__, url_prefix="/t/<code>/talon")
 SLUG = "talon"
 
 
-@bp.app_context_processor
-def _helpers() -> dict:
-    return {"talon_ship": summary.ship_view, "talon_row": summary.row_view, "talon_round": summary.round_view,
-            "talon_classes": classes,
-            "talon_saved": lambda: store.library_items(get_db(), SLUG, "class")}
+@bp.record_once
+def _helpers(setup) -> None:
+    """The templates' helpers, as Jinja globals (looked up only where a template uses them)."""
+    setup.app.jinja_env.globals.update({
+        "talon_ship": summary.ship_view, "talon_row": summary.row_view, "talon_round": summary.round_view,
+        "talon_classes": classes, "talon_saved": lambda: store.library_items(get_db(), SLUG, "class")})
 
 
 def _table(code: str):
