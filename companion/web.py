@@ -22,9 +22,8 @@ from companion import export_signature, store, validate, words
 from companion.actions import Ctx
 from companion.db import get_db, systems
 from companion.errors import Conflict, Finished, InputError, RuleError, Stale
+from companion.roster import MAX_SEAT_NAME  # noqa: F401  (the lobby's limit, one place)
 from companion.seat_view import form_token, view_of
-
-MAX_SEAT_NAME = 24
 
 
 def init_app(app) -> None:
@@ -315,6 +314,9 @@ def seats() -> dict:
 
 
 def remember_seat(code: str, name: str, side: str | None, role: str) -> None:
+    """Seat this phone at the table: the table's log records the seat (a join, if it is new or
+    changed: companion/roster.py), so every phone knows who sits there; the cookie keeps it here."""
+    store.join(get_db(), code, name, side, role)
     all_seats = dict(seats())
     all_seats[code] = {"name": name, "side": side, "role": role}
     session["seats"] = all_seats
