@@ -18,7 +18,7 @@ from jinja2 import BaseLoader, TemplateNotFound
 from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 
-from companion import export_signature, store, validate, words
+from companion import export_signature, roster, store, validate, words
 from companion.actions import Ctx
 from companion.db import get_db, systems
 from companion.errors import Conflict, Finished, InputError, RuleError, Stale
@@ -40,6 +40,9 @@ def init_app(app) -> None:
     app.jinja_env.filters["for_players"] = words.for_players  # a rule's sentence without our source notes
     app.jinja_env.globals["csrf"] = form_csrf
     app.jinja_env.globals["roster_of"] = roster_of
+    # who sits on a side, as the players read it: "Ann & Ben", "Defender (Ben)" (companion/roster.py)
+    app.jinja_env.globals["names_on"] = roster.names_on
+    app.jinja_env.globals["side_called"] = roster.called
     # where an imported table came from: this server's own export, or an edited / foreign file
     app.jinja_env.globals["import_note"] = lambda row: export_signature.sentence(row.get("imported"))
     app.jinja_env.loader = MissRemembered(app.jinja_env.loader)
@@ -403,12 +406,14 @@ def status_of(exc: Exception) -> int:
     return 400
 
 
-def roster_of(state: dict) -> str:
+def roster_of(state: dict, seated: list[dict] | None = None) -> str:
     """A short fingerprint of what a game's helpers list: the sides and their players' names (a game's
-    ``game.names``), every unit by id, name, side and whether it is on the table.  The board carries it
+    ``game.names``, and the seats joined: ``seated``, store.seated), every unit by id, name, side and whether
+    it is on the table.  The board carries it
     (#unit-options, a part every step brings) and so do the helpers drawn with it (#game-tools):
     companion.js asks for the helpers again when the two differ (issue 28 §4)."""
     game = state.get("game") if isinstance(state.get("game"), dict) else {}
     units = [(uid, u.get("name"), u.get("side"), bool(u.get("removed"))) for uid, u in state.get("units", {}).items()]
-    raw = repr((state.get("sides"), units, game.get("names")))
+    seats = [(s["name"], s["side"], s["role"]) for s in seated or ()]
+    raw = repr((state.get("sides"), units, game.get("names"), seats))
     return hashlib.blake2b(raw.encode(), digest_size=5).hexdigest()

@@ -29,6 +29,8 @@ def board_context(code: str, seat: dict, errors=None, flash=None, row=None) -> d
     system = systems()[row["system"]]
     log = store.board_log(db, row["id"], viewer, row=row)
     return {"row": row, "state": row["state"], "seat": seat, "system": system,
+            # who sits where, as the log says at this seq (companion/roster.py): a join moves the seq
+            "roster": store.seated(db, code, row),
             "has_game_tools": has_template(f"games/{system.slug}/_tools.html"),
             # compact unit rows: boards of core trackers, and games that say what their row shows
             # (games/<slug>/_row.html); a game with only its own _unit.html keeps full cards

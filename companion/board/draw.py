@@ -160,7 +160,7 @@ class _Seat(dict):
 def _data_digest(ctx: dict) -> str:
     """What the board is drawn from besides the view, as the view sees it (another side's sealed parts
     redacted): two views with the same digest and role differ only where a template reads the side."""
-    data = [ctx["state"], ctx["history"], ctx["rolls"], ctx["result"], ctx["readonly"]]
+    data = [ctx["state"], ctx["history"], ctx["rolls"], ctx["result"], ctx["readonly"], ctx["roster"]]
     return hashlib.blake2b(json.dumps(data, sort_keys=True, default=str).encode(), digest_size=16).hexdigest()
 
 
