@@ -163,3 +163,33 @@ def test_a_finished_table_records_no_join(app, table):
     before = len(log(app, table.code))
     join(app, table, "Ben", "Side B")
     assert len(log(app, table.code)) == before
+
+
+def test_the_feed_carries_a_join_and_the_same_hit_question_looks_past_it(app, table):
+    from companion import feed, same_hit
+    from companion.actions import Ctx
+    table.create(seat="Ann")
+    table.act(type="add-unit", name="Nimitz", side="Side B", **{"stats.hp": "10"})
+    with app.app_context():
+        db, system = get_db(), systems()["freeform"]
+        anna = Ctx(system=system, rng=None, seat="Ann", side="Side A")
+        ben = Ctx(system=system, rng=None, seat="Ben", side="Side B")
+        store.act(db, table.code, {"type": "adjust", "unit": "u1", "tracker": "hp", "by": -1}, anna)
+        store.join(db, table.code, "Ben", "Side B", "player")
+        mine = store.act(db, table.code, {"type": "adjust", "unit": "u1", "tracker": "hp", "by": -1}, ben)
+        other = same_hit.earlier_same(db, mine["row"]["id"], mine["seq"])
+        assert other is not None and other["seat"] == "Ann"
+        sent = "".join(feed.stream(app.config["DATABASE"], table.code, None, 0, keep_alive=0.05, lifetime=0.2))
+    assert '"type":"join","label":"Ben joined (Side B)","seat":"Ben","side":"Side B"' in sent
+
+
+def test_dreadnaught_set_up_names_every_seat_joined_on_a_side(app, table):
+    import html
+    table.create(system="dreadnaught", name="Planet 7", seat="Ann")
+    join(app, table, "Ben", "Attacker")
+    join(app, table, "Cleo", "Defender")
+    join(app, table, "Dan", spectator=True)
+    form = html.unescape(table.client.get(f"/t/{table.code}", headers={"HX-Request": "true"}).data.decode())
+    assert 'name="names.Attacker" maxlength="20" value="Ann & Ben"' in form
+    assert 'name="names.Defender" maxlength="20" value="Cleo"' in form
+    assert '<h2>Defender <small class="seated">Cleo</small></h2>' in form  # the side heading too
