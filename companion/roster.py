@@ -25,8 +25,10 @@ def host_side(sides: list[str], side: str | None) -> str | None:
 
 
 def payload(name: str, side: str | None, role: str) -> dict:
-    """A join's payload: a spectator sits on no side."""
-    return {"type": JOIN, "name": name, "side": side if role == "player" else None, "role": role}
+    """A join's payload: the name as one line of words (an API's X-Seat may come with extra spaces),
+    a spectator on no side."""
+    return {"type": JOIN, "name": " ".join(str(name).split())[:MAX_SEAT_NAME],
+            "side": side if role == "player" else None, "role": role}
 
 
 def check(p: dict, sides: list[str]) -> None:
@@ -60,8 +62,8 @@ def fold(rows: list[dict], sides: list[str]) -> list[dict]:
         if r["type"] == JOIN:
             p = r["payload"]
             seat = {"name": p["name"], "side": p["side"], "role": p["role"]}
-        elif r["seat"]:  # the table's first event: its creator's seat
-            seat = {"name": r["seat"], "side": host_side(sides, r["side"]), "role": "player"}
+        elif r["seat"] and r["seat"].strip():  # the table's first event: its creator's seat
+            seat = {"name": " ".join(r["seat"].split()), "side": host_side(sides, r["side"]), "role": "player"}
         else:
             continue
         seats[seat["name"]] = {**seat, "seq": r["seq"]}

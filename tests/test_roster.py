@@ -193,3 +193,13 @@ def test_dreadnaught_set_up_names_every_seat_joined_on_a_side(app, table):
     assert 'name="names.Attacker" maxlength="20" value="Ann & Ben"' in form
     assert 'name="names.Defender" maxlength="20" value="Cleo"' in form
     assert '<h2>Defender <small class="seated">Cleo</small></h2>' in form  # the side heading too
+
+
+def test_an_api_creator_named_with_extra_spaces_is_seated_without_an_error(client):
+    resp = client.post("/api/tables", json={"system": "freeform", "name": "API table"},
+                       headers={"X-Seat": "  Big   Bob "})
+    assert resp.status_code == 201, resp.data
+    code = resp.get_json()["code"]
+    with client.application.app_context():
+        assert [s["name"] for s in store.seated(get_db(), code)] == ["Big Bob"]
+        assert [e["type"] for e in store.events(get_db(), code)] == ["create-table"]
