@@ -77,7 +77,7 @@
   }
   document.addEventListener("DOMContentLoaded", ownName);
   document.addEventListener("htmx:afterSwap", ownName);
-  // A board form that says so (form[data-keep-typed]: Dreadnaught's set-up) keeps what the player typed
+  // A board form that says so (form[data-keep-typed]: a game's set-up) keeps what the player typed
   // or chose in it while the board is redrawn (a player joined, a poll): a field left as it was drawn
   // takes the new board's value (the names of the seats joined), a field the player changed keeps theirs.
   function fieldKey(form, f) { return form.id + "|" + f.name + (f.type === "checkbox" || f.type === "radio" ? "|" + f.value : ""); }
