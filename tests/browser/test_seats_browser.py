@@ -53,3 +53,22 @@ def test_a_name_typed_in_set_up_is_never_overwritten_by_a_join(live_server, phon
     join(ben, url, "Ben", "Defender", ready="#dn-setup")
     expect(ann.locator("section.side[aria-label=Defender] h2")).to_contain_text("Ben", timeout=SYNC)
     expect(defender).to_have_value("Benjamin")
+
+
+def test_the_sides_name_their_seats_on_the_board_and_in_add_a_unit(live_server, phone):
+    ann, ben = phone(), phone()
+    url, _ = open_table(ann, live_server, "freeform", "Harbour fight")
+    join(ben, url, "Ben", "Side B")
+    expect(ann.locator("section.side[aria-label='Side B'] h2")).to_contain_text("Ben", timeout=SYNC)
+    expect(ann.locator("section.side[aria-label='Side A'] h2")).to_contain_text("Anna")
+    ann.locator("#add summary").click()
+    expect(ann.locator("#add[data-loaded]")).to_be_visible()
+    options = ann.locator("#add-unit select[name=side] option")
+    expect(options).to_have_text(["Side A (Anna)", "Side B (Ben)"])
+    ann.select_option("#add-unit select[name=side]", "Side B")
+    ann.fill("#add-unit input[name=name]", "Nimitz")
+    ann.click("#add-unit button.primary")
+    expect(ben.locator("section.side[aria-label='Side B'] .rname", has_text="Nimitz")).to_be_visible(timeout=SYNC)
+    ann.locator("#add-unit").scroll_into_view_if_needed()
+    ann.screenshot(path=str(shots("freeform") / "add-unit-seats.png"))
+    assert_fits_a_phone(ann)
