@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 
-from companion import actions, dice, validate
+from companion import actions, dice, roster, validate
 from companion.actions import Ctx
 from companion.errors import RuleError
 from companion.trackers import deck as decks
@@ -80,6 +80,12 @@ def check_event(state: dict, ev: dict, system) -> None:
         if set(payload) != {"type", "target"} or isinstance(payload["target"], bool) \
                 or not isinstance(payload["target"], int):
             raise _refuse(seq, type_, "an undo or redo holds only its target event.")
+        return
+    if type_ == roster.JOIN:  # a seat sat down: a name, and a side of this table (or none: a spectator)
+        try:
+            roster.check(payload, state.get("sides") or [])
+        except RuleError as exc:
+            raise _refuse(seq, type_, exc.message) from None
         return
     if type_ == actions.TAKE_BACK:  # its moves must be in force and apply again: checked as it replays
         from companion import take_back

@@ -8,6 +8,7 @@ from flask import Blueprint, abort, current_app, jsonify, redirect, render_templ
 from companion import qr, replay, store
 from companion.db import get_db, systems
 from companion.errors import RuleError
+from companion.roster import host_side
 from companion.web import MAX_SEAT_NAME, ctx_for, public_url, remember_seat, seat_for, seats
 
 bp = Blueprint("lobby", __name__)
@@ -53,8 +54,7 @@ def create_table():
         seat = {"name": name, "side": side, "role": "player"}
         row = store.create(get_db(), system, {"name": form.get("name", ""), "sides": sides},
                            ctx_for({"system": system.slug}, seat))
-        if side not in row["state"]["sides"]:
-            side = row["state"]["sides"][0]
+        side = host_side(row["state"]["sides"], side)  # (the table's first event seats its creator so)
     except RuleError as exc:
         return render_template("home.html", tables=my_tables(), systems=systems(),
                                errors={exc.field or "name": exc.message}, form=form), 400
@@ -114,13 +114,11 @@ def _role(row: dict, secret: str) -> str:
 
 
 def emptiest_side(code: str, sides: list[str]) -> str | None:
-    """The side with the fewest seats known (those that have acted at the table), the first on a tie:
-    the side a newcomer most likely plays."""
-    seen = {side: set() for side in sides}
-    for ev in store.events(get_db(), code):
-        if ev["side"] in seen and ev["seat"]:
-            seen[ev["side"]].add(ev["seat"])
-    return min(sides, key=lambda s: len(seen[s])) if sides else None
+    """The side with the fewest players seated (the table's roster, companion/roster.py), the first
+    on a tie: the side a newcomer most likely plays."""
+    seated = store.seated(get_db(), code)
+    count = {side: sum(1 for s in seated if s["role"] == "player" and s["side"] == side) for side in sides}
+    return min(sides, key=lambda s: count[s]) if sides else None
 
 
 @bp.route("/t/<code>/join/<secret>", methods=["GET", "POST"])

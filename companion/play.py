@@ -7,7 +7,7 @@ from urllib.parse import unquote
 
 from flask import Blueprint, Response, current_app, g, redirect, render_template, request, url_for
 
-from companion import dice, hidden, live, replay, report_cache, same_hit, store, take_back, validate
+from companion import dice, hidden, live, replay, report_cache, roster, same_hit, store, take_back, validate
 from companion.board import board_context, board_fragment, board_page, card_answer
 from companion.db import get_db
 from companion.errors import Conflict, RuleError, Stale
@@ -354,8 +354,9 @@ def battle_report(code: str):
     # (the log page has the rest).
     built = report_cache.report_of(get_db(), row)
     shown = store.state_for(row, viewer)
-    timeline = hidden.revealed_texts(store.log_page(get_db(), row["id"], viewer, None, REPORT_TIMELINE)[::-1],
-                                     shown["state"])
+    # (who sat down is the log's: the report tells the game, companion/roster.py)
+    timeline = hidden.revealed_texts([e for e in store.log_page(get_db(), row["id"], viewer, None, REPORT_TIMELINE)[::-1]
+                                      if e["type"] != roster.JOIN], shown["state"])
     return render_template("report.html", row=shown, seat=seat, report=built, events=timeline)
 
 

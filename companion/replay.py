@@ -6,7 +6,8 @@ from sqlite_utils import Database
 from companion import actions, export_signature, hidden, import_check, take_back
 from companion.actions import TAKE_BACK
 from companion.errors import RuleError
-from companion.store import _insert_table, _row, events, table, write_lock
+from companion.roster import JOIN
+from companion.store import _append_join, _insert_table, _row, events, table, write_lock
 from companion.undo_chain import _append_action
 
 EXPORT_FORMAT = "companion-table"
@@ -111,6 +112,8 @@ def _replay_event(db: Database, row: dict, ev: dict, raw: dict, system) -> None:
         take_back.append_undo(db, row, ev["type"] == "redo", seat, side, ts)
     elif ev["type"] == TAKE_BACK:  # withdrawn again from the moves in force, the later ones applied again
         take_back.withdraw(db, row, ev["payload"], seat, side, ts)
+    elif ev["type"] == JOIN:  # a seat: its name and side are the payload's (companion/roster.py)
+        _append_join(db, row, ev["payload"], ts)
     else:
         _append_action(db, row, ev["payload"], seat, side, ts)
     import_check.check_state(ev["seq"], ev["type"], row["state"])

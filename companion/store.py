@@ -19,11 +19,11 @@ from gevent.monkey import is_module_patched
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from companion import actions, hidden
+from companion import actions, hidden, roster
 from companion import take_back as tb  # (store.take_back is the locked write of one)
 from companion.actions import Ctx
 from companion.errors import Finished, Moved, RuleError, Stale
-from companion.undo_chain import SNAPSHOT_EVERY, _append_action, _append_undo, _link, _state_at, _text, now  # noqa: F401
+from companion.undo_chain import SNAPSHOT_EVERY, _append_action, _append_undo, _insert_event, _link, _state_at, _text, now  # noqa: F401
 
 CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no 0/O, 1/I: read aloud across a table
 
@@ -146,6 +146,13 @@ def m008_imported(db: Database) -> None:
     """Where an imported table came from (companion/export_signature.py): "signed" (this server's
     own export, unchanged) or "not signed" (edited, or made elsewhere); NULL for a table made here."""
     db["tables"].add_column("imported", str)
+
+
+@migrations()
+def m010_joins(db: Database) -> None:
+    """Who sits at a table is read from its join events (companion/roster.py) at every board drawn:
+    a partial index finds them without scanning the log (it holds the joins alone)."""
+    db.execute("create index if not exists events_joins on events (table_id, seq) where type = 'join'")
 
 
 class NotFound(LookupError):
@@ -369,6 +376,51 @@ def act(db: Database, code: str, args: dict, ctx: Ctx, expect_seq: int | None = 
             raise RuleError("A table is created only once.", "type")
         seq, label, state = _append_action(db, row, payload, ctx.seat, ctx.side)
     return {"seq": seq, "label": label, "payload": payload, "state": state, "row": row}
+
+
+def join(db: Database, code: str, name: str, side: str | None, role: str) -> int | None:
+    """Record that ``name`` sat down at the table (as a player on ``side``, or a spectator): an event
+    of its own, outside the undo chain, that moves the table's seq so every phone's board follows
+    (companion/roster.py).  Only a new or changed seat is written, and nothing once the game is
+    finished; returns the event's seq, or None when nothing was written."""
+    with write_lock(db):
+        row = _row(db, code)
+        if row["finished"]:
+            return None
+        sides = json.loads(row["state"])["sides"]
+        payload = roster.payload(name, side, role)
+        if not payload["name"]:
+            return None  # (an API seat with no name: nobody to name)
+        roster.check(payload, sides)
+        if roster.same_seat(_seats(db, row["id"], row["seq"], sides), payload):
+            return None
+        return _append_join(db, row, payload)
+
+
+def _append_join(db: Database, row: dict, payload: dict, ts=None) -> int:
+    """Store a join (inside the caller's write lock): the seq moves, nothing else does (no state,
+    no link on the undo chain: Undo, Redo and take-backs never meet it)."""
+    seq = row["seq"] + 1
+    _insert_event(db, row["id"], seq, payload["name"], payload["side"], payload, roster.label(payload), False)
+    db.conn.execute("update tables set seq = ? where id = ?", [seq, row["id"]])
+    row["seq"] = seq
+    return seq
+
+
+def _seats(db: Database, table_id: int, seq: int, sides: list[str]) -> list[dict]:
+    rows = db.execute(
+        "select seq, type, seat, side, payload from events where table_id = ?1 and type = 'join' and seq <= ?2"
+        " union all select seq, type, seat, side, '{}' from events where table_id = ?1 and seq = 1"
+        " order by seq", [table_id, seq]).fetchall()
+    return roster.fold([{"seq": r[0], "type": r[1], "seat": r[2], "side": r[3], "payload": json.loads(r[4])}
+                        for r in rows], sides)
+
+
+def seated(db: Database, code: str, row: dict | None = None) -> list[dict]:
+    """The seats at the table, in join order, one per name (companion/roster.py ``fold``); ``row``:
+    the table as the caller read it (its state decoded), the roster as it stood at that seq."""
+    row = row or table(db, code)
+    return _seats(db, row["id"], row["seq"], row["state"]["sides"])
 
 
 def undo(db: Database, code: str, ctx: Ctx, redo: bool = False, expect: int | None = None) -> dict:

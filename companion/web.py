@@ -17,13 +17,12 @@ from jinja2 import BaseLoader, TemplateNotFound
 from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 
-from companion import export_signature, store, validate, words
+from companion import export_signature, roster, store, validate, words
 from companion.actions import Ctx
 from companion.db import get_db, systems
 from companion.errors import Conflict, Finished, InputError, RuleError, Stale
+from companion.roster import MAX_SEAT_NAME  # noqa: F401  (the lobby's limit, one place)
 from companion.seat_view import form_token, view_of
-
-MAX_SEAT_NAME = 24
 
 
 def init_app(app) -> None:
@@ -40,6 +39,9 @@ def init_app(app) -> None:
     app.jinja_env.filters["for_players"] = words.for_players  # a rule's sentence without our source notes
     app.jinja_env.globals["csrf"] = form_csrf
     app.jinja_env.globals["roster_of"] = roster_of
+    # who sits on a side, as the players read it: "Ann & Ben", "Defender (Ben)" (companion/roster.py)
+    app.jinja_env.globals["names_on"] = roster.names_on
+    app.jinja_env.globals["side_called"] = roster.called
     # where an imported table came from: this server's own export, or an edited / foreign file
     app.jinja_env.globals["import_note"] = lambda row: export_signature.sentence(row.get("imported"))
     app.jinja_env.loader = MissRemembered(app.jinja_env.loader)
@@ -294,6 +296,9 @@ def seats() -> dict:
 
 
 def remember_seat(code: str, name: str, side: str | None, role: str) -> None:
+    """Seat this phone at the table: the table's log records the seat (a join, if it is new or
+    changed: companion/roster.py), so every phone knows who sits there; the cookie keeps it here."""
+    store.join(get_db(), code, name, side, role)
     all_seats = dict(seats())
     all_seats[code] = {"name": name, "side": side, "role": role}
     session["seats"] = all_seats
@@ -380,12 +385,14 @@ def status_of(exc: Exception) -> int:
     return 400
 
 
-def roster_of(state: dict) -> str:
+def roster_of(state: dict, seated: list[dict] | None = None) -> str:
     """A short fingerprint of what a game's helpers list: the sides and their players' names (a game's
-    ``game.names``), every unit by id, name, side and whether it is on the table.  The board carries it
+    ``game.names``, and the seats joined: ``seated``, store.seated), every unit by id, name, side and whether
+    it is on the table.  The board carries it
     (#unit-options, a part every step brings) and so do the helpers drawn with it (#game-tools):
     companion.js asks for the helpers again when the two differ (issue 28 §4)."""
     game = state.get("game") if isinstance(state.get("game"), dict) else {}
     units = [(uid, u.get("name"), u.get("side"), bool(u.get("removed"))) for uid, u in state.get("units", {}).items()]
-    raw = repr((state.get("sides"), units, game.get("names")))
+    seats = [(s["name"], s["side"], s["role"]) for s in seated or ()]
+    raw = repr((state.get("sides"), units, game.get("names"), seats))
     return hashlib.blake2b(raw.encode(), digest_size=5).hexdigest()

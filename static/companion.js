@@ -65,16 +65,55 @@
     e.preventDefault();
     e.detail.issueRequest(true);
   });
-  // A set-up field that names the player of a side starts with this phone's seat on its own side.
+  // A set-up field that names the player of a side starts with the seats joined on it (the server fills
+  // it from the table's roster) or, on a table that does not know this phone's seat, with this phone's
+  // seat on its own side (as drawn: a later board may fill it, companion/roster.py).
   function ownName() {
     var me = seatName(), side = document.body && document.body.dataset.side;
     if (!me || !side) return;
     document.querySelectorAll("input[data-seat-name-for]").forEach(function (input) {
-      if (!input.value && input.dataset.seatNameFor === side) input.value = me;
+      if (!input.value && input.dataset.seatNameFor === side) input.defaultValue = input.value = me;
     });
   }
   document.addEventListener("DOMContentLoaded", ownName);
   document.addEventListener("htmx:afterSwap", ownName);
+  // A board form that says so (form[data-keep-typed]: a game's set-up) keeps what the player typed
+  // or chose in it while the board is redrawn (a player joined, a poll): a field left as it was drawn
+  // takes the new board's value (the names of the seats joined), a field the player changed keeps theirs.
+  function fieldKey(form, f) { return form.id + "|" + f.name + (f.type === "checkbox" || f.type === "radio" ? "|" + f.value : ""); }
+  function typedIn(root) {
+    var out = {};
+    root.querySelectorAll("form[data-keep-typed][id]").forEach(function (form) {
+      Array.prototype.forEach.call(form.elements, function (f) {
+        if (!f.name || f.type === "hidden" || f.type === "submit" || f.tagName === "BUTTON") return;
+        var tick = f.type === "checkbox" || f.type === "radio";
+        var changed = tick ? f.checked !== f.defaultChecked : f.tagName === "SELECT"
+          ? Array.prototype.some.call(f.options, function (o) { return o.selected !== o.defaultSelected; })
+          : f.value !== f.defaultValue;
+        if (changed) out[fieldKey(form, f)] = tick ? f.checked : f.value;
+      });
+    });
+    return out;
+  }
+  var typedKept = null;
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var t = e.detail.target;
+    // (the board on the page: an answer that crossed another goes to it, boardSwap below)
+    typedKept = t && t.id === "board" ? typedIn(document.getElementById("board") || t) : null;
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    var kept = typedKept;
+    typedKept = null;
+    if (!kept) return;
+    document.querySelectorAll("#board form[data-keep-typed][id]").forEach(function (form) {
+      Array.prototype.forEach.call(form.elements, function (f) {
+        var key = f.name && fieldKey(form, f);
+        if (!key || !(key in kept)) return;
+        if (f.type === "checkbox" || f.type === "radio") f.checked = kept[key];
+        else if (f.tagName !== "SELECT" || Array.prototype.some.call(f.options, function (o) { return o.value === kept[key]; })) f.value = kept[key];
+      });
+    });
+  });
 
   // Recorded real-deck draws: empty the (poll-preserved) inputs once the record is accepted.
   var recording = false;

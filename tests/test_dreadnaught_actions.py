@@ -155,9 +155,10 @@ def test_role_sides_show_the_players_names(app, table):
     game = Dreadnaught(app, table)
     table.create(system="dreadnaught", name="Planet 7", seat="Anna")
     form = html.unescape(table.client.get(f"/t/{table.code}?open=*", headers={"HX-Request": "true"}).data.decode())
-    # the setter's own side starts with her name: the board is the side's, so companion.js fills it in from
-    # the page's seat (tests/browser/test_phone_board.py)
-    assert 'name="names.Attacker" maxlength="20" value="" data-seat-name-for="Attacker"' in form
+    # each side starts with the names of the seats joined on it: the table's log knows its host's seat
+    # (companion/roster.py; tests/test_roster.py), nobody sits on the Defender yet
+    assert 'name="names.Attacker" maxlength="20" value="Anna" data-seat-name-for="Attacker"' in form
+    assert 'name="names.Defender" maxlength="20" value="" data-seat-name-for="Defender"' in form
     game.refused("dn-setup", "Each player needs a different name", **{"names.Attacker": "Anna",
                                                                        "names.Defender": " Anna "})
     game.refused("dn-setup", "at most 20 characters", **{"names.Defender": "B" * 21})

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from companion.actions import schema
 from companion.errors import RuleError
+from companion.roster import JOIN
 
 
 @dataclass
@@ -238,6 +239,8 @@ def timeline(events: list[dict], each: Callable | None = None) -> tuple[list[int
     for ev in events:
         if each is not None:
             each(ev, done, undone)
+        if ev["type"] == JOIN:
+            continue  # a seat sat down (companion/roster.py): never a move, never on the undo stack
         if ev["type"] == "undo":
             undone.append(done.pop())
         elif ev["type"] == "redo":

@@ -29,7 +29,10 @@ def board_context(code: str, seat: dict, errors=None, flash=None, row=None) -> d
     row = store.state_for(row or store.table(db, code), viewer)
     system = systems()[row["system"]]
     log = store.board_log(db, row["id"], viewer, row=row)
+    seated = store.seated(db, code, row)
     return {"row": row, "state": row["state"], "seat": seat, "system": system,
+            # who sits where, as the log says at this seq (companion/roster.py): a join moves the seq
+            "roster": seated,
             "has_game_tools": has_template(f"games/{system.slug}/_tools.html"),
             # compact unit rows: boards of core trackers, and games that say what their row shows
             # (games/<slug>/_row.html); a game with only its own _unit.html keeps full cards
@@ -39,7 +42,7 @@ def board_context(code: str, seat: dict, errors=None, flash=None, row=None) -> d
             "readonly": seat["role"] == "spectator" or row["finished"],
             "history": {k: log[k] for k in ("undo", "redo", "undo_seq", "redo_seq")}, "rolls": log["rolls"],
             "result": newest_result(row, log["rolls"]),
-            "lineup": lineup(row["state"]), "roster_print": roster_of(row["state"]),
+            "lineup": lineup(row["state"]), "roster_print": roster_of(row["state"], seated),
             "errors": errors or {}, "flash": flash, "poll_seconds": current_app.config["POLL_SECONDS"]}
 
 

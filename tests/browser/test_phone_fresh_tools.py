@@ -17,12 +17,15 @@ def test_the_initiative_resolver_names_the_players_once_the_battle_is_set_up_on_
     anna, ben = phone(), phone()
     two_players(anna, ben, live_server, "dreadnaught", "Planet 7", ("Attacker", "Defender"))
     owner = ben.locator("#dn-reveal select[name=owner]")
-    expect(owner.locator("option")).to_have_text(["Attacker", "Defender"])  # no names yet: the roles
+    # before set-up: the seats joined on each side (companion/roster.py)
+    expect(owner.locator("option")).to_have_text(["Anna (Attacker)", "Ben (Defender)"])
     ben.locator("#dn-reveal input[name=name]").fill("Hard to port")  # Ben is typing a card's name
 
-    # Anna sets the battle up, naming both players (her name is filled in for her)
+    # Anna sets the battle up, naming both players (the seats joined are filled in for her; she gives
+    # Ben his whole name)
     expect(anna.locator("#dn-setup input[name='names.Attacker']")).to_have_value("Anna")
-    anna.locator("#dn-setup input[name='names.Defender']").fill("Ben")
+    expect(anna.locator("#dn-setup input[name='names.Defender']")).to_have_value("Ben")
+    anna.locator("#dn-setup input[name='names.Defender']").fill("Benjamin")
     anna.click("#dn-setup button[name=do]")
     expect(anna.locator("details.unitrow")).to_have_count(2)
 
@@ -30,8 +33,8 @@ def test_the_initiative_resolver_names_the_players_once_the_battle_is_set_up_on_
     # they are, and once he taps elsewhere they come again with the names in them
     expect(ben.locator("details.unitrow")).to_have_count(2, timeout=SYNC)
     ben.wait_for_timeout(500)
-    expect(owner.locator("option")).to_have_text(["Attacker", "Defender"])
+    expect(owner.locator("option")).to_have_text(["Anna (Attacker)", "Ben (Defender)"])
     expect(ben.locator("#dn-reveal input[name=name]")).to_be_focused()
     ben.locator("h1.tablename").click()
-    expect(owner.locator("option")).to_have_text(["Anna (Attacker)", "Ben (Defender)"], timeout=SYNC)
+    expect(owner.locator("option")).to_have_text(["Anna (Attacker)", "Benjamin (Defender)"], timeout=SYNC)
     expect(ben.locator("#dn-reveal input[name=name]")).to_have_value("Hard to port")  # what he typed stays

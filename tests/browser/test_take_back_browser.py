@@ -59,20 +59,21 @@ def test_a_hit_on_the_wrong_ship_is_taken_back_from_the_log_two_moves_later(live
         expect(page.locator("#rolls li").first).to_contain_text("rolled 2d6")  # and the roll still there
         expect(page.locator("#undo button")).to_contain_text("Anna: took back #")  # the bar says so
 
-    # Zhukov's arrival cannot go alone: the later hit on it is named, and both can go in one tap
+    # Zhukov's arrival cannot go alone: the later hit on it is named, and both can go in one tap (#2 is
+    # Ben's seat: a join, companion/roster.py)
     anna.goto(f"{live_server}/t/{code}/log")
     arrival = anna.locator("ol.log li", has_text="Zhukov joins")
     arrival.locator("details.fix summary").click()
     arrival.get_by_role("button", name="Take back this move").click()
     arrival = anna.locator("ol.log li", has_text="Zhukov joins")
-    expect(arrival.locator(".err-text")).to_contain_text("#5 Zhukov HP -1 (6 → 5) no longer applies without #3: "
+    expect(arrival.locator(".err-text")).to_contain_text("#6 Zhukov HP -1 (6 → 5) no longer applies without #4: "
                                                          "No unit Zhukov at this table.")
-    both = arrival.get_by_role("button", name="Take back #3 and #5")
+    both = arrival.get_by_role("button", name="Take back #4 and #6")
     both.scroll_into_view_if_needed()
     anna.screenshot(path=str(shots("freeform") / "log-take-back-both.png"))
     assert_fits_a_phone(anna, "ol.log button, ol.log select, ol.log input, ol.log summary")
     both.click()
-    expect(anna.locator("ol.log li").first).to_contain_text("took back #3: Zhukov joins Side A and #5: Zhukov HP -1")
+    expect(anna.locator("ol.log li").first).to_contain_text("took back #4: Zhukov joins Side A and #6: Zhukov HP -1")
     expect(ben.locator("details.unitrow", has=ben.locator("summary .rname", has_text="Zhukov"))).to_have_count(0, timeout=3000)
 
 
@@ -124,7 +125,7 @@ def test_a_hit_on_the_wrong_ship_is_corrected_from_the_log(live_server, phone):
     hit.locator("details.fix summary").click()
     hit.locator("select[name='instead.unit']").select_option(label="Zhukov")
     hit.get_by_role("button", name="Correct").click()
-    expect(ben.locator("ol.log li").first).to_contain_text("corrected #4 to Zhukov HP -1 (6 → 5) (was Nimitz HP -1 (8 → 7))")
+    expect(ben.locator("ol.log li").first).to_contain_text("corrected #5 to Zhukov HP -1 (6 → 5) (was Nimitz HP -1 (8 → 7))")
     ben.goto(f"{live_server}/t/{code}")
     for page in (ben, anna):
         expect(hp_of(page, "Nimitz")).to_have_text("8", timeout=3000)
