@@ -25,6 +25,12 @@
   function syncUnits() {
     var source = document.getElementById("unit-options");
     if (!source) return;
+    // a side select[data-sides] names the seats on each side as the board does ("Side B (Ben)"): a
+    // form drawn before Ben joined learns his name with the next step (issue 28 §4)
+    var labels = source.dataset.sideLabels ? JSON.parse(source.dataset.sideLabels) : {};
+    document.querySelectorAll("select[data-sides]").forEach(function (sel) {
+      Array.prototype.forEach.call(sel.options, function (o) { if (labels[o.value] && o.text !== labels[o.value]) o.text = labels[o.value]; });
+    });
     document.querySelectorAll("select[data-units]").forEach(function (sel) {
       var keep = sel.querySelectorAll("option:not([data-unit])").length;
       var fixed = Array.prototype.slice.call(sel.options, 0, keep).filter(function (o) { return !o.hasAttribute("data-unit"); });

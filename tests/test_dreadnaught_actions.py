@@ -9,6 +9,7 @@ import html
 import pytest
 
 from companion import actions, store
+from companion.roster import MAX_SEAT_NAME
 from tests.table_actions import sit
 
 DUEL = {"deck_size.Anna": 36, "deck_size.Ben": 26, "system_bonus.Anna": 2, "system_bonus.Ben": 0,
@@ -157,11 +158,13 @@ def test_role_sides_show_the_players_names(app, table):
     form = html.unescape(table.client.get(f"/t/{table.code}?open=*", headers={"HX-Request": "true"}).data.decode())
     # each side starts with the names of the seats joined on it: the table's log knows its host's seat
     # (companion/roster.py; tests/test_roster.py), nobody sits on the Defender yet
-    assert 'name="names.Attacker" maxlength="20" value="Anna" data-seat-name-for="Attacker"' in form
-    assert 'name="names.Defender" maxlength="20" value="" data-seat-name-for="Defender"' in form
+    assert 'name="names.Attacker" value="Anna" data-seat-name-for="Attacker"' in form
+    assert 'name="names.Defender" value="" data-seat-name-for="Defender"' in form
     game.refused("dn-setup", "Each player needs a different name", **{"names.Attacker": "Anna",
                                                                        "names.Defender": " Anna "})
-    game.refused("dn-setup", "at most 20 characters", **{"names.Defender": "B" * 21})
+    # two seats of the longest name fit ("Ann... & Ben..."), one character more does not
+    two = "A" * MAX_SEAT_NAME + " & " + "B" * MAX_SEAT_NAME
+    game.refused("dn-setup", f"at most {len(two)} characters", **{"names.Defender": two + "C"})
     page = html.unescape(game.ok("dn-setup", best_of=3, **{"names.Attacker": "Anna", "names.Defender": "Ben"})
                          .data.decode())
     assert game.game()["names"] == {"Attacker": "Anna", "Defender": "Ben"}

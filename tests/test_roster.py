@@ -190,8 +190,8 @@ def test_dreadnaught_set_up_names_every_seat_joined_on_a_side(app, table):
     join(app, table, "Cleo", "Defender")
     join(app, table, "Dan", spectator=True)
     form = html.unescape(table.client.get(f"/t/{table.code}", headers={"HX-Request": "true"}).data.decode())
-    assert 'name="names.Attacker" maxlength="20" value="Ann & Ben"' in form
-    assert 'name="names.Defender" maxlength="20" value="Cleo"' in form
+    assert 'name="names.Attacker" value="Ann & Ben"' in form
+    assert 'name="names.Defender" value="Cleo"' in form
     assert '<h2>Defender <small class="seated">Cleo</small></h2>' in form  # the side heading too
 
 

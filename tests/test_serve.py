@@ -146,9 +146,11 @@ def test_companion_serve_keeps_a_polling_phone_on_one_connection(tmp_path):
         resp, _ = ask("POST", join, f"csrf_token={token}&seat=Anna&side=Side+A",
                       {"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie})
         cookie = (resp.getheader("Set-Cookie") or cookie).split(";")[0]
+        _, board = ask("GET", f"/t/{made['code']}", headers={"Cookie": cookie})
+        seq = re.search(rb'id="board" data-seq="(\d+)"', board).group(1).decode()  # (Anna's join moved it on)
         sock = phone.sock
         for _ in range(3):
-            resp, body = ask("GET", f"/t/{made['code']}/poll?seq=1", headers={"Cookie": cookie, "HX-Request": "true"})
+            resp, body = ask("GET", f"/t/{made['code']}/poll?seq={seq}", headers={"Cookie": cookie, "HX-Request": "true"})
             assert resp.status == 204 and body == b""
             assert (resp.getheader("Connection") or "").lower() != "close"
         assert phone.sock is sock  # the same connection answered every poll

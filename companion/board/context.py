@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import current_app
 from jinja2 import TemplateNotFound
 
-from companion import hidden, store
+from companion import hidden, roster, store
 from companion.db import get_db, systems
 from companion.web import roster_of
 
@@ -43,6 +43,8 @@ def board_context(code: str, seat: dict, errors=None, flash=None, row=None) -> d
             "history": {k: log[k] for k in ("undo", "redo", "undo_seq", "redo_seq")}, "rolls": log["rolls"],
             "result": newest_result(row, log["rolls"]),
             "lineup": lineup(row["state"]), "roster_print": roster_of(row["state"], seated),
+            # each side as the side selects below the board name it ("Side B (Ben)"): kept in step by companion.js
+            "side_labels": {side: roster.called(seated, side) for side in row["state"]["sides"]},
             "errors": errors or {}, "flash": flash, "poll_seconds": current_app.config["POLL_SECONDS"]}
 
 

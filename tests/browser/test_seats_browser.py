@@ -58,12 +58,13 @@ def test_a_name_typed_in_set_up_is_never_overwritten_by_a_join(live_server, phon
 def test_the_sides_name_their_seats_on_the_board_and_in_add_a_unit(live_server, phone):
     ann, ben = phone(), phone()
     url, _ = open_table(ann, live_server, "freeform", "Harbour fight")
+    ann.locator("#add summary").click()  # Add a unit, opened before Ben joins: it learns his name
+    expect(ann.locator("#add[data-loaded]")).to_be_visible()
+    options = ann.locator("#add-unit select[name=side] option")
+    expect(options).to_have_text(["Side A (Anna)", "Side B"])
     join(ben, url, "Ben", "Side B")
     expect(ann.locator("section.side[aria-label='Side B'] h2")).to_contain_text("Ben", timeout=SYNC)
     expect(ann.locator("section.side[aria-label='Side A'] h2")).to_contain_text("Anna")
-    ann.locator("#add summary").click()
-    expect(ann.locator("#add[data-loaded]")).to_be_visible()
-    options = ann.locator("#add-unit select[name=side] option")
     expect(options).to_have_text(["Side A (Anna)", "Side B (Ben)"])
     ann.select_option("#add-unit select[name=side]", "Side B")
     ann.fill("#add-unit input[name=name]", "Nimitz")

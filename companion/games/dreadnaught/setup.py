@@ -10,6 +10,7 @@ from companion.actions.schema import Either, Int, Obj, Ref, Scalar, Text, whole
 from companion.errors import RuleError, Stale
 from companion.games.dreadnaught import rules as dn
 from companion.games.dreadnaught.actions import SYSTEMS, battle_on, called, clean, count, said, ship, signed, turn
+from companion.roster import MAX_SEAT_NAME
 
 TEMPLATE = "ship"
 BATTLE_SIZES = (1, 3, 5, 7, 9)   # seed 000, Victory & Defeat, Running Battles: "best of 3, 5, etc"
@@ -122,6 +123,11 @@ def ship_name(side: str, names: dict, roles: bool) -> str:
     return side
 
 
+# who plays a side: the names of the seats joined on it, joined with " & " (companion/roster.py), so two
+# seats of the longest name fit; an input limit of the board, not a rule of the game
+PLAYER_NAMES = 2 * MAX_SEAT_NAME + len(" & ")
+
+
 def player_names(args: dict, sides: list, default_sides, before: dict) -> dict:
     """Who plays each side, when the sides are only the roles (Attacker, Defender): shown instead of
     "Attacker · Attacker" and "Attacker's Dreadnaught".  Blank means unknown; the next battle of a running
@@ -134,8 +140,8 @@ def player_names(args: dict, sides: list, default_sides, before: dict) -> dict:
     names = {}
     for side in sides:
         name = " ".join(str(raw.get(side) or "").split())
-        if len(name) > 20:
-            raise RuleError(f"A player's name is at most 20 characters; {side} has {len(name)}.", "names")
+        if len(name) > PLAYER_NAMES:
+            raise RuleError(f"A player's name is at most {PLAYER_NAMES} characters; {side} has {len(name)}.", "names")
         if name:
             names[side] = name
     if len(set(names.values())) != len(names):
