@@ -1,12 +1,13 @@
 """Live push (issue 25): a phone holds one Server-Sent Events stream per table and hears of a change
 within a few hundredths of a second, instead of at its next poll.
 
-The stream says only *that* the table moved on (its seq as the event's id and data); the phone then
-asks for the step from the board it shows, the very request a poll makes (companion/board: drawn
-once per change and view, the parts that changed).  So a change is drawn once per view whatever the
-number of phones, a phone's open rows come with it, and what a phone is sent has one path, tested
-once.  A phone that reconnects sends ``Last-Event-ID`` (the browser does it by itself) and is told at
-once if the table moved meanwhile; the step it then asks for is the whole board when it is far behind.
+Each change is pushed as the step itself: the parts of the board that changed since the board the
+phone holds (companion/board: worked out once per change and view, however many streams carry it),
+every changed unit with its card, so an idle phone sends nothing at all.  When the step cannot be
+pushed (the stream's first change, when its worker has not kept the phone's board; a phone far
+behind; more changed than the named parts) the event says only the new seq and the phone asks for
+the step with a poll, the one path the polls take too.  A phone that reconnects sends
+``Last-Event-ID`` (the browser does it by itself) and is told at once if the table moved meanwhile.
 
 Across processes: every server worker watches the database itself.  One thread per process asks
 SQLite every ``TICK`` whether anything was committed since (``PRAGMA data_version``: a change by any
@@ -127,11 +128,14 @@ def wait_past(path: str, code: str, seq: int, timeout: float) -> int | None:
                     watch.seqs.pop(code, None)  # not watched now: read afresh when watched again
 
 
-def events(path: str, code: str, since: int, ping: float = PING, lasts: float = LASTS):
-    """The stream's text: ``retry``, then an event each time the table moves past the seq last sent
-    (its id and data are the new seq), a ``ping`` event when idle, and ``gone`` if the table goes.
-    It ends after ``lasts`` seconds (the browser opens it again at once, from the last id): a stream
-    never ties a server thread for ever.  It holds no database connection while it waits."""
+def events(path: str, code: str, since: int, ping: float = PING, lasts: float = LASTS, step=None):
+    """The stream's text: ``retry``, then an event each time the table moves past the seq last sent, a
+    ``ping`` event when idle, and ``gone`` if the table goes.  A change is a ``step`` event when
+    ``step(sent)`` gives one ((since, seq, html): its data is "since seq" on a line, then the parts),
+    else a plain event whose data is the new seq (the phone then asks for the step itself).  Either
+    way the event's id is the new seq.  It ends after ``lasts`` seconds (the browser opens it again at
+    once, from the last id): a stream never ties a server thread for ever.  It holds no database
+    connection of its own while it waits."""
     yield "retry: 1000\n\n"
     sent = since
     end = time.monotonic() + lasts
@@ -147,5 +151,11 @@ def events(path: str, code: str, since: int, ping: float = PING, lasts: float = 
             yield "event: gone\ndata: \n\n"
             return
         else:
-            yield f"id: {seq}\ndata: {seq}\n\n"
-            sent = seq
+            pushed = step(sent) if step is not None else None
+            if pushed is None:
+                yield f"id: {seq}\ndata: {seq}\n\n"
+                sent = seq
+            else:
+                since_, sent, html = pushed
+                lines = "".join(f"data: {line}\n" for line in html.replace("\r", "").split("\n"))
+                yield f"id: {sent}\nevent: step\ndata: {since_} {sent}\n{lines}\n"

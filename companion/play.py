@@ -5,10 +5,10 @@ import json
 import re
 from urllib.parse import unquote
 
-from flask import Blueprint, Response, current_app, g, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, g, redirect, render_template, request, stream_with_context, url_for
 
 from companion import dice, hidden, live, replay, report_cache, roster, same_hit, store, take_back, validate
-from companion.board import board_context, board_fragment, board_page, card_answer
+from companion.board import board_context, board_fragment, board_page, card_answer, pushed_step
 from companion.db import get_db
 from companion.errors import Conflict, RuleError, Stale
 from companion.validate import shielded
@@ -156,15 +156,17 @@ def poll(code: str):
 def live_stream(code: str):
     """The table's live stream (Server-Sent Events, companion/live.py): an event each time the table
     moves on, so the phone asks for the step at once; resumes after ``Last-Event-ID`` (or ``?seq=``)."""
-    if code not in seats():
-        seat_for(code)  # an API seat (Bearer) or none: 404 for a table that is not the caller's
+    seat = seats().get(code) or seat_for(code)  # an API seat (Bearer) or none: 404 if not the caller's
     if store.table_head(get_db(), code) is None:
         return Response(status=404)
     last = request.headers.get("Last-Event-ID") or request.args.get("seq", "")
     since = int(last) if INT_RE.match(last) else 0
     config = current_app.config
-    resp = Response(live.events(config["DATABASE"], code, since, config["LIVE_PING"], config["LIVE_SECONDS"]),
-                    mimetype="text/event-stream")
+    # each change is pushed as the step from the board the phone holds (drawn once per view and change,
+    # companion/board), inside this request's context for as long as the stream lasts
+    events = live.events(config["DATABASE"], code, since, config["LIVE_PING"], config["LIVE_SECONDS"],
+                         step=lambda sent: pushed_step(code, seat, sent))
+    resp = Response(stream_with_context(events), mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["X-Accel-Buffering"] = "no"  # a proxy in front must not hold the events back
     return resp

@@ -24,8 +24,8 @@ client's own CPU and how late its loop sent (its lag), since it shares the box. 
 table uses the ratios to the floor measured in the same run.
 
 With ``--live`` each phone holds the board's live stream (/t/<code>/live, companion/live.py) instead of
-polling, as static/connection.js does: on each event it asks for the step (the poll URL with the seq
-its board shows) at once.  The sync delay is measured from the moment a tap's answer reached its phone
+polling, as static/connection.js does: a step pushed on the stream is held on arrival; an event that
+says only the new seq makes it ask for the step (the poll URL with the seq its board shows) at once.  The sync delay is measured from the moment a tap's answer reached its phone
 to the moment each other phone at the table holds that seq (its step answered).  The floor still polls.
 
 Run: python scripts/load.py --phones 8 300 600 --duration 60   (or python scripts/benchmark.py load ...)
@@ -204,6 +204,7 @@ class Results:
         self.error_kinds: dict[str, int] = {}
         self.lag: list[float] = []
         self.change_bytes: list[int] = []
+        self.pushed = 0  # steps a live stream pushed (the phone asked for nothing)
 
     def error(self, kind: str, what: str) -> None:
         self.errors[kind] += 1
@@ -293,23 +294,32 @@ async def stream_loop(phone: Phone, res: Results, start: float, end: float, meas
                     buf += data
                 while b"\n\n" in buf:
                     event, buf = buf.split(b"\n\n", 1)
-                    fields = dict(line.split(b": ", 1) for line in event.split(b"\n") if b": " in line)
+                    lines = event.split(b"\n")
+                    fields = dict(line.split(b": ", 1) for line in lines if b": " in line)
                     if b"id" not in fields:
                         continue  # a ping
                     last_id = fields[b"id"].decode()
                     if int(last_id) <= int(phone.seq):
                         continue
                     before = int(phone.seq)
-                    sent = loop.time()
-                    status, headers, body = await step_conn.request(
-                        "GET", f"/t/{phone.code}/poll?seq={phone.seq}",
-                        phone.headers({"HX-Request": "true", "X-Open-Units": phone.open}))
-                    now = loop.time()
-                    if status == 200:
-                        phone.take_seq(headers, body)
+                    data = [line[len(b"data: "):] for line in lines if line.startswith(b"data: ")]
+                    if fields.get(b"event") == b"step" and int(data[0].split()[0]) <= before:
+                        # the step itself, pushed (connection.js swaps it in): held on arrival
+                        now = sent = loop.time()
+                        phone.seq = str(int(data[0].split()[1]))
+                        res.pushed += 1
+                    else:  # told the seq only: the step is asked for, as a poll
+                        sent = loop.time()
+                        status, headers, body = await step_conn.request(
+                            "GET", f"/t/{phone.code}/poll?seq={phone.seq}",
+                            phone.headers({"HX-Request": "true", "X-Open-Units": phone.open}))
+                        now = loop.time()
+                        if status == 200:
+                            phone.take_seq(headers, body)
+                        if sent >= measure_from:
+                            res.times["poll_change" if status == 200 else "poll_nochange"].append(now - sent)
+                            res.times["poll"].append(now - sent)
                     if sent >= measure_from:
-                        res.times["poll_change" if status == 200 else "poll_nochange"].append(now - sent)
-                        res.times["poll"].append(now - sent)
                         for seq in range(before + 1, int(phone.seq) + 1):
                             made = res.answered.get((phone.code, seq))
                             if made is not None and seq not in phone.made and made >= measure_from:
@@ -568,6 +578,7 @@ async def run_target(target: str, args, phones_n: int) -> dict:
         return {"target": target, "phones": phones_n, "tables": tables, "duration": round(wall, 1),
                 "times": {k: [round(t * 1000, 3) for t in v] for k, v in res.times.items()},
                 "errors": res.errors, "error_kinds": res.error_kinds, "live": bool(args.live and not floor),
+                "pushed": res.pushed,
                 "server_cpu": (ticks1 - ticks0) / HZ / wall * 100, "server_rss_mb": rss_peak / 2**20,
                 "cpu_ms_per_phone_min": (ticks_done - ticks0) / HZ * 1000 / phones_n / (args.duration / 60),
                 "load_average": os.getloadavg()[0],
@@ -610,7 +621,8 @@ def report(runs: list[dict]) -> None:
         if sync:
             print(f"{r['phones']} | {r['target']}: sync delay (a tap answered on one phone -> the change held on "
                   f"another), n={len(sync)}: p50 {pct(sync, 50):.1f} / p90 {pct(sync, 90):.1f} / "
-                  f"p99 {pct(sync, 99):.1f} / max {max(sync):.0f} ms")
+                  f"p99 {pct(sync, 99):.1f} / max {max(sync):.0f} ms; steps pushed {r.get('pushed', 0)}, "
+                  f"asked for {len(r['times'].get('poll_change') or [])}")
     for r in runs:
         slow = r.get("slow_clients") or {}
         if slow.get("idle") or slow.get("dribbling"):

@@ -5,9 +5,10 @@
 // While out of touch, the board is marked stale; offline, a tap is refused on the spot with a
 // sentence, never sent later behind the player's back (reconnecting, it is sent: the host may only
 // be slow); a tap whose answer never came says it may not have counted.  When the phone is back, the next poll catches the board up by itself.
-// Live push (companion/live.py): while the board's stream is open the host says when the table moved
-// on and the board asks for the step at once; the polls every few seconds stop (an idle phone sends
-// nothing) and come back by themselves whenever the stream is down.
+// Live push (companion/live.py): while the board's stream is open the host pushes each change as the
+// step from the board this phone holds (or says the table moved on, and the board asks for the step at
+// once); the polls every few seconds stop (an idle phone sends nothing) and come back by themselves
+// whenever the stream is down.
 (function () {
   "use strict";
   var lastAnswer = Date.now(), state = null, strip = null, word = null;
@@ -108,6 +109,18 @@
       var now = board();
       if (now && +e.data > +(now.dataset.seq || 0)) htmx.trigger(now, "live");  // the step, asked for at once
     };
+    source.addEventListener("step", function (e) {
+      heard();
+      var now = board();
+      if (!now) return;
+      // "since seq" on the first line, then the parts that changed since the board at "since"
+      var cut = e.data.indexOf("\n"), head = (cut < 0 ? e.data : e.data.slice(0, cut)).split(" ");
+      var since = +head[0], to = +head[1], seq = +(now.dataset.seq || 0);
+      if (to <= seq) return;  // this board has it already (its own tap's answer brought it)
+      if (cut < 0 || seq < since) { htmx.trigger(now, "live"); return; }  // it misses an earlier change: it asks
+      htmx.swap(now, e.data.slice(cut + 1), {swapStyle: "none", swapDelay: 0, settleDelay: 20});
+      now.dataset.seq = to;
+    });
     source.addEventListener("ping", heard);
     source.addEventListener("gone", function () { source.close(); source = null; streaming = false; });
     source.onerror = function () {

@@ -79,3 +79,43 @@ def test_the_stream_endpoint_is_the_seats_own(app, client, table):
     resp.close()
     assert app.test_client().get(f"/t/{table.code}/live").status_code == 404  # no seat at this table
     assert client.get("/t/NOSUCH/live").status_code == 404
+
+
+def test_a_change_is_pushed_as_the_step_from_the_board_the_phone_holds(app, table):
+    """The stream carries the step itself (an idle phone then sends nothing): the parts that changed
+    since the board the phone holds, each changed unit with its card, exactly what a poll from that
+    board answers a phone with every row open; its id is the new seq."""
+    from table_actions import TableActions, sit
+    hx = {"HX-Request": "true"}
+    table.create(seat="Anna", side="Red", sides="Red,Blue")
+    table.act(do="add-unit", name="Falcon", side="Red", hp=10)
+    seq = store.table(store.open_db(app.config["DATABASE"]), table.code)["seq"]
+    assert table.client.get(f"/t/{table.code}/poll?seq=0", headers=hx).status_code == 200  # her board, kept
+    heard, listening = [], threading.Event()
+
+    def listen():  # the stream is read where it was asked for (its request's context is that thread's)
+        resp = table.client.get(f"/t/{table.code}/live?seq={seq}", buffered=False)
+        events = iter(resp.response)
+        next(events)
+        listening.set()
+        heard.append(next(events))
+        resp.close()
+    waiting = threading.Thread(target=listen)
+    waiting.start()
+    assert listening.wait(5)
+    time.sleep(0.2)
+    ben = TableActions(app.test_client())
+    ben.code = table.code
+    sit(ben.client, table.code, table.secrets()[0], "Ben", "Blue")
+    ben.act(do="adjust unit=u1 tracker=hp by=-1")
+    waiting.join(5)
+    event = heard[0].decode() if isinstance(heard[0], bytes) else heard[0]
+    new = store.table(store.open_db(app.config["DATABASE"]), table.code)["seq"]
+    head = f"id: {new}\nevent: step\ndata: {seq} {new}\n"
+    assert event.startswith(head) and event.endswith("\n\n")
+    pushed = "\n".join(line[len("data: "):] for line in event[len(head):-2].split("\n"))
+    assert '<div hx-swap-oob="true" class="unitbox" id="u-u1">' in pushed and "HP <b>9</b>" in pushed
+    assert 'id="card-u1"' in pushed and "data-lazy" not in pushed  # the card comes with it
+    polled = table.client.get(f"/t/{table.code}/poll?seq={seq}", headers={**hx, "X-Open-Units": "*"})
+    assert polled.headers["X-Board-Seq"] == str(new)
+    assert pushed == polled.get_data(as_text=True)

@@ -14,9 +14,9 @@ JavaScript too.
 - ``keep``: the boards this process has drawn, by (table, seq, view), in memory (a read never writes);
 - ``answer``: a phone's answer: the whole board, a step, or one unit's card, with its open rows.
 """
-from companion.board.answer import board_fragment, board_page, card_answer, kept_board, open_units
+from companion.board.answer import board_fragment, board_page, card_answer, kept_board, open_units, pushed_step
 from companion.board.context import board_context, has_template, newest_result
 from companion.seat_view import View, form_token, view_of
 
 __all__ = ["View", "board_context", "board_fragment", "board_page", "card_answer", "form_token", "has_template",
-           "kept_board", "newest_result", "open_units", "view_of"]
+           "kept_board", "newest_result", "open_units", "pushed_step", "view_of"]

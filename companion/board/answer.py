@@ -69,6 +69,29 @@ def board_fragment(code: str, seat: dict, since: int | None = None, head: tuple 
     return resp
 
 
+def pushed_step(code: str, seat: dict, since: int) -> tuple[int, int, str] | None:
+    """What a live stream pushes to a phone whose board is at ``since`` (companion/live.py): (since, the
+    table's seq, the parts that changed), every changed unit with its card in (the stream does not know
+    which rows the phone has open; companion.js keeps each row folded or open as the player left it).
+    Worked out once per view and ``since`` however many streams push it.  None when the phone is to ask
+    with a poll instead: the board at ``since`` is not kept by this process (the stream's first change),
+    it is too far behind, or more than the named parts changed."""
+    head = store.table_head(get_db(), code)
+    if head is None:
+        return None
+    board = kept_board(code, seat, head)
+    if board is None or not 0 < board.seq - since <= DELTA_BEHIND:
+        return None
+    old = keep.kept(head[0], since, board.view, board.version)
+    keys = board.step_from(old) if old is not None else None
+    if keys is None:
+        return None
+    html = board.pushed.get(since)
+    if html is None:
+        html = board.pushed[since] = board.step(keys, {"*"})
+    return since, board.seq, html
+
+
 def fresh_board(code: str, seat: dict, errors: dict | None = None, flash: str | None = None) -> Board:
     """A board drawn for one answer (with its sentences on it): not kept."""
     return draw(store.table(get_db(), code), view_of(seat), errors, flash)

@@ -65,6 +65,7 @@ class Board:
     version: str = ""  # the templates' and the library's it was drawn with (keep.version)
     parts_key: tuple | None = None  # where its parts are kept (keep.part_key); None: drawn for one answer
     texts: dict = field(default_factory=dict, repr=False)  # the values its parts read, as text (reads.digest)
+    pushed: dict[int, str] = field(default_factory=dict, repr=False)  # since -> the step live streams push
 
     def part(self, key: str) -> Segment | None:
         return next((s for s in self.segments if s.key == key), None)

@@ -22,6 +22,9 @@ def test_a_tap_reaches_the_other_phone_through_its_stream(live_server, phone):
     add_unit(anna, "Nimitz", 8)
     expect(hp_of(ben, "Nimitz")).to_have_text("8", timeout=3000)
     open_card(anna, "Nimitz")
+    hp_of(ben, "Nimitz")  # Ben's row open, its card in
+    asked = []  # what Ben's phone asks the host for while the changes reach it: nothing, they are pushed
+    ben.on("request", lambda r: asked.append(r.url) if "/static/" not in r.url else None)
     delays = []
     for left in ("7", "6", "5"):
         anna.locator("form.unit", has=anna.locator("h3", has_text="Nimitz")).get_by_label("HP minus one").click()
@@ -30,6 +33,8 @@ def test_a_tap_reaches_the_other_phone_through_its_stream(live_server, phone):
         expect(hp_of(ben, "Nimitz")).to_have_text(left, timeout=3000)  # far within the 30 s poll
         delays.append(time.monotonic() - answered)
     assert max(delays) < 2.0, delays  # (the benchmark measures the delay; this only says it is not a poll's)
+    assert asked == [], asked  # each change came as the step itself, his open card in it
+    expect(ben.locator("details.unitrow[open]", has=ben.locator(".rname", has_text="Nimitz"))).to_have_count(1)
 
 
 def test_an_idle_phone_on_a_live_stream_sends_nothing(live_server, phone):
