@@ -107,6 +107,8 @@ def board_page(code: str, seat: dict, errors: dict | None = None, flash: str | N
         board = kept_board(code, seat, store.head_of(row) if row else None, row)
         if board is None:
             return make_response("", 404)
+        if board.context is None:  # retired by a newer board meanwhile: this answer draws its own
+            board = fresh_board(code, seat)
     html = board.whole(open_units(), page_load=not request.htmx)
     if not request.htmx:
         context = {**board.context, "seat": seat, "csrf_token": csrf_token(), "errors": errors or {}}

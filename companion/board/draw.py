@@ -15,6 +15,7 @@ import hashlib
 import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from flask import current_app, g
 from markupsafe import Markup
@@ -41,8 +42,8 @@ def _forms_of(token: str):
         g.form_token = before
 
 
-@dataclass
-class Segment:
+class Segment(NamedTuple):
+    """One segment of a board (a retired board keeps them as plain (key, html, None) tuples)."""
     key: str | None  # a part's id (the element it is), None for fixed text
     html: str
     unit: tuple | None = None  # (uid, unit) of a unit's part: drawn again with its card in on demand
@@ -57,7 +58,7 @@ class Board:
     view: View
     opening: str  # the board's own tag (its seq): not compared between boards
     segments: list[Segment]
-    context: dict = field(repr=False)
+    context: dict | None = field(repr=False)  # None once retired
     cards: dict[str, str] = field(default_factory=dict)  # uid -> the unit's card, as its slot is filled
     variants: dict[tuple, str] = field(default_factory=dict)
     steps: dict[int, tuple[str, ...] | None] = field(default_factory=dict)  # since -> changed part ids
@@ -67,20 +68,28 @@ class Board:
     texts: dict = field(default_factory=dict, repr=False)  # the values its parts read, as text (reads.digest)
     pushed: dict[int, str] = field(default_factory=dict, repr=False)  # since -> the step live streams push
 
+    def retire(self) -> None:
+        """A newer board of the same view is kept: this one is only a step's starting point now (its
+        segments), so what it was drawn from goes (the collector need not walk a table's state once
+        per kept board: docs/performance.md)."""
+        self.context, self.texts, self.variants = None, {}, {}
+        # plain tuples of strings: the collector stops walking them (it never does for a NamedTuple)
+        self.segments = [(s[0], s[1], None) for s in self.segments]
+
     def part(self, key: str) -> Segment | None:
-        return next((s for s in self.segments if s.key == key), None)
+        return next((s for s in self.segments if s[0] == key), None)
 
     def unit_html(self, segment: Segment, with_card: bool, row_open: bool) -> str:
-        if not with_card or segment.unit[0] not in self.cards:
-            return segment.html
+        if not with_card or segment.unit[0] not in self.cards or self.context is None:
+            return segment.html  # (retired meanwhile: the row's slot asks for the card)
         key = (segment.unit[0], row_open)
         if key not in self.variants:
             self.variants[key] = _render_unit(self, segment.unit, with_card=True, row_open=row_open)
         return self.variants[key]
 
     def html_of(self, segment: Segment, open_units: set[str], page_load: bool) -> str:
-        if segment.unit is None or not open_units:
-            return segment.html
+        if segment[2] is None or not open_units:  # (a retired board's segments are plain tuples)
+            return segment[1]
         uid = segment.unit[0]
         opened = uid in open_units or "*" in open_units
         # a page load draws the open rows open; an htmx answer leaves that to companion.js (a row the
@@ -112,13 +121,13 @@ def _changed(old: Board, new: Board) -> tuple[str, ...] | None:
     if len(old.segments) != len(new.segments):
         return None
     changed = []
-    for was, now in zip(old.segments, new.segments, strict=False):
-        if was.key != now.key:
+    for (was_key, was_html, _), (key, html, _) in zip(old.segments, new.segments, strict=False):  # (either retired)
+        if was_key != key:
             return None
-        if was.html != now.html:
-            if now.key is None:
+        if was_html != html:
+            if key is None:
                 return None
-            changed.append(now.key)
+            changed.append(key)
     return tuple(changed)
 
 

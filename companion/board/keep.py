@@ -21,6 +21,7 @@ BUDGET = 64 * 1024 * 1024  # bytes of HTML kept per server process (a board with
 MAX_BOARDS = 1024  # and boards (each holds its context, the table's state as its view sees it)
 
 _kept: OrderedDict[tuple, object] = OrderedDict()  # -> board.draw.Board
+_latest: dict[tuple, object] = {}  # (database, secret, table, view, version) -> its newest kept board
 _bytes = 0
 _lock = threading.Lock()
 
@@ -109,9 +110,17 @@ def keep(table_id: int, view: View, version: str, board) -> None:
             return
         _kept[key] = board
         _bytes += board.size
+        # the view's board before this one is only a step's starting point now
+        latest = _latest.get(key[:3] + key[4:])
+        if latest is not None and latest is not board and latest.seq < board.seq:
+            latest.retire()
+        if latest is None or latest.seq < board.seq:
+            _latest[key[:3] + key[4:]] = board
         while (_bytes > BUDGET or len(_kept) > MAX_BOARDS) and len(_kept) > 1:
-            _, old = _kept.popitem(last=False)
+            old_key, old = _kept.popitem(last=False)
             _bytes -= old.size
+            if _latest.get(old_key[:3] + old_key[4:]) is old:
+                del _latest[old_key[:3] + old_key[4:]]
 
 
 def forget() -> None:
@@ -119,5 +128,6 @@ def forget() -> None:
     global _bytes, _part_bytes
     with _lock:
         _kept.clear()
+        _latest.clear()
         _parts.clear()
         _bytes = _part_bytes = 0
