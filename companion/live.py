@@ -131,7 +131,7 @@ def wait_past(path: str, code: str, seq: int, timeout: float) -> int | None:
 def events(path: str, code: str, since: int, ping: float = PING, lasts: float = LASTS, step=None):
     """The stream's text: ``retry``, then an event each time the table moves past the seq last sent, a
     ``ping`` event when idle, and ``gone`` if the table goes.  A change is a ``step`` event when
-    ``step(sent)`` gives one ((since, seq, html): its data is "since seq" on a line, then the parts),
+    ``step(sent, seq)`` gives one ((since, seq, html): its data is "since seq" on a line, then the parts),
     else a plain event whose data is the new seq (the phone then asks for the step itself).  Either
     way the event's id is the new seq.  It ends after ``lasts`` seconds (the browser opens it again at
     once, from the last id): a stream never ties a server thread for ever.  It holds no database
@@ -151,7 +151,7 @@ def events(path: str, code: str, since: int, ping: float = PING, lasts: float = 
             yield "event: gone\ndata: \n\n"
             return
         else:
-            pushed = step(sent) if step is not None else None
+            pushed = step(sent, seq) if step is not None else None
             if pushed is None:
                 yield f"id: {seq}\ndata: {seq}\n\n"
                 sent = seq

@@ -154,10 +154,12 @@ def poll(code: str):
 
 @bp.get("/t/<code>/live")
 def live_stream(code: str):
-    """The table's live stream (Server-Sent Events, companion/live.py): an event each time the table
-    moves on, so the phone asks for the step at once; resumes after ``Last-Event-ID`` (or ``?seq=``)."""
+    """The table's live stream (Server-Sent Events, companion/live.py): each time the table moves on,
+    the step from the board the phone holds (or the new seq, and the phone asks); resumes after
+    ``Last-Event-ID`` (or ``?seq=``)."""
     seat = seats().get(code) or seat_for(code)  # an API seat (Bearer) or none: 404 if not the caller's
-    if store.table_head(get_db(), code) is None:
+    head = store.table_head(get_db(), code)
+    if head is None:
         return Response(status=404)
     last = request.headers.get("Last-Event-ID") or request.args.get("seq", "")
     since = int(last) if INT_RE.match(last) else 0
@@ -165,7 +167,7 @@ def live_stream(code: str):
     # each change is pushed as the step from the board the phone holds (drawn once per view and change,
     # companion/board), inside this request's context for as long as the stream lasts
     events = live.events(config["DATABASE"], code, since, config["LIVE_PING"], config["LIVE_SECONDS"],
-                         step=lambda sent: pushed_step(code, seat, sent))
+                         step=lambda sent, seq: pushed_step(code, seat, sent, (head[0], seq, head[2])))
     resp = Response(stream_with_context(events), mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["X-Accel-Buffering"] = "no"  # a proxy in front must not hold the events back

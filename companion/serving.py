@@ -59,6 +59,10 @@ def post_worker_init(worker) -> None:
     # (measured: full collections of 100-250 ms at 1,000 phones were the polls' p99, docs/performance.md).
     gc.collect()
     gc.freeze()
+    # and what requests make is collected less often: most of it is freed as soon as it is let go
+    # (reference counts), and a kept board lives until its table's next change; fewer, larger passes
+    # touch fewer requests (1,000 phones: poll p99 13.3 -> 12.5 ms, pauses over 10 ms 40 -> 28 in 30 s)
+    gc.set_threshold(2000, 20, 100)
 
 
 def serve(host: str, port: int, workers: int | None = None, threads: int | None = None) -> None:

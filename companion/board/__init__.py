@@ -11,7 +11,9 @@ JavaScript too.
 - ``context``: what the board's templates read, from the table row as the view sees it;
 - ``draw``: the board as named parts in order (``templates/board/``, ``_unit_box.html``), and the step
   from a board a few changes back (the parts whose HTML changed);
-- ``keep``: the boards this process has drawn, by (table, seq, view), in memory (a read never writes);
+- ``reads``: what each part read while it was drawn, so a part is drawn again only when that changed;
+- ``keep``: the boards this process has drawn, by (table, seq, view), and their parts, in memory (a
+  read never writes);
 - ``answer``: a phone's answer: the whole board, a step, or one unit's card, with its open rows.
 """
 from companion.board.answer import board_fragment, board_page, card_answer, kept_board, open_units, pushed_step

@@ -69,14 +69,15 @@ def board_fragment(code: str, seat: dict, since: int | None = None, head: tuple 
     return resp
 
 
-def pushed_step(code: str, seat: dict, since: int) -> tuple[int, int, str] | None:
+def pushed_step(code: str, seat: dict, since: int, head: tuple | None = None) -> tuple[int, int, str] | None:
     """What a live stream pushes to a phone whose board is at ``since`` (companion/live.py): (since, the
     table's seq, the parts that changed), every changed unit with its card in (the stream does not know
     which rows the phone has open; companion.js keeps each row folded or open as the player left it).
     Worked out once per view and ``since`` however many streams push it.  None when the phone is to ask
     with a poll instead: the board at ``since`` is not kept by this process (the stream's first change),
-    it is too far behind, or more than the named parts changed."""
-    head = store.table_head(get_db(), code)
+    it is too far behind, or more than the named parts changed.  ``head``: (id, seq, system) when the
+    stream knows it (its watcher read the seq: no query per stream)."""
+    head = head or store.table_head(get_db(), code)
     if head is None:
         return None
     board = kept_board(code, seat, head)

@@ -18,7 +18,10 @@ from flask import current_app
 from companion.seat_view import View
 
 BUDGET = 64 * 1024 * 1024  # bytes of HTML kept per server process (a board with its cards: 10-100 KB)
-MAX_BOARDS = 1024  # and boards (each holds its context, the table's state as its view sees it)
+# and boards: a view's newest holds its context (the table's state as the view sees it), the ones before
+# it only their HTML, kept as the starting points of the steps (a live stream's, a poll's): 250 tables
+# of two views, four seqs each
+MAX_BOARDS = 2048
 
 _kept: OrderedDict[tuple, object] = OrderedDict()  # -> board.draw.Board
 _latest: dict[tuple, object] = {}  # (database, secret, table, view, version) -> its newest kept board
