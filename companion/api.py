@@ -9,7 +9,7 @@ import secrets
 
 from flask import Blueprint, Response, abort, current_app, g, jsonify, request, url_for
 
-from companion import actions, dice, export_signature, feed, hidden, replay, same_hit, store
+from companion import actions, dice, export_signature, feed, hidden, replay, roster, same_hit, store
 from companion.actions import Ctx
 from companion.actions.schema import whole as whole_number
 from companion.db import get_db, systems
@@ -112,7 +112,8 @@ def create_table():
         system = systems().get(data.get("system")) if isinstance(data.get("system"), str) else None
         if system is None:
             raise RuleError(f"system must be one of {', '.join(systems())}.", "system")
-        seat = {"name": str(request.headers.get("X-Seat", "API"))[:24], "side": None, "role": "player"}
+        seat = {"name": str(request.headers.get("X-Seat", roster.API_SEAT))[:roster.MAX_SEAT_NAME], "side": None,
+                "role": "player"}
         if data.get("sides") is not None and not isinstance(data["sides"], list):
             raise RuleError("sides must be a list of side names.", "sides")
         with shielded(data):

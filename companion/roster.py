@@ -17,6 +17,7 @@ JOIN = "join"
 MAX_SEAT_NAME = 24  # a seat's name: what the join page and the lobby accept
 ROLES = ("player", "spectator")
 AND = " & "  # several seats of one side, as one name ("Ann & Ben")
+API_SEAT = "API"  # who an API client is when it names no seat (X-Seat): a program, not a player at the table
 
 
 def host_side(sides: list[str], side: str | None) -> str | None:
@@ -62,7 +63,7 @@ def fold(rows: list[dict], sides: list[str]) -> list[dict]:
         if r["type"] == JOIN:
             p = r["payload"]
             seat = {"name": p["name"], "side": p["side"], "role": p["role"]}
-        elif r["seat"] and r["seat"].strip():  # the table's first event: its creator's seat
+        elif r["seat"] and r["seat"].strip() and r["seat"] != API_SEAT:  # the first event: its creator's seat
             seat = {"name": " ".join(r["seat"].split()), "side": host_side(sides, r["side"]), "role": "player"}
         else:
             continue

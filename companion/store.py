@@ -389,8 +389,8 @@ def join(db: Database, code: str, name: str, side: str | None, role: str) -> int
             return None
         sides = json.loads(row["state"])["sides"]
         payload = roster.payload(name, side, role)
-        if not payload["name"]:
-            return None  # (an API seat with no name: nobody to name)
+        if not payload["name"] or payload["name"] == roster.API_SEAT:
+            return None  # (an API client that named no seat: nobody sits down)
         roster.check(payload, sides)
         if roster.same_seat(_seats(db, row["id"], row["seq"], sides), payload):
             return None

@@ -316,7 +316,7 @@ def seat_for(code: str) -> dict:
         if same_secret(token, row["player_secret"]):
             # X-Side names the side an API player plays (whose sealed orders it may read)
             side = request.headers.get("X-Side")
-            seat = {"name": request.headers.get("X-Seat", "API")[:MAX_SEAT_NAME],
+            seat = {"name": request.headers.get("X-Seat", roster.API_SEAT)[:MAX_SEAT_NAME],
                     "side": side if side in row["state"]["sides"] else None, "role": "player"}
         elif same_secret(token, row["spectator_secret"]):
             seat = {"name": "spectator", "side": None, "role": "spectator"}

@@ -203,3 +203,15 @@ def test_an_api_creator_named_with_extra_spaces_is_seated_without_an_error(clien
     with client.application.app_context():
         assert [s["name"] for s in store.seated(get_db(), code)] == ["Big Bob"]
         assert [e["type"] for e in store.events(get_db(), code)] == ["create-table"]
+
+
+def test_an_api_client_that_names_no_seat_sits_nobody_down(app):
+    """A program that creates a table through the API without X-Seat is not a player at the table:
+    Dreadnaught's set-up must not name the Attacker "API" (seen in a screenshot)."""
+    client = app.test_client()
+    made = client.post("/api/tables", json={"system": "dreadnaught", "name": "Planet 7"}).get_json()
+    db = store.open_db(app.config["DATABASE"])
+    assert store.seated(db, made["code"]) == []
+    named = client.post("/api/tables", json={"system": "freeform", "name": "Harbour"},
+                        headers={"X-Seat": "Anna"}).get_json()
+    assert [s["name"] for s in store.seated(db, named["code"])] == ["Anna"]
