@@ -111,15 +111,8 @@
     };
     source.addEventListener("step", function (e) {
       heard();
-      var now = board();
-      if (!now) return;
-      // "since seq" on the first line, then the parts that changed since the board at "since"
-      var cut = e.data.indexOf("\n"), head = (cut < 0 ? e.data : e.data.slice(0, cut)).split(" ");
-      var since = +head[0], to = +head[1], seq = +(now.dataset.seq || 0);
-      if (to <= seq) return;  // this board has it already (its own tap's answer brought it)
-      if (cut < 0 || seq < since) { htmx.trigger(now, "live"); return; }  // it misses an earlier change: it asks
-      htmx.swap(now, e.data.slice(cut + 1), {swapStyle: "none", swapDelay: 0, settleDelay: 20});
-      now.dataset.seq = to;
+      if (tapping > 0) { waiting = e.data; return; }  // this phone's own tap is out: its answer comes first
+      takeStep(e.data);
     });
     source.addEventListener("ping", heard);
     source.addEventListener("gone", function () { source.close(); source = null; streaming = false; });
@@ -135,6 +128,38 @@
       backoff = Math.min(backoff * 2, 60000);
     };
   }
+  // A pushed step: "since seq" on the first line, then the parts that changed since the board at "since".
+  function takeStep(data) {
+    var now = board();
+    if (!now) return;
+    var cut = data.indexOf("\n"), head = (cut < 0 ? data : data.slice(0, cut)).split(" ");
+    var since = +head[0], to = +head[1], seq = +(now.dataset.seq || 0);
+    if (to <= seq) return;  // this board has it already (its own tap's answer brought it)
+    if (cut < 0 || seq < since) { htmx.trigger(now, "live"); return; }  // it misses an earlier change: it asks
+    // what is in the middle of the screen stays there (a part above it may grow or shrink)
+    var mid = document.elementFromPoint(window.innerWidth / 2, window.innerHeight / 2);
+    var keep = mid && mid.closest && mid.closest("[id]"), top = keep ? keep.getBoundingClientRect().top : 0;
+    var keepId = keep && keep.id;
+    htmx.swap(now, data.slice(cut + 1), {swapStyle: "none", swapDelay: 0, settleDelay: 20});
+    now.dataset.seq = to;
+    var again = keepId && document.getElementById(keepId);
+    if (again) window.scrollBy(0, again.getBoundingClientRect().top - top);
+  }
+  // a step pushed while this phone's own tap is out waits for the tap's answer (which brings the board
+  // at least as far, and keeps what was tapped under the thumb), then goes in if it is still newer
+  var tapping = 0, waiting = null;
+  document.addEventListener("htmx:beforeSend", function (e) { if (isTap(e)) tapping++; });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (!isTap(e) || tapping === 0) return;
+    tapping--;
+    if (tapping === 0 && waiting) { var data = waiting; waiting = null; setTimeout(function () { takeStep(data); }, 0); }
+  });
+  // a phone that goes offline has no stream (the browser may hold a dead one open): the board says
+  // offline and waits; back online, the stream is opened again and says what changed meanwhile
+  window.addEventListener("offline", function () {
+    if (source) { source.close(); source = null; }
+    streaming = false;
+  });
   document.addEventListener("DOMContentLoaded", openLive);
   document.addEventListener("htmx:beforeRequest", function (e) {
     // the board's timed poll is not needed while the stream is open (a poll the phone asks for itself,
@@ -142,7 +167,10 @@
     var cfg = e.detail.requestConfig;
     if (streaming && cfg && cfg.verb === "get" && e.detail.elt && e.detail.elt.id === "board" && !cfg.triggeringEvent) e.preventDefault();
   });
-  window.addEventListener("online", function () { if (source && source.readyState === EventSource.CLOSED) { source = null; openLive(); } });
+  window.addEventListener("online", function () {
+    if (source && source.readyState === EventSource.CLOSED) source = null;
+    if (!source) openLive();
+  });
 
   setInterval(function () {
     if (!board() || document.visibilityState !== "visible") return;

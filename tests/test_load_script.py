@@ -60,6 +60,6 @@ def test_a_short_live_run_hears_every_change_through_the_stream(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     (app,) = json.loads(out.read_text())
     assert app["live"] and app["errors"] == {"poll": 0, "action": 0, "stream": 0}, app["error_kinds"]
-    assert app["times"]["sync"] and app["times"]["poll_change"]  # each event brought its step
+    assert app["times"]["sync"] and app["pushed"]  # each change came as its step, on the stream
     assert len(app["times"]["sync"]) >= len(app["times"]["action"]) // 2  # most taps were heard by the other
     assert "sync delay" in done.stdout
