@@ -401,15 +401,20 @@ def process_tree(pid: int) -> list[int]:
 
 
 def cpu_ticks(pids) -> int:
-    total = 0
+    return sum(ticks_each(pids).values())
+
+
+def ticks_each(pids) -> dict[int, int]:
+    """Each process's CPU ticks (utime + stime) from /proc."""
+    out = {}
     for p in pids:
         try:
             with open(f"/proc/{p}/stat") as f:
                 fields = f.read().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])  # utime + stime
+            out[p] = int(fields[11]) + int(fields[12])
         except (OSError, IndexError, ValueError):
             pass
-    return total
+    return out
 
 
 def rss_bytes(pids) -> int:
@@ -577,9 +582,11 @@ async def run_target(target: str, args, phones_n: int) -> dict:
             tasks.append(asyncio.ensure_future(act_loop(phone, res, start, end, measure_from, args.act_every, floor, rng,
                                                         i % args.units + 1)))
         await sleep_until(loop, measure_from)
-        ticks0, wall0, own0 = cpu_ticks(process_tree(server.pid)), time.perf_counter(), time.process_time()
+        each0 = ticks_each(process_tree(server.pid))
+        ticks0, wall0, own0 = sum(each0.values()), time.perf_counter(), time.process_time()
         await sleep_until(loop, end)
-        ticks1, wall1, own1 = cpu_ticks(pids), time.perf_counter(), time.process_time()
+        each1 = ticks_each(pids)
+        ticks1, wall1, own1 = sum(each1.values()), time.perf_counter(), time.process_time()
         _, pending = await asyncio.wait(tasks, timeout=args.grace)  # a collapsed server: stop waiting
         for task in pending:
             task.cancel()
@@ -596,6 +603,9 @@ async def run_target(target: str, args, phones_n: int) -> dict:
                 "errors": res.errors, "error_kinds": res.error_kinds, "live": bool(args.live and not floor),
                 "pushed": res.pushed,
                 "server_cpu": (ticks1 - ticks0) / HZ / wall * 100, "server_rss_mb": rss_peak / 2**20,
+                # each server process's share (one gevent worker runs on one core: the busiest one queues first)
+                "server_cpu_each": sorted(((each1.get(p, 0) - t) / HZ / wall * 100 for p, t in each0.items()),
+                                          reverse=True),
                 "cpu_ms_per_phone_min": (ticks_done - ticks0) / HZ * 1000 / phones_n / (args.duration / 60),
                 "load_average": os.getloadavg()[0],
                 "client_cpu": (own1 - own0) / wall * 100, "lag_p99_ms": pct(res.lag, 99) * 1000,
@@ -639,7 +649,8 @@ def report(runs: list[dict]) -> None:
             print(f"{r['phones']} | {r['target']}: sync delay (a tap answered on one phone -> the change held on "
                   f"another), n={len(sync)}: p50 {pct(sync, 50):.1f} / p90 {pct(sync, 90):.1f} / "
                   f"p99 {pct(sync, 99):.1f} / max {max(sync):.0f} ms; steps pushed {r.get('pushed', 0)}, "
-                  f"asked for {len(r['times'].get('poll_change') or [])}")
+                  f"asked for {len(r['times'].get('poll_change') or [])}; CPU % of each server process "
+                  f"{', '.join(f'{c:.0f}' for c in r.get('server_cpu_each', []))}")
     for r in runs:
         slow = r.get("slow_clients") or {}
         if slow.get("idle") or slow.get("dribbling"):
