@@ -55,18 +55,25 @@ def board_fragment(code: str, seat: dict, since: int | None = None, head: tuple 
     if board is None:
         return make_response("", 404)
     opened = open_units()
-    if since is not None and 0 < board.seq - since <= DELTA_BEHIND:
-        old = keep.kept(head[0], since, board.view, board.version)
-        keys = board.step_from(old) if old is not None else None
-        if keys is not None:
-            resp = make_response(board.step(keys, opened))
-            resp.headers["HX-Reswap"] = "none"  # the board stays; only the parts sent out of band change
-            resp.headers["X-Board-Seq"] = str(board.seq)
-            resp.headers["Vary"] = VARY
-            return resp
+    keys = _changed_since(board, head, since)
+    if keys is not None:
+        resp = make_response(board.step(keys, opened))
+        resp.headers["HX-Reswap"] = "none"  # the board stays; only the parts sent out of band change
+        resp.headers["X-Board-Seq"] = str(board.seq)
+        resp.headers["Vary"] = VARY
+        return resp
     resp = make_response(board.whole(opened))
     resp.headers["Vary"] = VARY
     return resp
+
+
+def _changed_since(board: Board, head: tuple, since: int | None) -> tuple[str, ...] | None:
+    """The parts that changed since the view's board at ``since`` (one to three changes back, and kept
+    by this process), or None when the whole board has to go: what a poll's step and a pushed one send."""
+    if since is None or not 0 < board.seq - since <= DELTA_BEHIND:
+        return None
+    old = keep.kept(head[0], since, board.view, board.version)
+    return board.step_from(old) if old is not None else None
 
 
 def pushed_step(code: str, seat: dict, since: int, head: tuple | None = None) -> tuple[int, int, str] | None:
@@ -81,10 +88,7 @@ def pushed_step(code: str, seat: dict, since: int, head: tuple | None = None) ->
     if head is None:
         return None
     board = kept_board(code, seat, head)
-    if board is None or not 0 < board.seq - since <= DELTA_BEHIND:
-        return None
-    old = keep.kept(head[0], since, board.view, board.version)
-    keys = board.step_from(old) if old is not None else None
+    keys = None if board is None else _changed_since(board, head, since)
     if keys is None:
         return None
     html = board.pushed.get(since)

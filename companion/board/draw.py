@@ -65,7 +65,7 @@ class Board:
     size: int = 0
     version: str = ""  # the templates' and the library's it was drawn with (keep.version)
     parts_key: tuple | None = None  # where its parts are kept (keep.part_key); None: drawn for one answer
-    texts: dict = field(default_factory=dict, repr=False)  # the values its parts read, as text (reads.digest)
+    texts: dict = field(default_factory=dict, repr=False)  # what its parts read, printed once a draw (reads.prints)
     pushed: dict[int, str] = field(default_factory=dict, repr=False)  # since -> the step live streams push
 
     def retire(self) -> None:
@@ -139,7 +139,7 @@ def draw(row: dict, view: View, errors: dict | None = None, flash: str | None = 
     token = form_token(row["code"], view)
     ctx = board_context(row["code"], view.seat(), errors, flash, row)
     ctx["csrf_token"] = token
-    current_app.update_template_context(ctx)  # the games' helpers (their context processors), once
+    current_app.update_template_context(ctx)  # Flask's and the app's context processors, once
     ctx["csrf_token"] = token
     ctx["code"], ctx["ro"] = row["code"], ctx["readonly"]
     ctx.update(_macros())

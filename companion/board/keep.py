@@ -97,6 +97,11 @@ def keep_part(key: tuple, variant: tuple) -> None:
             _part_bytes -= sum(_size(v[-1]) for v in old)
 
 
+def _view_of(key: tuple) -> tuple:
+    """A kept board's key without its seq: the table's view, whose newest board ``_latest`` holds."""
+    return key[:3] + key[4:]
+
+
 def kept(table_id: int, seq: int, view: View, version: str):
     with _lock:
         board = _kept.get(_key(table_id, seq, view, version))
@@ -114,16 +119,16 @@ def keep(table_id: int, view: View, version: str, board) -> None:
         _kept[key] = board
         _bytes += board.size
         # the view's board before this one is only a step's starting point now
-        latest = _latest.get(key[:3] + key[4:])
+        latest = _latest.get(_view_of(key))
         if latest is not None and latest is not board and latest.seq < board.seq:
             latest.retire()
         if latest is None or latest.seq < board.seq:
-            _latest[key[:3] + key[4:]] = board
+            _latest[_view_of(key)] = board
         while (_bytes > BUDGET or len(_kept) > MAX_BOARDS) and len(_kept) > 1:
             old_key, old = _kept.popitem(last=False)
             _bytes -= old.size
-            if _latest.get(old_key[:3] + old_key[4:]) is old:
-                del _latest[old_key[:3] + old_key[4:]]
+            if _latest.get(_view_of(old_key)) is old:
+                del _latest[_view_of(old_key)]
 
 
 def forget() -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from contextlib import contextmanager
 from contextvars import ContextVar
 
 from flask.templating import Environment
@@ -98,21 +99,14 @@ class Watched(dict):
         return len(dict.keys(self)) > 0
 
 
+@contextmanager
 def recording(reads: set):
-    """``with recording(reads):`` notes every read into ``reads`` (a token reset on exit)."""
-    return _Recording(reads)
-
-
-class _Recording:
-    def __init__(self, reads: set):
-        self.reads, self.token = reads, None
-
-    def __enter__(self):
-        self.token = _reads.set(self.reads)
-        return self.reads
-
-    def __exit__(self, *exc):
-        _reads.reset(self.token)
+    """``with recording(reads):`` notes every read into ``reads``."""
+    token = _reads.set(reads)
+    try:
+        yield reads
+    finally:
+        _reads.reset(token)
 
 
 def _print(value):
