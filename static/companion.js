@@ -382,10 +382,23 @@
     var seq = answerSeq(e);
     return seq !== null && seq <= +live.dataset.seq;
   }
+  // The board's seq says how new what it shows is (a pushed step sets it in connection.js).  An answer
+  // that brings only the parts that changed (X-Board-Seq) moves it; a whole board carries its own.  An
+  // action's answer drawn before the board this phone now holds (its tap crossed a newer poll or push)
+  // still goes in, for what it says to the player who tapped, and the board then asks at once for what
+  // changed since that answer: the older parts it put back never stay.
+  function answered(e) {
+    var live = document.getElementById("board"), seq = answerSeq(e);
+    if (!live || seq === null || !live.dataset.seq) return;
+    var behind = seq < +live.dataset.seq;
+    if (e.detail.xhr && e.detail.xhr.getResponseHeader("X-Board-Seq")) live.dataset.seq = seq;
+    if (behind) setTimeout(function () { var b = document.getElementById("board"); if (b) htmx.trigger(b, "live"); }, 0);
+  }
   function boardSwap(e) {
     if (stalePoll(e)) { e.detail.shouldSwap = false; anchor = null; return; }
     liveTarget(e);
     if (!e.detail.shouldSwap) { anchor = null; return; }
+    answered(e);
     var board = e.detail.target;
     if (!board || board.id !== "board") { anchor = null; return; }
     var el = e.detail.requestConfig && e.detail.requestConfig.elt;
@@ -498,16 +511,11 @@
 
   // The board polls from the seq it shows. A poll (or an action's answer) a change or two behind may
   // bring only the parts that changed (out of band, the board itself stays: companion/board) and
-  // the new seq in X-Board-Seq; the next poll then asks from there, not from the seq it was drawn at.
+  // the new seq in X-Board-Seq (answered, above); the next poll then asks from there, not from the seq it was drawn at.
   document.addEventListener("htmx:configRequest", function (e) {
     var board = e.detail.elt;
     if (!board || board.id !== "board" || e.detail.verb !== "get" || !board.dataset.seq) return;
     e.detail.path = e.detail.path.replace(/([?&]seq=)\d+/, "$1" + board.dataset.seq);
-  });
-  document.addEventListener("htmx:afterRequest", function (e) {
-    var board = document.getElementById("board"), xhr = e.detail.xhr;
-    var seq = board && xhr && xhr.getResponseHeader("X-Board-Seq");
-    if (seq && +seq > +board.dataset.seq) board.dataset.seq = seq;  // (a crossed older answer does not move it back)
   });
 
   // A unit's card comes only to a phone that has its row open (companion/board): every

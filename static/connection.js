@@ -148,11 +148,15 @@
   // a step pushed while this phone's own tap is out waits for the tap's answer (which brings the board
   // at least as far, and keeps what was tapped under the thumb), then goes in if it is still newer
   var tapping = 0, waiting = null;
-  document.addEventListener("htmx:beforeSend", function (e) { if (isTap(e)) tapping++; });
-  document.addEventListener("htmx:afterRequest", function (e) {
-    if (!isTap(e) || tapping === 0) return;
-    tapping--;
-    if (tapping === 0 && waiting) { var data = waiting; waiting = null; setTimeout(function () { takeStep(data); }, 0); }
+  // (counted by the request itself: the tapped control may have left the page before its answer comes,
+  // a newer board having redrawn it, and htmx's afterRequest then no longer reaches the document)
+  document.addEventListener("htmx:beforeSend", function (e) {
+    if (!isTap(e) || !e.detail.xhr) return;
+    tapping++;
+    e.detail.xhr.addEventListener("loadend", function () {
+      tapping = Math.max(0, tapping - 1);
+      if (tapping === 0 && waiting) { var data = waiting; waiting = null; setTimeout(function () { takeStep(data); }, 0); }
+    });
   });
   // a phone that goes offline has no stream (the browser may hold a dead one open): the board says
   // offline and waits; back online, the stream is opened again and says what changed meanwhile

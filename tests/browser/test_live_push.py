@@ -58,3 +58,37 @@ def test_a_phone_whose_stream_cannot_be_held_polls_and_stays_live(live_server, p
     expect(hp_of(ben, "Nimitz")).to_have_text("8", timeout=4000)
     ben.wait_for_timeout(2500)
     expect(ben.locator("#link-state")).to_have_text("● live")  # its polls are answered: it is in touch
+
+
+def minus_one(page, name):
+    return page.locator("form.unit", has=page.locator("h3", has_text=name)).get_by_label("HP minus one")
+
+
+@pytest.mark.parametrize("live_server", [SLOW_POLLS], indirect=True)
+def test_a_taps_answer_that_comes_after_a_newer_board_does_not_take_the_board_back(live_server, phone):
+    """Anna's tap is counted, but its answer is slow; meanwhile Ben's change reaches her (here by a poll,
+    as on waking), redrawing the card she tapped.  The late answer, drawn before Ben's change, must
+    not put the older count back, and her stream must go on pushing to her afterwards."""
+    anna, ben = phone(), phone()
+    two_players(anna, ben, live_server)
+    add_unit(anna, "Nimitz", 8)
+    expect(hp_of(ben, "Nimitz")).to_have_text("8", timeout=3000)
+    open_card(anna, "Nimitz")
+    hp_of(ben, "Nimitz")
+    held = []
+    anna.route("**/act", lambda route: held.append((route, route.fetch())))  # the host counts it; the answer waits
+    minus_one(anna, "Nimitz").click()
+    expect(hp_of(ben, "Nimitz")).to_have_text("7", timeout=3000)
+    minus_one(ben, "Nimitz").click()
+    expect(hp_of(ben, "Nimitz")).to_have_text("6")
+    anna.evaluate("htmx.trigger(document.getElementById('board'), 'live')")
+    expect(hp_of(anna, "Nimitz")).to_have_text("6", timeout=3000)
+    anna.evaluate("window.swapped = 0; document.addEventListener('htmx:afterSwap', () => window.swapped++)")
+    route, answer = held.pop()
+    route.fulfill(response=answer)  # drawn at 7
+    anna.unroute("**/act")
+    anna.wait_for_function("window.swapped > 0")
+    anna.wait_for_timeout(300)
+    expect(hp_of(anna, "Nimitz")).to_have_text("6", timeout=3000)
+    minus_one(ben, "Nimitz").click()
+    expect(hp_of(anna, "Nimitz")).to_have_text("5", timeout=3000)  # pushed: her stream was not left waiting
