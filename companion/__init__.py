@@ -34,8 +34,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     """Build the app: defaults, then environment, then ``test_config``; register blueprints."""
     app = Flask(__name__, instance_relative_config=True,
                 template_folder=str(asset_dir("templates")), static_folder=str(asset_dir("static")))
+    from jinja2 import ChoiceLoader, FileSystemLoader
+
+    from companion import games
     from companion.board.reads import BoardEnvironment
     app.jinja_environment = BoardEnvironment  # before anything builds app.jinja_env
+    # the app's templates, then those a game package brings along (a game kept outside the repository)
+    app.extensions["companion.template_dirs"] = games.template_dirs(Path(app.template_folder))
+    app.jinja_loader = ChoiceLoader([FileSystemLoader(str(d)) for d in app.extensions["companion.template_dirs"]])
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
@@ -61,7 +67,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     from companion.seat_cookie import KeptSeatCookies
     app.session_interface = KeptSeatCookies()  # a phone's cookie is checked once, not every poll
 
-    from companion import api, db, disk, display, games, lobby, lookup, play, share, tracker_view, web
+    from companion import api, db, disk, display, lobby, lookup, play, share, tracker_view, web
     from companion.actions import _load_all
     db.init_app(app)
     web.init_app(app)

@@ -30,7 +30,7 @@ def init_app(app) -> None:
     app.before_request(_csrf_protect)
     app.after_request(_headers)
     app.url_defaults(_static_version)
-    app.extensions["companion.csp"] = content_security_policy(Path(app.template_folder))
+    app.extensions["companion.csp"] = content_security_policy(app.extensions["companion.template_dirs"])
     app.errorhandler(HTTPException)(_http_error)
     app.context_processor(lambda: {"csrf_token": csrf_token()})
     app.jinja_env.trim_blocks = True  # block tags leave no blank lines: the board is sent every change
@@ -275,13 +275,14 @@ def _headers(resp):
 _INLINE_HANDLER = re.compile(r'\son[a-z]+="([^"{}]*)"')
 
 
-def content_security_policy(templates: Path) -> str:
+def content_security_policy(templates: list[Path]) -> str:
     """Scripts only from our own files; htmx's ``hx-on`` handlers need 'unsafe-eval' (htmx 2
     compiles them with Function), and each static inline handler (the finish form's confirm) is
     allowed by its hash alone.  htmx adds its indicator <style> and some templates size bars with
     style="", so styles may be inline.  No plugins, no framing, forms post only here."""
     hashes = sorted({"'sha256-" + base64.b64encode(hashlib.sha256(m.encode()).digest()).decode() + "'"
-                     for path in templates.rglob("*.html") for m in _INLINE_HANDLER.findall(path.read_text())})
+                     for folder in templates for path in folder.rglob("*.html")
+                     for m in _INLINE_HANDLER.findall(path.read_text())})
     script = " ".join(["'self'", "'unsafe-eval'"] + (["'unsafe-hashes'"] + hashes if hashes else []))
     return ("default-src 'self'; script-src " + script + "; style-src 'self' 'unsafe-inline'; "
             "img-src 'self' data:; media-src 'self' data: blob:; connect-src 'self'; object-src 'none'; "

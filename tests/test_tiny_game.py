@@ -33,7 +33,7 @@ state = c.get(f"/api/tables/{made['code']}", headers=auth).get_json()
 c.get(made["player_url"].replace(app.config["PUBLIC_URL"] or "http://localhost", ""))
 out.update(hit=hit.get_json()["label"], bad=[bad.status_code, bad.get_json()], rolled=rolled.status_code,
            phase=phase.get_json()["label"], state=state["state"], seq=state["seq"],
-           board=c.get(f"/t/{made['code']}").status_code)
+           board=c.get(f"/t/{made['code']}").status_code, page=c.get(f"/t/{made['code']}").get_data(as_text=True))
 print(json.dumps(out))
 """
 
@@ -58,6 +58,8 @@ def test_a_game_of_one_content_pack_and_one_rules_file_plays(tmp_path):
     assert out["phase"] == "Round 1: End"
     assert out["state"]["reminders"] == ["Tiny Duel: a ship at 0 hull leaves the table."]  # its phase hook
     assert out["board"] == 200
+    # its closed rows are its own _row.html, kept in its package (tests/tiny_game/games/tiny_duel/templates/)
+    assert '<span class="rn" data-row-hull>Hull <b>4</b><small>/6</small></span>' in out["page"]
 
 
 def test_the_tiny_game_needs_no_core_edit():

@@ -37,10 +37,11 @@ def templates_version() -> str:
     if known and not app.jinja_env.auto_reload:
         return known
     digest = hashlib.sha256(str(app.config["POLL_SECONDS"]).encode())
-    for folder, _, files in sorted(os.walk(app.template_folder)):
-        for name in sorted(files):
-            st = os.stat(os.path.join(folder, name))
-            digest.update(f"{folder}/{name}:{st.st_mtime_ns}:{st.st_size};".encode())
+    for root in app.extensions["companion.template_dirs"]:
+        for folder, _, files in sorted(os.walk(root)):
+            for name in sorted(files):
+                st = os.stat(os.path.join(folder, name))
+                digest.update(f"{folder}/{name}:{st.st_mtime_ns}:{st.st_size};".encode())
     app.extensions["companion.templates_version"] = digest.hexdigest()[:12]
     return app.extensions["companion.templates_version"]
 

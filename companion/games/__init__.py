@@ -11,7 +11,8 @@ is imported), its views (a Flask blueprint, if it has pages of its own) and its 
 ``blueprint`` and ``phase_hook`` name ``module:attribute`` inside the package, so declaring a game
 imports nothing.  The core imports every module of every game package (that is how action types
 register), except the blueprint's module, which only ``create_app`` loads (it needs Flask).
-Its content is ``content/<slug>/``, its markup ``templates/games/<slug>/``, its styles and scripts
+Its content is ``content/<slug>/``, its markup ``templates/games/<slug>/`` (or, for a game kept outside
+this repository, ``<its package>/templates/games/<slug>/``), its styles and scripts
 ``static/games/<slug>.css`` / ``.js`` (declared: ``Game(styles=..., scripts=...)``); see docs/adding-a-game.md.
 """
 from __future__ import annotations
@@ -51,6 +52,12 @@ class Found:
 
     def phase_hook(self) -> Callable[[dict], list[str]] | None:
         return self._resolve(self.game.phase_hook) if self.game.phase_hook else None
+
+    def templates(self) -> Path | None:
+        """The package's own ``templates/`` folder, if it has one (a game kept outside the repository
+        brings its markup along: ``templates/games/<slug>/_row.html`` inside its package)."""
+        folder = Path(importlib.import_module(self.package).__file__).parent / "templates"
+        return folder if folder.is_dir() else None
 
 
 _found: dict[str, Found] | None = None
@@ -104,6 +111,11 @@ def phase_hook(slug: str) -> Callable[[dict], list[str]] | None:
         entry = discover().get(slug)
         _hooks[slug] = entry.phase_hook() if entry else None
     return _hooks[slug]
+
+
+def template_dirs(app_templates: Path) -> list[Path]:
+    """Where templates are found: the app's folder first, then each game package's own."""
+    return [app_templates, *(t for t in (f.templates() for f in discover().values()) if t is not None)]
 
 
 def blueprints() -> list:
