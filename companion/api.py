@@ -11,10 +11,10 @@ from flask import Blueprint, Response, abort, current_app, g, jsonify, request, 
 
 from companion import actions, dice, export_signature, feed, hidden, replay, roster, same_hit, store
 from companion.actions import Ctx
-from companion.actions.schema import whole as whole_number
 from companion.db import get_db, systems
 from companion.errors import Conflict, Moved, RuleError
 from companion.lookup import system_or_404
+from companion.schema import whole as whole_number
 from companion.validate import shielded
 from companion.web import ctx_for, public_url, remember_seat, require_player, seat_for, status_of
 

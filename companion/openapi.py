@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from companion import dice, export_signature
-from companion.actions.schema import request_schema
 from companion.replay import EXPORT_FORMAT, MAX_EVENTS_IMPORT
+from companion.schema import request_schema
 from companion.take_back import MAX_TARGETS
 from companion.validate import MAX_DEPTH, MAX_INT, MAX_TEXT
 
@@ -35,7 +35,7 @@ def _json_body(schema: dict) -> dict:
 
 
 def action_schemas(registry: dict) -> dict:
-    """Each action type's request, from the fields it declares (companion.actions.schema): the
+    """Each action type's request, from the fields it declares (companion.schema): the
     same declaration the request is checked against before the action runs."""
     return {f"action-{t}": request_schema(t, registry[t].fields or {}, registry[t].doc + (
         f" (only {', '.join(sorted(registry[t].systems))})" if registry[t].systems else ""))

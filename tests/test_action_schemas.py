@@ -8,8 +8,8 @@ from types import SimpleNamespace
 import pytest
 
 from companion import actions
-from companion.actions import schema
-from companion.actions.schema import Dice, Either, Flag, Int, List, Num, Obj, Scalar, Text
+from companion import schema
+from companion.schema import Dice, Either, Flag, Int, List, Num, Obj, Scalar, Text
 from companion.errors import InputError, RuleError
 
 
@@ -267,7 +267,7 @@ def test_a_move_outside_its_phase_is_refused_before_its_dice_are_rolled():
 def test_one_whole_number_guard_for_every_games_rules():
     """Issue 29: the games' pure rules check their whole-number arguments with one core guard
     (schema.whole_argument), one sentence for one refusal; the three games' own copies are gone."""
-    from companion.actions.schema import whole_argument
+    from companion.schema import whole_argument
     from companion.games.dreadfleet.rules import basics
     from companion.games.dreadnaught.rules import numbers
     from companion.games.empires_of_dust.rules import seed_numbers

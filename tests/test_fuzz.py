@@ -431,7 +431,7 @@ def test_api_actions(live, api_doc, action_tables, data):
     type_ = data.draw(st.sampled_from(types + ["", "nope", "create-table"]), label="type")
     declared = api_doc["components"]["schemas"].get(f"action-{type_}")
     if declared and data.draw(st.booleans(), label="from its schema"):
-        # the type's own declared request (companion/actions/schema.py), one field often spoiled
+        # the type's own declared request (companion/schema.py), one field often spoiled
         action = data.draw(spoiled(declared), label="action")
         action = {**action, "type": type_} if isinstance(action, dict) else action
     else:

@@ -43,7 +43,7 @@ def test_the_bounds_the_api_checks_are_declared(client, doc):
     player = {"Authorization": f"Bearer {made['player_url'].rsplit('/', 1)[1]}"}
     answer = client.post(f"/api/tables/{made['code']}/take-back", json={"targets": [MAX_INT + 1]}, headers=player)
     assert answer.status_code == 400 and "too large" in answer.get_json()["error"]
-    # a plain value (a card's name or number: companion.actions.schema.Scalar) has the same bound
+    # a plain value (a card's name or number: companion.schema.Scalar) has the same bound
     reveal = doc["components"]["schemas"]["action-reveal"]
     assert not _valid(reveal, {"type": "reveal", "id": MAX_INT + 1}) and _valid(reveal, {"type": "reveal", "id": 2.5})
     answer = client.post(f"/api/tables/{made['code']}/actions", json={"type": "reveal", "id": MAX_INT + 1},

@@ -15,7 +15,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from companion.actions import schema
+from companion import schema
 from companion.errors import RuleError
 from companion.roster import JOIN
 
@@ -37,7 +37,7 @@ class Action:
     systems: frozenset | None = None
     chance: bool = False  # a roll or a draw: an undo leaves it in the log as withdrawn
     doc: str = ""
-    fields: dict | None = None  # the request's declared fields (companion.actions.schema)
+    fields: dict | None = None  # the request's declared fields (companion.schema)
     dice: Callable | None = None  # checks an imported payload's dice and totals (import_check)
     phase: tuple | None = None  # the phases the action belongs to (refused in any other: ``in_phase``)
     doing: str = ""  # the move in the game's words, for that refusal ("A broadside")
@@ -63,7 +63,7 @@ def _owner(fn) -> str:
 def action(type_: str, *, systems=None, chance=False, fields=None, phase=None, doing: str = ""):
     """Register ``apply`` for an action type; ``@fn.decider`` adds its decide step.
 
-    ``fields`` declares the request (``companion.actions.schema``): checked before the action runs
+    ``fields`` declares the request (``companion.schema``): checked before the action runs
     and published in /api/openapi.json.  ``@fn.dice_check`` adds how an import re-derives the
     payload's chance (the dice within their sides and counts, the totals from the dice).
     ``phase``: the phase (or phases) of the turn sequence the move belongs to; outside them it is

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from companion import games, trackers
 from companion.actions import action
-from companion.actions.schema import Int, List, Obj, Ref, Scalar, Text
 from companion.content import ContentError, check_tracker
 from companion.errors import RuleError, Stale
+from companion.schema import Int, List, Obj, Ref, Scalar, Text
 from companion.trackers import Clock, need_int, need_text
 from companion.validate import MAX_INT
 

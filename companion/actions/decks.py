@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from companion.actions import action, entered_flag
 from companion.actions.core import unit_of
-from companion.actions.schema import Flag, Int, List, Obj, Ref, Scalar, Text
 from companion.errors import RuleError, Stale
+from companion.schema import Flag, Int, List, Obj, Ref, Scalar, Text
 from companion.trackers import deck as decks
 from companion.trackers import need_int
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from companion import dice
 from companion.actions import action, entered_dice
-from companion.actions.schema import Dice, Int, Text
 from companion.errors import RuleError
+from companion.schema import Dice, Int, Text
 from companion.trackers import need_int
 
 MAX_WHY = 60

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from companion.actions import action
 from companion.actions.core import unit_of
-from companion.actions.schema import Ref, Scalar, Text
 from companion.errors import RuleError
 from companion.hidden import KEY
+from companion.schema import Ref, Scalar, Text
 from companion.trackers import need_text
 
 MAX_SEALED = 400

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.actions.schema import Int
 from companion.errors import RuleError
+from companion.schema import Int
 
 
 @dataclass(frozen=True)

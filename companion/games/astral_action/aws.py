@@ -10,7 +10,6 @@ The distance is measured on the table; typed, it is checked against Size x 2.  T
 from __future__ import annotations
 
 from companion.actions import action, chance, entered_dice, entered_number
-from companion.actions.schema import Dice, Num, Ref, Scalar
 from companion.errors import RuleError
 from companion.games.astral_action.books import (
     SYSTEMS,
@@ -24,6 +23,7 @@ from companion.games.astral_action.books import (
     whose_activation,
 )
 from companion.games.astral_action.rules.damage import has_active, take_damage
+from companion.schema import Dice, Num, Ref, Scalar
 
 REACH_PER_SIZE = 2  # L189 "within (Ship Size x 2) distance of this Ship"
 

@@ -5,7 +5,6 @@ rerolled or dodged "before applying Damage" (L252, L268, L298); a second tap app
 from __future__ import annotations
 
 from companion.actions import action, chance, entered_dice, entered_flag, entered_int, entered_number, phase_now
-from companion.actions.schema import Dice, Either, Flag, Int, List, Num, Obj, Ref, Scalar, Text
 from companion.errors import RuleError
 from companion.games.astral_action.books import (
     SYSTEMS,
@@ -23,6 +22,7 @@ from companion.games.astral_action.books import (
 from companion.games.astral_action.rules import attack as atk
 from companion.games.astral_action.rules.damage import apply_condition, condition_of, has_effect, take_damage
 from companion.games.astral_action.rules.equipment import MISSILE_DIRECT, band_at, band_words, is_weapon, needs_missile_token
+from companion.schema import Dice, Either, Flag, Int, List, Num, Obj, Ref, Scalar, Text
 
 NUMBER_MODS = ("obscuring", "accuracy", "damage", "formation", "extra_pws")  # typed X, from -9 to 9
 MODS = ("marked", *NUMBER_MODS)  # the situational modifiers the players tick or type (atk.plan)

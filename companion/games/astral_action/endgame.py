@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from companion.actions import action, chance, entered_dice, entered_int
-from companion.actions.schema import Dice, Int, Ref, Text
 from companion.errors import RuleError
 from companion.games.astral_action.books import SYSTEMS, game, hidden, in_effect, roll, turn
 from companion.games.astral_action.rules import turn as tn
 from companion.games.astral_action.rules import victory as vc
 from companion.games.astral_action.rules.damage import has_active, reinforce
+from companion.schema import Dice, Int, Ref, Text
 
 
 def reminders(state: dict) -> list[str]:

@@ -4,9 +4,9 @@ Formation ship or on an escorted ship may be moved, recalculated with the new ta
 from __future__ import annotations
 
 from companion.actions import action, in_phase
-from companion.actions.schema import Either, List, Obj, Ref, Text
 from companion.errors import RuleError
 from companion.games.astral_action.books import SYSTEMS, game, ship_of
+from companion.schema import Either, List, Obj, Ref, Text
 
 KINDS = ("offensive", "defensive")  # L383
 

@@ -3,13 +3,13 @@ the Ship Activation phase in the seed's order by Size (L124-L136, L245-L286)."""
 from __future__ import annotations
 
 from companion.actions import action, entered_flag
-from companion.actions.schema import Flag, Ref, Scalar, Text
 from companion.actions.sealed import next_id, sealed_label, store_part
 from companion.errors import RuleError
 from companion.games.astral_action.books import SYSTEMS, activation_status, hidden, orders_given, ship_of, spend_command, turn
 from companion.games.astral_action.rules import turn as tn
 from companion.games.astral_action.rules.damage import has_active, locked_types
 from companion.hidden import KEY
+from companion.schema import Flag, Ref, Scalar, Text
 
 
 def _check_order(state: dict, uid: str, name: str) -> tuple[dict, str]:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from companion.actions import action, entered_flag, entered_int
-from companion.actions.schema import Flag, Int, Obj, Ref, Text
 from companion.actions.sealed import next_id, store_part
 from companion.errors import RuleError, Stale
 from companion.games.astral_action.books import SYSTEMS, destroy_if_done, game, in_effect, setting, ship_of, turn
@@ -10,6 +9,7 @@ from companion.games.astral_action.rules import design
 from companion.games.astral_action.rules.damage import new_track, take_damage
 from companion.games.astral_action.rules.equipment import FIGHTER_MOVE, INTERCEPTOR_MOVE
 from companion.hidden import KEY
+from companion.schema import Flag, Int, Obj, Ref, Text
 from companion.trackers import need_text
 
 SETTINGS = ("size_reading", "damage_order", "whole_track", "bypass_total", "surcharge_per_item", "lucky_rerolls")

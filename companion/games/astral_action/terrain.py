@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 
 from companion.actions import action
-from companion.actions.schema import Scalar, Text
 from companion.errors import RuleError
 from companion.games.astral_action.books import SYSTEMS, game
+from companion.schema import Scalar, Text
 
 ATTRIBUTES = ("Solid", "Concealing", "Obscuring", "Dangerous", "Hazardous", "Blocking", "Mobile", "Push", "Pull")  # L293-L300
 EXAMPLES = {  # L302-L334

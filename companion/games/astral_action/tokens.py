@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from companion.actions import action, entered_number
-from companion.actions.schema import Int, Num, Ref, Scalar, Text
 from companion.errors import RuleError
 from companion.games.astral_action.books import SYSTEMS, check_may_attack, game, ship_of, turn
 from companion.games.astral_action.combat import shot_of
 from companion.games.astral_action.rules.equipment import MISSILE_DIRECT, band_at, needs_missile_token
+from companion.schema import Int, Num, Ref, Scalar, Text
 
 
 @action("aa-missile-token", systems=SYSTEMS, fields={

@@ -3,7 +3,6 @@ Auxiliaries; Treasure Tokens; Sea Monsters)."""
 from __future__ import annotations
 
 from companion.actions import action, entered_dice, entered_flag, entered_int
-from companion.actions.schema import Dice, Flag, Int, Obj, Ref, Text
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
 from companion.games.dreadfleet.books import (
@@ -23,6 +22,7 @@ from companion.games.dreadfleet.books import (
 )
 from companion.games.dreadfleet.damage import _bump, lift_damage
 from companion.games.dreadfleet.setup import _made, _new_unit
+from companion.schema import Dice, Flag, Int, Obj, Ref, Text
 from companion.trackers import deck as decks
 
 

@@ -3,7 +3,6 @@ Boarding Actions sub-phase of an activated ship."""
 from __future__ import annotations
 
 from companion.actions import action, chance, entered_dice
-from companion.actions.schema import YES_NO, Dice, Either, List, Obj, Ref, Text
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
 from companion.games.dreadfleet.books import (
@@ -18,6 +17,7 @@ from companion.games.dreadfleet.books import (
 )
 from companion.games.dreadfleet.damage import _told, damage_ready, owe, plan_damage, resolve_damage
 from companion.games.dreadfleet.entries import luck
+from companion.schema import YES_NO, Dice, Either, List, Obj, Ref, Text
 
 
 def _boarders(state: dict, args: dict, what: str) -> tuple[list[dict], list[dict], str]:

@@ -3,7 +3,6 @@ fired as she bears, with the Damage cards its unsaved hits draw."""
 from __future__ import annotations
 
 from companion.actions import action, chance, entered_dice, entered_flag, entered_int, entered_number
-from companion.actions.schema import Dice, Flag, Int, Num, Ref
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
 from companion.games.dreadfleet.books import (
@@ -18,6 +17,7 @@ from companion.games.dreadfleet.books import (
 )
 from companion.games.dreadfleet.damage import _told, damage_ready, owe, plan_damage, resolve_damage
 from companion.games.dreadfleet.entries import luck
+from companion.schema import Dice, Flag, Int, Num, Ref
 
 
 def fired_before(state: dict, unit: dict) -> bool:

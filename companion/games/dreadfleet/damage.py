@@ -8,11 +8,11 @@ the real deck, the cards a ship owes are recorded as players draw them.
 from __future__ import annotations
 
 from companion.actions import action, entered_int
-from companion.actions.schema import Flag, Int, Obj, Ref, Scalar, Text
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
 from companion.games.dreadfleet.books import GAME, books, is_auxiliary, set_status, unit_at_sea
 from companion.games.dreadfleet.entries import physical_card
+from companion.schema import Flag, Int, Obj, Ref, Scalar, Text
 from companion.trackers import deck as decks
 
 COUNTERS = {"Hull": "hull_damage", "Crew": "crew_damage", "Speed": "speed_damage"}

@@ -5,7 +5,7 @@ in the log.  Flags, numbers, inches and dice are read through the action's decla
 from __future__ import annotations
 
 from companion.actions import declared
-from companion.actions.schema import Flag, whole
+from companion.schema import Flag, whole
 
 
 def luck(expected: float, actual: float, what: str) -> dict:

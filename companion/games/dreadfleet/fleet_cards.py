@@ -2,9 +2,9 @@
 rules module, and an exported card read back as form fields.  Pure: the pages are in ``views``."""
 from __future__ import annotations
 
-from companion.actions.schema import YES_NO, whole
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
+from companion.schema import YES_NO, whole
 
 EXPORT_FORMAT = "dreadfleet-warship-cards"
 

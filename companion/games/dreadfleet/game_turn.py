@@ -3,7 +3,6 @@ the wind they move, activating ships in turn, and what to remember as each phase
 from __future__ import annotations
 
 from companion.actions import action, entered_dice, phase_now
-from companion.actions.schema import Dice, Flag, Obj, Ref
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
 from companion.games.dreadfleet.books import (
@@ -28,6 +27,7 @@ from companion.games.dreadfleet.books import (
     wind_strength,
 )
 from companion.games.dreadfleet.entries import physical_card
+from companion.schema import Dice, Flag, Obj, Ref
 from companion.trackers import deck as decks
 
 # --- 1: Initiative (seed 002, The Game Turn 1) -------------------------------------------------

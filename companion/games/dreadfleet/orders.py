@@ -3,7 +3,6 @@ order (or a brief respite) that discards a card at the start of the Movement sub
 from __future__ import annotations
 
 from companion.actions import action, entered_dice, entered_flag, entered_int, in_phase
-from companion.actions.schema import Dice, Flag, Int, Ref, Text
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
 from companion.games.dreadfleet.books import (
@@ -27,6 +26,7 @@ from companion.games.dreadfleet.books import (
 )
 from companion.games.dreadfleet.damage import lift_damage
 from companion.games.dreadfleet.entries import luck
+from companion.schema import Dice, Flag, Int, Ref, Text
 from companion.trackers import deck as decks
 
 

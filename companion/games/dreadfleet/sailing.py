@@ -3,7 +3,6 @@ Escaping Jeopardy): how far the wind lets a ship sail, anchors, and escaping jeo
 from __future__ import annotations
 
 from companion.actions import action, entered_dice, entered_int, entered_number
-from companion.actions.schema import Dice, Int, Num, Ref, Text
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
 from companion.games.dreadfleet.books import (
@@ -25,6 +24,7 @@ from companion.games.dreadfleet.books import (
     wind_strength,
 )
 from companion.games.dreadfleet.entries import luck
+from companion.schema import Dice, Int, Num, Ref, Text
 
 
 def _moving(state: dict, args: dict, what: str) -> dict:

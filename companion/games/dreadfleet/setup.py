@@ -6,10 +6,10 @@ import copy
 
 from companion import trackers
 from companion.actions import action, entered_dice, entered_flag, entered_int
-from companion.actions.schema import Dice, Flag, Int, Obj, Text
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
 from companion.games.dreadfleet.books import GAME, books, set_wind
+from companion.schema import Dice, Flag, Int, Obj, Text
 
 
 def _new_unit(state: dict, uid: str, name: str, side: str, template: str, stats: dict, made: dict) -> None:

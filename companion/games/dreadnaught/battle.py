@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from companion.actions import action, entered_flag, phase_now
 from companion.actions.core import phase_reminders
-from companion.actions.schema import Flag, Obj, Ref, Scalar, Text, whole
 from companion.errors import RuleError
 from companion.games.dreadnaught import rules as dn
 from companion.games.dreadnaught.actions import (
@@ -23,6 +22,7 @@ from companion.games.dreadnaught.actions import (
     timer_rules,
     turn,
 )
+from companion.schema import Flag, Obj, Ref, Scalar, Text, whole
 
 
 def _timer(g: dict) -> None:

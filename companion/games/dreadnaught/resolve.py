@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from companion.actions import action, entered_flag, entered_int, in_phase
-from companion.actions.schema import Either, Flag, Int, List, Obj, Ref, Scalar, Text
 from companion.errors import RuleError, Stale
 from companion.games.dreadnaught import rules as dn
 from companion.games.dreadnaught.actions import (
@@ -17,6 +16,7 @@ from companion.games.dreadnaught.actions import (
     remaining,
     turn,
 )
+from companion.schema import Either, Flag, Int, List, Obj, Ref, Scalar, Text
 
 MAX_CARDS = 40          # an input limit of the board, not a rule of the game
 

@@ -6,11 +6,11 @@ import copy
 from companion import trackers
 from companion.actions import action, chance, entered_int, phase_now
 from companion.actions.core import phase_reminders
-from companion.actions.schema import Either, Int, Obj, Ref, Scalar, Text, whole
 from companion.errors import RuleError, Stale
 from companion.games.dreadnaught import rules as dn
 from companion.games.dreadnaught.actions import SYSTEMS, battle_on, called, clean, count, said, ship, signed, turn
 from companion.roster import MAX_SEAT_NAME
+from companion.schema import Either, Int, Obj, Ref, Scalar, Text, whole
 
 TEMPLATE = "ship"
 BATTLE_SIZES = (1, 3, 5, 7, 9)   # seed 000, Victory & Defeat, Running Battles: "best of 3, 5, etc"

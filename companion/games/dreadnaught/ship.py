@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from companion.actions import action, entered_flag, entered_int, phase_now
-from companion.actions.schema import Either, Flag, Int, List, Ref, Scalar, Text
 from companion.errors import RuleError
 from companion.games.dreadnaught import rules as dn
 from companion.games.dreadnaught.actions import (
@@ -21,6 +20,7 @@ from companion.games.dreadnaught.actions import (
     signed,
     turn,
 )
+from companion.schema import Either, Flag, Int, List, Ref, Scalar, Text
 
 
 def _and(*parts: str) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from companion.actions import action, chance, core, entered, entered_dice, entered_flag, entered_int
-from companion.actions.schema import Dice, Flag, Int, Obj, Ref, Text
 from companion.errors import RuleError
 from companion.games.empires_of_dust import rules as eod
 from companion.games.empires_of_dust.table import (
@@ -22,6 +21,7 @@ from companion.games.empires_of_dust.table import (
     stats_of,
     weapon_index,
 )
+from companion.schema import Dice, Flag, Int, Obj, Ref, Text
 from companion.trackers import cooldown, gauge
 
 TERRAIN = ("sparse", "dense", "gravity-well", "star")

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 
-from companion.actions.schema import whole
 from companion.errors import RuleError
 from companion.game_pages import get_db, store, systems
 from companion.games.empires_of_dust import rules as eod
@@ -21,6 +20,7 @@ from companion.games.empires_of_dust.fleets import (
     clean_fleet,
 )
 from companion.games.empires_of_dust.table import SLUG
+from companion.schema import whole
 
 KIND = "fleet"
 AVERAGE = "average-fleet"

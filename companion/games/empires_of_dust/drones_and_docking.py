@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from companion.actions import action
-from companion.actions.schema import Ref
 from companion.errors import RuleError
 from companion.games.empires_of_dust import rules as eod
 from companion.games.empires_of_dust.fleets import insert_units, new_unit
@@ -18,6 +17,7 @@ from companion.games.empires_of_dust.table import (
     stats_of,
     weapon_index,
 )
+from companion.schema import Ref
 
 
 @action("eod-launch-drone", phase="Movement", doing="Launching a drone", systems=SYSTEMS,

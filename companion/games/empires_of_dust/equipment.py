@@ -4,10 +4,10 @@ cloak and ECM, afterburner, FTL jump, tractor beam, a ship off the edge, the det
 from __future__ import annotations
 
 from companion.actions import action, chance, core, entered_dice, entered_flag, entered_int
-from companion.actions.schema import Dice, Flag, Int, Ref, Text
 from companion.errors import RuleError
 from companion.games.empires_of_dust import rules as eod
 from companion.games.empires_of_dust.table import SYSTEMS, cls_of, conditions, designed, game, is_base, set_condition, stats_of
+from companion.schema import Dice, Flag, Int, Ref, Text
 from companion.trackers import cooldown
 
 # each of these rolls one D20 (seed 001, FTL Jump Drive, Tractor Beam, Off the Edge)

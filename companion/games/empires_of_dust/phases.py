@@ -4,7 +4,6 @@ wears off, ships at 0 HP are removed and scored; the phase hook and ``eod-end-ph
 from __future__ import annotations
 
 from companion.actions import action, core, phase_now
-from companion.actions.schema import Int
 from companion.games.empires_of_dust import rules as eod
 from companion.games.empires_of_dust.initiative import rotating_steps
 from companion.games.empires_of_dust.table import (
@@ -18,6 +17,7 @@ from companion.games.empires_of_dust.table import (
     set_hp,
 )
 from companion.games.empires_of_dust.victory import victory_checks
+from companion.schema import Int
 from companion.validate import MAX_INT
 
 

@@ -9,11 +9,11 @@ entered from the table.
 from __future__ import annotations
 
 from companion.actions import action, chance, entered_dice, entered_int
-from companion.actions.schema import Dice, Int, Ref, Text
 from companion.dice import roll_or_take
 from companion.errors import RuleError
 from companion.games.talon import books
 from companion.games.talon.rules import counter, criticals, damage, weapons
+from companion.schema import Dice, Int, Ref, Text
 
 GAME = {"talon"}
 

@@ -9,10 +9,10 @@ import copy
 
 from companion import content
 from companion.actions import action
-from companion.actions.schema import Ref, Scalar, Text
 from companion.errors import RuleError
 from companion.games.talon import books
 from companion.games.talon.rules import chart, counter, weapons
+from companion.schema import Ref, Scalar, Text
 
 GAME = {"talon"}
 MAX_SHIPS = 40  # input limit

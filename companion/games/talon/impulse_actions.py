@@ -10,11 +10,11 @@ in an impulse without AP (BGA help 1.1.2, TT#3, TT#7); afterburner to move in an
 from __future__ import annotations
 
 from companion.actions import action, entered_flag, entered_int
-from companion.actions.schema import Flag, Int, Ref, Scalar, Text
 from companion.errors import RuleError
 from companion.games.talon import books
 from companion.games.talon.missile_and_fighter_ap import redirect_missile, transmit_power
 from companion.games.talon.rules import counter, weapons
+from companion.schema import Flag, Int, Ref, Scalar, Text
 
 GAME = {"talon"}
 USES = {

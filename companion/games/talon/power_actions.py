@@ -9,10 +9,10 @@ sources do not show (TALON.md 11.3), so each tap charges one box and the players
 from __future__ import annotations
 
 from companion.actions import action, entered_int
-from companion.actions.schema import Int, Ref
 from companion.errors import RuleError
 from companion.games.talon import books
 from companion.games.talon.rules import chart, counter, weapons
+from companion.schema import Int, Ref
 
 GAME = {"talon"}
 

@@ -9,10 +9,10 @@ initiative side's Defend markers (FAN model/PlayerTurn.js, FAN's reading).  Powe
 from __future__ import annotations
 
 from companion.actions import action, entered_int
-from companion.actions.schema import Either, Int, Ref, Text
 from companion.errors import RuleError
 from companion.games.talon import books
 from companion.games.talon.rules import chart, counter, weapons
+from companion.schema import Either, Int, Ref, Text
 
 GAME = {"talon"}
 

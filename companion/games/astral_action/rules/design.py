@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 import re
 
-from companion.actions.schema import Int
 from companion.errors import RuleError
 from companion.games.astral_action.rules.equipment import ARCS, COMPONENTS, FIGHTER_HEALTH, VARIANTS, WEAPONS, is_weapon, label
+from companion.schema import Int
 
 ROW_DEFAULT = 10  # L92 "An average ship health track contains 10 health/damage units, though this is not always the case"
 BASE_PER_SIZE, PRIMARY_COST, SECONDARY_COST = 30, 20, 10  # L399-L401

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import icepool
 
-from companion.actions.schema import whole_argument
 from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
     FIRST_MATE_COMMAND,
@@ -15,6 +14,7 @@ from companion.games.dreadfleet.rules.basics import (
     _roll_each,
     _victories,
 )
+from companion.schema import whole_argument
 
 
 def _crews(side, field: str, label: str) -> list[dict]:

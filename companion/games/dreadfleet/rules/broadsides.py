@@ -5,7 +5,6 @@ import math
 
 import icepool
 
-from companion.actions.schema import whole_argument
 from companion.dice import roll_or_take
 from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
@@ -19,6 +18,7 @@ from companion.games.dreadfleet.rules.basics import (
     _plural,
     lowest_success,
 )
+from companion.schema import whole_argument
 
 
 def range_band(distance_inches) -> dict:

@@ -2,7 +2,6 @@
 and Auxiliary cards, Fate and Damage cards, and the warship roster of the content pack."""
 from __future__ import annotations
 
-from companion.actions.schema import whole_argument
 from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
     AUXILIARY_STATS,
@@ -19,6 +18,7 @@ from companion.games.dreadfleet.rules.basics import (
     _fate_kind,
 )
 from companion.games.dreadfleet.rules.decks import _damage_type
+from companion.schema import whole_argument
 
 
 def validate_warship(stats: dict, *, auxiliary: bool = False) -> dict:

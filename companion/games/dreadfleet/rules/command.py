@@ -1,7 +1,6 @@
 """Command checks and Order Cards (seed 002, Basics; Order Cards; Escaping Jeopardy)."""
 from __future__ import annotations
 
-from companion.actions.schema import whole_argument
 from companion.dice import roll_or_take
 from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
@@ -16,6 +15,7 @@ from companion.games.dreadfleet.rules.basics import (
     _passes,
     _signed,
 )
+from companion.schema import whole_argument
 
 
 def command_check(command: int, dice=None, rng=None, modifier: int = 0, first_mate: bool = False,

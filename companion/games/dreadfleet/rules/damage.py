@@ -1,7 +1,6 @@
 """Damage, repairs and destruction (seed 002, Characteristics; Damage Cards; Repair order)."""
 from __future__ import annotations
 
-from companion.actions.schema import whole_argument
 from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
     DAMAGE_TYPES,
@@ -12,6 +11,7 @@ from companion.games.dreadfleet.rules.basics import (
     _card_value,
     _is_named,
 )
+from companion.schema import whole_argument
 
 
 def damage_totals(damage_cards: list) -> dict:

@@ -2,9 +2,9 @@
 drawing, drawing until a type."""
 from __future__ import annotations
 
-from companion.actions.schema import whole_argument
 from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import DAMAGE_TYPES, _card_name, _card_type, _plural
+from companion.schema import whole_argument
 
 
 def shuffle(cards: list, rng=None, order: list[int] | None = None) -> list:

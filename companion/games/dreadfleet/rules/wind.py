@@ -2,7 +2,6 @@
 far a ship may and must sail."""
 from __future__ import annotations
 
-from companion.actions.schema import whole_argument
 from companion.dice import roll_or_take
 from companion.errors import RuleError
 from companion.games.dreadfleet.rules.basics import (
@@ -18,6 +17,7 @@ from companion.games.dreadfleet.rules.basics import (
 )
 from companion.games.dreadfleet.rules.cards import validate_card
 from companion.games.dreadfleet.rules.command import command_check
+from companion.schema import whole_argument
 
 
 def _ring_position(position, ring) -> int:

@@ -3,9 +3,9 @@ and the multiplayer winner by most Eliminations.
 """
 from __future__ import annotations
 
-from companion.actions.schema import whole_argument
 from companion.errors import RuleError
 from companion.games.dreadnaught.rules.numbers import VICTORY_NAMES, VICTORY_POINTS, _plural
+from companion.schema import whole_argument
 
 # --- Victory ---------------------------------------------------------------------------------
 

@@ -2,9 +2,9 @@
 """
 from __future__ import annotations
 
-from companion.actions.schema import whole_argument
 from companion.errors import RuleError
 from companion.games.dreadnaught.rules.numbers import ALWAYS_DANGEROUS_MAX, HAND_SIZE, RETURN_MAX, _plural
+from companion.schema import whole_argument
 
 # --- HP, Damage and the Draw Deck -------------------------------------------------------------
 

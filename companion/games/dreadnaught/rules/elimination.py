@@ -3,10 +3,10 @@ what still resolves, and the wreck left behind.
 """
 from __future__ import annotations
 
-from companion.actions.schema import whole_argument
 from companion.errors import RuleError
 from companion.games.dreadnaught.rules.initiative import _initiative, initiative_label
 from companion.games.dreadnaught.rules.numbers import GRACE_TENTHS, WRECK_DEBRIS_DAMAGE, WRECK_DERELICT_BURN, X_TENTHS
+from companion.schema import whole_argument
 
 # --- Elimination ----------------------------------------------------------------------------
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 
-from companion.actions.schema import whole_argument
 from companion.errors import RuleError
 from companion.games.dreadnaught.rules.numbers import (
     ARRIVAL_BURN,
@@ -14,6 +13,7 @@ from companion.games.dreadnaught.rules.numbers import (
     FLEET_TRIGGERS,
     _plural,
 )
+from companion.schema import whole_argument
 
 # --- Multiplayer ------------------------------------------------------------------------------
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import math
 
-from companion.actions.schema import whole_argument
 from companion.errors import RuleError
 from companion.games.dreadnaught.rules.numbers import PRIORITY, PRIORITY_TIEBREAK, TOP_TENTHS, X_TENTHS
+from companion.schema import whole_argument
 
 
 def _initiative(value, field: str = "initiative") -> int:

@@ -2,7 +2,6 @@
 """
 from __future__ import annotations
 
-from companion.actions.schema import whole_argument
 from companion.errors import RuleError
 from companion.games.dreadnaught.rules.numbers import (
     PM_MAX_CARDS,
@@ -12,6 +11,7 @@ from companion.games.dreadnaught.rules.numbers import (
     READY_PLAYS,
     _plural,
 )
+from companion.schema import whole_argument
 
 # --- Power Management -------------------------------------------------------------------------
 

@@ -2,8 +2,8 @@
 """
 from __future__ import annotations
 
-from companion.actions.schema import whole_argument
 from companion.games.dreadnaught.rules.numbers import NARROW_WIDENS, RANGE_BANDS
+from companion.schema import whole_argument
 
 # --- Range, reduction and the Unstoppable keyword ---------------------------------------------
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import copy
 
-from companion.actions.schema import whole_argument
 from companion.errors import RuleError
 from companion.games.dreadnaught.rules.numbers import READY_PER_TURN, SLOTS, UPGRADES_MAX, _plural
+from companion.schema import whole_argument
 
 # --- Ready / Upgrade slots --------------------------------------------------------------------
 

@@ -2,7 +2,6 @@
 """
 from __future__ import annotations
 
-from companion.actions.schema import whole_argument
 from companion.dice import roll_or_take
 from companion.errors import RuleError
 from companion.games.dreadnaught.rules.numbers import (
@@ -17,6 +16,7 @@ from companion.games.dreadnaught.rules.numbers import (
     SLOTS,
     UPGRADES_MAX,
 )
+from companion.schema import whole_argument
 
 # --- set-up -----------------------------------------------------------------------------------
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from companion.actions.schema import whole_argument
 from companion.errors import RuleError
+from companion.schema import whole_argument
 
 from .seed_numbers import ARMOUR_QUARTER, ARMOUR_TYPE_MAX, ARMOUR_TYPES, _ceil, _key
 from .tables import penetration_table, preferred_armour, weapon_types

@@ -9,8 +9,8 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-from companion.actions.schema import whole_argument
 from companion.errors import RuleError
+from companion.schema import whole_argument
 
 from .armour import _best_armour, _weapon_type, penetration_needed
 from .augmenter_effects import _resolve, _shot_values

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from companion.actions.schema import whole_argument
 from companion.errors import RuleError
+from companion.schema import whole_argument
 
 from .seed_numbers import BURN_TURNS, QUARTER, _ceil, _key
 from .tables import base_classes, ship_classes

@@ -3,8 +3,8 @@ Launchers; Bases; Specialization System): the fleet designer's checks, one sente
 """
 from __future__ import annotations
 
-from companion.actions.schema import whole_argument
 from companion.errors import RuleError
+from companion.schema import whole_argument
 
 from .armour import _armour
 from .seed_numbers import (

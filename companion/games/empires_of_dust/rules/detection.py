@@ -3,8 +3,8 @@ nebulae, stars, fine-tuned detector, auras), and whether a weapon may fire at a 
 """
 from __future__ import annotations
 
-from companion.actions.schema import whole_argument
 from companion.errors import RuleError
+from companion.schema import whole_argument
 
 from .seed_numbers import CLOAK_STEALTH, DEFAULT_DETECTION_BASE, FINE_TUNED_DETECTION, STAR_BODY_STEALTH, STAR_WELL_STEALTH, _key
 from .tables import nebulae

@@ -3,8 +3,8 @@ at a base, and a base's attacks.
 """
 from __future__ import annotations
 
-from companion.actions.schema import whole_argument
 from companion.errors import RuleError
+from companion.schema import whole_argument
 
 from .seed_numbers import ENGINEER_LAUNCHES, LAUNCHES_PER_TURN, _key
 from .tables import base_classes, ship_classes

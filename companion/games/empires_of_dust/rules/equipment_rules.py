@@ -3,8 +3,8 @@ cloaking devices, EMP, and whether a ship may attack.
 """
 from __future__ import annotations
 
-from companion.actions.schema import whole_argument
 from companion.errors import RuleError
+from companion.schema import whole_argument
 
 from .design_rules import _names
 from .seed_numbers import FTL_JUMP, TRACTOR_FAIL, TRACTOR_PASS, TRACTOR_RANGE, _d20, _key

@@ -3,9 +3,9 @@ weapon range, and fleets by size.
 """
 from __future__ import annotations
 
-from companion.actions.schema import whole_argument
 from companion.content import default_systems
 from companion.errors import RuleError
+from companion.schema import whole_argument
 
 from .armour import _armour
 from .design_rules import _spec_ids

@@ -3,9 +3,9 @@ phase, by ship class, or rotating.
 """
 from __future__ import annotations
 
-from companion.actions.schema import whole_argument
 from companion.dice import roll_or_take
 from companion.errors import RuleError
+from companion.schema import whole_argument
 
 from .seed_numbers import CLASS_ORDER, D20, _key
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from companion.actions.schema import whole_argument
+from companion.schema import whole_argument
 
 from .seed_numbers import AFTERBURNER_SPEED, HALF, MIN_MOVE, OFF_THE_EDGE, _ceil, _d20
 

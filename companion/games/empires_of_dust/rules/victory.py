@@ -3,8 +3,8 @@ interdiction.
 """
 from __future__ import annotations
 
-from companion.actions.schema import whole_argument
 from companion.errors import RuleError
+from companion.schema import whole_argument
 
 from .damage import _max_hp
 from .seed_numbers import _key

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from companion.actions import action, chance, entered_dice, entered_int
-from companion.actions.schema import Dice, Int, Ref
+from companion.schema import Dice, Int, Ref
 from companion.dice import roll_or_take
 from companion.errors import RuleError
 
