@@ -12,10 +12,11 @@ import os
 import secrets
 import sqlite3
 import threading
+import time
 from contextlib import contextmanager
 
 from gevent import get_hub
-from gevent.monkey import is_module_patched
+from gevent.monkey import get_original, is_module_patched
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
@@ -210,6 +211,7 @@ def synchronous() -> str:
 # master would be a plain OS lock in its gevent workers, and a greenlet waiting on it there would
 # stop the greenlet holding it (and so the whole worker) for good.
 _writers: dict[int, threading.Lock] = {}
+_os_sleep = get_original("time", "sleep")  # a real sleep of the thread, even where gevent patched time
 
 
 def _writers_lock() -> threading.Lock:
@@ -234,14 +236,29 @@ def _lock_fd(db: Database) -> int | None:
     return _lock_files[key]
 
 
+FLOCK_SPIN = 0.02  # seconds a gevent worker waits for the other worker's write without yielding
+
+
 def _take_flock(fd: int) -> None:
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:  # the other worker is writing
         if is_module_patched("threading"):
-            # a gevent worker (companion/serving.py): a blocking flock would stop every request of
-            # this worker, its phones' polls too, until the other worker lets go; one of the hub's
-            # threads waits for it instead, and only this greenlet waits for that thread
+            # A gevent worker (companion/serving.py).  The other worker's write takes a millisecond or
+            # two: it is waited for here, without yielding, for up to FLOCK_SPIN.  A greenlet that
+            # yields while it holds this worker's writer lock leaves every other tap of the worker
+            # queued behind it, each then handed the lock one turn of the loop after the last: at
+            # 2,000 phones taps waited 0.7 s on average that way (docs/performance.md, 2026-11-27).
+            # Longer (an import's write), one of the hub's threads waits for it and only this
+            # greenlet waits for that thread: the worker's other requests go on.
+            until = time.monotonic() + FLOCK_SPIN
+            while time.monotonic() < until:
+                _os_sleep(0.0002)
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    return
+                except BlockingIOError:
+                    pass
             get_hub().threadpool.apply(fcntl.flock, (fd, fcntl.LOCK_EX))
         else:
             fcntl.flock(fd, fcntl.LOCK_EX)
