@@ -12,7 +12,8 @@ as they stayed open (scripts/load.py --idle 20 --dribble 8: poll p99 20 s, then 
 A gevent worker gives each connection a greenlet, and reads each request's headers under a deadline
 of the keep-alive time (gunicorn's async worker wraps the read in gevent.Timeout(keepalive)), after
 which the connection is closed.  The database connection stays one per worker (companion/db.py).
-COMPANION_WORKER_CLASS=gthread brings the threads back (for measuring).
+COMPANION_WORKER_CLASS=gthread brings the threads back (for measuring), =gevent gunicorn's own gevent
+worker (one new connection per turn of its loop: see Worker).
 """
 from __future__ import annotations
 
@@ -20,6 +21,12 @@ import gc
 import os
 import resource
 import sys
+
+from gevent.server import StreamServer
+from gunicorn.workers import ggevent
+
+# Connections a worker takes from the listening socket per turn of its loop (see Worker).
+ACCEPT_BATCH = 64
 
 # (For the gthread worker:) two processes of two threads each suit a 2-core box: measured with scripts/load.py at 600 phones
 # (2026-11-23, issue 14), p99 of a poll after a change / a tap was 48 / 57 ms with one thread, 40-43 /
@@ -31,7 +38,7 @@ import sys
 SETTINGS = {
     "workers": int(os.environ.get("WEB_CONCURRENCY", "2")),
     "threads": int(os.environ.get("COMPANION_THREADS", "2")),
-    "worker_class": os.environ.get("COMPANION_WORKER_CLASS", "gevent"),
+    "worker_class": os.environ.get("COMPANION_WORKER_CLASS", "companion.serving.Worker"),
     "keepalive": 10,
     # open connections per worker: each phone holds its live stream (companion/live.py) and a kept-alive
     # connection or two for its taps, so 2,000 phones are ~5,000 connections over the two workers
@@ -40,6 +47,32 @@ SETTINGS = {
     # and a gevent worker would otherwise wait gunicorn's default 30 s on idle keep-alive connections
     "graceful_timeout": 5,
 }
+
+
+class _AcceptingServer(StreamServer):
+    """gevent's server as gunicorn's gevent worker builds it, but taking up to ``ACCEPT_BATCH`` waiting
+    connections per turn of the loop where gunicorn sets one (with several workers, to spread the
+    connections between them).  A turn of a loop that holds ~1,000 live streams lasts tens of
+    milliseconds, so one connection per turn capped a worker at a few dozen new connections a second:
+    at 2,000 phones a tap on a new connection (its kept-alive one closed after 10 s idle) waited in
+    the kernel's queue for up to 2-3 s (tap p99 1.9-2.8 s; with this, 66 ms: docs/performance.md).
+    The workers still share the connections: a busy worker comes back to take them less often."""
+
+    @property
+    def max_accept(self) -> int:
+        return ACCEPT_BATCH
+
+    @max_accept.setter
+    def max_accept(self, value: int) -> None:
+        pass  # gunicorn's 1
+
+
+class Worker(ggevent.GeventWorker):
+    """gunicorn's gevent worker (issue 30 item 5) with the accepting server above."""
+
+    def run(self) -> None:
+        ggevent.StreamServer = _AcceptingServer  # what run() builds its servers from, in this worker's process
+        super().run()
 
 
 def post_fork(server, worker) -> None:
@@ -53,16 +86,43 @@ def post_fork(server, worker) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
+# A gevent worker collects its cyclic garbage by the clock (issue 25): the young objects every
+# COLLECT_EVERY seconds, the middle generation every 20th time, all of it every 6,000th (5 minutes).
+# CPython 3.11 counts the young generation's size as the objects made minus those freed, old or young
+# (gcmodule.c), so where old objects die as fast as new ones are made (a kept board replaced at each
+# change) the young generation grows far past its threshold before it is collected: at 2,000 live
+# phones a collection of "2,001" young objects took 30-75 ms and one of the middle generation up to
+# 110 ms, the push's p99.  By the clock each collection finds at most 50 ms of survivors (sync p99
+# 127-131 -> 87-99 ms; the full collection every 5 minutes pauses a worker ~0.2 s at 2,000 phones:
+# docs/performance.md, 2026-11-27).
+COLLECT_EVERY = 0.05
+MIDDLE_EVERY, FULL_EVERY = 20, 6000
+
+
+def _collector() -> None:
+    import gevent
+    turn = 0
+    while True:
+        gevent.sleep(COLLECT_EVERY)
+        turn += 1
+        gc.collect(2 if turn % FULL_EVERY == 0 else 1 if turn % MIDDLE_EVERY == 0 else 0)
+
+
 def post_worker_init(worker) -> None:
     # What the worker holds from its start (modules, templates, the games' content) is never garbage:
     # out of the collector's sight, so a full collection scans what requests made, not all of it
     # (measured: full collections of 100-250 ms at 1,000 phones were the polls' p99, docs/performance.md).
     gc.collect()
     gc.freeze()
-    # and what requests make is collected less often: most of it is freed as soon as it is let go
-    # (reference counts), and a kept board lives until its table's next change; fewer, larger passes
-    # touch fewer requests (1,000 phones: poll p99 13.3 -> 12.5 ms, pauses over 10 ms 40 -> 28 in 30 s)
-    gc.set_threshold(2000, 20, 100)
+    if isinstance(worker, ggevent.GeventWorker):
+        import gevent
+        gc.disable()  # (only the automatic collections: _collector runs them by the clock)
+        worker.collector = gevent.spawn(_collector)
+    else:
+        # a thread worker collects as CPython does, less often: most of what requests make is freed as
+        # soon as it is let go (reference counts); fewer, larger passes touch fewer requests (1,000
+        # phones: poll p99 13.3 -> 12.5 ms, pauses over 10 ms 40 -> 28 in 30 s)
+        gc.set_threshold(2000, 20, 100)
 
 
 def serve(host: str, port: int, workers: int | None = None, threads: int | None = None) -> None:

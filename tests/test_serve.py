@@ -159,3 +159,46 @@ def test_companion_serve_keeps_a_polling_phone_on_one_connection(tmp_path):
         phone.close()
     finally:
         _stop(server, log)
+
+
+def test_a_worker_takes_many_waiting_connections_per_turn_of_its_loop():
+    """gunicorn sets its gevent server to take one connection per turn when it runs several workers;
+    at 2,000 phones that queued taps for seconds in the kernel (docs/performance.md, 2026-11-27)."""
+    from gunicorn.util import load_class
+    from gunicorn.workers.ggevent import GeventWorker
+
+    from companion.serving import ACCEPT_BATCH, SETTINGS, Worker, _AcceptingServer
+    assert load_class(SETTINGS["worker_class"]) is Worker and issubclass(Worker, GeventWorker)
+    server = _AcceptingServer(("127.0.0.1", 0), handle=lambda sock, addr: None)
+    server.max_accept = 1  # what gunicorn's GeventWorker.run does with several workers
+    assert server.max_accept == ACCEPT_BATCH > 1
+
+
+def test_a_gevent_worker_collects_its_cyclic_garbage_by_the_clock():
+    """Issue 25: CPython's own collections (by allocation counts) are off in a gevent worker, and a
+    greenlet collects every COLLECT_EVERY seconds instead: a cycle of garbage goes within a few ticks."""
+    import gc
+    import weakref
+
+    import gevent
+
+    from companion.serving import COLLECT_EVERY, Worker, post_worker_init
+
+    class Node:
+        pass
+
+    worker = Worker.__new__(Worker)  # (its __init__ wants a whole arbiter; the hook reads only its class)
+    try:
+        post_worker_init(worker)
+        assert not gc.isenabled()
+        node = Node()
+        node.self = node  # a cycle: reference counts alone never free it
+        gone = weakref.ref(node)
+        del node
+        assert gone() is not None
+        gevent.sleep(COLLECT_EVERY * 4)
+        assert gone() is None
+    finally:
+        worker.collector.kill()
+        gc.unfreeze()
+        gc.enable()
