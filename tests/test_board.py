@@ -320,3 +320,12 @@ def test_a_part_served_again_is_the_part_drawn_now(app, club):
         keep._kept.clear()  # the boards themselves: Red's is drawn again, from the parts
     with pytest.raises(draw.PartDrift, match="unit_options"):
         poll(club["ada"])
+
+
+def test_a_table_without_rolls_says_so_without_a_numbered_line(table):
+    """An empty list is not numbered: "No rolls or draws yet." stands alone, not as roll "1."."""
+    table.create(seat="Ann", side="A", sides="A,B")
+    page = table.client.get(f"/t/{table.code}").get_data(as_text=True)
+    rolls = page[page.index('id="rolls"'):]
+    rolls = rolls[:rolls.index("</div>")]
+    assert '<p class="muted">No rolls or draws yet.</p>' in rolls and "<ol" not in rolls
