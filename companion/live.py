@@ -22,6 +22,10 @@ import sqlite3
 import threading
 import time
 
+# The stream's first text: how soon the browser reconnects, and an event at once.  A phone takes its
+# stream as through (and stops polling) only once an event has come: behind a proxy that passes the
+# headers but holds the events back, the phone goes on polling (static/connection.js).
+OPENING = "retry: 1000\n\nevent: ping\ndata: \n\n"
 TICK = 0.02  # seconds between two looks at the database (the push delay's bound, besides the wake-up)
 PING = 20  # seconds between two keep-alive events on an idle stream (issue 25: every 15-30 s)
 GONE = -1  # the seq a waiter is told when its table is no longer there
@@ -129,14 +133,14 @@ def wait_past(path: str, code: str, seq: int, timeout: float) -> int | None:
 
 
 def events(path: str, code: str, since: int, ping: float = PING, lasts: float = LASTS, step=None):
-    """The stream's text: ``retry``, then an event each time the table moves past the seq last sent, a
+    """The stream's text: ``OPENING``, then an event each time the table moves past the seq last sent, a
     ``ping`` event when idle, and ``gone`` if the table goes.  A change is a ``step`` event when
     ``step(sent, seq)`` gives one ((since, seq, html): its data is "since seq" on a line, then the parts),
     else a plain event whose data is the new seq (the phone then asks for the step itself).  Either
     way the event's id is the new seq.  It ends after ``lasts`` seconds (the browser opens it again at
     once, from the last id): a stream never ties a server thread for ever.  It holds no database
     connection of its own while it waits."""
-    yield "retry: 1000\n\n"
+    yield OPENING
     sent = since
     end = time.monotonic() + lasts
     while True:

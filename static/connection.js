@@ -5,7 +5,7 @@
 // While out of touch, the board is marked stale; offline, a tap is refused on the spot with a
 // sentence, never sent later behind the player's back (reconnecting, it is sent: the host may only
 // be slow); a tap whose answer never came says it may not have counted.  When the phone is back, the next poll catches the board up by itself.
-// Live push (companion/live.py): while the board's stream is open the host pushes each change as the
+// Live push (companion/live.py): while the board's stream is through the host pushes each change as the
 // step from the board this phone holds (or says the table moved on, and the board asks for the step at
 // once); the polls every few seconds stop (an idle phone sends nothing) and come back by themselves
 // whenever the stream is down.
@@ -94,27 +94,36 @@
   window.addEventListener("online", function () { if (state === "offline") show("reconnecting"); });
 
   // --- live push -------------------------------------------------------------------------------
-  var source = null, streaming = false, opened = false, backoff = 2000;
+  var source = null, streaming = false, opened = false, openedAt = 0, held = false, backoff = 2000;
   function ping() { var b = board(); return b && b.dataset.livePing ? +b.dataset.livePing * 1000 : 20000; }
   function heard() { lastAnswer = Date.now(); if (state !== "live") { clearNotes(); show("live"); } }
+  // The stream is through (the timed polls stop) once an event has come, and the host sends one at once
+  // (companion/live.py OPENING).  Open for 10 s with no event, its events are held back on the way (a
+  // proxy that passes the headers but buffers the rest): this page polls, and opens no stream again.
+  function through() {
+    heard();
+    if (streaming || !source) return;
+    if (Date.now() - openedAt > 10000) { held = true; source.close(); source = null; return; }
+    streaming = true;
+  }
   function openLive() {
     var b = board();
-    if (source || !b || !b.dataset.live || !window.EventSource) return;
+    if (held || source || !b || !b.dataset.live || !window.EventSource) return;
     // the browser itself sends Last-Event-ID when it reconnects; ?seq= says where a first stream starts
     source = new EventSource(b.dataset.live + "?seq=" + encodeURIComponent(b.dataset.seq || ""));
     opened = false;
-    source.onopen = function () { streaming = opened = true; backoff = 2000; heard(); };
+    source.onopen = function () { opened = true; openedAt = Date.now(); backoff = 2000; heard(); };
     source.onmessage = function (e) {
-      heard();
+      through();
       var now = board();
       if (now && +e.data > +(now.dataset.seq || 0)) htmx.trigger(now, "live");  // the step, asked for at once
     };
     source.addEventListener("step", function (e) {
-      heard();
+      through();
       if (tapping > 0) { waiting = e.data; return; }  // this phone's own tap is out: its answer comes first
       takeStep(e.data);
     });
-    source.addEventListener("ping", heard);
+    source.addEventListener("ping", through);
     source.addEventListener("gone", function () { source.close(); source = null; streaming = false; });
     source.onerror = function () {
       // the polls take over while the stream is down, and they say whether the host answers; a stream

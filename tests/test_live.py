@@ -25,7 +25,7 @@ def test_a_change_by_another_connection_reaches_a_waiting_stream_at_once(app, cl
     table.create()
     seq = store.table(store.open_db(app.config["DATABASE"]), table.code)["seq"]
     events = _stream(app, client, table.code, seq)
-    assert next(events) == "retry: 1000\n\n"
+    assert next(events) == live.OPENING
     heard = []
 
     def listen():
@@ -75,7 +75,7 @@ def test_the_stream_endpoint_is_the_seats_own(app, client, table):
     assert resp.status_code == 200 and resp.mimetype == "text/event-stream"
     assert resp.headers["Cache-Control"] == "no-cache"
     first = next(resp.response)
-    assert (first.decode() if isinstance(first, bytes) else first) == "retry: 1000\n\n"
+    assert (first.decode() if isinstance(first, bytes) else first) == live.OPENING
     resp.close()
     assert app.test_client().get(f"/t/{table.code}/live").status_code == 404  # no seat at this table
     assert client.get("/t/NOSUCH/live").status_code == 404
