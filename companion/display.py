@@ -99,6 +99,7 @@ def display_context(row: dict) -> dict:
     last = rolls[0] if rolls and not rolls[0]["withdrawn"] else None
     system = systems()[row["system"]]
     return {"row": row, "state": state, "system": system, "seat": SPECTATOR, "sides": sides, "recent": recent,
+            "roster": store.seated(db, row["code"], row),  # who sits on each side, named as the board does
             "last": last, "last_dice": feed.dice_of(last["payload"]) if last else None,
             "last_odds": feed.odds_of(last) if last else None, "reading": reading,
             "game_display": has_template(f"games/{system.slug}/_display.html"),

@@ -30,6 +30,9 @@ def test_the_display_shows_a_spectators_view_even_to_the_sealing_player(played):
     assert re.search(r'data-unit="u2".*?<b data-left>7</b><span class="dsp-of">/10', page, re.S)
     assert re.search(r"\d+ (success|successes) of 5 dice · \d+% to do this well", page)
     assert "Round 1" in page and 'data-phase>' in page
+    # each side names who sits there, as the board does (issue 28 §4)
+    assert re.search(r'data-side="Red"[^>]*>\s*<h2>Red <small class="seated">Anna</small></h2>', page)
+    assert re.search(r'data-side="Blue"[^>]*>\s*<h2>Blue</h2>', page)
 
 
 def test_the_display_qr_joins_as_a_spectator_without_a_question_and_keeps_a_seat(app, played):

@@ -73,3 +73,15 @@ def test_the_sides_name_their_seats_on_the_board_and_in_add_a_unit(live_server, 
     ann.locator("#add-unit").scroll_into_view_if_needed()
     ann.screenshot(path=str(shots("freeform") / "add-unit-seats.png"))
     assert_fits_a_phone(ann)
+
+
+def test_the_games_own_side_selects_name_their_seats(live_server, phone):
+    """Issue 28 §4: every select of a side in a game's helpers names who sits there, like the board,
+    and learns a seat that joins later (here Empires of Dust's average fleet, drawn before Ben joined)."""
+    ann, ben = phone(), phone()
+    url, _ = open_table(ann, live_server, "empires-of-dust", "Dust up", ready="#eod-panel")
+    fleets = ann.locator("#eod-average select[name=side] option")
+    expect(fleets.first).to_contain_text("(Ann")  # (the seat's own name, as the board writes it)
+    join(ben, url, "Ben", "Fleet 2", ready="#eod-panel")
+    expect(ann.locator("#eod-average select[name=side] option").nth(1)).to_have_text("Fleet 2 (Ben)", timeout=SYNC)
+    expect(ben.locator("#eod-average select[name=side] option").nth(1)).to_have_text("Fleet 2 (Ben)")
