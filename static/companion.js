@@ -29,7 +29,10 @@
     // form drawn before Ben joined learns his name with the next step (issue 28 §4)
     var labels = source.dataset.sideLabels ? JSON.parse(source.dataset.sideLabels) : {};
     document.querySelectorAll("select[data-sides]").forEach(function (sel) {
-      Array.prototype.forEach.call(sel.options, function (o) { if (labels[o.value] && o.text !== labels[o.value]) o.text = labels[o.value]; });
+      // (only an option with a value of its own: without one, its text is what the form sends)
+      Array.prototype.forEach.call(sel.options, function (o) {
+        if (o.hasAttribute("value") && labels[o.value] && o.text !== labels[o.value]) o.text = labels[o.value];
+      });
     });
     document.querySelectorAll("select[data-units]").forEach(function (sel) {
       var keep = sel.querySelectorAll("option:not([data-unit])").length;

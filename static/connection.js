@@ -94,25 +94,33 @@
   window.addEventListener("online", function () { if (state === "offline") show("reconnecting"); });
 
   // --- live push -------------------------------------------------------------------------------
-  var source = null, streaming = false, opened = false, openedAt = 0, held = false, backoff = 2000;
+  var source = null, streaming = false, opened = false, openedAt = 0, backoff = 2000;
   function ping() { var b = board(); return b && b.dataset.livePing ? +b.dataset.livePing * 1000 : 20000; }
   function heard() { lastAnswer = Date.now(); if (state !== "live") { clearNotes(); show("live"); } }
   // The stream is through (the timed polls stop) once an event has come, and the host sends one at once
-  // (companion/live.py OPENING).  Open for 10 s with no event, its events are held back on the way (a
-  // proxy that passes the headers but buffers the rest): this page polls, and opens no stream again.
+  // (companion/live.py OPENING): behind a proxy that passes the headers but buffers the events the polls
+  // go on.  A first event more than 10 s late (such a proxy letting go at last, or a phone that slept)
+  // closes the stream, and another is tried later and later, the polls going on meanwhile.
   function through() {
     heard();
     if (streaming || !source) return;
-    if (Date.now() - openedAt > 10000) { held = true; source.close(); source = null; return; }
+    if (Date.now() - openedAt > 10000) {
+      source.close();
+      source = null;
+      setTimeout(openLive, backoff);
+      backoff = Math.min(backoff * 2, 60000);
+      return;
+    }
     streaming = true;
+    backoff = 2000;
   }
   function openLive() {
     var b = board();
-    if (held || source || !b || !b.dataset.live || !window.EventSource) return;
+    if (source || !b || !b.dataset.live || !window.EventSource) return;
     // the browser itself sends Last-Event-ID when it reconnects; ?seq= says where a first stream starts
     source = new EventSource(b.dataset.live + "?seq=" + encodeURIComponent(b.dataset.seq || ""));
     opened = false;
-    source.onopen = function () { opened = true; openedAt = Date.now(); backoff = 2000; heard(); };
+    source.onopen = function () { opened = true; openedAt = Date.now(); heard(); };
     source.onmessage = function (e) {
       through();
       var now = board();

@@ -85,3 +85,7 @@ def test_the_games_own_side_selects_name_their_seats(live_server, phone):
     join(ben, url, "Ben", "Fleet 2", ready="#eod-panel")
     expect(ann.locator("#eod-average select[name=side] option").nth(1)).to_have_text("Fleet 2 (Ben)", timeout=SYNC)
     expect(ben.locator("#eod-average select[name=side] option").nth(1)).to_have_text("Fleet 2 (Ben)")
+    # the name is only the label: the form still sends the side
+    ben.select_option("#eod-average select[name=side]", "Fleet 2")
+    ben.locator("#eod-average button[name=do]").click()
+    expect(ann.locator("section.side[aria-label='Fleet 2'] details.unitrow").first).to_be_visible(timeout=SYNC)
