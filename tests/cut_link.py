@@ -33,8 +33,12 @@ class Proxy:
             with self.lock:
                 self.open += [client, upstream]
             self.accepted += 1
-            for a, b in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+            self._relay(client, upstream)
+
+    def _relay(self, client, upstream):
+        """Carry one connection's bytes both ways (a subclass may hold some back)."""
+        for a, b in ((client, upstream), (upstream, client)):
+            threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
 
     def _pipe(self, a, b):
         try:
@@ -65,3 +69,46 @@ class Proxy:
     def close(self):
         self.listener.close()
         self.cut()
+
+
+def _head(sock, data: bytes = b"") -> tuple[bytes, bytes]:
+    """Read from ``sock`` until a blank line: (the head, what came after it)."""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise OSError("closed before the head ended")
+        data += chunk
+    head, rest = data.split(b"\r\n\r\n", 1)
+    return head, rest
+
+
+def _closing(head: bytes) -> bytes:
+    """A head with its Connection header replaced by "close" (one request per connection)."""
+    lines = [line for line in head.split(b"\r\n") if not line.lower().startswith(b"connection:")]
+    return b"\r\n".join(lines + [b"Connection: close"]) + b"\r\n\r\n"
+
+
+class HoldingProxy(Proxy):
+    """A proxy that passes every answer's head at once but holds the rest back until the answer ends,
+    as some proxies buffer: a live stream's headers come through, its events never do (issue 25:
+    polling must then be chosen by itself).  One request per connection."""
+
+    def _relay(self, client, upstream):
+        threading.Thread(target=self._one, args=(client, upstream), daemon=True).start()
+
+    def _one(self, client, upstream):
+        try:
+            head, body = _head(client)
+            length = next((int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")
+                           if line.lower().startswith(b"content-length:")), 0)
+            while len(body) < length:
+                body += client.recv(65536)
+            upstream.sendall(_closing(head) + body)
+            answer, rest = _head(upstream)
+            client.sendall(_closing(answer))  # the head at once
+            while chunk := upstream.recv(65536):  # the rest when the answer ends (a stream's: never)
+                rest += chunk
+            client.sendall(rest)
+        except OSError:
+            pass
+        self._drop([client, upstream])

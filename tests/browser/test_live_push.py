@@ -7,6 +7,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from cut_link import HoldingProxy
 from phone_checks import open_card, two_players
 from test_core_browser import add_unit, hp_of
 
@@ -92,74 +93,6 @@ def test_a_taps_answer_that_comes_after_a_newer_board_does_not_take_the_board_ba
     expect(hp_of(anna, "Nimitz")).to_have_text("6", timeout=3000)
     minus_one(ben, "Nimitz").click()
     expect(hp_of(anna, "Nimitz")).to_have_text("5", timeout=3000)  # pushed: her stream was not left waiting
-
-
-class HoldingProxy:
-    """A proxy in front of the app that passes every answer's headers at once but holds the rest of the
-    live stream back until it ends (as some proxies buffer): the headers of /live come through, its
-    events never do.  Every other answer goes through whole; one request per connection."""
-
-    def __init__(self, upstream_port: int):
-        import socket
-        import threading
-        self.upstream = upstream_port
-        self.sock = socket.create_server(("127.0.0.1", 0))
-        self.port = self.sock.getsockname()[1]
-        self.open = []
-        threading.Thread(target=self._serve, daemon=True).start()
-
-    def _serve(self):
-        import threading
-        while True:
-            try:
-                client, _ = self.sock.accept()
-            except OSError:
-                return
-            self.open.append(client)
-            threading.Thread(target=self._one, args=(client,), daemon=True).start()
-
-    def _one(self, client):
-        import socket
-        try:
-            data = b""
-            while b"\r\n\r\n" not in data:
-                chunk = client.recv(65536)
-                if not chunk:
-                    return
-                data += chunk
-            head, body = data.split(b"\r\n\r\n", 1)
-            length = next((int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")
-                           if line.lower().startswith(b"content-length:")), 0)
-            while len(body) < length:
-                body += client.recv(65536)
-            lines = [line for line in head.split(b"\r\n") if not line.lower().startswith(b"connection:")]
-            up = socket.create_connection(("127.0.0.1", self.upstream))
-            self.open.append(up)
-            up.sendall(b"\r\n".join(lines + [b"Connection: close"]) + b"\r\n\r\n" + body)
-            answer = b""
-            while b"\r\n\r\n" not in answer:
-                chunk = up.recv(65536)
-                if not chunk:
-                    break
-                answer += chunk
-            rhead, rest = answer.split(b"\r\n\r\n", 1)
-            rlines = [line for line in rhead.split(b"\r\n") if not line.lower().startswith(b"connection:")]
-            client.sendall(b"\r\n".join(rlines + [b"Connection: close"]) + b"\r\n\r\n")  # the headers at once
-            while True:  # the rest when the answer ends (for /live: never, within the test)
-                chunk = up.recv(65536)
-                if not chunk:
-                    break
-                rest += chunk
-            client.sendall(rest)
-        except OSError:
-            pass
-        finally:
-            client.close()
-
-    def close(self):
-        self.sock.close()
-        for s in self.open:
-            s.close()
 
 
 def test_a_phone_behind_a_proxy_that_holds_the_stream_back_polls_by_itself(live_server, phone):
