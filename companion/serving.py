@@ -22,6 +22,7 @@ import os
 import resource
 import sys
 
+import gevent
 from gevent.server import StreamServer
 from gunicorn.workers import ggevent
 
@@ -100,7 +101,6 @@ MIDDLE_EVERY, FULL_EVERY = 20, 6000
 
 
 def _collector() -> None:
-    import gevent
     turn = 0
     while True:
         gevent.sleep(COLLECT_EVERY)
@@ -115,7 +115,6 @@ def post_worker_init(worker) -> None:
     gc.collect()
     gc.freeze()
     if isinstance(worker, ggevent.GeventWorker):
-        import gevent
         gc.disable()  # (only the automatic collections: _collector runs them by the clock)
         worker.collector = gevent.spawn(_collector)
     else:

@@ -94,7 +94,7 @@
   window.addEventListener("online", function () { if (state === "offline") show("reconnecting"); });
 
   // --- live push -------------------------------------------------------------------------------
-  var source = null, streaming = false, opened = false, openedAt = 0, backoff = 2000;
+  var source = null, streaming = false, openedAt = 0, backoff = 2000;  // openedAt: 0 until it opens
   function ping() { var b = board(); return b && b.dataset.livePing ? +b.dataset.livePing * 1000 : 20000; }
   function heard() { lastAnswer = Date.now(); if (state !== "live") { clearNotes(); show("live"); } }
   // The stream is through (the timed polls stop) once an event has come, and the host sends one at once
@@ -119,8 +119,8 @@
     if (source || !b || !b.dataset.live || !window.EventSource) return;
     // the browser itself sends Last-Event-ID when it reconnects; ?seq= says where a first stream starts
     source = new EventSource(b.dataset.live + "?seq=" + encodeURIComponent(b.dataset.seq || ""));
-    opened = false;
-    source.onopen = function () { opened = true; openedAt = Date.now(); heard(); };
+    openedAt = 0;
+    source.onopen = function () { openedAt = Date.now(); heard(); };
     source.onmessage = function (e) {
       through();
       var now = board();
@@ -138,7 +138,7 @@
       // that was open is tried again by the browser itself, one that never opened (a proxy that cannot
       // hold it) less and less often
       streaming = false;
-      if (opened && source.readyState !== EventSource.CLOSED) return;
+      if (openedAt && source.readyState !== EventSource.CLOSED) return;
       source.close();
       source = null;
       setTimeout(openLive, backoff);

@@ -189,7 +189,7 @@ def _macros() -> dict:
     thirty small templates).  They read only globals (``csrf()``), as imported without context."""
     env = current_app.jinja_env
     macros, trackers = env.get_template("_macros.html").module, env.get_template("_trackers.html").module
-    return {"err": macros.err, "form_open": macros.form_open, "row_numbers": trackers.row_numbers}
+    return {"err": macros.err, "form_open": macros.form_open, "seated": macros.seated, "row_numbers": trackers.row_numbers}
 
 
 class PartDrift(AssertionError):
