@@ -54,6 +54,12 @@ class System:
     def summary(self) -> dict:
         return {"slug": self.slug, "name": self.name}
 
+    def drawn_from(self) -> tuple:
+        """What a board part drawn from this pack depends on, for companion/board/reads.py to compare
+        between draws: the digest of the pack's files (a pack is loaded once per process and never
+        changed), not its whole text (printing that took about 1 % of a busy server's CPU)."""
+        return (self.slug, self.version) if self.version else (self.slug, repr(self))
+
 
 # --- a tiny schema checker -------------------------------------------------------------------
 

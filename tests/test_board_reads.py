@@ -87,3 +87,24 @@ def test_a_helper_that_fills_in_a_default_reads_that_key():
     assert noted(lambda: state.setdefault("game", {})) == {("state", "game")}
     assert noted(lambda: state.pop("phase")) == {("state", "phase")}
     assert ("state", ALL) in noted(lambda: state.update(round=2))
+
+
+def test_a_content_pack_prints_as_the_digest_of_its_files(tmp_path, monkeypatch):
+    """A part that read ``system`` is served again while the pack's files are the same, and never after
+    one changed; the pack's whole text is not printed for each draw (companion/content.py ``drawn_from``)."""
+    import shutil
+
+    from companion.content import CONTENT_DIR, System, load_systems
+
+    shutil.copytree(CONTENT_DIR / "freeform", tmp_path / "freeform")
+    first, again = load_systems([tmp_path])["freeform"], load_systems([tmp_path])["freeform"]
+    monkeypatch.setattr(System, "__repr__", lambda self: pytest.fail("the whole pack was printed"))
+    assert first is not again and reads.value_print({"system": first}, "system") == \
+        reads.value_print({"system": again}, "system")
+    system_file = tmp_path / "freeform" / "system.toml"
+    system_file.write_text(system_file.read_text().replace('name = "', 'name = "New ', 1))
+    changed = load_systems([tmp_path])["freeform"]
+    assert changed.name.startswith("New ")
+    assert reads.value_print({"system": changed}, "system") != reads.value_print({"system": first}, "system")
+    # inside another value too (a dict a helper hands a template)
+    assert reads.value_print({"x": {"s": changed}}, "x") != reads.value_print({"x": {"s": first}}, "x")

@@ -122,7 +122,13 @@ def _print(value):
     if kind is str or kind is Markup:
         text = value
     else:
+        drawn_from = getattr(kind, "drawn_from", None)  # an object that says what of it a drawing reads
+        if drawn_from is not None:
+            return (kind.__name__, drawn_from(value))
+
         def content(o):
+            if hasattr(o, "drawn_from"):
+                return repr(o.drawn_from())
             if type(o).__repr__ is object.__repr__:
                 raise NotKept(type(o).__name__)
             return repr(o)
