@@ -64,7 +64,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ.get("COMPANION_SECRET_KEY") or _secret_key(instance)
     Htmx(app)
-    from companion.seat_cookie import KeptSeatCookies
+    from companion.seat import KeptSeatCookies
     app.session_interface = KeptSeatCookies()  # a phone's cookie is checked once, not every poll
 
     from companion import api, db, disk, display, lobby, lookup, play, share, tracker_view, web

@@ -22,7 +22,7 @@ from companion.actions import Ctx
 from companion.db import get_db, systems
 from companion.errors import Conflict, Finished, InputError, RuleError, Stale
 from companion.roster import MAX_SEAT_NAME  # noqa: F401  (the lobby's limit, one place)
-from companion.seat_view import form_token, view_of
+from companion.seat import form_token, view_of
 
 
 def init_app(app) -> None:

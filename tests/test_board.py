@@ -8,7 +8,7 @@ import re
 import pytest
 
 from companion.board import answer, draw, form_token, keep
-from companion.seat_view import View
+from companion.seat import View
 from tests.test_hidden_information import SECRET, Phone
 
 HX = {"HX-Request": "true"}

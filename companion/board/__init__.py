@@ -18,7 +18,7 @@ JavaScript too.
 """
 from companion.board.answer import board_fragment, board_page, card_answer, kept_board, open_units, pushed_step
 from companion.board.context import board_context, has_template, newest_result
-from companion.seat_view import View, form_token, view_of
+from companion.seat import View, form_token, view_of
 
 __all__ = ["View", "board_context", "board_fragment", "board_page", "card_answer", "form_token", "has_template",
            "kept_board", "newest_result", "open_units", "pushed_step", "view_of"]

@@ -10,7 +10,7 @@ from companion import store
 from companion.board import keep
 from companion.board.draw import DELTA_BEHIND, Board, draw, fingerprint
 from companion.db import get_db
-from companion.seat_view import view_of
+from companion.seat import view_of
 from companion.web import csrf_token, without_indentation
 
 UID = re.compile(r"^[A-Za-z0-9_.:-]{1,60}$")

@@ -23,7 +23,7 @@ from markupsafe import Markup
 from companion.board import keep, reads
 from companion.board.context import board_context
 from companion.board.reads import Watched
-from companion.seat_view import View, form_token
+from companion.seat import View, form_token
 from companion.web import without_indentation
 
 DELTA_BEHIND = 3  # a phone this many changes behind (or fewer) may get a step rather than the board

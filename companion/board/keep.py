@@ -15,7 +15,7 @@ from collections import OrderedDict
 
 from flask import current_app
 
-from companion.seat_view import View
+from companion.seat import View
 
 BUDGET = 64 * 1024 * 1024  # bytes of HTML kept per server process (a board with its cards: 10-100 KB)
 # and boards: a view's newest holds its context (the table's state as the view sees it), the ones before

@@ -1,4 +1,4 @@
-"""The seat cookie is checked once per distinct cookie (companion/seat_cookie.py), and that changes
+"""The seat cookie is checked once per distinct cookie (companion/seat.py), and that changes
 nothing a phone can see: a forged or expired cookie is no seat, and what one request does to its
 session never leaks into the next request with the same cookie."""
 from __future__ import annotations
@@ -7,7 +7,7 @@ import time
 
 from itsdangerous import URLSafeTimedSerializer
 
-from companion import seat_cookie
+from companion import seat
 
 
 def cookie_of(client, app) -> str:
@@ -40,7 +40,7 @@ def test_a_cookie_older_than_a_year_is_no_seat_even_when_remembered(app, table, 
     assert table.client.get(f"/t/{table.code}").status_code == 200  # remembered now
     year = app.permanent_session_lifetime.total_seconds()
     later = time.time() + year + 60
-    monkeypatch.setattr(seat_cookie.time, "time", lambda: later)
+    monkeypatch.setattr(seat.time, "time", lambda: later)
     assert table.client.get(f"/t/{table.code}").status_code == 404
 
 
