@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 import threading
+import time
 
 
 class Proxy:
@@ -91,7 +92,13 @@ def _closing(head: bytes) -> bytes:
 class HoldingProxy(Proxy):
     """A proxy that passes every answer's head at once but holds the rest back until the answer ends,
     as some proxies buffer: a live stream's headers come through, its events never do (issue 25:
-    polling must then be chosen by itself).  One request per connection."""
+    polling must then be chosen by itself).  With ``let_go`` (seconds) it lets what it holds through
+    that long after the answer began, and then again every ``let_go`` seconds, as a proxy whose buffer
+    times out does: a stream's events come, but each one late.  One request per connection."""
+
+    def __init__(self, port: int, let_go: float | None = None):
+        self.let_go = let_go
+        super().__init__(port)
 
     def _relay(self, client, upstream):
         threading.Thread(target=self._one, args=(client, upstream), daemon=True).start()
@@ -106,9 +113,33 @@ class HoldingProxy(Proxy):
             upstream.sendall(_closing(head) + body)
             answer, rest = _head(upstream)
             client.sendall(_closing(answer))  # the head at once
+            if self.let_go is not None:
+                self._late(client, upstream, rest)
+                return
             while chunk := upstream.recv(65536):  # the rest when the answer ends (a stream's: never)
                 rest += chunk
             client.sendall(rest)
+        except OSError:
+            pass
+        self._drop([client, upstream])
+
+    def _late(self, client, upstream, held: bytes):
+        """The rest of an answer, let through ``let_go`` seconds at a time."""
+        upstream.settimeout(0.1)
+        due = time.monotonic() + self.let_go
+        try:
+            while True:
+                try:
+                    chunk = upstream.recv(65536)
+                    if not chunk:
+                        break
+                    held += chunk
+                except socket.timeout:
+                    pass
+                if time.monotonic() >= due:
+                    client.sendall(held)
+                    held, due = b"", due + self.let_go
+            client.sendall(held)
         except OSError:
             pass
         self._drop([client, upstream])

@@ -116,3 +116,25 @@ def test_a_phone_behind_a_proxy_that_holds_the_stream_back_polls_by_itself(live_
         expect(ben.locator("#link-state")).to_have_text("● live")
     finally:
         proxy.close()
+
+
+def test_a_phone_whose_stream_events_come_late_polls_on(live_server, phone):
+    """A proxy that lets a stream's events through only every 12 s (its buffer timing out): the first
+    event comes more than 10 s after the stream opened, so Ben's phone does not count the stream as
+    through, closes it and tries another later; his polls go on meanwhile, and Anna's change reaches
+    him within a poll, not at the proxy's next letting go (connection.js ``through``)."""
+    port = int(live_server.rsplit(":", 1)[1])
+    proxy = HoldingProxy(port, let_go=12)
+    try:
+        anna, ben = phone(), phone()
+        url = two_players(anna, ben, live_server)
+        add_unit(anna, "Nimitz", 8)
+        open_card(anna, "Nimitz")
+        ben.goto(url.replace(f":{port}", f":{proxy.port}"))
+        expect(hp_of(ben, "Nimitz")).to_have_text("8")
+        ben.wait_for_timeout(13000)  # the stream's first events have come, 12 s late
+        minus_one(anna, "Nimitz").click()
+        expect(hp_of(ben, "Nimitz")).to_have_text("7", timeout=4000)  # a poll brings it (2 s), not the proxy (12 s)
+        expect(ben.locator("#link-state")).to_have_text("● live")
+    finally:
+        proxy.close()
