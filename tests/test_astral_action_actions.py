@@ -902,6 +902,75 @@ def test_a_missile_beyond_10_places_its_token_and_within_10_attacks_now(aa):
     aa.folds()
 
 
+def test_a_marked_target_spent_for_range_adds_4_to_the_largest_range(aa):
+    """L278 "This Ship may add 4 Distance to the largest Range/Extended range values of its Weapons for
+    this Attack Phase": a Kinetic reaches 22 (18 + 4, L162), a Beam 24, Missiles 28 (L179); the normal
+    Range stays 10 (only the largest value moves)."""
+    falcon, raven = ranged_setup(aa, "kinetic")
+    aa.refused("Primary Kinetic F reaches 18 (L161-L162): 22 is out of range.", type="aa-attack",
+               shot=f"{falcon}:0", target=raven, distance="22", dice="3 3", control="aa-attack")
+    aa.ok(type="aa-attack", shot=f"{falcon}:0", target=raven, distance="22", marked_range="1", dice="3 3",
+          control="aa-attack")
+    pending = aa.state()["game"]["attack"]
+    assert pending["band"] == 1 and pending["result"]["accuracy"] == 2 and pending["mods"] == {"marked_range": True}
+    aa.ok(type="aa-apply-attack")
+    page = text(aa.client.get(f"/t/{aa.code}/astral-action/odds?shot={falcon}:0&target={raven}&distance=11&marked_range=1"))
+    assert "Range 22 (extended 1)" in page  # 11 is beyond the normal 10, marked or not
+    aa.folds()
+
+
+def test_a_marked_missile_token_reaches_28(aa):
+    falcon, raven = ranged_setup(aa, "missiles")
+    aa.refused("Primary Missiles F reaches 24 (L179): 28 is out of range.", type="aa-missile-token",
+               shot=f"{falcon}:0", target=raven, distance="28", control="aa-attack")
+    aa.ok(type="aa-missile-token", shot=f"{falcon}:0", target=raven, distance="28", marked_range="on",
+          control="aa-attack")
+    assert aa.state()["game"]["missiles"][0]["distance"] == 28
+    aa.folds()
+
+
+def test_a_marked_target_spent_to_ignore_terrain_drops_obscuring_and_the_blocking_reroll(aa):
+    """L277 "Ignore the effects of Terrain when making Attacks against the Marked Ship": no Obscuring (X)
+    penalty (L295) and no Blocking terrain reroll for the defender (L298)."""
+    falcon, raven = attack_setup(aa)
+    aa.ok(type="aa-attack", shot=f"{falcon}:0", target=raven, obscuring=2, marked_terrain="1", dice="5 2")
+    pending = aa.state()["game"]["attack"]
+    assert pending["result"]["accuracy"] == 5  # not 5 - 2
+    aa.refused("The attacker ignores terrain against this Marked ship (L277): no Blocking terrain reroll.",
+               phone=aa.ben, type="aa-reroll", why="blocking", die=0, value="1")
+    aa.ok(type="aa-apply-attack")
+    aa.folds()
+
+
+def test_without_the_mark_obscuring_counts_and_the_defender_may_reroll_for_blocking(aa):
+    falcon, raven = attack_setup(aa)
+    aa.ok(type="aa-attack", shot=f"{falcon}:0", target=raven, obscuring=2, marked_terrain="no", dice="5 2")
+    assert aa.state()["game"]["attack"]["result"]["accuracy"] == 3  # 5 - 2 (L295)
+    aa.ok(phone=aa.ben, type="aa-reroll", why="blocking", die=0, value="1")
+    aa.folds()
+
+
+def test_a_beam_specialist_side_reaches_2_farther_at_normal_range_and_fires_beams_only(aa):
+    """L362: a faction "that adds 2 to the Range (but not Extended Range) at the expense of being
+    restricted to Beam Weapons only" (an optional rule: a table setting, 1 = the first side)."""
+    gun = {"slot": "primary", "item": "beam", "arcs": ["F"]}
+    falcon = aa.ship("Falcon", 2, equipment=[gun, {"slot": "secondary", "item": "kinetic", "arcs": ["F"]}])
+    raven = aa.ship("Raven", 2, side="Player 2")
+    aa.to_phase("Activation")
+    aa.ok(type="aa-activate", unit=falcon)
+    aa.refused("value must be from 0 to 3; got 4.", type="aa-setting", setting="beam_specialists", value=4)
+    aa.ok(type="aa-setting", setting="beam_specialists", value=1)
+    aa.ok(type="aa-attack", shot=f"{falcon}:0", target=raven, distance="14", dice="3 3", control="aa-attack")
+    assert aa.state()["game"]["attack"]["band"] == 0  # 14 is within 12 + 2: normal range, no -1
+    aa.ok(type="aa-apply-attack")
+    aa.refused("Player 1 plays the Beam-specialist faction: Beam weapons only (L362).", type="aa-attack",
+               shot=f"{falcon}:1", target=raven, dice="3 3", control="aa-attack")
+    page = text(aa.client.get(f"/t/{aa.code}/astral-action/odds?shot={falcon}:0&target={raven}&distance=21"))
+    assert "21 is out of range" in page  # the Extended Range stays 20
+    assert "Beam-specialist faction (+2 Range, Beam weapons only): Player 1." in text(aa.client.get(f"/t/{aa.code}"))
+    aa.folds()
+
+
 def test_the_odds_follow_the_distance(aa):
     falcon, raven = ranged_setup(aa, "kinetic")
     page = text(aa.client.get(f"/t/{aa.code}/astral-action/odds?shot={falcon}:0&target={raven}&distance=14"))

@@ -25,7 +25,11 @@ from companion.games.astral_action.rules.equipment import MISSILE_DIRECT, band_a
 from companion.schema import Dice, Either, Flag, Int, List, Num, Obj, Ref, Scalar, Text
 
 NUMBER_MODS = ("obscuring", "accuracy", "damage", "formation", "extra_pws")  # typed X, from -9 to 9
-MODS = ("marked", *NUMBER_MODS)  # the situational modifiers the players tick or type (atk.plan)
+# a [Marked] token removed for one effect each (Mark Target, L275-L279): more than one token, more effects
+MARKED = {"marked": "Marked target: +2 Accuracy (L276)",
+          "marked_terrain": "Marked target: ignore terrain (L277; Blocking still blocks direct fire)",
+          "marked_range": "Marked target: +4 to the weapon's largest Range/Extended Range (L278)"}
+MODS = (*MARKED, *NUMBER_MODS)  # the situational modifiers the players tick or type (atk.plan)
 REROLLS = {"focus": "Offensive Focus (L252)", "command": "[Offensive] Command (L255)",
            "blocking": "Blocking terrain, the defender's choice (L298)", "veteran": "Veteran crew (optional, L369)"}
 
@@ -36,7 +40,22 @@ def _weapon(state: dict, attacker: dict, index) -> dict:
         raise RuleError(f"Choose one of {attacker['unit']['name']}'s weapons.", "weapon")
     if index in attacker["ship"]["inactive"]:
         raise RuleError(f"{card['equipment'][index]['label']} is deactivated (a Condition).", "weapon")
-    return card["equipment"][index]
+    return faction_weapon(state, attacker["unit"], card["equipment"][index])
+
+
+def beam_specialist(state: dict, unit: dict) -> bool:
+    """Whether the unit's side plays the optional Beam-specialist faction (L362; table setting
+    ``beam_specialists``: 1 the first side, 2 the second, 3 both)."""
+    which, sides = setting(state, "beam_specialists"), state.get("sides") or []
+    return which == 3 or (which in (1, 2) and len(sides) >= which and unit.get("side") == sides[which - 1])
+
+
+def faction_weapon(state: dict, unit: dict, item: dict) -> dict:
+    """``item``, if the unit's faction may attack with it: a Beam-specialist side is "restricted to Beam
+    Weapons only" (L362)."""
+    if item["item"] != "beam" and beam_specialist(state, unit):
+        raise RuleError(f"{unit.get('side')} plays the Beam-specialist faction: Beam weapons only (L362).", "weapon")
+    return item
 
 
 def shot_of(args: dict) -> tuple[str, int | None]:
@@ -45,15 +64,16 @@ def shot_of(args: dict) -> tuple[str, int | None]:
     return attacker, int(weapon) if weapon.isdigit() else None
 
 
-def band_of(item: dict, p: dict) -> int:
+def band_of(item: dict, p: dict, mods: dict) -> int:
     """The attack's range band: from the measured distance (equipment.band_at, the one place that
     reads ranges), or the band chosen when no distance was typed; both must agree when both come.
-    ``p``: an aa-attack request or payload (the fields it declared read both)."""
+    ``p``: an aa-attack request or payload (the fields it declared read both); ``mods``: the attack's
+    (a [Marked] token spent for range, a Beam-specialist faction)."""
     distance = entered_number(p, "distance", None)
     chosen = entered_int(p, "band", None)
     if distance is None:
         return chosen or 0
-    band = band_at(item, distance)
+    band = band_at(item, distance, bool(mods.get("marked_range")), bool(mods.get("specialist")))
     want = band if chosen is None else chosen
     if want != band:
         said = lambda i: band_words({"name": ("normal", "extended 1", "extended 2")[i]})  # noqa: E731
@@ -64,8 +84,8 @@ def band_of(item: dict, p: dict) -> int:
 
 def attack_mods(p: dict) -> dict:
     """The situational modifiers of an aa-attack request or payload, read by their declared fields
-    (Marked a yes/no, so "no" or "off" is no; the others whole numbers from -9 to 9)."""
-    mods = {"marked": True} if entered_flag(p, "marked") else {}
+    (the Marked effects yes/no, so "no" or "off" is no; the others whole numbers from -9 to 9)."""
+    mods = {key: True for key in MARKED if entered_flag(p, key)}
     for key in NUMBER_MODS:
         value = entered_int(p, key, 0)
         if value:
@@ -73,7 +93,9 @@ def attack_mods(p: dict) -> dict:
     return mods
 
 
-def _plan(state: dict, p: dict) -> tuple[dict, dict, dict, dict]:
+def plan_attack(state: dict, p: dict) -> tuple[dict, dict, dict, dict]:
+    """(the plan, attacker, target, weapon) of an aa-attack request or payload: what the attack, its
+    odds before rolling and a pending attack's rerolls all work out from."""
     attacker = target_view(state, p.get("attacker"), "attacker")
     target = target_view(state, p.get("target"))
     if attacker["unit"]["id"] == target["unit"]["id"]:
@@ -81,7 +103,8 @@ def _plan(state: dict, p: dict) -> tuple[dict, dict, dict, dict]:
     item = _weapon(state, attacker, p.get("weapon"))
     mods = attack_mods(p)
     mods["evasive"] = in_effect(state, target["unit"]["id"], "Evasive Actions")
-    plan = atk.plan(attacker, item, target, band_of(item, p), mods, setting(state, "size_reading"))
+    mods["specialist"] = beam_specialist(state, attacker["unit"])
+    plan = atk.plan(attacker, item, target, band_of(item, p, mods), mods, setting(state, "size_reading"))
     return plan, attacker, target, item
 
 
@@ -96,14 +119,14 @@ def _result_text(plan: dict, r: dict) -> str:
     "band": Int(0, 2, "0 normal, 1 Extended 1, 2 Extended 2 (or give the distance)"),
     "distance": Num(0, 1000, "the measured distance: the range band follows from the weapon's ranges"),
     "token": Scalar(60, "a Missile token's id"), "dice": Dice(6, 60),
-    "marked": Flag("Marked target: +2 Accuracy (L276)"),
+    **{key: Flag(words) for key, words in MARKED.items()},
     **{mod: Int(-9, 9) for mod in NUMBER_MODS}})
 def aa_attack(state: dict, p: dict) -> str:
     """Attack with one weapon: Accuracy and Damage d6 (rolled or entered); applied on the next tap."""
     g = game(state)
     if g["attack"]:
         raise RuleError("Apply the attack being resolved first.", "attacker")
-    plan, attacker, target, item = _plan(state, p)
+    plan, attacker, target, item = plan_attack(state, p)
     a_unit, a_ship = attacker["unit"], attacker["ship"]
     fired = turn(state)["fired"].setdefault(a_unit["id"], [])
     why = ""
@@ -154,7 +177,7 @@ def decide_aa_attack(state: dict, args: dict, ctx) -> dict:
     p = {k: args[k] for k in ("type", "attacker", "target", "weapon", "band", "distance", "token", *MODS) if k in args}
     if p.get("distance") not in (None, ""):
         p["distance"] = entered_number(p, "distance")  # "14" from a form is kept as the number 14
-    plan, *_ = _plan(state, p)
+    plan, *_ = plan_attack(state, p)
     count = 1 + atk.dice_needed(plan["dice"])
     dice = entered_dice(args, "dice", count=count) or roll(ctx, count)
     odds = atk.odds(plan)
@@ -167,7 +190,7 @@ def _pending(state: dict) -> tuple[dict, dict]:
     pending = game(state)["attack"]
     if not pending:
         raise RuleError("No attack is being resolved.", "attack")
-    plan, *_ = _plan(state, {"type": "aa-attack", "attacker": pending["attacker"], "target": pending["target"],
+    plan, *_ = plan_attack(state, {"type": "aa-attack", "attacker": pending["attacker"], "target": pending["target"],
                              "weapon": pending["weapon"], "band": pending["band"], **pending["mods"]})
     if pending["dodged"]:
         plan["accuracy_mod"] -= 1
@@ -186,6 +209,8 @@ def aa_reroll(state: dict, p: dict) -> str:
         raise RuleError(f"why must be one of {', '.join(REROLLS)}.", "why")
     if why in pending["rerolls"]:
         raise RuleError(f"This attack was already rerolled for {REROLLS[why]}.", "why")
+    if why == "blocking" and attack_mods({"type": "aa-attack", **pending["mods"]}).get("marked_terrain"):
+        raise RuleError("The attacker ignores terrain against this Marked ship (L277): no Blocking terrain reroll.", "why")
     attacker = pending["attacker"]
     if why == "focus" and not in_effect(state, attacker, "Offensive Focus"):
         raise RuleError("The attacker has no Offensive Focus Order in effect (a sealed one must be revealed, L128).", "why")

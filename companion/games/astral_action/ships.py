@@ -12,8 +12,6 @@ from companion.hidden import KEY
 from companion.schema import Flag, Int, Obj, Ref, Text
 from companion.trackers import need_text
 
-SETTINGS = ("size_reading", "damage_order", "whole_track", "bypass_total", "surcharge_per_item", "lucky_rerolls")
-
 
 @action("aa-ship", systems=SYSTEMS, fields={"card": Obj(doc="the ship card (design.validate checks it)"), "side": Ref("side"),
     "carrier": Ref("carrier"), "name": Text(60),
@@ -123,15 +121,26 @@ def aa_damage(state: dict, p: dict) -> str:
     return f"{unit['name']} takes {amount} {why}: {', '.join(result['steps']) or 'no effect'}{rows}{gone}"
 
 
-@action("aa-setting", systems=SYSTEMS, fields={"setting": Text(60), "value": Int(0, 1)})
+@action("aa-setting", systems=SYSTEMS, fields={
+    "setting": Text(60, "a table setting's id (content/astral-action/system.toml [[settings]])"),
+    "value": Int(0, 9, "within the setting's own min and max")})
 def aa_setting(state: dict, p: dict) -> str:
-    """Change a table setting where the seed can be read two ways (Ship Size, damage order ...)."""
-    key = p.get("setting")
-    if key not in SETTINGS:
-        raise RuleError(f"setting must be one of {', '.join(SETTINGS)}.", "setting")
-    value = entered_int(p, "value")
-    state["settings"][key] = value
-    return f"Setting {key} = {value}"
+    """Change a table setting: where the seed can be read two ways (Ship Size, damage order ...), or an
+    optional rule both players agree to (the Beam-specialist faction)."""
+    state["settings"][p["setting"]] = p["value"]
+    return f"Setting {p['setting']} = {p['value']}"
+
+
+@aa_setting.decider
+def decide_aa_setting(state: dict, args: dict, ctx) -> dict:
+    """The setting and its bounds are the content pack's (one place: the table's creation reads them too)."""
+    settings = ctx.system.settings
+    key = args.get("setting")
+    if key not in settings:
+        raise RuleError(f"setting must be one of {', '.join(settings)}.", "setting")
+    spec = settings[key]
+    value = entered_int(args, "value", lo=spec.get("min", 0), hi=spec.get("max", 1))
+    return {"setting": key, "value": value}
 
 
 @action("aa-resupply", systems=SYSTEMS, fields={"unit": Ref("unit")})

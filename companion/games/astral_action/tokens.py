@@ -1,18 +1,19 @@
 """Astral Action actions: Missile tokens (L182, L189) and Patrol objective tokens (L352)."""
 from __future__ import annotations
 
-from companion.actions import action, entered_number
+from companion.actions import action, entered_flag, entered_number
 from companion.errors import RuleError
 from companion.games.astral_action.books import SYSTEMS, check_may_attack, game, ship_of, turn
-from companion.games.astral_action.combat import shot_of
+from companion.games.astral_action.combat import MARKED, faction_weapon, shot_of
 from companion.games.astral_action.rules.equipment import MISSILE_DIRECT, band_at, needs_missile_token
-from companion.schema import Int, Num, Ref, Scalar, Text
+from companion.schema import Flag, Int, Num, Ref, Scalar, Text
 
 
 @action("aa-missile-token", systems=SYSTEMS, fields={
     "remove": Scalar(60, "a Missile token's id"), "attacker": Ref("attacker"), "target": Ref("target"),
     "weapon": Int(0, 99), "shot": Text(60),
-    "distance": Num(0, 1000, "the measured distance to the target: farther than 10 (L182)")})
+    "distance": Num(0, 1000, "the measured distance to the target: farther than 10 (L182)"),
+    "marked_range": Flag(MARKED["marked_range"])})
 def aa_missile_token(state: dict, p: dict) -> str:
     """Place a Missile token for a missile attack beyond 10, or remove one (an AWS, L189)."""
     g = game(state)
@@ -30,13 +31,14 @@ def aa_missile_token(state: dict, p: dict) -> str:
         raise RuleError("Only Missiles place a Missile token (L182).", "weapon")
     if weapon in a_ship["inactive"]:
         raise RuleError(f"{equipment[weapon]['label']} is deactivated (a Condition).", "weapon")
+    faction_weapon(state, a_unit, equipment[weapon])
     fired = turn(state)["fired"].setdefault(a_unit["id"], [])
     if weapon in fired:
         raise RuleError(f"{equipment[weapon]['label']} has already attacked this turn (L77).", "weapon")
     check_may_attack(state, a_unit["id"])  # a missile attack beyond 10 is an attack (L182)
     distance = entered_number(p, "distance", None)
     if distance is not None:
-        band_at(equipment[weapon], distance)  # within the Missiles' 24 (L179)
+        band_at(equipment[weapon], distance, entered_flag(p, "marked_range"))  # within the Missiles' 24 (L179), 28 marked (L278)
         if not needs_missile_token(equipment[weapon], distance):
             raise RuleError(f"Within {MISSILE_DIRECT}, Missiles attack now (L182): tap Attack.", "distance")
     fired.append(weapon)
@@ -57,7 +59,8 @@ def decide_aa_missile_token(state: dict, args: dict, ctx) -> dict:
     attacker, weapon = shot_of(args)
     return {"attacker": args.get("attacker") or attacker, "target": args.get("target"),
             "weapon": args["weapon"] if isinstance(args.get("weapon"), int) else weapon,
-            **({"distance": entered_number(args, "distance")} if args.get("distance") not in (None, "") else {})}
+            **({"distance": entered_number(args, "distance")} if args.get("distance") not in (None, "") else {}),
+            **({"marked_range": True} if entered_flag(args, "marked_range") else {})}
 
 
 @action("aa-patrol", systems=SYSTEMS, phase="Resolution", doing="Taking a Patrol objective token", fields={"unit": Ref("unit")})

@@ -4,6 +4,8 @@ odds before rolling.  Table changes still go through ``store.act`` (the ``aa-*``
 """
 from __future__ import annotations
 
+import re
+
 from flask import Blueprint, abort, render_template, request
 
 from companion.game_pages import (
@@ -20,8 +22,8 @@ from companion.game_pages import (
     store,
     uploaded_json,
 )
-from companion.games.astral_action.books import ships_for_activation, target_view
-from companion.games.astral_action.combat import _weapon, attack_mods, band_of, shot_of
+from companion.games.astral_action.books import ships_for_activation
+from companion.games.astral_action.combat import plan_attack, shot_of
 from companion.games.astral_action.formations import formation_of, movement_of
 from companion.games.astral_action.rules import attack as atk
 from companion.games.astral_action.rules import design
@@ -51,9 +53,17 @@ def _helpers(setup) -> None:
         "aa_orders": tn.ORDERS, "aa_terrain": EXAMPLES, "aa_formation": formation_of,
         "aa_formation_move": movement_of, "aa_movement_rows": MOVEMENT_ROWS, "aa_commands": tn.COMMANDS,
         "aa_activation": activation_view,
-        "aa_ship_row": ship_row, "aa_start": start_card,
+        "aa_ship_row": ship_row, "aa_start": start_card, "aa_readings": readings,
         "aa_limits": {"chart": design.CHART_LIMITS, "weapon_size": design.FIGHTER_WEAPON_SIZES},
         "aa_equipment": {"weapons": WEAPONS, "components": COMPONENTS, "variants": VARIANTS, "arcs": ARCS}})
+
+
+def readings(label: str) -> tuple[str, list[str]]:
+    """A setting's label, "What: 0 = one reading, 1 = the other" (any number of values, content/astral-action/
+    system.toml), as (what, the readings in the order of their values): the players read words, never the
+    numbers."""
+    what, _, rest = label.partition(": 0 = ")
+    return what, [re.sub(r"^\d+ = ", "", part).strip() for part in re.split(r"[;,] (?=\d+ = )", rest)]
 
 
 def start_card(code: str) -> dict:
@@ -259,16 +269,9 @@ def odds(code: str):
     try:
         asked = {**args.to_dict(), "type": "aa-attack"}  # read by the fields aa-attack declares
         attacker, weapon = shot_of(asked)
-        target = args.get("target")
-        if not attacker or not target:
+        if not attacker or not args.get("target"):
             raise RuleError("Choose a weapon and a target.", "shot")
-        a = target_view(row["state"], attacker, "attacker")
-        item = _weapon(row["state"], a, weapon)
-        t = target_view(row["state"], target)
-        mods = attack_mods(asked)
-        from companion.games.astral_action.books import in_effect, setting
-        mods["evasive"] = in_effect(row["state"], t["unit"]["id"], "Evasive Actions")
-        plan = atk.plan(a, item, t, band_of(item, asked), mods, setting(row["state"], "size_reading"))
+        plan, *_ = plan_attack(row["state"], {**asked, "attacker": attacker, "weapon": weapon})
         return render_template("games/astral-action/_odds.html", plan=plan, odds=atk.odds(plan), problem=None)
     except (RuleError, ValueError) as exc:
         return render_template("games/astral-action/_odds.html", plan=None, odds=None,

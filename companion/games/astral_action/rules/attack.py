@@ -47,10 +47,11 @@ def plan(attacker: dict, item: dict, target: dict, band_index: int, mods: dict, 
     """Everything about an attack before the dice: sizes, dice, modifiers with their reasons.
 
     ``attacker`` / ``target``: {"size", "card"}; ``item``: the weapon; ``mods``: the situational
-    modifiers the players tick: evasive, dodge, marked (+2), obscuring (X), formation (+damage),
+    modifiers the players tick: evasive, dodge, marked (+2), marked_terrain (terrain ignored), marked_range
+    and specialist (the ranges, equipment.bands), obscuring (X), formation (+damage),
     extra_pws (from an AWS nearby), accuracy / damage (anything else, e.g. a scenario)."""
     spec = WEAPONS[item["item"]]
-    all_bands = bands(item)
+    all_bands = bands(item, bool(mods.get("marked_range")), bool(mods.get("specialist")))
     if not 0 <= band_index < len(all_bands):
         raise RuleError(f"{spec['name']} has {len(all_bands)} range band{'s' if len(all_bands) > 1 else ''}.", "band")
     band = all_bands[band_index]
@@ -80,7 +81,10 @@ def plan(attacker: dict, item: dict, target: dict, band_index: int, mods: dict, 
                             ("marked", 2, "Marked target (L276)")):
         if mods.get(key):
             acc.append((value, why))
-    if mods.get("obscuring"):
+    if mods.get("obscuring") and mods.get("marked_terrain"):
+        # L277 "Ignore the effects of Terrain when making Attacks against the Marked Ship"
+        acc.append((0, f"Obscuring ({int(mods['obscuring'])}) ignored: Marked target (L277)"))
+    elif mods.get("obscuring"):
         acc.append((-int(mods["obscuring"]), f"Obscuring ({int(mods['obscuring'])}) (L295)"))
     if mods.get("accuracy"):
         acc.append((int(mods["accuracy"]), "other accuracy modifier"))

@@ -32,6 +32,14 @@ WEAPONS = {
                             "it resolves at the start of the Resolution phase (L182)."},
 }
 MISSILE_DIRECT = 10  # L182 "If within 10 Range, the attack ignores Blocking Terrain"
+# L278, a [Marked] token spent (Mark Target, L275-L279): "This Ship may add 4 Distance to the largest
+# Range/Extended range values of its Weapons for this Attack Phase".  Read as each weapon's largest value,
+# as Oversized's "the highest Range or Extended Range value" (L157): a fighter, which cannot attack at
+# Extended Range (L226), gains nothing from it with a Kinetic or Beam weapon.
+MARKED_RANGE = 4
+# L362, the optional Beam-specialist faction: "adds 2 to the Range (but not Extended Range) at the expense
+# of being restricted to Beam Weapons only".
+SPECIALIST_RANGE = 2
 
 # Variants, L155-L158.  One per weapon (L155).
 VARIANTS = {
@@ -120,14 +128,18 @@ def weapon_size(ship_size: int, slot: str, fighter_weapon_size: int | None = Non
     return ship_size if slot == "primary" else ship_size - 1
 
 
-def bands(item: dict) -> list[dict]:
+def bands(item: dict, marked: bool = False, specialist: bool = False) -> list[dict]:
     """The range bands of a weapon with its variant: Oversized adds 2 and Structurally Mounted 4 to
-    "the highest Range or Extended Range value" (L157, L158)."""
+    "the highest Range or Extended Range value" (L157, L158); ``marked``: a [Marked] token spent for range
+    adds MARKED_RANGE there too (L278); ``specialist``: a Beam-specialist faction's Beam adds
+    SPECIALIST_RANGE to its Range, not its Extended Range (L362)."""
     spec = WEAPONS[item["item"]]
     out = [{"name": n, "range": r, "accuracy": a, "dice": d} for n, r, a, d in spec["bands"]]
-    extra = VARIANTS.get(item.get("variant") or "", {}).get("range", 0)
+    extra = VARIANTS.get(item.get("variant") or "", {}).get("range", 0) + (MARKED_RANGE if marked else 0)
     if extra:
         out[-1]["range"] += extra
+    if specialist and item["item"] == "beam":
+        out[0]["range"] += SPECIALIST_RANGE
     return out
 
 
@@ -136,12 +148,12 @@ def band_words(band: dict) -> str:
     return "normal range" if band["name"] == "normal" else band["name"].capitalize()
 
 
-def band_at(item: dict, distance: float) -> int:
+def band_at(item: dict, distance: float, marked: bool = False, specialist: bool = False) -> int:
     """The range band a measured distance falls in: the first band whose range reaches it.  L151
     "(X) Range: The distance (X) from the Ship that a Weapon may effectively attack"; L152 "(X)
     Extended Range (Y): The distance (X ..." with accuracy -(Y).  The one place a distance becomes a
-    band (the attack, the odds and the Missile token all call it)."""
-    all_bands = bands(item)
+    band (the attack, the odds and the Missile token all call it); ``marked``, ``specialist``: as ``bands``."""
+    all_bands = bands(item, marked, specialist)
     for index, band in enumerate(all_bands):
         if distance <= band["range"]:
             return index
