@@ -455,17 +455,22 @@
   // roster it shows (#unit-options[data-roster]), the helpers which they were drawn with: when the two
   // differ the helpers are asked for again, what was typed in them kept (issue 28 §4).
   var toolsAsked = null;
-  function freshTools() {
+  function freshTools(afterTap) {
     var source = document.getElementById("unit-options"), tools = document.getElementById("game-tools");
     var board = document.getElementById("board");
     if (!source || !tools || !board || !tools.dataset.roster || !board.getAttribute("hx-get")) return;
     var want = source.dataset.roster;
     if (!want || want === tools.dataset.roster || want === toolsAsked) return;
-    // not under the player's thumb: while a field or button in the helpers has the focus, or one of them
-    // is sending, they stay as they are (asked for again once the focus leaves them)
-    if (tools.contains(document.activeElement) || tools.querySelector(".htmx-request") || tools.matches(".htmx-request")) return;
-    // the player is reading a refusal there: it stays a while (the next change refreshes them)
-    if (shownRefusal(tools) && Date.now() - toolsTapped < 8000) return;
+    // not under the player's thumb: while a field or button in the helpers has the focus, or a tap of
+    // theirs is out (a form sending; a helper refreshing itself, say the odds, does not count), they stay
+    // as they are (asked for again once the focus leaves them); a button whose own tap was just answered
+    // does not hold them (a setting changed there: they show the new one at once)
+    var held = document.activeElement;
+    if (tools.contains(held) && !(afterTap && held.tagName === "BUTTON")) return;
+    if (tools.querySelector("form.htmx-request") || tools.matches(".htmx-request")) return;
+    // the player is reading a refusal there: it stays a while (the next change refreshes them); a tap
+    // just answered with success was not refused
+    if (!afterTap && shownRefusal(tools) && Date.now() - toolsTapped < 8000) return;
     toolsAsked = want;
     refreshSent = Date.now();
     var typed = {};
@@ -475,9 +480,15 @@
       typed[key] = f.type === "checkbox" || f.type === "radio" ? f.checked : f.value;
     });
     var top = tools.getBoundingClientRect().top;
+    // the sections the player opened stay open, and a button just tapped keeps the focus (by its key)
+    var opened = Array.prototype.map.call(tools.querySelectorAll("details[open][id]"), function (d) { return d.id; });
+    var focusKey = tools.contains(held) ? keyOf(held) : null;
     htmx.ajax("GET", tablePath(board) + "/tools/game", {target: "#game-tools", swap: "outerHTML"}).then(function () {
       var now = document.getElementById("game-tools");
       if (!now) return;
+      opened.forEach(function (id) { var d = document.getElementById(id); if (d && now.contains(d)) d.open = true; });
+      var again = find(focusKey);
+      if (again && now.contains(again) && again.focus) again.focus({preventScroll: true});
       now.querySelectorAll("input[name], select[name], textarea[name]").forEach(function (f) {
         if (f.type === "hidden" || !f.form || !f.form.id) return;
         var key = f.form.id + "|" + f.name + (f.type === "checkbox" || f.type === "radio" ? "|" + f.value : "");
@@ -495,9 +506,15 @@
   function shownRefusal(tools) {
     return Array.prototype.some.call(tools.querySelectorAll(".err, [role=alert]"), function (n) { return n.textContent.trim(); });
   }
+  // a player's tap in the helpers: a form they sent (a helper checking itself as it loads or is typed
+  // into, as the ship designer does, is not one)
+  function toolTap(e) {
+    var tools = document.getElementById("game-tools"), cfg = e.detail.requestConfig, how = cfg && cfg.triggeringEvent;
+    return !!(tools && e.detail.elt && tools.contains(e.detail.elt) && cfg.verb !== "get" && how &&
+      (how.type === "submit" || how.type === "click"));
+  }
   document.addEventListener("htmx:beforeRequest", function (e) {
-    var tools = document.getElementById("game-tools"), cfg = e.detail.requestConfig;
-    if (tools && e.detail.elt && tools.contains(e.detail.elt) && cfg && cfg.verb !== "get") toolsTapped = Date.now();
+    if (toolTap(e)) toolsTapped = Date.now();
   });
   document.addEventListener("htmx:beforeSwap", function (e) {
     var cfg = e.detail.requestConfig;
@@ -505,12 +522,15 @@
     if (toolsTapped >= refreshSent) { e.detail.shouldSwap = false; toolsAsked = null; }
     refreshSent = 0;
   });
-  document.addEventListener("htmx:afterSettle", freshTools);
+  document.addEventListener("htmx:afterSettle", function () { freshTools(false); });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (e.detail.successful && toolTap(e)) setTimeout(function () { freshTools(true); }, 0);
+  });
   document.addEventListener("focusout", function (e) {
     var tools = document.getElementById("game-tools");
-    if (tools && tools.contains(e.target)) setTimeout(freshTools, 0);
+    if (tools && tools.contains(e.target)) setTimeout(function () { freshTools(false); }, 0);
   });
-  document.addEventListener("htmx:oobAfterSwap", function () { setTimeout(freshTools, 0); });
+  document.addEventListener("htmx:oobAfterSwap", function () { setTimeout(function () { freshTools(false); }, 0); });
 
   // The board polls from the seq it shows. A poll (or an action's answer) a change or two behind may
   // bring only the parts that changed (out of band, the board itself stays: companion/board) and

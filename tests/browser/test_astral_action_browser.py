@@ -163,3 +163,34 @@ def test_a_turn_of_astral_action_on_two_phones(live_server, phone, tmp_path):
     ben.locator("#aa-attack-card").screenshot(path="/tmp/astral-attack.png")
     ben.locator("#aa-ships").screenshot(path="/tmp/astral-designer.png")
     assert_fits_a_phone(anna)
+
+
+def test_a_reading_changed_in_the_settings_shows_at_once_and_can_be_changed_back(live_server, phone):
+    """The Readings card is one of the helpers below the board: a setting tapped there must show its new
+    reading at once (it stayed on the old one, and its button offered the same change again), its section
+    stays open, and the other phone's helpers follow; a setting of more than two values is a select."""
+    anna, ben = phone(), phone()
+    two_players(anna, ben, live_server, "astral-action", "Readings", (None, "Player 2"))
+    settings = anna.locator("#aa-settings")
+    settings.locator("summary").click()
+    ben.locator("#aa-settings summary").click()  # Ben reads the settings too
+    size = settings.locator("form#aa-set-size_reading")
+    expect(size.locator("p")).to_contain_text("Ship Size in the formulas: the target's")
+    size.get_by_role("button", name="Use: the attacker's").click()
+    expect(size.locator("p")).to_contain_text("Ship Size in the formulas: the attacker's", timeout=3000)
+    expect(settings).to_have_attribute("open", "")
+    expect(anna.locator(".aa-readings")).to_contain_text("the attacker's Ship Size")
+    size.get_by_role("button", name="Use: the target's").click()  # and back again
+    expect(size.locator("p")).to_contain_text("Ship Size in the formulas: the target's", timeout=3000)
+    expect(anna.locator(".aa-readings")).to_contain_text("the target's Ship Size")
+
+    beam = settings.locator("form#aa-set-beam_specialists")
+    beam.locator("select[name=value]").select_option(label="the second side")
+    beam.get_by_role("button", name="Use", exact=True).click()
+    expect(beam.locator("p")).to_contain_text("Beam-specialist faction (optional): the second side", timeout=3000)
+    expect(anna.locator(".aa-readings")).to_contain_text("Beam-specialist faction (+2 Range, Beam weapons only): Player 2.")
+    expect(ben.locator(".aa-readings")).to_contain_text("Player 2.", timeout=5000)
+    ben.locator("h1.tablename").click()  # his helpers follow once his thumb leaves them, still open
+    expect(ben.locator("form#aa-set-beam_specialists p")).to_contain_text("the second side", timeout=5000)
+    expect(ben.locator("#aa-settings")).to_have_attribute("open", "")
+    assert_fits_a_phone(anna, "#aa-settings button, #aa-settings select")
