@@ -389,7 +389,7 @@ def status_of(exc: Exception) -> int:
 def roster_of(state: dict, seated: list[dict] | None = None) -> str:
     """A short fingerprint of what a game's helpers list: the sides and their players' names (a game's
     ``game.names``, and the seats joined: ``seated``, store.seated), every unit by id, name, side and whether
-    it is on the table, and the table's settings (Astral Action's readings show them).  The board carries it
+    it is on the table, and the table's settings (a game's helpers may show them).  The board carries it
     (#unit-options, a part every step brings) and so do the helpers drawn with it (#game-tools):
     companion.js asks for the helpers again when the two differ (issue 28 §4)."""
     game = state.get("game") if isinstance(state.get("game"), dict) else {}
