@@ -124,26 +124,26 @@
     });
   });
 
-  // Recorded real-deck draws: empty the (poll-preserved) inputs once the record is accepted.
-  var recording = false;
-  document.addEventListener("submit", function (e) {
-    recording = !!(e.submitter && /^deck-record /.test(e.submitter.value || ""));
-  }, true);
-  document.addEventListener("htmx:afterRequest", function (e) {
-    if (!recording || !e.detail.successful) return;
-    recording = false;
+  // Recorded real-deck draws and a typed secret (a sealed order) survive polls (hx-preserve) and are
+  // emptied once accepted: when the request itself ends, which the page hears whatever the answer
+  // redrew (see accepted, below).
+  function emptiedWhenAccepted(pattern, empty) {
+    var tap = null;
+    document.addEventListener("submit", function (e) {
+      tap = e.submitter && pattern.test(e.submitter.value || "") ? e : null;
+    }, true);
+    document.addEventListener("htmx:beforeSend", function (e) {
+      var xhr = e.detail.xhr, cfg = e.detail.requestConfig;
+      if (!tap || !xhr || !cfg || cfg.triggeringEvent !== tap) return;
+      var form = tap.target;
+      tap = null;
+      xhr.addEventListener("loadend", function () { if (xhr.status >= 200 && xhr.status < 300) empty(form); });
+    });
+  }
+  emptiedWhenAccepted(/^deck-record /, function () {
     document.querySelectorAll("input[id^='rec-'][hx-preserve]").forEach(function (i) { i.value = ""; });
   });
-
-  // A typed secret (a sealed order) survives polls (hx-preserve) and is emptied once accepted.
-  var sealing = null;
-  document.addEventListener("submit", function (e) {
-    sealing = e.submitter && /^seal /.test(e.submitter.value || "") ? e.target : null;
-  }, true);
-  document.addEventListener("htmx:afterRequest", function (e) {
-    if (!sealing || !e.detail.successful) return;
-    var form = sealing;
-    sealing = null;
+  emptiedWhenAccepted(/^seal /, function (form) {
     document.querySelectorAll("input[data-clear-on-success]").forEach(function (i) {
       if (i.id && form.id && i.id.indexOf(form.id) === 0) i.value = "";
     });
@@ -226,19 +226,35 @@
     var slot = form && form.id && document.getElementById(form.id + "-err");
     if (slot) slot.innerHTML = "";
   });
-  document.addEventListener("htmx:afterRequest", function (e) {
-    if (!isAction(e) || !e.detail.successful) return;
+  // Done at htmx:afterRequest (before a game's own listeners, say Dreadfleet's odds, read the emptied
+  // form), and again when the request itself ends: an answer that redraws the part holding the form (the
+  // whole board, when the table moved on while the tap was out) leaves htmx's afterRequest unheard by
+  // the page (connection.js says why), and a hit typed beside its buttons must not stay to be sent twice.
+  function accepted(form) {
     document.querySelectorAll("[id$='-err']").forEach(function (slot) {
       if (slot.querySelector(".err-text")) slot.innerHTML = "";
     });
-    // the form that was sent (once the board is redrawn the event comes from an ancestor), as it is
-    // now, and every field it owns, also those placed elsewhere with form="..." (kept by hx-preserve)
-    var src = (e.detail.requestConfig && e.detail.requestConfig.elt) || e.detail.elt;
-    var form = src && src.closest && src.closest("form");
-    var live = form && form.id && document.getElementById(form.id) || form;
-    if (live) Array.prototype.forEach.call(live.elements, function (i) {
+    // the form that was sent, as it is now, and every field it owns, also those placed elsewhere with
+    // form="..." (kept by hx-preserve)
+    var live = form.id && document.getElementById(form.id) || form;
+    Array.prototype.forEach.call(live.elements, function (i) {
       if (!i.matches("[data-clear]")) return;
       if (i.type === "checkbox") i.checked = false; else i.value = "";  // a one-shot option is unticked
+    });
+  }
+  function sentForm(e) {
+    var src = (e.detail.requestConfig && e.detail.requestConfig.elt) || e.detail.elt;
+    return src && src.closest && src.closest("form");
+  }
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var form = sentForm(e);
+    if (isAction(e) && e.detail.successful && form) accepted(form);
+  });
+  document.addEventListener("htmx:beforeSend", function (e) {
+    var xhr = e.detail.xhr, form = sentForm(e);
+    if (!isAction(e) || !xhr || !form) return;
+    xhr.addEventListener("loadend", function () {
+      if (xhr.status >= 200 && xhr.status < 300) accepted(form);  // refused: what was typed stays, to be mended
     });
   });
   function kindFields(root) {

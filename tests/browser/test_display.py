@@ -79,6 +79,7 @@ def test_a_tap_on_a_phone_reaches_the_display_and_a_roll_shows_large_then_in_the
     redoutable.get_by_role("button", name="✉ Seal").click()
     expect(tv.locator("[data-unit=u6] .dsp-sealed")).to_have_text("✉ sealed order")
     assert SECRET not in tv.content()
+    expect(redoutable.get_by_label("sealed order for Redoutable")).to_have_value("")  # sealed: the field is empty
 
     csrf = anna.locator("input[name=csrf_token]").first.get_attribute("value")
     anna.request.post(f"{live_server}/t/{code}/act", form={"csrf_token": csrf, "type": "pool", "dice": "5",

@@ -224,3 +224,31 @@ def test_power_to_fighters_and_a_redirected_missile_from_the_ship_card(live_serv
     expect(anna.locator("#tl-missiles")).to_contain_text("#1 → Nimitz (L)", timeout=SYNC)
     for page in (anna, ben):
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_a_typed_hit_goes_with_its_tap_when_the_answer_redraws_the_whole_board(live_server, phone):
+    """The number typed beside the damage buttons is emptied once its hit is accepted, so a second tap
+    cannot apply it again; also when the tap's answer is the whole board (the table moved on several
+    changes while the tap was on its way), where htmx's afterRequest no longer reaches the page
+    (companion.js empties the fields when the request itself ends)."""
+    anna, ben, table = at_war(live_server, phone)
+    zhukov = table.uid("Zhukov")
+    row(anna, "Nimitz").locator("summary .rname").click()
+    card = row(anna, "Nimitz").locator("[data-tl-damage]")
+    amount = card.locator("input[name=amount]")
+    amount.fill("3")
+    held = []
+    anna.route("**/act", lambda route: held.append(route))
+    card.get_by_role("button", name="Hull", exact=True).click()
+    for _ in range(50):
+        if held:
+            break
+        anna.wait_for_timeout(100)
+    assert held, "the tap was not sent"
+    for _ in range(4):  # Ben's phone hits Zhukov meanwhile: four changes, more than a step covers
+        table.post(f"talon-damage unit={zhukov} arc=hull", amount="1")
+    held[0].continue_()
+    anna.unroute("**/act")
+    expect(row(anna, "Nimitz").locator("[data-row-hull]")).to_have_text("Hull 3/6", timeout=SYNC)
+    expect(row(anna, "Zhukov").locator("[data-row-hull]")).to_have_text("Hull 2/6")
+    expect(amount).to_have_value("")
