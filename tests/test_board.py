@@ -329,3 +329,25 @@ def test_a_table_without_rolls_says_so_without_a_numbered_line(table):
     rolls = page[page.index('id="rolls"'):]
     rolls = rolls[:rolls.index("</div>")]
     assert '<p class="muted">No rolls or draws yet.</p>' in rolls and "<ol" not in rolls
+
+
+def test_a_board_retired_while_it_draws_an_open_rows_card_still_answers(app, club, monkeypatch):
+    """Another request (a server of threads) may keep a newer board of the view, retiring this one, while
+    this one draws the card of a row a phone has open: the answer is still drawn from what the board held
+    (it was a 500, seen in a browser test under load)."""
+    from contextlib import contextmanager
+    poll(club["ben"])  # Blue's board kept; no card drawn yet
+    real = draw._forms_of
+
+    @contextmanager
+    def retired_meanwhile(token):
+        with keep._lock:
+            boards = list(keep._kept.values())
+        for board in boards:
+            board.retire()
+        with real(token):
+            yield
+    monkeypatch.setattr(draw, "_forms_of", retired_meanwhile)
+    body = poll(club["ben"], open_units="u2")  # Raven's row open: its card is drawn now
+    raven = re.search(r'<div class="unitbox" id="u-u2".*?</details>', body, re.S).group(0)
+    assert 'class="unitcard' in raven and "HP <b>10</b>" in raven, raven

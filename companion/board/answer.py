@@ -112,11 +112,13 @@ def board_page(code: str, seat: dict, errors: dict | None = None, flash: str | N
         board = kept_board(code, seat, store.head_of(row) if row else None, row)
         if board is None:
             return make_response("", 404)
-        if board.context is None:  # retired by a newer board meanwhile: this answer draws its own
-            board = fresh_board(code, seat)
+    drawn_from = board.context  # read once: a newer board may retire this one meanwhile (Board.unit_html)
+    if drawn_from is None:  # retired by a newer board already: this answer draws its own
+        board = fresh_board(code, seat)
+        drawn_from = board.context
     html = board.whole(open_units(), page_load=not request.htmx)
     if not request.htmx:
-        context = {**board.context, "seat": seat, "csrf_token": csrf_token(), "errors": errors or {}}
+        context = {**drawn_from, "seat": seat, "csrf_token": csrf_token(), "errors": errors or {}}
         html = without_indentation(render_template("board.html", board_html=Markup(html), **context))
     resp = make_response(html, status)
     resp.headers["Vary"] = VARY

@@ -80,12 +80,15 @@ class Board:
         return next((s for s in self.segments if s[0] == key), None)
 
     def unit_html(self, segment: Segment, with_card: bool, row_open: bool) -> str:
-        if not with_card or segment.unit[0] not in self.cards or self.context is None:
+        # the context read once: another request's thread may retire this board at any moment (a server
+        # of threads; a gevent worker never switches inside a draw)
+        context, variants = self.context, self.variants
+        if not with_card or segment.unit[0] not in self.cards or context is None:
             return segment.html  # (retired meanwhile: the row's slot asks for the card)
         key = (segment.unit[0], row_open)
-        if key not in self.variants:
-            self.variants[key] = _render_unit(self, segment.unit, with_card=True, row_open=row_open)
-        return self.variants[key]
+        if key not in variants:
+            variants[key] = _render_unit(self, segment.unit, with_card=True, row_open=row_open, context=context)
+        return variants[key]
 
     def html_of(self, segment: Segment, open_units: set[str], page_load: bool) -> str:
         if segment[2] is None or not open_units:  # (a retired board's segments are plain tuples)
@@ -156,11 +159,13 @@ def draw(row: dict, view: View, errors: dict | None = None, flash: str | None = 
     return board
 
 
-def _drawn(board: Board, key: tuple, render, extra: dict | None = None):
+def _drawn(board: Board, key: tuple, render, extra: dict | None = None, context: dict | None = None):
     """One part of the board (``render(ctx)``: its HTML, or a tuple of HTML): a variant drawn before (at
     an earlier seq, or for another side) when the values of everything it read are the same now
-    (board/reads.py), else drawn now and kept.  ``extra``: the part's own names (a side, a unit)."""
-    ctx = {**board.context, **extra} if extra else board.context
+    (board/reads.py), else drawn now and kept.  ``extra``: the part's own names (a side, a unit);
+    ``context``: the board's, as its caller read it (Board.unit_html)."""
+    context = board.context if context is None else context
+    ctx = {**context, **extra} if extra else context
     if board.parts_key is None:
         return render(ctx)
     at, texts = board.parts_key + (key,), board.texts
@@ -235,7 +240,8 @@ def fingerprint(card: str) -> str:
     return hashlib.blake2b(card.encode(), digest_size=5).hexdigest()
 
 
-def _render_unit(board: Board, unit: tuple, with_card: bool = False, row_open: bool = False) -> str:
+def _render_unit(board: Board, unit: tuple, with_card: bool = False, row_open: bool = False,
+                 context: dict | None = None) -> str:
     """A unit's part: its row with the card's slot (or the card in it), or its card alone (a game
     without rows).  The card is drawn first: the slot carries its fingerprint, so a change to the card
     alone changes the part too.  Card and row are kept as one part (board.cards keeps the card)."""
@@ -244,9 +250,10 @@ def _render_unit(board: Board, unit: tuple, with_card: bool = False, row_open: b
     def render(ctx) -> tuple[str, str]:
         card = _render("_unit_card.html", ctx)
         return card, _render("_unit_box.html", ctx, card_html=Markup(card), card_v=fingerprint(card))
-    with _forms_of(board.context["csrf_token"]):
+    context = board.context if context is None else context
+    with _forms_of(context["csrf_token"]):
         card, box = _drawn(board, ("unit", uid, with_card, row_open), render,
-                           {"uid": uid, "unit": data, "with_card": with_card, "row_open": row_open})
-    if board.context["unit_rows"]:
+                           {"uid": uid, "unit": data, "with_card": with_card, "row_open": row_open}, context)
+    if context["unit_rows"]:
         board.cards.setdefault(uid, card)
     return box
