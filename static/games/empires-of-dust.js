@@ -13,10 +13,12 @@
     var fire = document.getElementById("eod-fire");
     return fire && onScreen(fire) ? fire : document.getElementById("eod-attack");
   }
+  // (each of these listens to the helper's own swaps only: the preview or the board swapped in between
+  // must not make it forget what it keeps)
   document.addEventListener("htmx:beforeSwap", function (e) {
     var target = e.detail.target;
-    kept = null;
     if (!target || target.id !== "eod-attack") return;
+    kept = null;
     var m = mark();
     if (m && onScreen(target)) kept = {id: m.id, top: m.getBoundingClientRect().top};
   });
@@ -47,8 +49,8 @@
     fields(form).forEach(function (f) { sent[f.name] = f.value; });
   });
   document.addEventListener("htmx:beforeSwap", function (e) {
-    typed = null;
     if (!sent || !e.detail.target || e.detail.target.id !== "eod-attack") return;
+    typed = null;
     fields(e.detail.target).forEach(function (f) {
       if (f.name in sent && f.value !== sent[f.name]) (typed = typed || {})[f.name] = f.value;
     });
@@ -62,8 +64,8 @@
       if (f.name in was) { f.value = was[f.name]; f.dispatchEvent(new Event("input", {bubbles: true})); }
     });
   });
-  document.addEventListener("htmx:afterSwap", function () {
-    if (!kept) return;
+  document.addEventListener("htmx:afterSwap", function (e) {
+    if (!kept || !e.detail.target || e.detail.target.id !== "eod-attack") return;
     var m = document.getElementById(kept.id) || document.getElementById("eod-attack");
     if (m) window.scrollBy(0, m.getBoundingClientRect().top - kept.top);
     kept = null;
