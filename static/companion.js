@@ -226,10 +226,10 @@
     var slot = form && form.id && document.getElementById(form.id + "-err");
     if (slot) slot.innerHTML = "";
   });
-  // Done at htmx:afterRequest (before a game's own listeners, say Dreadfleet's odds, read the emptied
-  // form), and again when the request itself ends: an answer that redraws the part holding the form (the
-  // whole board, when the table moved on while the tap was out) leaves htmx's afterRequest unheard by
-  // the page (connection.js says why), and a hit typed beside its buttons must not stay to be sent twice.
+  // Done at htmx:afterRequest (before a game's own listeners, say its odds, read the emptied form), and
+  // again when the request itself ends: an answer that redraws the part holding the form (the whole
+  // board, when the table moved on while the tap was out) leaves htmx's afterRequest unheard by the page
+  // (connection.js says why), and a hit typed beside its buttons must not stay to be sent twice.
   function accepted(form) {
     document.querySelectorAll("[id$='-err']").forEach(function (slot) {
       if (slot.querySelector(".err-text")) slot.innerHTML = "";
@@ -479,8 +479,9 @@
     if (!want || want === tools.dataset.roster || want === toolsAsked) return;
     // not under the player's thumb: while a field or button in the helpers has the focus, or a tap of
     // theirs is out (a form sending; a helper refreshing itself, say the odds, does not count), they stay
-    // as they are (asked for again once the focus leaves them); a button whose own tap was just answered
-    // does not hold them (a setting changed there: they show the new one at once)
+    // as they are (asked for again once the focus leaves them); the button of a form that redraws them,
+    // its tap just answered, does not hold them (a setting changed there: they show the new one at once).  The fresh copy goes
+    // in only if the player is not in one of their fields by then (htmx:beforeSwap, below).
     var held = document.activeElement;
     if (tools.contains(held) && !(afterTap && held.tagName === "BUTTON")) return;
     if (tools.querySelector("form.htmx-request") || tools.matches(".htmx-request")) return;
@@ -489,32 +490,40 @@
     if (!afterTap && shownRefusal(tools) && Date.now() - toolsTapped < 8000) return;
     toolsAsked = want;
     refreshSent = Date.now();
-    var typed = {};
-    tools.querySelectorAll("input[name], select[name], textarea[name]").forEach(function (f) {
-      if (f.type === "hidden" || !f.form || !f.form.id) return;
-      var key = f.form.id + "|" + f.name + (f.type === "checkbox" || f.type === "radio" ? "|" + f.value : "");
-      typed[key] = f.type === "checkbox" || f.type === "radio" ? f.checked : f.value;
-    });
-    var top = tools.getBoundingClientRect().top;
-    // the sections the player opened stay open, and a button just tapped keeps the focus (by its key)
-    var opened = Array.prototype.map.call(tools.querySelectorAll("details[open][id]"), function (d) { return d.id; });
-    var focusKey = tools.contains(held) ? keyOf(held) : null;
     htmx.ajax("GET", tablePath(board) + "/tools/game", {target: "#game-tools", swap: "outerHTML"}).then(function () {
-      var now = document.getElementById("game-tools");
-      if (!now) return;
-      opened.forEach(function (id) { var d = document.getElementById(id); if (d && now.contains(d)) d.open = true; });
-      var again = find(focusKey);
+      var now = document.getElementById("game-tools"), was = kept;
+      kept = null;
+      if (!now || !was) return;
+      was.opened.forEach(function (id) { var d = document.getElementById(id); if (d && now.contains(d)) d.open = true; });
+      var again = find(was.focusKey);
       if (again && now.contains(again) && again.focus) again.focus({preventScroll: true});
       now.querySelectorAll("input[name], select[name], textarea[name]").forEach(function (f) {
-        if (f.type === "hidden" || !f.form || !f.form.id) return;
-        var key = f.form.id + "|" + f.name + (f.type === "checkbox" || f.type === "radio" ? "|" + f.value : "");
-        if (!(key in typed)) return;
-        if (f.type === "checkbox" || f.type === "radio") f.checked = typed[key];
-        else if (f.tagName !== "SELECT" || Array.prototype.some.call(f.options, function (o) { return o.value === typed[key]; })) f.value = typed[key];
+        var key = fieldKey(f);
+        if (!key || !(key in was.typed)) return;
+        if (f.type === "checkbox" || f.type === "radio") f.checked = was.typed[key];
+        else if (f.tagName !== "SELECT" || Array.prototype.some.call(f.options, function (o) { return o.value === was.typed[key]; })) f.value = was.typed[key];
       });
-      if (top < window.innerHeight) window.scrollBy(0, now.getBoundingClientRect().top - top);  // the tool stays put
+      if (was.top < window.innerHeight) window.scrollBy(0, now.getBoundingClientRect().top - was.top);  // the tool stays put
       syncUnits();
     });
+  }
+  // What the helpers hold for the player, taken as their fresh copy goes in (not when it was asked for:
+  // the player may have typed or chosen meanwhile): what was typed, the sections opened, the button just
+  // tapped (by its key), where they stood on the screen.
+  var kept = null;
+  function fieldKey(f) {
+    if (f.type === "hidden" || !f.form || !f.form.id) return null;
+    return f.form.id + "|" + f.name + (f.type === "checkbox" || f.type === "radio" ? "|" + f.value : "");
+  }
+  function keep(tools) {
+    var typed = {};
+    tools.querySelectorAll("input[name], select[name], textarea[name]").forEach(function (f) {
+      var key = fieldKey(f);
+      if (key) typed[key] = f.type === "checkbox" || f.type === "radio" ? f.checked : f.value;
+    });
+    var held = document.activeElement;
+    return {typed: typed, top: tools.getBoundingClientRect().top, focusKey: tools.contains(held) ? keyOf(held) : null,
+            opened: Array.prototype.map.call(tools.querySelectorAll("details[open][id]"), function (d) { return d.id; })};
   }
   // A tap in the helpers made while their refresh was out wins: the refresh's answer is dropped (it
   // would wipe that tap's answer, a refusal next to the control) and asked for again later.
@@ -535,12 +544,22 @@
   document.addEventListener("htmx:beforeSwap", function (e) {
     var cfg = e.detail.requestConfig;
     if (!cfg || cfg.verb !== "get" || !/\/tools\/game$/.test(cfg.path || "") || !refreshSent) return;
-    if (toolsTapped >= refreshSent) { e.detail.shouldSwap = false; toolsAsked = null; }
+    var tools = document.getElementById("game-tools"), at = document.activeElement;
+    // the player is in a field of the helpers now (choosing, typing): they are not swapped under the
+    // thumb; asked for again once the focus leaves them
+    var busy = tools && tools.contains(at) && /^(INPUT|SELECT|TEXTAREA)$/.test(at.tagName);
+    if (toolsTapped >= refreshSent || busy || !tools) { e.detail.shouldSwap = false; toolsAsked = null; }
+    else kept = keep(tools);
     refreshSent = 0;
   });
   document.addEventListener("htmx:afterSettle", function () { freshTools(false); });
+  // a form of the helpers that changes what they show (a table setting: class "redraws-helpers") has
+  // them drawn again as soon as its tap is answered, the focus still on its button
   document.addEventListener("htmx:afterRequest", function (e) {
-    if (e.detail.successful && toolTap(e)) setTimeout(function () { freshTools(true); }, 0);
+    var form = sentForm(e);
+    if (e.detail.successful && toolTap(e) && form && form.matches(".redraws-helpers")) {
+      setTimeout(function () { freshTools(true); }, 0);
+    }
   });
   document.addEventListener("focusout", function (e) {
     var tools = document.getElementById("game-tools");
