@@ -491,14 +491,14 @@
     toolsAsked = want;
     refreshSent = Date.now();
     htmx.ajax("GET", tablePath(board) + "/tools/game", {target: "#game-tools", swap: "outerHTML"}).then(function () {
-      var now = document.getElementById("game-tools"), was = kept;
-      kept = null;
+      var now = document.getElementById("game-tools"), was = toolsKept;
+      toolsKept = null;
       if (!now || !was) return;
       was.opened.forEach(function (id) { var d = document.getElementById(id); if (d && now.contains(d)) d.open = true; });
       var again = find(was.focusKey);
       if (again && now.contains(again) && again.focus) again.focus({preventScroll: true});
       now.querySelectorAll("input[name], select[name], textarea[name]").forEach(function (f) {
-        var key = fieldKey(f);
+        var key = toolFieldKey(f);
         if (!key || !(key in was.typed)) return;
         if (f.type === "checkbox" || f.type === "radio") f.checked = was.typed[key];
         else if (f.tagName !== "SELECT" || Array.prototype.some.call(f.options, function (o) { return o.value === was.typed[key]; })) f.value = was.typed[key];
@@ -510,15 +510,15 @@
   // What the helpers hold for the player, taken as their fresh copy goes in (not when it was asked for:
   // the player may have typed or chosen meanwhile): what was typed, the sections opened, the button just
   // tapped (by its key), where they stood on the screen.
-  var kept = null;
-  function fieldKey(f) {
+  var toolsKept = null;
+  function toolFieldKey(f) {
     if (f.type === "hidden" || !f.form || !f.form.id) return null;
     return f.form.id + "|" + f.name + (f.type === "checkbox" || f.type === "radio" ? "|" + f.value : "");
   }
-  function keep(tools) {
+  function keepOf(tools) {
     var typed = {};
     tools.querySelectorAll("input[name], select[name], textarea[name]").forEach(function (f) {
-      var key = fieldKey(f);
+      var key = toolFieldKey(f);
       if (key) typed[key] = f.type === "checkbox" || f.type === "radio" ? f.checked : f.value;
     });
     var held = document.activeElement;
@@ -543,14 +543,14 @@
   });
   document.addEventListener("htmx:beforeSwap", function (e) {
     var cfg = e.detail.requestConfig;
-    if (!cfg || cfg.verb !== "get" || !/\/tools\/game$/.test(cfg.path || "") || !refreshSent) return;
+    if (!cfg || cfg.verb !== "get" || !/\/tools\/game$/.test(cfg.path || "")) return;
     var tools = document.getElementById("game-tools"), at = document.activeElement;
     // the player is in a field of the helpers now (choosing, typing): they are not swapped under the
-    // thumb; asked for again once the focus leaves them
+    // thumb; asked for again once the focus leaves them (refreshSent: the newest refresh asked for, of
+    // one or two on their way; 0 before any, when the helpers first load)
     var busy = tools && tools.contains(at) && /^(INPUT|SELECT|TEXTAREA)$/.test(at.tagName);
-    if (toolsTapped >= refreshSent || busy || !tools) { e.detail.shouldSwap = false; toolsAsked = null; }
-    else kept = keep(tools);
-    refreshSent = 0;
+    if ((refreshSent && toolsTapped >= refreshSent) || busy || !tools) { e.detail.shouldSwap = false; toolsAsked = null; }
+    else toolsKept = keepOf(tools);
   });
   document.addEventListener("htmx:afterSettle", function () { freshTools(false); });
   // a form of the helpers that changes what they show (a table setting: class "redraws-helpers") has
