@@ -90,6 +90,15 @@
   // or chose in it while the board is redrawn (a player joined, a poll): a field left as it was drawn
   // takes the new board's value (the names of the seats joined), a field the player changed keeps theirs.
   function fieldKey(form, f) { return form.id + "|" + f.name + (f.type === "checkbox" || f.type === "radio" ? "|" + f.value : ""); }
+  // put what was kept (by fieldKey) back into these fields; a select only to an option it still has
+  function putBack(fields, kept) {
+    Array.prototype.forEach.call(fields, function (f) {
+      var key = f.name && f.form && fieldKey(f.form, f);
+      if (!key || !(key in kept)) return;
+      if (f.type === "checkbox" || f.type === "radio") f.checked = kept[key];
+      else if (f.tagName !== "SELECT" || Array.prototype.some.call(f.options, function (o) { return o.value === kept[key]; })) f.value = kept[key];
+    });
+  }
   function typedIn(root) {
     var out = {};
     root.querySelectorAll("form[data-keep-typed][id]").forEach(function (form) {
@@ -114,14 +123,7 @@
     var kept = typedKept;
     typedKept = null;
     if (!kept) return;
-    document.querySelectorAll("#board form[data-keep-typed][id]").forEach(function (form) {
-      Array.prototype.forEach.call(form.elements, function (f) {
-        var key = f.name && fieldKey(form, f);
-        if (!key || !(key in kept)) return;
-        if (f.type === "checkbox" || f.type === "radio") f.checked = kept[key];
-        else if (f.tagName !== "SELECT" || Array.prototype.some.call(f.options, function (o) { return o.value === kept[key]; })) f.value = kept[key];
-      });
-    });
+    document.querySelectorAll("#board form[data-keep-typed][id]").forEach(function (form) { putBack(form.elements, kept); });
   });
 
   // Recorded real-deck draws and a typed secret (a sealed order) survive polls (hx-preserve) and are
@@ -480,8 +482,8 @@
     // not under the player's thumb: while a field or button in the helpers has the focus, or a tap of
     // theirs is out (a form sending; a helper refreshing itself, say the odds, does not count), they stay
     // as they are (asked for again once the focus leaves them); the button of a form that redraws them,
-    // its tap just answered, does not hold them (a setting changed there: they show the new one at once).  The fresh copy goes
-    // in only if the player is not in one of their fields by then (htmx:beforeSwap, below).
+    // its tap just answered, does not hold them (a setting changed there: they show the new one at once).
+    // The fresh copy goes in only if the player is not in one of their fields by then (htmx:beforeSwap).
     var held = document.activeElement;
     if (tools.contains(held) && !(afterTap && held.tagName === "BUTTON")) return;
     if (tools.querySelector("form.htmx-request") || tools.matches(".htmx-request")) return;
@@ -497,12 +499,7 @@
       was.opened.forEach(function (id) { var d = document.getElementById(id); if (d && now.contains(d)) d.open = true; });
       var again = find(was.focusKey);
       if (again && now.contains(again) && again.focus) again.focus({preventScroll: true});
-      now.querySelectorAll("input[name], select[name], textarea[name]").forEach(function (f) {
-        var key = toolFieldKey(f);
-        if (!key || !(key in was.typed)) return;
-        if (f.type === "checkbox" || f.type === "radio") f.checked = was.typed[key];
-        else if (f.tagName !== "SELECT" || Array.prototype.some.call(f.options, function (o) { return o.value === was.typed[key]; })) f.value = was.typed[key];
-      });
+      putBack(Array.prototype.filter.call(now.querySelectorAll("input[name], select[name], textarea[name]"), toolField), was.typed);
       if (was.top < window.innerHeight) window.scrollBy(0, now.getBoundingClientRect().top - was.top);  // the tool stays put
       syncUnits();
     });
@@ -511,15 +508,11 @@
   // the player may have typed or chosen meanwhile): what was typed, the sections opened, the button just
   // tapped (by its key), where they stood on the screen.
   var toolsKept = null;
-  function toolFieldKey(f) {
-    if (f.type === "hidden" || !f.form || !f.form.id) return null;
-    return f.form.id + "|" + f.name + (f.type === "checkbox" || f.type === "radio" ? "|" + f.value : "");
-  }
+  function toolField(f) { return f.type !== "hidden" && !!f.form && !!f.form.id; }
   function keepOf(tools) {
     var typed = {};
     tools.querySelectorAll("input[name], select[name], textarea[name]").forEach(function (f) {
-      var key = toolFieldKey(f);
-      if (key) typed[key] = f.type === "checkbox" || f.type === "radio" ? f.checked : f.value;
+      if (toolField(f)) typed[fieldKey(f.form, f)] = f.type === "checkbox" || f.type === "radio" ? f.checked : f.value;
     });
     var held = document.activeElement;
     return {typed: typed, top: tools.getBoundingClientRect().top, focusKey: tools.contains(held) ? keyOf(held) : null,
