@@ -74,6 +74,21 @@ def test_the_row_marks_a_sealed_order_without_its_text_on_either_phone_until_rev
         assert SECRET in line and "sealed" not in line
 
 
+def test_a_plain_sealed_order_revealed_shows_its_text_and_the_board_still_draws(aa):
+    """Issue 43: the core's "seal" (a free text, no Astral Action Order in it) revealed made every
+    board answer 500 (the row read the secret's "order", which only an aa-order has), Next and Undo
+    with it; the row shows the text the player wrote."""
+    falcon = aa.ship("Falcon", 2)
+    aa.ok(do=f"seal unit={falcon}", text="Brace", control=f"seal-{falcon}")
+    part = next(iter(aa.state()["sealed"]))
+    aa.ok(do=f"reveal id={part}")
+    for phone in (aa.table, aa.ben):
+        resp = phone.client.get(f"/t/{aa.code}?open=*")
+        assert resp.status_code == 200
+        line = words(row_of(resp.data.decode(), falcon))
+        assert "Brace" in line and "sealed" not in line
+
+
 def test_the_row_shows_the_formation_and_activation(aa):
     lead = aa.ship("Falcon", 2)
     wing = aa.ship("Kestrel", 1)

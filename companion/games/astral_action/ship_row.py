@@ -49,7 +49,10 @@ def ship_row(state: dict, uid: str) -> dict | None:
     sealed = [p for p in (state.get("sealed") or {}).values()
               if p.get("unit") == uid and p.get("kind") == "order" and p.get("round") == state["round"]
               and not p.get("discarded")]
-    revealed = [p["secret"]["order"] for p in sealed if p.get("revealed") and p.get("secret")]
+    # a revealed part shows what was sealed: an aa-order's Order, or the core "seal"'s free text (a
+    # plain written order has no "order" in its secret: reading one broke every board, issue 43)
+    revealed = [p["secret"].get("order") or p["secret"].get("text", "")
+                for p in sealed if p.get("revealed") and p.get("secret")]
     f = formation_of(state, uid)
     formation = None
     if f:
