@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from test_dreadfleet_actions import Game
+from test_dreadfleet_actions import Game, text
 
 
 @pytest.fixture
@@ -138,3 +138,24 @@ def test_one_truthful_wind_line_and_no_developer_words(game):
     for jargon in ("1 = yes", "0 = no", "seed 0", "example-damage", "example-fate"):
         assert jargon not in on_screen, jargon
     assert "· sail class" in board(game)  # the card says it in words (stats_line off)
+
+
+def test_the_x_on_a_recorded_damage_card_discards_it_as_a_phone_sends_it(game):
+    """Issue 43: with the real Damage deck, the × beside a Damage card on a ship sat in the card's form
+    with the "Record Damage card" fields, so a browser sent card=<id> and card.type/card.value (a select
+    always sends its choice): every press was refused ("card is sent both as a value and as a group of
+    fields").  Pressed as a browser does, it moves the card to the discard."""
+    from werkzeug.datastructures import MultiDict
+
+    from html_forms import controls, default
+    game.warship("Seadrake")
+    game.ok(type="deck-mode", deck="damage", mode="physical")
+    game.ok(type="df-damage", unit="u1", **{"card.name": "Holed", "card.type": "Hull", "card.value": "2"})
+    (cid,) = game.state()["decks"]["damage"]["attached"]["u1"]
+    press = next(c for c in controls(board(game)) if c.button.attrs.get("aria-label") == "discard Holed")
+    sent = press.fields(default)
+    assert [v for k, v in sent if k.startswith("card")] == []  # no Record fields ride along
+    resp = game.client.post(press.url, data=MultiDict(sent), headers={"HX-Request": "true"})
+    assert resp.status_code == 200, text(resp)[:300]
+    deck = game.state()["decks"]["damage"]
+    assert deck["attached"].get("u1", []) == [] and cid in deck["discard"]
