@@ -22,6 +22,7 @@ from markupsafe import Markup
 
 from companion.board import keep, reads
 from companion.board.context import board_context
+from companion.board.isolate import drawn_or_stand_in
 from companion.board.reads import Watched
 from companion.seat import View, form_token
 from companion.web import without_indentation
@@ -153,7 +154,8 @@ def draw(row: dict, view: View, errors: dict | None = None, flash: str | None = 
     if not (errors or flash):
         board.parts_key = keep.part_key(row["id"], view.role, version)
     with _forms_of(token):
-        board.opening = _render("board/open.html", ctx)
+        board.opening = drawn_or_stand_in(lambda: _render("board/open.html", ctx), "board/open.html", "board",
+                                          row["code"], board.seq)
         board.segments = list(_segments(board, ctx))
     board.size = len(board.opening) + sum(len(s.html) for s in board.segments) + sum(map(len, board.cards.values()))
     return board
@@ -215,11 +217,13 @@ def _render(name: str, ctx: dict, **extra) -> str:
 def _segments(board: Board, ctx: dict):
     state = ctx["state"]
 
-    def part(name: str, **extra) -> str:
-        return _drawn(board, (name, *sorted(extra.items())), lambda ctx: _render(name, ctx), extra)
-    yield Segment("unit-options", part("board/unit_options.html"))
+    def part(name: str, part_id: str | None = None, **extra) -> str:
+        # each part on its own: one that fails is a sentence in its place, the rest of the board works
+        return drawn_or_stand_in(lambda: _drawn(board, (name, *sorted(extra.items())), lambda ctx: _render(name, ctx), extra),
+                                 name, part_id, board.code, board.seq, PartDrift)
+    yield Segment("unit-options", part("board/unit_options.html", "unit-options"))
     yield Segment(None, part("board/top.html"))
-    yield Segment("turn", part("board/turn.html"))
+    yield Segment("turn", part("board/turn.html", "turn"))
     yield Segment(None, part("board/middle.html"))
     for si, side in enumerate(state["sides"]):
         yield Segment(None, part("board/side_open.html", side=side, si=si))
@@ -229,9 +233,9 @@ def _segments(board: Board, ctx: dict):
                 yield Segment(f"u-{uid}", _render_unit(board, (uid, unit)), (uid, unit))
         yield Segment(None, part("board/side_close.html", side=side, si=si))
     yield Segment(None, part("board/decks.html") + '<section class="card"><h2>Rolls and draws</h2>')
-    yield Segment("rolls", part("board/rolls.html"))
+    yield Segment("rolls", part("board/rolls.html", "rolls"))
     yield Segment(None, "</section>")
-    yield Segment("dock", part("board/dock.html"))
+    yield Segment("dock", part("board/dock.html", "dock"))
     yield Segment(None, part("board/bottom.html"))
 
 
@@ -251,9 +255,16 @@ def _render_unit(board: Board, unit: tuple, with_card: bool = False, row_open: b
         card = _render("_unit_card.html", ctx)
         return card, _render("_unit_box.html", ctx, card_html=Markup(card), card_v=fingerprint(card))
     context = board.context if context is None else context
-    with _forms_of(context["csrf_token"]):
-        card, box = _drawn(board, ("unit", uid, with_card, row_open), render,
-                           {"uid": uid, "unit": data, "with_card": with_card, "row_open": row_open}, context)
+
+    def drawn() -> tuple[str, str]:
+        with _forms_of(context["csrf_token"]):
+            return _drawn(board, ("unit", uid, with_card, row_open), render,
+                          {"uid": uid, "unit": data, "with_card": with_card, "row_open": row_open}, context)
+    # a unit that fails to draw is a sentence in its row's place (its card is not offered)
+    drawn_unit = drawn_or_stand_in(drawn, "unit", f"u-{uid}", board.code, board.seq, PartDrift)
+    if isinstance(drawn_unit, str):
+        return drawn_unit
+    card, box = drawn_unit
     if context["unit_rows"]:
         board.cards.setdefault(uid, card)
     return box
