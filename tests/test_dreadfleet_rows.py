@@ -159,3 +159,15 @@ def test_the_x_on_a_recorded_damage_card_discards_it_as_a_phone_sends_it(game):
     assert resp.status_code == 200, text(resp)[:300]
     deck = game.state()["decks"]["damage"]
     assert deck["attached"].get("u1", []) == [] and cid in deck["discard"]
+
+
+def test_the_big_screen_draws_a_fate_card_recorded_without_its_wind_as_the_board_does(game):
+    """Found by the random play (issue 43): a Fate card recorded from the real deck with the deck's own
+    "Record draw" (no wind number on it) made the display answer 500 (the wind strength refused the
+    card); the board shows "?" for it, and so does the big screen now."""
+    game.warship("Seadrake")
+    game.ok(type="deck-mode", deck="fate", mode="physical")
+    game.ok(do="deck-record deck=fate", to="discard", **{"card.name": "Brace for impact"})
+    assert "data-wind-strength>?<" in board(game)
+    resp = game.client.get(f"/t/{game.code}/display")
+    assert resp.status_code == 200 and "data-wind-strength>?<" in text(resp)

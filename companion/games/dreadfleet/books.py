@@ -188,6 +188,16 @@ def wind_strength(state: dict) -> int:
     return df.wind_strength(fate_discard(state))
 
 
+def wind_shown(state: dict) -> int | str:
+    """The wind strength as the board and the big screen show it: "?" while the top Fate discard
+    carries no number (a card recorded with the deck's own "Record draw" has none; the rules that
+    need the strength ask for it then, wind_strength)."""
+    top = fate_discard(state)[-1:]
+    if top and not isinstance(top[0].get("wind"), int):
+        return "?"
+    return wind_strength(state)
+
+
 # --- activations ------------------------------------------------------------------------------
 
 def in_play(state: dict) -> list[dict]:

@@ -53,7 +53,7 @@ def _helpers(setup) -> None:
     setup.app.jinja_env.globals.update({
         "dreadfleet_library": lambda kind: store.library_items(get_db(), SLUG, kind),
         "dreadfleet_start": start_card,
-        "df_wind_strength": books.wind_strength})  # the big screen's wind gauge (_display.html)
+        "df_wind_shown": books.wind_shown})  # the big screen's wind gauge (_display.html)
 
 
 def start_card(code: str) -> dict:
