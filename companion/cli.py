@@ -38,26 +38,53 @@ def main(argv: list[str] | None = None) -> int:
                        help="threads per process, for COMPANION_WORKER_CLASS=gthread only (default 2)")
     args = parser.parse_args(argv)
 
-    from companion import create_app, disk
-    from companion.qr import terminal
-    from companion.serving import serve as run_server
-
     url = args.public_url or f"http://{lan_address() if args.host in ('0.0.0.0', '') else args.host}:{args.port}"
-    # The workers build their own app from the environment; build one here first, so the database
-    # is migrated and the signing key exists before they start, and say where everything is.
     os.environ["COMPANION_PUBLIC_URL"] = url
     if args.db:
         os.environ["COMPANION_DB"] = args.db
-    app = create_app()
-    print(f"companion is at {url}  (database: {app.config['DATABASE']})")
-    low = disk.low_space(app.config["DATABASE"])
-    if low:
-        print(low)
-    print("Scan to open it on a phone on this network:")
-    print(terminal(url + "/"))
-    sys.stdout.flush()
+    status = _prepare_in_a_child(url)
+    if status:
+        return status
+    from companion.serving import serve as run_server
     run_server(args.host, args.port, args.workers, args.threads)
     return 0
+
+
+def _prepare_in_a_child(url: str) -> int:
+    """Migrate the database, make the signing key and print the address and QR code, in a child process.
+
+    Why a child (issue 36): gunicorn's gevent workers patch the standard library (threads, locks, sleep)
+    as they start, after the fork.  Whatever of the app this process had imported would be inherited
+    by the workers unpatched: a lock made at import time (companion/live.py's, the board's keep) was
+    then a real OS lock, and a greenlet waiting on it stopped its whole worker, so `companion serve`
+    froze as soon as a few phones held live streams, while the Procfile's line (which imports the app
+    only in the workers) served the same phones in milliseconds.  So this process imports none of the
+    app (tests/test_serve.py checks which modules it holds when gunicorn starts), and each worker
+    imports it after gevent has patched, exactly as under the Procfile."""
+    sys.stdout.flush()
+    pid = os.fork()
+    if pid == 0:  # the child: build one app (which migrates the database), say where it is, and go
+        code = 1
+        try:
+            from companion import create_app, disk
+            from companion.qr import terminal
+            app = create_app()
+            print(f"companion is at {url}  (database: {app.config['DATABASE']})")
+            low = disk.low_space(app.config["DATABASE"])
+            if low:
+                print(low)
+            print("Scan to open it on a phone on this network:")
+            print(terminal(url + "/"))
+            code = 0
+        except BaseException:  # noqa: B036  (a child must never go on into the parent's code)
+            import traceback
+            traceback.print_exc()
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status)
 
 
 if __name__ == "__main__":

@@ -202,3 +202,56 @@ def test_a_gevent_worker_collects_its_cyclic_garbage_by_the_clock():
         worker.collector.kill()
         gc.unfreeze()
         gc.enable()
+
+
+def companion_command() -> list[str]:
+    """`companion`, the console script pip installed beside this Python (the command players type)."""
+    script = Path(sys.executable).parent / "companion"
+    assert script.exists(), f"{script}: the project is not installed in this venv (scripts/test installs it)"
+    return [str(script)]
+
+
+def test_companion_serve_holds_50_live_streams_and_each_hears_every_change(tmp_path):
+    """Issue 36: `companion serve` froze as soon as four phones held live streams (a change got no
+    answer in 10 s, both workers waiting on a lock made before gevent patched them): the master had
+    imported the app.  Now 50 streams on 5 tables, 10 changes: each answered, each heard by every
+    stream of its table within 2 s."""
+    import serve_probe
+    port = serve_probe.free_port()
+    env = {**os.environ, "COMPANION_HOST": "127.0.0.1", "COMPANION_PORT": str(port),
+           "COMPANION_DB": str(tmp_path / "serve.sqlite")}
+    env.pop("COMPANION_WORKER_CLASS", None)
+    server = serve_probe.start(companion_command() + ["serve"], env, tmp_path / "serve.log", tmp_path)
+    try:
+        heard = serve_probe.streams_hear_every_change(port, tables=5, streams_per_table=10, changes=10)
+    finally:
+        serve_probe.stop(server)
+    assert heard["streams"] == 50 and heard["errors"] == []
+    assert max(heard["answers"]) < 2.0, heard["answers"]
+    assert heard["missed"] == []
+
+
+def test_companion_serve_imports_none_of_the_app_before_its_workers_patch(tmp_path):
+    """The process that runs gunicorn's master holds no module of the app that makes a lock, a thread
+    or a connection: what it imported, every gevent worker would inherit unpatched (issue 36)."""
+    import threading
+    probe = (
+        "import json, sys, threading\n"
+        "import companion.serving as serving\n"
+        "def held(*a, **k):\n"
+        "    mods = sorted(m for m in sys.modules if m == 'companion' or m.startswith('companion.'))\n"
+        "    locks = [f'{m}.{k}' for m in mods for k, v in vars(sys.modules[m]).items()\n"
+        "             if isinstance(v, (type(threading.Lock()), type(threading.RLock()), threading.Thread,\n"
+        "                               threading.Event, threading.local))]\n"
+        "    print(json.dumps({'modules': mods, 'locks': locks, 'threads': threading.active_count()}))\n"
+        "serving.serve = held\n"
+        "from companion.cli import main\n"
+        "main(['serve', '--host', '127.0.0.1', '--port', '1'])\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, cwd=tmp_path,
+                         env={**os.environ, "COMPANION_DB": str(tmp_path / "t.sqlite")})
+    assert out.returncode == 0, out.stderr
+    held = json.loads(out.stdout.strip().splitlines()[-1])
+    assert "companion is at http://127.0.0.1:1" in out.stdout  # (printed by the child that migrated)
+    assert set(held["modules"]) <= {"companion", "companion.assets", "companion.cli", "companion.serving"}, held
+    assert held["locks"] == [] and held["threads"] == 1, held
+    assert threading  # (the probe's own threading is the subprocess's)
