@@ -29,7 +29,40 @@
     if (r) r.classList.toggle("fresh", on);
     document.body.classList.toggle("has-fresh", on);
   }
+  // Every ship shows (issue 36): a side whose units do not fit its panel gets a smaller type scale
+  // (--fit, halved at most, found by bisection); one that still does not fit at the floor rolls slowly
+  // through its units and back, so nothing is cut for good, whatever a side holds, at any screen size.
+  var FLOOR = 0.5, rolling = [];
+  function over(side) { return side.scrollHeight > side.clientHeight; }
+  function fit() {
+    rolling = [];
+    main.querySelectorAll(".dsp-side").forEach(function (side) {
+      side.style.setProperty("--fit", "1");
+      side.classList.remove("rolling");
+      if (!over(side)) return;
+      var lo = FLOOR, hi = 1;
+      side.style.setProperty("--fit", String(lo));
+      if (over(side)) { side.classList.add("rolling"); rolling.push(side); return; }
+      for (var i = 0; i < 7; i++) {
+        var mid = (lo + hi) / 2;
+        side.style.setProperty("--fit", String(mid));
+        if (over(side)) hi = mid; else lo = mid;
+      }
+      side.style.setProperty("--fit", String(lo));
+    });
+  }
+  var down = true, pause = 0;
+  setInterval(function () {  // a rolling side moves 1 px a tick, waits 3 s at each end
+    if (!rolling.length || Date.now() < pause) return;
+    rolling.forEach(function (side) { side.scrollTop += down ? 1 : -1; });
+    var ends = rolling.every(function (s) { return down ? s.scrollTop + s.clientHeight >= s.scrollHeight - 1 : s.scrollTop <= 0; });
+    if (ends) { down = !down; pause = Date.now() + 3000; }
+  }, 40);
+  window.addEventListener("resize", fit);
+  fit();
+
   function swapped() {
+    fit();
     var seq = rollSeq();
     if (seq && seq !== shown) {
       freshSeq = seq;

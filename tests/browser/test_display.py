@@ -200,3 +200,50 @@ def test_a_sleeping_tv_catches_up_by_itself_when_it_wakes(live_server, phone, br
     tv.context.close()
     proxy.close()
     assert tv.errors == [] or all("feed" in e or "ERR_" in e for e in tv.errors), tv.errors
+
+
+def _units_outside_their_side(tv) -> list:
+    """The units of each side whose box is not wholly inside the side's visible panel."""
+    return tv.evaluate("""() => [...document.querySelectorAll('.dsp-side')].flatMap(side => {
+        const box = side.getBoundingClientRect();
+        return [...side.querySelectorAll('.dsp-unit')].filter(u => {
+            const r = u.getBoundingClientRect();
+            return r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5; }).map(u => u.textContent.trim().slice(0, 40)); })""")
+
+
+@pytest.mark.parametrize("viewport", [TV, {"width": 1280, "height": 720}], ids=["1920x1080", "1280x720"])
+def test_every_ship_shows_on_the_tv_whatever_a_side_holds(live_server, phone, browser, viewport):
+    """Issue 36: a side's panel held 547 px in a 522 px box and its last line was cut on the TV (the
+    density was chosen by counting units, not by what they hold).  Sides of long-named units, with
+    more than the panel holds at full size, shrink until every unit shows; one holding far more rolls
+    through its units instead (the heading says so), never hiding one for good."""
+    anna, ben = phone(), phone()
+    two_players(anna, ben, live_server)
+    code = anna.url.rstrip("/").split("/")[-1]
+    csrf = anna.locator("input[name=csrf_token]").first.get_attribute("value")
+
+    def add(side, n, start=0):
+        for i in range(start, start + n):
+            anna.request.post(f"{live_server}/t/{code}/act", form={
+                "csrf_token": csrf, "type": "add-unit", "side": side, "stats.hp": "10",
+                "name": f"Extraordinarily Long-Named Ship {i:02}"})
+    add("Side A", 9)
+    add("Side B", 5)
+    tv = tv_page(browser, display_url(anna, live_server), viewport)
+    expect(tv.locator(".dsp-unit")).to_have_count(14)
+    assert _units_outside_their_side(tv) == []
+    assert_fits(tv)
+    tv.screenshot(path=str(shots("freeform") / f"display-long-sides-{viewport['width']}.png"))
+    add("Side A", 7, start=9)  # 16 on one side, while the TV watches: the live swap fits again
+    expect(tv.locator(".dsp-side").first.locator(".dsp-unit")).to_have_count(16)
+    tv.wait_for_timeout(200)
+    assert _units_outside_their_side(tv) == []
+    assert tv.locator(".dsp-side.rolling").count() == 0
+    add("Side B", 45, start=5)  # 50 on a side: too many at half size, so it rolls
+    expect(tv.locator(".dsp-side").nth(1).locator(".dsp-unit")).to_have_count(50, timeout=15000)
+    rolling = tv.locator(".dsp-side.rolling")
+    expect(rolling).to_have_count(1)
+    start = rolling.evaluate("s => s.scrollTop")
+    tv.wait_for_timeout(1500)
+    assert rolling.evaluate("s => s.scrollTop") > start
+    assert tv.errors == []
