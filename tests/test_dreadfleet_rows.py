@@ -171,3 +171,15 @@ def test_the_big_screen_draws_a_fate_card_recorded_without_its_wind_as_the_board
     assert "data-wind-strength>?<" in board(game)
     resp = game.client.get(f"/t/{game.code}/display")
     assert resp.status_code == 200 and "data-wind-strength>?<" in text(resp)
+
+
+def test_the_fate_phase_draws_when_the_fate_deck_was_loaded_again_after_a_draw(game):
+    """Found by the random play (issue 43): a Fate card drawn this turn, then the Fate deck loaded again
+    (its cards replaced): the Fate phase's panel looked the drawn card up in the new deck and the
+    board answered 500.  It says the card is no longer in the deck (as a brief respite refuses it)."""
+    game.ready()
+    game.to_phase("Fate")
+    game.ok(type="df-fate", side="Grand Alliance")
+    game.ok(type="deck-load", deck="fate", cards_text="Calm", source="typed")
+    page = board(game)
+    assert "Grand Alliance drew a Fate card that is no longer in the deck" in " ".join(re.sub(r"<[^>]+>", "", page).split())
