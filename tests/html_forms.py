@@ -291,3 +291,16 @@ def sent_by(control: Control, fill) -> list[tuple[str, str]]:
             chosen.setdefault(f.name, value)
         return value
     return control.fields(fill_kind)
+
+
+def thorough(f: Field) -> str | None:
+    """A player who fills in what a control asks for: every field as drawn, an empty one with a
+    word or a number (a sealed order's text, a die), every box as drawn."""
+    if f.type == "hidden" or f.tag == "select" or f.type in ("checkbox", "radio"):
+        return default(f) if f.type != "hidden" else f.attrs.get("value", "")
+    now = default(f) or ""
+    if now:
+        return now
+    lo, _ = _bounds(f)
+    numeric = lo is not None or "num" in f.attrs.get("class", "").split() or f.attrs.get("inputmode") == "numeric"
+    return str(max(lo or 0, 3)) if numeric else "Brace"
