@@ -22,7 +22,7 @@ from html_forms import thorough
 from random_play import SYSTEMS, Table, play
 
 DATA = Path(__file__).parent / "property_data"
-STEPS = int(os.environ.get("COMPANION_RANDOM_PLAY_STEPS", "8"))
+STEPS = int(os.environ.get("COMPANION_RANDOM_PLAY_STEPS", "6"))
 SEEDS = int(os.environ.get("COMPANION_RANDOM_PLAY_SEEDS", "1"))
 FIRST_SEED = int(os.environ.get("COMPANION_RANDOM_PLAY_SEED", "0"))
 
@@ -78,7 +78,7 @@ def test_pressing_what_the_board_offers_never_breaks_it(app, system, data):
         return data.draw(st.sampled_from(options))
     opening = pick(openings(system))
     physical = system == "dreadfleet" and pick([False, True])
-    play(app, system, pick, steps=10, opening=opening, physical=physical)
+    play(app, system, pick, steps=8, opening=opening, physical=physical)
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
