@@ -30,6 +30,21 @@ def _secret_key(instance: Path) -> str:
     raise RuntimeError(f"{path} is empty")
 
 
+# The settings a host may set as COMPANION_<NAME> in seconds (README, Settings): how often a phone without a
+# live stream polls, a live stream's keep-alive and length, and an event feed's length.
+TIMINGS = ("POLL_SECONDS", "LIVE_PING", "LIVE_SECONDS", "FEED_SECONDS")
+
+
+def _seconds(key: str, text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1
+    if not 0 < value < 86400:
+        raise SystemExit(f"COMPANION_{key} must be a number of seconds above 0 and below 86400, not {text!r}")
+    return int(value) if value == int(value) else value
+
+
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app: defaults, then environment, then ``test_config``; register blueprints."""
     app = Flask(__name__, instance_relative_config=True,
@@ -59,6 +74,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         # (companion/feed.py): a connection a client forgot is not held for ever
         FEED_SECONDS=300,
     )
+    for key in TIMINGS:  # a host's own timings (and the browser tests' quicker ones) from the environment
+        if f"COMPANION_{key}" in os.environ:
+            app.config[key] = _seconds(key, os.environ[f"COMPANION_{key}"])
     if test_config:
         app.config.update(test_config)
     if not app.config.get("SECRET_KEY"):

@@ -13,9 +13,17 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
+
+
+def companion_command() -> list[str]:
+    """`companion`, the console script pip installed beside this Python (the command players type)."""
+    script = Path(sys.executable).parent / "companion"
+    assert script.exists(), f"{script}: the project is not installed in this venv (scripts/test installs it)"
+    return [str(script)]
 
 
 def free_port() -> int:

@@ -32,6 +32,8 @@ def example_client():
 
 @pytest.fixture
 def served(tmp_path):
+    # werkzeug in this process, not `companion serve`: the tests write to the app's database behind its
+    # back (and read its config) while a client follows the feed
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "feed.sqlite"), "SECRET_KEY": "feed-key"})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()

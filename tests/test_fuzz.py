@@ -86,7 +86,9 @@ class LogTrap(logging.Handler):
 
 
 class Live:
-    """The app served on loopback; a cookie-keeping client that counts its requests."""
+    """The app served on loopback; a cookie-keeping client that counts its requests.  werkzeug in this
+    process, not `companion serve` (the browser tests' server): the test traps the app's own loggers to
+    fail on any error it logs, and reads the table's seq and state from the database between requests."""
 
     def __init__(self, tmp_path):
         self.app = create_app({"TESTING": False, "DATABASE": str(tmp_path / "fuzz.sqlite"),

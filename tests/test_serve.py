@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+import serve_probe
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -204,24 +206,16 @@ def test_a_gevent_worker_collects_its_cyclic_garbage_by_the_clock():
         gc.enable()
 
 
-def companion_command() -> list[str]:
-    """`companion`, the console script pip installed beside this Python (the command players type)."""
-    script = Path(sys.executable).parent / "companion"
-    assert script.exists(), f"{script}: the project is not installed in this venv (scripts/test installs it)"
-    return [str(script)]
-
-
 def test_companion_serve_holds_50_live_streams_and_each_hears_every_change(tmp_path):
     """Issue 36: `companion serve` froze as soon as four phones held live streams (a change got no
     answer in 10 s, both workers waiting on a lock made before gevent patched them): the master had
     imported the app.  Now 50 streams on 5 tables, 10 changes: each answered, each heard by every
     stream of its table within 2 s."""
-    import serve_probe
     port = serve_probe.free_port()
     env = {**os.environ, "COMPANION_HOST": "127.0.0.1", "COMPANION_PORT": str(port),
            "COMPANION_DB": str(tmp_path / "serve.sqlite")}
     env.pop("COMPANION_WORKER_CLASS", None)
-    server = serve_probe.start(companion_command() + ["serve"], env, tmp_path / "serve.log", tmp_path)
+    server = serve_probe.start(serve_probe.companion_command() + ["serve"], env, tmp_path / "serve.log", tmp_path)
     try:
         heard = serve_probe.streams_hear_every_change(port, tables=5, streams_per_table=10, changes=10)
     finally:

@@ -4,14 +4,13 @@ player's back, and once it is back every phone is live again by itself, on the s
 nothing acknowledged lost and the changes pushed again."""
 from __future__ import annotations
 
-import threading
+import os
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from werkzeug.serving import make_server
 
-from companion import create_app
-from companion.board import keep
+import serve_probe
 from cut_link import Proxy
 from phone_checks import open_card, two_players
 from test_core_browser import add_unit, hp_of
@@ -20,39 +19,40 @@ pytestmark = pytest.mark.browser
 
 
 class Host:
-    """The app served on loopback as one process would serve it; ``restart`` stops it (every connection
-    to it cut, what it kept in memory gone) and serves the same database again.  The phones reach it
-    through a proxy, so their address stays the same across the restart, as a host's LAN address does."""
+    """`companion serve` in its own process on a loopback port, as a host runs it; ``restart`` stops it as
+    Ctrl+C or a reboot does (every connection cut, what its workers kept in memory gone) and starts the
+    same command on the same database again.  The phones reach it through a proxy, so their address stays
+    the same across the restart, as a host's LAN address does."""
 
-    def __init__(self, config: dict):
-        self.config = config
-        self.server = None
-        self._serve()
-        self.proxy = Proxy(self.server.server_port)
+    def __init__(self, folder: Path):
+        self.folder, self.port = folder, serve_probe.free_port()
+        self.proxy = Proxy(self.port)
         self.url = f"http://127.0.0.1:{self.proxy.port}"
+        self.env = {**os.environ, "COMPANION_SECRET_KEY": "restart-key", "COMPANION_POLL_SECONDS": "1",
+                    "COMPANION_LIVE_PING": "5", "COMPANION_PORT": str(self.port),
+                    "COMPANION_PUBLIC_URL": self.url}  # the invitation names the address the phones use
+        self.env.pop("COMPANION_WORKER_CLASS", None)
+        self.runs = 0
+        self.server = self._serve()
 
     def _serve(self):
-        app = create_app(dict(self.config))
-        self.server = make_server("127.0.0.1", 0, app, threaded=True)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        return app
+        self.runs += 1
+        return serve_probe.start(serve_probe.companion_command() + ["serve", "--host", "127.0.0.1", "--db",
+                                                                     str(self.folder / "restart.sqlite")],
+                                 self.env, self.folder / f"serve-{self.runs}.log", self.folder)
 
     def stop(self):
         self.proxy.down = True  # the host's address answers nothing
         self.proxy.cut()
-        self.server.shutdown()
-        self.server.server_close()
-        keep.forget()  # a new process remembers no board
+        serve_probe.stop(self.server)
 
     def start(self):
-        self._serve()
-        self.proxy.target = self.server.server_port
+        self.server = self._serve()
         self.proxy.down = False
 
     def close(self):
         self.proxy.close()
-        self.server.shutdown()
-        self.server.server_close()
+        serve_probe.stop(self.server)
 
 
 def minus_one(page, name):
@@ -60,9 +60,7 @@ def minus_one(page, name):
 
 
 def test_the_host_restarts_mid_game_and_the_phones_carry_on(tmp_path, phone):
-    host = Host({"TESTING": True, "DATABASE": str(tmp_path / "restart.sqlite"), "SECRET_KEY": "restart-key",
-                 "POLL_SECONDS": 1, "LIVE_PING": 5})
-    host.config["PUBLIC_URL"] = host.url  # the invitation names the address the phones use
+    host = Host(tmp_path)
     try:
         anna, ben = phone(), phone()
         two_players(anna, ben, host.url)
