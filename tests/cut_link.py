@@ -30,7 +30,11 @@ class Proxy:
             if self.down:
                 client.close()
                 continue
-            upstream = socket.create_connection(("127.0.0.1", self.target))
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.target))
+            except OSError:  # the server is down (a restart between its processes): as a host that is off
+                client.close()
+                continue
             with self.lock:
                 self.open += [client, upstream]
             self.accepted += 1

@@ -179,6 +179,9 @@ def test_the_fate_phase_draws_when_the_fate_deck_was_loaded_again_after_a_draw(g
     board answered 500.  It says the card is no longer in the deck (as a brief respite refuses it)."""
     game.ready()
     game.to_phase("Fate")
+    # (card c1 under the deck: the draw is random, and the one-card deck loaded below is c1 again, which
+    # would be "found"; a drawn id that the new deck reuses is the case this panel cannot tell yet)
+    game.ok(type="deck-move", deck="fate", card="c1", to="bottom")
     game.ok(type="df-fate", side="Grand Alliance")
     game.ok(type="deck-load", deck="fate", cards_text="Calm", source="typed")
     page = board(game)

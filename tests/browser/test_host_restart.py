@@ -51,6 +51,7 @@ class Host:
         self.proxy.down = False
 
     def close(self):
+        self.proxy.down = True
         self.proxy.close()
         serve_probe.stop(self.server)
 
