@@ -79,7 +79,13 @@
     fetch(location.pathname + location.search, {headers: {"X-Display-Body": "1"}, credentials: "same-origin",
                                                  cache: "no-store"})
       .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.text(); })
-      .then(function (html) { main.innerHTML = html; swapped(); })
+      .then(function (html) {
+        var at = {};  // where each rolling side was: a change does not send it back to its top
+        rolling.forEach(function (side) { at[side.dataset.side] = side.scrollTop; });
+        main.innerHTML = html;
+        swapped();
+        rolling.forEach(function (side) { if (side.dataset.side in at) side.scrollTop = at[side.dataset.side]; });
+      })
       .catch(function () { say("reconnecting"); })
       .then(function () { busy = false; if (again) { again = false; refresh(); } });
   }

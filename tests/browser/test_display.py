@@ -244,6 +244,7 @@ def test_every_ship_shows_on_the_tv_whatever_a_side_holds(live_server, phone, br
     rolling = tv.locator(".dsp-side.rolling")
     expect(rolling).to_have_count(1)
     start = rolling.evaluate("s => s.scrollTop")
-    tv.wait_for_timeout(1500)
-    assert rolling.evaluate("s => s.scrollTop") > start
+    # (by selector: a late refresh replaces the side's element, and its place in the roll is kept)
+    tv.wait_for_function("start => document.querySelector('.dsp-side.rolling').scrollTop > start", arg=start,
+                         timeout=10000)
     assert tv.errors == []
