@@ -1,11 +1,17 @@
 """Open-loop load test (not a test): many phones at many tables, beside a floor, in one run.
 
-Each phone joins its table through the player QR address (its own seat cookie, like a real phone),
-then polls the board's real poll URL every 2 s (x0.9-1.1 jitter) with the ``seq`` of the board it
-holds, taking the new ``seq`` from every answer it gets back (a whole board's data-seq, or a step's
-X-Board-Seq, as static/companion.js does), and taps a tracker's -/+ button about every 20 s
-(x0.5-1.5) as the board's form posts it (htmx headers, CSRF token, gzip accepted, the seq its board
-shows).  Each phone has the row of the unit it taps open, so that unit's card comes with its answers.
+Tables of the six systems in turn (``--freeform``: Freeform only), each at a moment of battle with
+about six ships (``table_plan``: a game's opening from tests/property_data).  Each phone joins its
+table through the player QR address (its own seat cookie, like a real phone; ``take_seat``), then
+polls the board's real poll URL every 2 s (x0.9-1.1 jitter) with the ``seq`` of the board it holds,
+taking the new ``seq`` from every answer it gets back (a whole board's data-seq, or a step's
+X-Board-Seq, as static/companion.js does).  About every 40 s (x0.5-1.5) it makes its game's signature
+move as the board's form posts it (htmx headers, CSRF token, gzip accepted, the seq its board shows):
+Freeform's -1 on a ship's HP, a Dreadfleet broadside, an Empires of Dust attack, damage to a
+Dreadnaught, a Talon fire, an Astral Action attack; and 0.3-1 s later takes it back with Undo, so a
+change every 20 s a phone and the table stays at its moment.  A move the game's rules refuse (two
+phones making a move only one can make at a time) is counted apart, not as an error.  Each phone has
+the row of the unit it hits open, so that unit's card comes with its answers.
 
 Open loop: every request has a time on the clock it is due at; the latency counted is from that
 time to the last byte of the answer, so a server that falls behind is charged for the wait too
@@ -25,8 +31,12 @@ table uses the ratios to the floor measured in the same run.
 
 With ``--live`` each phone holds the board's live stream (/t/<code>/live, companion/live.py) instead of
 polling, as static/connection.js does: a step pushed on the stream is held on arrival; an event that
-says only the new seq makes it ask for the step (the poll URL with the seq its board shows) at once.  The sync delay is measured from the moment a tap's answer reached its phone
-to the moment each other phone at the table holds that seq (its step answered).  The floor still polls.
+says only the new seq makes it ask for the step (the poll URL with the seq its board shows) at once.
+The stream is asked for with Accept-Encoding: gzip, as Chromium's EventSource does
+(``--stream-identity``: without).  The sync delay is measured from the moment a tap's answer reached
+its phone to the moment each other phone at the table holds that seq (its step answered); the bytes
+per change per phone are the stream's on the wire plus any step asked for, per system.  The floor
+still polls.
 
 Run: python scripts/load.py --phones 8 300 600 --duration 60   (or python scripts/benchmark.py load ...)
 """
@@ -46,6 +56,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from pathlib import Path
 from urllib.parse import quote
 
@@ -67,6 +78,80 @@ def pct(values, p):
         return float("nan")
     values = sorted(values)
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+# --- the games: a table of each system and its signature move -----------------------------------
+
+# the six systems, cycled table by table (``--freeform``: Freeform tables only)
+SYSTEMS = ("freeform", "dreadfleet", "empires-of-dust", "dreadnaught", "talon", "astral-action")
+OPENINGS = ROOT / "tests" / "property_data"  # the moments the games' action tests play from
+
+
+def _opening(system: str, action: str) -> dict:
+    found = next(o for o in json.loads((OPENINGS / f"{system}.json").read_text())["openings"] if action in o["for"])
+    return json.loads(json.dumps(found))  # a copy: the plans below add ships to it
+
+
+def table_plan(system: str, units: int = 6) -> dict:
+    """How a load table of ``system`` is set up and played: its ``sides``, the API ``steps`` that reach
+    a moment of battle (a game's opening from tests/property_data, with ships added so a table holds
+    about six), and the ``moves`` its phones make (form fields as the board's forms post them), one per
+    phone in turn, each with the ``unit`` it hits (its row is open on the phone that makes it).  A
+    move is the game's signature tap: Freeform's -1 on a ship's HP, Dreadfleet's broadside, Empires of
+    Dust's attack, Dreadnaught's damage to a Dreadnaught, Talon's fire, Astral Action's attack."""
+    if system == "freeform":
+        steps = []
+        for i in range(units):
+            steps += [{"type": "add-unit", "name": f"Ship {i}", "hp": 999},
+                      {"type": "add-tracker", "unit": f"u{i + 1}",
+                       "spec": {"id": "hull", "kind": "boxes", "count": 8, "flagged": [6, 7]}},
+                      {"type": "add-tracker", "unit": f"u{i + 1}",
+                       "spec": {"id": "state", "kind": "conditions", "options": ["Burning", "Stunned"]}}]
+        moves = [{"type": "adjust", "unit": f"u{i + 1}", "tracker": "hp", "by": "-1", "_open": f"u{i + 1}"}
+                 for i in range(units)]
+        return {"sides": ["Side A", "Side B"], "steps": steps, "moves": moves}
+    if system == "dreadfleet":
+        o = _opening("dreadfleet", "df-broadside")  # Heldenhammer and Bloody Reaver, each with its cog
+        ally, foe = o["steps"][0], o["steps"][1]
+        o["steps"][2:2] = [dict(ally, name="Seadrake"), dict(foe, name="Shadewraith")]
+        # the Damage deck drawn by the app (the opening plays it as a real deck: a hit then only owes cards)
+        o["steps"] = [step for step in o["steps"] if step["type"] != "deck-mode"]
+        # the Bloody Reaver (u3) is in its activation: its broadside at the Heldenhammer (u1)
+        moves = [{"type": "df-broadside", "firer": "u3", "target": "u1", "distance": "5", "dice": "6 5 3 1",
+                  "save_dice": "5 2 1"}]
+    elif system == "empires-of-dust":
+        o = _opening("empires-of-dust", "eod-attack")  # two average fleets of four, in the combat phase
+        moves = [{"type": "eod-attack", "attacker": f"u{a}", "target": f"u{t}", "distance": "20", "weapon": "0",
+                  "rolled": "15"} for a, t in ((1, 5), (5, 1), (2, 6), (6, 2), (3, 7), (7, 3), (4, 8), (8, 4))]
+    elif system == "dreadnaught":
+        o = _opening("dreadnaught", "dn-damage")  # Attacker and Defender, a Dreadnaught each
+        moves = [{"type": "dn-damage", "ship": ship, "amount": "3"} for ship in ("Defender", "Attacker")]
+    elif system == "talon":
+        o = _opening("talon", "talon-fire")  # the Zhukov and the Justice, in the fire phase
+        o["steps"][2:2] = [{"type": "talon-ship", "cls": cls, "name": name} for cls, name in (
+            ("terran-ca", "Nimitz"), ("terran-ca", "Yamato"), ("talon-ca", "Mercy"), ("talon-ca", "Wrath"))]
+        # (one ship's group is charged at this moment: a second phone firing before the first took its
+        # shot back is refused, and counted as refused)
+        moves = [{"type": "talon-fire", "unit": "u2", "group": "1", "target": "u1", "range": "2", "arc": "R",
+                  "dice": "5 1", "in_arc": "F"}]
+    elif system == "astral-action":
+        o = _opening("astral-action", "aa-attack")  # the Mother, her Wasp (in its activation), a Raven
+        raven = json.dumps(o["steps"][2])
+        o["steps"][3:3] = [json.loads(raven.replace('"Raven"', f'"Raven {n}"')) for n in (2, 3)] + [
+            json.loads(json.dumps(o["steps"][0]).replace('"Mother"', '"Hawk"'))]
+        # (one attack is resolved at a time: a second phone attacking before the first took its attack
+        # back is refused, and counted as refused)
+        moves = [{"type": "aa-attack", "shot": "u2:0", "target": target, "dice": "4 5"} for target in ("u3", "u4", "u5")]
+    else:
+        raise ValueError(f"no load plan for {system}")
+    for move in moves:  # the unit hit: its row is open on the phone that makes the move
+        move["_open"] = move.get("target") or {"Defender": "u2", "Attacker": "u1"}[move["ship"]]
+    return {"sides": [s.strip() for s in o["sides"]], "steps": o["steps"], "moves": moves}
+
+
+def move_form(move: dict) -> dict:
+    """A move's form fields, as the board's form posts them."""
+    return {k: v for k, v in move.items() if not k.startswith("_")}
 
 
 # --- a small HTTP/1.1 client on asyncio streams (keep-alive, like a phone's browser) -------------
@@ -150,8 +235,10 @@ def unpacked(headers: dict, body: bytes) -> bytes:
 # --- phones -------------------------------------------------------------------------------------
 
 class Phone:
-    def __init__(self, port: int, code: str, name: str):
+    def __init__(self, port: int, code: str, name: str, system: str = "freeform", move: dict | None = None):
         self.port, self.code, self.name = port, code, name
+        self.system = system
+        self.move = move or {}  # the form fields of its game's signature move (table_plan)
         self.cookie = ""
         self.csrf = ""
         self.seq = "0"
@@ -182,6 +269,7 @@ class Phone:
             self.cookie = c  # the session is the only cookie
 
     async def join(self, path: str, side: str) -> None:
+        """Sit at the table through the player QR's join page (see ``take_seat``)."""
         status, headers, body = await self.act_conn.request("GET", path, self.headers())
         self.take_cookie(headers)
         token = CSRF_RE.search(unpacked(headers, body)).group(1).decode()
@@ -206,6 +294,15 @@ class Results:
         self.lag: list[float] = []
         self.change_bytes: list[int] = []
         self.pushed = 0  # steps a live stream pushed (the phone asked for nothing)
+        # per system: its taps' and sync delays' times, the moves its rules refused (a second phone's
+        # move while the first one's is still in force, where the game allows one at a time), and the
+        # bytes its live streams carried on the wire (after the opening) for the changes they brought
+        self.by_system: dict[str, dict] = {}
+        self.refused: dict[str, int] = {}
+
+    def system(self, name: str) -> dict:
+        return self.by_system.setdefault(name, {"action": [], "sync": [], "stream_bytes": 0, "changes": 0,
+                                                "refused": 0, "moves": 0})
 
     def error(self, kind: str, what: str) -> None:
         self.errors[kind] += 1
@@ -259,9 +356,10 @@ async def poll_loop(phone: Phone, res: Results, start: float, end: float, measur
 
 
 async def stream_loop(phone: Phone, res: Results, start: float, end: float, measure_from: float,
-                      rng: random.Random):
+                      rng: random.Random, gzip_stream: bool = True):
     """The board's live stream: on each event, the step at once (the poll URL, from the board's seq)."""
     loop = asyncio.get_running_loop()
+    mine = res.system(phone.system)
     await sleep_until(loop, start + rng.uniform(0, 1.0))
     step_conn = Conn(phone.port)
     last_id = ""
@@ -271,28 +369,36 @@ async def stream_loop(phone: Phone, res: Results, start: float, end: float, meas
             Conn.opened += 1
             head = (f"GET /t/{phone.code}/live?seq={phone.seq} HTTP/1.1\r\nHost: 127.0.0.1:{phone.port}\r\n"
                     f"Accept: text/event-stream\r\nCookie: {phone.cookie}\r\n"
+                    # as Chromium's EventSource asks (--stream-identity: a browser that does not)
+                    + ("Accept-Encoding: gzip, deflate, br\r\n" if gzip_stream else "")
                     + (f"Last-Event-ID: {last_id}\r\n" if last_id else "") + "\r\n")
             writer.write(head.encode())
             status = int((await reader.readline()).split()[1])
-            chunked = False
+            chunked = packed = False
             while (line := await reader.readline()) not in (b"\r\n", b""):
                 chunked |= line.lower().startswith(b"transfer-encoding: chunked")
+                packed |= line.lower().replace(b" ", b"").startswith(b"content-encoding:gzip")
             if status != 200:
                 raise ConnectionError(f"stream {status}")
+            unzip = zlib.decompressobj(16 + zlib.MAX_WBITS) if packed else None
             buf = b""
+            opened = False  # the opening (retry and a first ping) is not a change's bytes
             while loop.time() < end:
                 left = end - loop.time()
                 if chunked:
                     size = int((await asyncio.wait_for(reader.readline(), left + 1)).split(b";")[0], 16)
                     if size == 0:
                         raise EOFError
-                    buf += await reader.readexactly(size + 2)
-                    buf = buf[:-2] if buf.endswith(b"\r\n") else buf
+                    data = (await reader.readexactly(size + 2))[:-2]
                 else:
                     data = await asyncio.wait_for(reader.read(65536), left + 1)
                     if not data:
                         raise EOFError
-                    buf += data
+                if opened and loop.time() >= measure_from:
+                    mine["stream_bytes"] += len(data)  # on the wire (HTTP's chunk framing aside)
+                buf += unzip.decompress(data) if unzip else data
+                if b"\n\n" in buf:
+                    opened = True
                 while b"\n\n" in buf:
                     event, buf = buf.split(b"\n\n", 1)
                     lines = event.split(b"\n")
@@ -315,16 +421,20 @@ async def stream_loop(phone: Phone, res: Results, start: float, end: float, meas
                             "GET", f"/t/{phone.code}/poll?seq={phone.seq}",
                             phone.headers({"HX-Request": "true", "X-Open-Units": phone.open}))
                         now = loop.time()
+                        if sent >= measure_from:
+                            mine["stream_bytes"] += len(body)  # the step asked for, a change's bytes too
                         if status == 200:
                             phone.take_seq(headers, body)
                         if sent >= measure_from:
                             res.times["poll_change" if status == 200 else "poll_nochange"].append(now - sent)
                             res.times["poll"].append(now - sent)
                     if sent >= measure_from:
+                        mine["changes"] += int(phone.seq) - before
                         for seq in range(before + 1, int(phone.seq) + 1):
                             made = res.answered.get((phone.code, seq))
                             if made is not None and seq not in phone.made and made >= measure_from:
                                 res.times["sync"].append(max(0.0, now - made))
+                                mine["sync"].append(max(0.0, now - made))
             writer.close()
         except (asyncio.TimeoutError, TimeoutError):
             break  # the window is over
@@ -337,46 +447,71 @@ async def stream_loop(phone: Phone, res: Results, start: float, end: float, meas
     step_conn.close()
 
 
+async def tap(phone: Phone, res: Results, path: str, form: dict, due: float, measure_from: float,
+              floor: bool) -> int | None:
+    """One tap through the board's form (htmx headers, CSRF token, the seq its board shows), timed from
+    ``due``; its status, or None if it failed (counted as an error)."""
+    loop = asyncio.get_running_loop()
+    body = "&".join(f"{k}={quote(str(v))}" for k, v in {"csrf_token": phone.csrf, **form}.items()).encode()
+    try:
+        status, headers, body = await asyncio.wait_for(phone.act_conn.request(
+            "POST", path, phone.headers({
+                "HX-Request": "true", "X-CSRF-Token": phone.csrf, "HX-Target": "board",
+                "X-Board-Seq": phone.seq, "X-Open-Units": phone.open,
+                "Content-Type": "application/x-www-form-urlencoded"}), body), 30)
+    except asyncio.CancelledError:
+        if due >= measure_from:
+            res.error("action", "unanswered at the end")  # still waiting when the grace ran out
+        raise
+    except Exception as exc:  # noqa: BLE001
+        phone.act_conn.close()
+        if due >= measure_from:
+            res.error("action", type(exc).__name__)
+        return None
+    took = loop.time() - due
+    phone.take_cookie(headers)
+    mine = res.system(phone.system)
+    if status == 200 and not floor:
+        phone.take_seq(headers, body)  # the board (or its changed parts) in: polls ask from there
+        res.answered.setdefault((phone.code, int(phone.seq)), loop.time())
+        phone.made.add(int(phone.seq))
+    if due >= measure_from:
+        if status in (200, 204):
+            res.times["action"].append(took)
+            mine["action"].append(took)
+        elif 400 <= status < 500 and status not in (403, 404):
+            # the game's rules said no (a move only one phone can make at a time, made by two):
+            # answered with the game's sentence, the table unchanged; counted apart from errors
+            mine["refused"] += 1
+            res.refused[f"{phone.system} {status}"] = res.refused.get(f"{phone.system} {status}", 0) + 1
+        else:
+            res.error("action", f"action {status}")
+    return status
+
+
 async def act_loop(phone: Phone, res: Results, start: float, end: float, measure_from: float,
                    every: float, floor: bool, rng: random.Random, unit: int):
+    """About every ``2 * every`` seconds (x0.5-1.5) the phone makes its game's signature move
+    (table_plan) and, 0.3-1 s later, takes it back with the board's Undo: a change every ``every``
+    seconds on average, and the table stays at the same moment of its battle whatever the run's
+    length (a broadside's damage, say, never sinks the fleet).  The floor's phones tap its commit-and-204."""
     loop = asyncio.get_running_loop()
-    due = start + rng.uniform(0, every)
-    by = -1  # -1 then +1 again: HP stays within its bounds whatever the other phones do
+    due = start + rng.uniform(0, 2 * every)
     while due < end:
         await sleep_until(loop, due)
-        control = f"unit-u{unit}"
-        form = (f"csrf_token={phone.csrf}&_control={control}&do="
-                + quote(f"adjust unit=u{unit} tracker=hp by={by}")).encode()
-        try:
-            status, headers, body = await asyncio.wait_for(phone.act_conn.request(
-                "POST", f"/t/{phone.code}/act", phone.headers({
-                    "HX-Request": "true", "X-CSRF-Token": phone.csrf, "HX-Target": "board",
-                    "X-Board-Seq": phone.seq, "X-Open-Units": phone.open,
-                    "Content-Type": "application/x-www-form-urlencoded"}), form), 30)
-        except asyncio.CancelledError:
-            if due >= measure_from:
-                res.error("action", "unanswered at the end")  # still waiting when the grace ran out
-            raise
-        except Exception as exc:  # noqa: BLE001
-            phone.act_conn.close()
-            if due >= measure_from:
-                res.error("action", type(exc).__name__)
-            due += every * rng.uniform(0.5, 1.5)
-            continue
-        took = loop.time() - due
-        phone.take_cookie(headers)
-        if status == 200:
-            by = -by
-            if not floor:
-                phone.take_seq(headers, body)  # the board (or its changed parts) in: polls ask from there
-                res.answered.setdefault((phone.code, int(phone.seq)), loop.time())
-                phone.made.add(int(phone.seq))
-        if due >= measure_from:
-            if status in (200, 204):
-                res.times["action"].append(took)
-            else:
-                res.error("action", f"action {status}")
-        due += every * rng.uniform(0.5, 1.5)
+        if floor:
+            form = {"_control": f"unit-u{unit}", "do": f"adjust unit=u{unit} tracker=hp by=-1"}
+        else:
+            form = {"_control": f"unit-{phone.open}", **phone.move}
+        status = await tap(phone, res, f"/t/{phone.code}/act", form, due, measure_from, floor)
+        if due >= measure_from and status is not None:
+            res.system(phone.system)["moves"] += 1
+        if status in (200, 204):
+            undo_due = loop.time() + rng.uniform(0.3, 1.0)
+            await sleep_until(loop, undo_due)
+            await tap(phone, res, f"/t/{phone.code}/undo" if not floor else f"/t/{phone.code}/act",
+                      {"_control": "undo"} if not floor else form, undo_due, measure_from, floor)
+        due += 2 * every * rng.uniform(0.5, 1.5)
 
 
 # --- the server and what it costs ----------------------------------------------------------------
@@ -452,35 +587,43 @@ def wait_for(port: int, server: subprocess.Popen) -> None:
     raise RuntimeError("the server did not start")
 
 
-async def set_up(port: int, tables: int, per_table: int, phones: int, units: int) -> list[Phone]:
-    """Tables of six ships (HP, a hull box track, conditions), as scripts/benchmark.py; each phone
-    joins through the player address with a name and a side."""
+async def take_seat(phone: Phone, player_url: str, side: str) -> None:
+    """A simulated phone sits at its table, as a player of ``side``: every join of the load test is
+    made here (through the player QR's join page, its seat in the phone's cookie)."""
+    await phone.join("/t/" + player_url.split("/t/", 1)[1], side)
+
+
+async def set_up(port: int, tables: int, per_table: int, phones: int, units: int,
+                 systems: tuple[str, ...] = SYSTEMS) -> list[Phone]:
+    """Tables of the ``systems`` in turn (table_plan: a moment of battle, about six ships), set up
+    through the API; each phone joins through the player address with a name and a side, the sides
+    taken in turn, and is given its game's move (the table's moves in turn)."""
     sem = asyncio.Semaphore(8)
 
     async def table(t: int) -> list[Phone]:
+        system = systems[t % len(systems)]
+        plan = table_plan(system, units)
         async with sem:
             api = Conn(port)
             json_h = {"Content-Type": "application/json"}
-            _, _, body = await api.request("POST", "/api/tables", json_h,
-                                           json.dumps({"system": "freeform", "name": f"Load {t}"}).encode())
+            _, _, body = await api.request("POST", "/api/tables", json_h, json.dumps(
+                {"system": system, "name": f"Load {t}", "sides": plan["sides"]}).encode())
             created = json.loads(body)
+            assert "code" in created, (system, created)
             code, url = created["code"], created["player_url"]
             auth = {**json_h, "Authorization": "Bearer " + url.rsplit("/", 1)[1]}
-            for i in range(units):
-                for step in ({"type": "add-unit", "name": f"Ship {i}", "hp": 999},
-                             {"type": "add-tracker", "unit": f"u{i + 1}",
-                              "spec": {"id": "hull", "kind": "boxes", "count": 8, "flagged": [6, 7]}},
-                             {"type": "add-tracker", "unit": f"u{i + 1}",
-                              "spec": {"id": "state", "kind": "conditions", "options": ["Burning", "Stunned"]}}):
-                    status, _, body = await api.request("POST", f"/api/tables/{code}/actions", auth,
-                                                        json.dumps(step).encode())
-                    assert status == 200, (status, body[:200])
+            for step in plan["steps"]:
+                status, _, body = await api.request("POST", f"/api/tables/{code}/actions", auth,
+                                                    json.dumps(step).encode())
+                assert status == 200, (system, step["type"], status, body[:200])
             api.close()
             count = min(per_table, phones - t * per_table)
             out = []
             for n in range(count):
-                phone = Phone(port, code, f"P{t}-{n}")
-                await phone.join("/t/" + url.split("/t/", 1)[1], ("Side A", "Side B")[n % 2])
+                move = plan["moves"][n % len(plan["moves"])]
+                phone = Phone(port, code, f"P{t}-{n}", system, move_form(move))
+                phone.open = move["_open"]  # the row of the unit it hits, open
+                await take_seat(phone, url, plan["sides"][n % len(plan["sides"])])
                 phone.act_conn.close()  # a fresh connection for its taps, opened when it first taps
                 out.append(phone)
             return out
@@ -533,9 +676,9 @@ async def run_target(target: str, args, phones_n: int) -> dict:
         floor = target == "floor"
         tables = -(-phones_n // args.per_table)
         if floor:
-            phones = [Phone(port, f"FLOOR{i // args.per_table}", f"P{i}") for i in range(phones_n)]
+            phones = [Phone(port, f"FLOOR{i // args.per_table}", f"P{i}", "floor") for i in range(phones_n)]
         else:
-            phones = await set_up(port, tables, args.per_table, phones_n, args.units)
+            phones = await set_up(port, tables, args.per_table, phones_n, args.units, systems_of(args))
         # this client's own collector pauses would be counted as the server's latency (at 2,000 phones
         # full collections of ~100 ms were measured here): what the set-up made is set aside, and what
         # the run makes is collected less often
@@ -574,9 +717,11 @@ async def run_target(target: str, args, phones_n: int) -> dict:
         if args.idle or args.dribble:
             tasks.append(asyncio.ensure_future(hold_slow_clients(port, args.idle, args.dribble, end, slow_closed)))
         for i, phone in enumerate(phones):
-            phone.open = "" if floor else f"u{i % args.units + 1}"  # the row of the unit it taps, open
+            if floor:
+                phone.open = ""
             if args.live and not floor:
-                tasks.append(asyncio.ensure_future(stream_loop(phone, res, start, end, measure_from, rng)))
+                tasks.append(asyncio.ensure_future(stream_loop(phone, res, start, end, measure_from, rng,
+                                                               not args.stream_identity)))
             else:
                 tasks.append(asyncio.ensure_future(poll_loop(phone, res, start, end, measure_from, args.poll, floor, rng)))
             tasks.append(asyncio.ensure_future(act_loop(phone, res, start, end, measure_from, args.act_every, floor, rng,
@@ -611,7 +756,11 @@ async def run_target(target: str, args, phones_n: int) -> dict:
                 "client_cpu": (own1 - own0) / wall * 100, "lag_p99_ms": pct(res.lag, 99) * 1000,
                 "connections_opened": Conn.opened,
                 "slow_clients": {"idle": args.idle, "dribbling": args.dribble, "dribblers_closed": len(slow_closed)},
-                "change_bytes": sum(res.change_bytes) / len(res.change_bytes) if res.change_bytes else 0}
+                "change_bytes": sum(res.change_bytes) / len(res.change_bytes) if res.change_bytes else 0,
+                "systems": list(systems_of(args)), "refused": res.refused,
+                "by_system": {k: {**v, "action": [round(t * 1000, 3) for t in v["action"]],
+                                  "sync": [round(t * 1000, 3) for t in v["sync"]]}
+                              for k, v in res.by_system.items()}}
     finally:
         gc.unfreeze()  # (the next server's run sets its own phones aside)
         server.terminate()
@@ -620,6 +769,30 @@ async def run_target(target: str, args, phones_n: int) -> dict:
         except subprocess.TimeoutExpired:
             server.kill()
         log.close()
+
+
+def systems_of(args) -> tuple[str, ...]:
+    if getattr(args, "freeform", False):
+        return ("freeform",)
+    if getattr(args, "systems", None):
+        return tuple(args.systems.split(","))
+    return SYSTEMS
+
+
+def report_systems(r: dict) -> None:
+    """Each system's own figures in a run: its taps (a move and its Undo), its sync delays, the
+    moves its rules refused, and its streams' bytes per change per phone (on the wire)."""
+    by = r.get("by_system") or {}
+    if r["target"] == "floor" or not by:
+        return
+    print(f"{r['phones']} | {r['target']}: per system | taps | tap p50 / p99 ms | sync p50 / p99 ms | "
+          "moves refused by the rules | bytes per change per phone (the stream's, and a step asked for)")
+    for name in sorted(by):
+        v = by[name]
+        acts, sync = v["action"], v["sync"]
+        per = v["stream_bytes"] / v["changes"] if v["changes"] else float("nan")
+        print(f"  {name} | {len(acts)} | {pct(acts, 50):.1f} / {pct(acts, 99):.1f} | "
+              f"{pct(sync, 50):.1f} / {pct(sync, 99):.1f} | {v['refused']} of {v['moves']} | {per:.0f}")
 
 
 def summary(r: dict) -> dict:
@@ -651,6 +824,8 @@ def report(runs: list[dict]) -> None:
                   f"p99 {pct(sync, 99):.1f} / max {max(sync):.0f} ms; steps pushed {r.get('pushed', 0)}, "
                   f"asked for {len(r['times'].get('poll_change') or [])}; CPU % of each server process "
                   f"{', '.join(f'{c:.0f}' for c in r.get('server_cpu_each', []))}")
+    for r in runs:
+        report_systems(r)
     for r in runs:
         slow = r.get("slow_clients") or {}
         if slow.get("idle") or slow.get("dribbling"):
@@ -699,6 +874,11 @@ def main(argv=None) -> None:
     parser.add_argument("--dribble", type=int, default=0,
                         help="connections that send a header line a second and never finish the request")
     parser.add_argument("--live", action="store_true", help="phones hold the live stream instead of polling")
+    parser.add_argument("--freeform", action="store_true",
+                        help="Freeform tables only (by default the six systems, cycled table by table)")
+    parser.add_argument("--systems", help="comma-separated systems to cycle (default: all six)")
+    parser.add_argument("--stream-identity", action="store_true",
+                        help="live streams asked for without Accept-Encoding (as a browser that does not gzip)")
     parser.add_argument("--out", help="write every run (with every latency) as JSON here")
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stop the server we started, too

@@ -9,11 +9,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import floor_app  # noqa: E402
 import load  # noqa: E402
+from companion import store  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "tests"))
+from table_actions import csrf_of, sit  # noqa: E402
 
 
 def test_the_floor_answers_a_poll_with_204_and_commits_a_tap(tmp_path, monkeypatch):
@@ -63,3 +69,29 @@ def test_a_short_live_run_hears_every_change_through_the_stream(tmp_path):
     assert app["times"]["sync"] and app["pushed"]  # each change came as its step, on the stream
     assert len(app["times"]["sync"]) >= len(app["times"]["action"]) // 2  # most taps were heard by the other
     assert "sync delay" in done.stdout
+
+
+@pytest.mark.parametrize("system", load.SYSTEMS)
+def test_each_systems_load_table_takes_its_signature_moves_and_their_undo(app, system):
+    """The load test's table of each game reaches its moment of battle through the API, and every
+    phone's move, posted as the load test posts it (the board's form), is accepted, changes the
+    table, and is taken back by Undo (the table as it was)."""
+    plan = load.table_plan(system)
+    client = app.test_client()
+    created = client.post("/api/tables", json={"system": system, "name": "Load", "sides": plan["sides"]}).get_json()
+    code, secret = created["code"], created["player_url"].rsplit("/", 1)[1]
+    for step in plan["steps"]:
+        resp = client.post(f"/api/tables/{code}/actions", json=step, headers={"Authorization": f"Bearer {secret}"})
+        assert resp.status_code == 200, (step["type"], resp.get_json())
+    assert len(plan["sides"]) >= 2 and len(plan["moves"]) >= 1
+    sit(client, code, secret, "P0", plan["sides"][0])
+    for move in plan["moves"]:
+        before = store.table(store.open_db(app.config["DATABASE"], migrate=False), code)
+        resp = client.post(f"/t/{code}/act", data={"csrf_token": csrf_of(client), **load.move_form(move)},
+                           headers={"HX-Request": "true", "X-Open-Units": move["_open"]})
+        assert resp.status_code == 200, resp.get_data(as_text=True)[:300]
+        after = store.table(store.open_db(app.config["DATABASE"], migrate=False), code)
+        assert after["seq"] == before["seq"] + 1 and after["state"] != before["state"], move
+        resp = client.post(f"/t/{code}/undo", data={"csrf_token": csrf_of(client)}, headers={"HX-Request": "true"})
+        assert resp.status_code == 200
+        assert store.table(store.open_db(app.config["DATABASE"], migrate=False), code)["state"] == before["state"]
