@@ -19,8 +19,11 @@ scripts/load.py --live (docs/performance.md).
 from __future__ import annotations
 
 import sqlite3
+import struct
 import threading
 import time
+import zlib
+from collections import OrderedDict
 
 # The stream's first text: how soon the browser reconnects, and an event at once.  A phone takes its
 # stream as through (and stops polling) only once an event has come: behind a proxy that passes the
@@ -132,14 +135,25 @@ def wait_past(path: str, code: str, seq: int, timeout: float) -> int | None:
                     watch.seqs.pop(code, None)  # not watched now: read afresh when watched again
 
 
-def events(path: str, code: str, since: int, ping: float = PING, lasts: float = LASTS, step=None):
+def event_text(pushed: tuple[int, int, str] | None, seq: int) -> str:
+    """A change's event: the step ``pushed`` ((since, seq, html)), or the new seq alone."""
+    if pushed is None:
+        return f"id: {seq}\ndata: {seq}\n\n"
+    since_, sent, html = pushed
+    lines = "".join(f"data: {line}\n" for line in html.replace("\r", "").split("\n"))
+    return f"id: {sent}\nevent: step\ndata: {since_} {sent}\n{lines}\n"
+
+
+def events(path: str, code: str, since: int, ping: float = PING, lasts: float = LASTS, step=None,
+           keep_going=None):
     """The stream's text: ``OPENING``, then an event each time the table moves past the seq last sent, a
     ``ping`` event when idle, and ``gone`` if the table goes.  A change is a ``step`` event when
     ``step(sent, seq)`` gives one ((since, seq, html): its data is "since seq" on a line, then the parts),
     else a plain event whose data is the new seq (the phone then asks for the step itself).  Either
     way the event's id is the new seq.  It ends after ``lasts`` seconds (the browser opens it again at
     once, from the last id): a stream never ties a server thread for ever.  It holds no database
-    connection of its own while it waits."""
+    connection of its own while it waits.  ``keep_going()``, if given, is asked at each turn (each
+    change or ping): when it says no, the stream says ``gone`` and ends."""
     yield OPENING
     sent = since
     end = time.monotonic() + lasts
@@ -148,6 +162,9 @@ def events(path: str, code: str, since: int, ping: float = PING, lasts: float = 
         if left <= 0:
             return
         seq = wait_past(path, code, sent, min(ping, left))
+        if keep_going is not None and not keep_going():
+            yield "event: gone\ndata: \n\n"
+            return
         if seq is None:
             if time.monotonic() < end:
                 yield "event: ping\ndata: \n\n"
@@ -156,10 +173,62 @@ def events(path: str, code: str, since: int, ping: float = PING, lasts: float = 
             return
         else:
             pushed = step(sent, seq) if step is not None else None
-            if pushed is None:
-                yield f"id: {seq}\ndata: {seq}\n\n"
-                sent = seq
-            else:
-                since_, sent, html = pushed
-                lines = "".join(f"data: {line}\n" for line in html.replace("\r", "").split("\n"))
-                yield f"id: {sent}\nevent: step\ndata: {since_} {sent}\n{lines}\n"
+            text = event_text(pushed, seq)
+            sent = seq if pushed is None else pushed[1]
+            yield text
+
+
+# --- gzip on the stream (issue 38) --------------------------------------------------------------------
+# A phone whose browser accepts gzip (Chromium's EventSource asks with Accept-Encoding: gzip) gets the
+# stream as one gzip member whose deflate data is a run of blocks, one run per event, each flushed to a
+# byte boundary (Z_SYNC_FLUSH) so the browser reads the event at once.  Each event's run is compressed
+# by a compressor of its own, with no history: it refers to nothing before it, so it may follow
+# anything, and the run of a step (the same text for every phone of a view at a change) is compressed
+# once per process and handed to every stream that pushes it (``_runs``).  No compressor is held per
+# stream (one is ~256 KB; 2,000 streams), only each stream's CRC and length for the member's trailer.
+GZIP_LEVEL = 6  # once per change and view, not per phone: the smaller text is worth it
+GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"  # gzip, deflate, no name, no time, OS unknown
+_runs: OrderedDict[str, bytes] = OrderedDict()
+_RUNS_KEPT = 256  # runs of the last changes (a change is pushed within a moment of its commit)
+_runs_lock = threading.Lock()
+
+
+def deflate_run(text: bytes) -> bytes:
+    """``text`` as raw deflate blocks that need nothing before them, ending on a byte boundary
+    (not the last block: more may follow)."""
+    packer = zlib.compressobj(GZIP_LEVEL, zlib.DEFLATED, -15)
+    return packer.compress(text) + packer.flush(zlib.Z_SYNC_FLUSH)
+
+
+def _run_of(text: str) -> tuple[bytes, bytes]:
+    """(the text's bytes, their deflate run), a step's run compressed once per process."""
+    raw = text.encode()
+    if len(text) < 256:  # a ping, a seq: not worth keeping
+        return raw, deflate_run(raw)
+    with _runs_lock:
+        run = _runs.get(text)
+        if run is not None:
+            _runs.move_to_end(text)
+            return raw, run
+    run = deflate_run(raw)
+    with _runs_lock:
+        _runs[text] = run
+        if len(_runs) > _RUNS_KEPT:
+            _runs.popitem(last=False)
+    return raw, run
+
+
+def gzipped(texts):
+    """The stream ``texts`` (events' text) as one gzip member, sent event by event."""
+    crc, size = 0, 0
+    yield GZIP_HEADER
+    try:
+        for text in texts:
+            raw, run = _run_of(text)
+            crc, size = zlib.crc32(raw, crc), size + len(raw)
+            yield run
+    finally:
+        close = getattr(texts, "close", None)
+        if close is not None:
+            close()
+    yield b"\x03\x00" + struct.pack("<II", crc, size & 0xFFFFFFFF)  # an empty last block, then the trailer

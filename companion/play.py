@@ -167,10 +167,17 @@ def live_stream(code: str):
     # each change is pushed as the step from the board the phone holds (drawn once per view and change,
     # companion/board), inside this request's context for as long as the stream lasts
     events = live.events(config["DATABASE"], code, since, config["LIVE_PING"], config["LIVE_SECONDS"],
-                         step=lambda sent, seq: pushed_step(code, seat, sent, (head[0], seq, head[2])))
-    resp = Response(stream_with_context(events), mimetype="text/event-stream")
+                         step=lambda sent, seq: pushed_step(code, seat, sent, (head[0], seq, head[2])),
+                         keep_going=None)  # (a seat taken away ends its stream: its check goes here)
+    # gzip where the phone takes it (Chromium's EventSource asks for it): one gzip member flushed at each
+    # event, a step's compressed text made once per change and view (companion/live.py, issue 38)
+    packed = "gzip" in request.headers.get("Accept-Encoding", "")
+    resp = Response(stream_with_context(live.gzipped(events) if packed else events), mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["X-Accel-Buffering"] = "no"  # a proxy in front must not hold the events back
+    resp.headers["Vary"] = "Accept-Encoding"
+    if packed:
+        resp.headers["Content-Encoding"] = "gzip"
     return resp
 
 

@@ -119,3 +119,72 @@ def test_a_change_is_pushed_as_the_step_from_the_board_the_phone_holds(app, tabl
     polled = table.client.get(f"/t/{table.code}/poll?seq={seq}", headers={**hx, "X-Open-Units": "*"})
     assert polled.headers["X-Board-Seq"] == str(new)
     assert pushed == polled.get_data(as_text=True)
+
+
+def test_a_phone_that_takes_gzip_gets_the_stream_gzipped_each_event_readable_at_once(app, table):
+    """Accept-Encoding: gzip (Chromium's EventSource sends it): one gzip member, flushed at each
+    event, so the opening and then a change's step read whole from what has come, before the stream
+    ends; the step is the same text a phone without gzip is pushed, in fewer bytes."""
+    import zlib
+    from table_actions import TableActions, sit
+    app.config["LIVE_SECONDS"] = 10  # (the suite's streams end after 0.3 s)
+    table.create(seat="Anna", side="Red", sides="Red,Blue")
+    for n in range(4):
+        table.act(do="add-unit", name=f"Falcon {n}", side="Red", hp=10)
+    seq = store.table(store.open_db(app.config["DATABASE"]), table.code)["seq"]
+    assert table.client.get(f"/t/{table.code}/poll?seq=0", headers={"HX-Request": "true"}).status_code == 200
+    heard, listening = {}, threading.Event()
+
+    def listen(packed: bool):
+        resp = table.client.get(f"/t/{table.code}/live?seq={seq}", buffered=False,
+                                headers={"Accept-Encoding": "gzip, deflate, br"} if packed else {})
+        heard[packed, "encoding"] = resp.headers.get("Content-Encoding")
+        chunks, text = iter(resp.response), ""
+        unzip = zlib.decompressobj(16 + zlib.MAX_WBITS) if packed else None
+        sent = 0
+        while text.count("\n\n") < 2 or "event: step" not in text:  # the opening, then the step
+            chunk = next(chunks)
+            chunk = chunk if isinstance(chunk, bytes) else chunk.encode()
+            sent += len(chunk)
+            text += (unzip.decompress(chunk) if unzip else chunk).decode()
+            if text.startswith(live.OPENING):
+                listening.set()
+        heard[packed] = (text, sent)
+        resp.close()
+    waiters = [threading.Thread(target=listen, args=(packed,)) for packed in (True, False)]
+    for w in waiters:
+        w.start()
+    assert listening.wait(5)
+    time.sleep(0.5)
+    ben = TableActions(app.test_client())
+    ben.code = table.code
+    sit(ben.client, table.code, table.secrets()[0], "Ben", "Blue")
+    ben.act(do="adjust unit=u1 tracker=hp by=-1")
+    for w in waiters:
+        w.join(5)
+    assert heard[True, "encoding"] == "gzip" and heard[False, "encoding"] is None
+    (packed_text, packed_bytes), (plain_text, plain_bytes) = heard[True], heard[False]
+    assert packed_text.startswith(live.OPENING) and "event: step" in packed_text
+    assert packed_text == plain_text
+    assert packed_bytes * 2 < plain_bytes
+
+
+def test_the_gzipped_stream_is_one_valid_member_and_a_steps_run_is_made_once():
+    import gzip
+    texts = [live.OPENING, "id: 5\nevent: step\ndata: 4 5\n" + "data: <div>HP <b>9</b></div>\n" * 40 + "\n",
+             "event: ping\ndata: \n\n", "id: 5\nevent: step\ndata: 4 5\n" + "data: <div>HP <b>9</b></div>\n" * 40 + "\n"]
+    whole = b"".join(live.gzipped(iter(texts)))
+    assert gzip.decompress(whole).decode() == "".join(texts)  # the trailer's CRC and length hold
+    assert live._run_of(texts[1])[1] is live._run_of(texts[3])[1]  # compressed once, for every stream
+
+
+def test_a_stream_ends_when_told_to_stop_going(app, client, table):
+    table.create()
+    row = store.table(store.open_db(app.config["DATABASE"]), table.code)
+    going = [True]
+    events = live.events(app.config["DATABASE"], table.code, row["seq"], 0.2, keep_going=lambda: going[0])
+    assert next(events) == live.OPENING
+    assert next(events) == "event: ping\ndata: \n\n"
+    going[0] = False
+    assert next(events) == "event: gone\ndata: \n\n"
+    assert next(events, None) is None
