@@ -86,9 +86,7 @@
   }
   document.addEventListener("DOMContentLoaded", ownName);
   document.addEventListener("htmx:afterSwap", ownName);
-  // A board form that says so (form[data-keep-typed]: a game's set-up) keeps what the player typed
-  // or chose in it while the board is redrawn (a player joined, a poll): a field left as it was drawn
-  // takes the new board's value (the names of the seats joined), a field the player changed keeps theirs.
+  // fieldKey/putBack: the helpers' refresh (freshTools, below) keeps what was typed in them by these keys.
   function fieldKey(form, f) { return form.id + "|" + f.name + (f.type === "checkbox" || f.type === "radio" ? "|" + f.value : ""); }
   // put what was kept (by fieldKey) back into these fields; a select only to an option it still has
   function putBack(fields, kept) {
@@ -99,31 +97,140 @@
       else if (f.tagName !== "SELECT" || Array.prototype.some.call(f.options, function (o) { return o.value === kept[key]; })) f.value = kept[key];
     });
   }
-  function typedIn(root) {
-    var out = {};
-    root.querySelectorAll("form[data-keep-typed][id]").forEach(function (form) {
-      Array.prototype.forEach.call(form.elements, function (f) {
-        if (!f.name || f.type === "hidden" || f.type === "submit" || f.tagName === "BUTTON") return;
-        var tick = f.type === "checkbox" || f.type === "radio";
-        var changed = tick ? f.checked !== f.defaultChecked : f.tagName === "SELECT"
-          ? Array.prototype.some.call(f.options, function (o) { return o.selected !== o.defaultSelected; })
-          : f.value !== f.defaultValue;
-        if (changed) out[fieldKey(form, f)] = tick ? f.checked : f.value;
-      });
+
+  // A redraw never takes what a player holds (issue 40 §1): when a part of the board is drawn again (a
+  // change pushed from another phone, a poll, the board after a join) every field the player typed in or
+  // chose on it, in any form (a unit's card holds several: a damage box, a card's name, its type), keeps
+  // what they put there, the field they were in keeps the focus and the caret, and a section they opened
+  // stays open. A field left as it was drawn takes the new board's value. The one exception is this
+  // phone's own accepted tap: the fields that went with it (those in the tapped button's row, else its
+  // whole form) were sent, and its answer shows what they did.
+  function heldFields(root) {
+    return Array.prototype.filter.call(root.querySelectorAll("input[name], select[name], textarea[name]"), function (f) {
+      return !/^(hidden|submit|button|reset|file|image)$/.test(f.type);
     });
-    return out;
   }
-  var typedKept = null;
+  // a key that finds the same field in the part drawn again: its form (or the part), name, label, and
+  // for a tick its value; the n-th of equal keys (two fields named "dice" in one card)
+  function heldKeys(fields) {
+    var seen = {};
+    return fields.map(function (f) {
+      var owner = f.form || f.closest("[id]");
+      var key = (owner ? owner.id : "") + "|" + f.name + "|" + (f.getAttribute("aria-label") || f.getAttribute("placeholder") || "") +
+        (f.type === "checkbox" || f.type === "radio" ? "|" + f.value : "");
+      seen[key] = (seen[key] || 0) + 1;
+      return key + "#" + seen[key];
+    });
+  }
+  function changedByPlayer(f) {
+    if (f.type === "checkbox" || f.type === "radio") return f.checked !== f.defaultChecked;
+    if (f.tagName === "SELECT") return Array.prototype.some.call(f.options, function (o) { return o.selected !== o.defaultSelected; });
+    return f.value !== f.defaultValue;
+  }
+  function sectionKey(root, d) {
+    var s = d.querySelector(":scope > summary");
+    return (d.id ? "#" + d.id : (s ? s.textContent.trim() : "")) + "|" +
+      Array.prototype.filter.call(root.querySelectorAll("details"), function (o) { return !o.id && o.querySelector(":scope > summary") && o.querySelector(":scope > summary").textContent.trim() === (s ? s.textContent.trim() : ""); }).indexOf(d);
+  }
+  var answering = null;  // the fields this phone's own accepted tap sent, while its answer goes in
+  function holdIn(root) {
+    var fields = heldFields(root), keys = heldKeys(fields), typed = {}, focus = null, at = document.activeElement;
+    fields.forEach(function (f, i) {
+      if (answering && answering.indexOf(f) >= 0) return;
+      if (changedByPlayer(f)) typed[keys[i]] = f.type === "checkbox" || f.type === "radio" ? f.checked : f.value;
+      if (f === at) {
+        focus = {key: keys[i], field: f};
+        try { focus.start = f.selectionStart; focus.end = f.selectionEnd; } catch (err) { /* (a field without a caret) */ }
+      }
+    });
+    var open = Array.prototype.filter.call(root.querySelectorAll("details[open]"), function (d) { return !d.id; })
+      .map(function (d) { return sectionKey(root, d); });
+    return {typed: typed, focus: focus, open: open};
+  }
+  function giveBack(root, held) {
+    if (!root || !held) return;
+    var fields = heldFields(root), keys = heldKeys(fields), focused = null;
+    fields.forEach(function (f, i) {
+      var key = keys[i];
+      if (key in held.typed) {
+        var v = held.typed[key];
+        if (f.type === "checkbox" || f.type === "radio") f.checked = v;
+        else if (f.tagName !== "SELECT" || Array.prototype.some.call(f.options, function (o) { return o.value === v; })) f.value = v;
+      }
+      if (held.focus && key === held.focus.key) focused = f;
+    });
+    if (held.open.length) root.querySelectorAll("details:not([id])").forEach(function (d) {
+      if (held.open.indexOf(sectionKey(root, d)) >= 0) d.open = true;
+    });
+    if (focused && document.activeElement !== focused && focused.focus) {
+      focused.focus({preventScroll: true});
+      try { if (held.focus.start !== null && held.focus.start !== undefined) focused.setSelectionRange(held.focus.start, held.focus.end); } catch (err) { /* (no caret) */ }
+    }
+  }
+  // The field the player is in is not replaced at all where the browser can move it without losing the
+  // focus (Element.moveBefore: the phone's keyboard stays up): it goes into the part drawn again in
+  // place of its new copy (htmx's hx-preserve), taking the copy's attributes (and a select its options).
+  var preserveIds = 0;
+  function keepTheFieldInUse(target, fragment, held) {
+    var f = held.focus && held.focus.field;
+    if (!f || !("moveBefore" in Element.prototype) || !fragment || !fragment.querySelectorAll) return;
+    var fresh = heldFields(fragment), keys = heldKeys(fresh), i = keys.indexOf(held.focus.key);
+    if (i < 0) return;
+    var copy = fresh[i];
+    if (copy.hasAttribute("hx-preserve") && copy.id === f.id) return;  // htmx keeps it already
+    Array.prototype.slice.call(f.attributes).forEach(function (a) {
+      if (a.name !== "id" && a.name !== "value" && !copy.hasAttribute(a.name)) f.removeAttribute(a.name);
+    });
+    Array.prototype.forEach.call(copy.attributes, function (a) {
+      if (a.name !== "id" && a.name !== "value" && a.name !== "hx-preserve") f.setAttribute(a.name, a.value);
+    });
+    if (f.tagName === "SELECT") {
+      var chosen = f.value;
+      f.innerHTML = copy.innerHTML;
+      if (Array.prototype.some.call(f.options, function (o) { return o.value === chosen; })) f.value = chosen;
+    }
+    if (!f.id) f.id = "held-" + (++preserveIds);
+    copy.id = f.id;
+    copy.setAttribute("hx-preserve", "true");
+  }
+  var holds = {};
+  document.addEventListener("htmx:oobBeforeSwap", function (e) {
+    var t = e.detail.target;
+    if (!t || !t.id || !t.querySelectorAll || !e.detail.shouldSwap) return;
+    holds[t.id] = holdIn(t);
+    if (t.contains(document.activeElement)) keepTheFieldInUse(t, e.detail.fragment, holds[t.id]);
+  });
+  document.addEventListener("htmx:oobAfterSwap", function (e) {
+    var t = e.detail.target, held = t && holds[t.id];
+    if (!held) return;
+    delete holds[t.id];
+    giveBack(document.getElementById(t.id), held);
+  });
+  // the whole board drawn again (far behind, a join, a refusal that came with a newer board)
+  var boardHeld = null;
   document.addEventListener("htmx:beforeSwap", function (e) {
     var t = e.detail.target;
     // (the board on the page: an answer that crossed another goes to it, boardSwap below)
-    typedKept = t && t.id === "board" ? typedIn(document.getElementById("board") || t) : null;
+    boardHeld = t && t.id === "board" ? holdIn(document.getElementById("board") || t) : null;
   });
   document.addEventListener("htmx:afterSwap", function () {
-    var kept = typedKept;
-    typedKept = null;
-    if (!kept) return;
-    document.querySelectorAll("#board form[data-keep-typed][id]").forEach(function (form) { putBack(form.elements, kept); });
+    var held = boardHeld;
+    boardHeld = null;
+    if (held) giveBack(document.getElementById("board"), held);
+  });
+  // this phone's own tap: which fields went with it, known while its answer goes in (htmx handles the
+  // answer in the request's onload, set before htmx:beforeSend)
+  document.addEventListener("htmx:beforeSend", function (e) {
+    var xhr = e.detail.xhr, cfg = e.detail.requestConfig, load = xhr && xhr.onload;
+    if (!cfg || cfg.verb === "get" || typeof load !== "function") return;
+    var tapped = cfg.triggeringEvent && cfg.triggeringEvent.submitter, form = sentForm(e);
+    var row = tapped && tapped.closest(".row");
+    var sent = row ? heldFields(row) : [];
+    if (!sent.length && form) sent = heldFields(document.body).filter(function (f) { return f.form === form; });
+    xhr.onload = function () {
+      answering = xhr.status >= 200 && xhr.status < 300 ? sent : null;
+      try { return load.apply(this, arguments); } finally { answering = null; }
+    };
   });
 
   // Recorded real-deck draws and a typed secret (a sealed order) survive polls (hx-preserve) and are
