@@ -6,7 +6,6 @@ Rounding: "All rounding is done on the final stat values and not in the intermed
 """
 from __future__ import annotations
 
-import itertools
 from fractions import Fraction
 
 from companion.errors import RuleError
@@ -246,15 +245,34 @@ def attack_odds(weapon: dict, target: dict, **options) -> dict:
                   "critical": _check_d20("critical-hit"), "vampirism": _check_d20("vampirism"),
                   "emp": _check_d20("emp")}
     p_pen, expected, dist = Fraction(0), Fraction(0), {}
-    for combo in itertools.product((True, False), repeat=len(names)):
-        outcome = dict(zip(names, combo, strict=False))
+    # Every roll the attack asks for, each passed or not: the outcomes are enumerated only over the rolls
+    # the attack does ask for (a Rending roll with no Rending augmenter is never asked, whatever it
+    # would be), each path's chance the product of its rolls' (issue 38: the 2^8 combinations of every
+    # roll were most of an attack's cost).  The sums are the same, exactly: a roll never asked changes nothing.
+    chances = {name: _pass_chance(thresholds[name]) for name in names}
+
+    class _Ask(Exception):
+        pass
+
+    paths = [{}]
+    while paths:
+        outcome = paths.pop()
+
+        def roll(name, needs, outcome=outcome):
+            if name not in outcome:
+                raise _Ask(name)
+            return outcome[name]
+        try:
+            res = _resolve(ctx, roll)
+        except _Ask as asked:
+            name = asked.args[0]
+            for passed, q in ((True, chances[name]), (False, 1 - chances[name])):
+                if q != 0:
+                    paths.append({**outcome, name: passed})
+            continue
         p = Fraction(1)
         for name, passed in outcome.items():
-            chance = _pass_chance(thresholds[name])
-            p *= chance if passed else 1 - chance
-        if p == 0:
-            continue
-        res = _resolve(ctx, lambda name, needs, outcome=outcome: outcome[name])
+            p *= chances[name] if passed else 1 - chances[name]
         if res["penetrated"]:
             p_pen += p
         value = res["target_heal"] if ctx["ally"] else res["damage"]
