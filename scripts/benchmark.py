@@ -392,6 +392,106 @@ def profile(count: int = 300) -> None:
         print(out.getvalue())
 
 
+def change_cost(systems=None, count: int = 60, profile_system: str | None = None) -> dict:
+    """What one change costs the server in each system (issue 38), in-process on the Flask test client:
+    the load test's table of the system (scripts/load.py table_plan), a phone of each side, and per
+    change: the move (or its Undo) from the first side's phone as the board's form posts it (its answer a
+    step), then the step the other side's live stream pushes (pushed_step, as the stream draws it).
+    CPU ms per change (move and Undo alternating, medians of 5 rounds), and the board's parts drawn
+    again per change, by template (a part served from memory is not counted).  ``profile_system``:
+    cProfile that system's changes and print where the time goes."""
+    import cProfile
+    import io
+    import pstats
+    sys.path.insert(0, str(ROOT))
+    import load
+    from companion import create_app
+    from companion.board import draw as board_draw
+    from companion.board import pushed_step
+    from companion.db import get_db
+    from companion.store import table_head
+    app = create_app({"DATABASE": f"{tempfile.mkdtemp()}/changes.sqlite", "SECRET_KEY": "changes"})
+    drawn: dict[str, int] = {}
+    plain_render = board_draw._render
+
+    def counting_render(name, ctx, **extra):
+        drawn[name] = drawn.get(name, 0) + 1
+        return plain_render(name, ctx, **extra)
+    board_draw._render = counting_render
+    out = {}
+    try:
+        for system in systems or load.SYSTEMS:
+            plan = load.table_plan(system)
+            api = app.test_client()
+            created = api.post("/api/tables", json={"system": system, "name": "Changes",
+                                                     "sides": plan["sides"]}).get_json()
+            code = created["code"]
+            auth = {"Authorization": "Bearer " + created["player_url"].rsplit("/", 1)[1]}
+            for step in plan["steps"]:
+                assert api.post(f"/api/tables/{code}/actions", json=step, headers=auth).status_code == 200
+            path = "/t/" + created["player_url"].split("/t/", 1)[1]
+            phones = []
+            for name, side in (("A", plan["sides"][0]), ("B", plan["sides"][-1])):
+                phone = app.test_client()
+                token = re.search(rb'name="csrf_token" value="([^"]+)"', phone.get(path).data).group(1).decode()
+                phone.post(path, data={"csrf_token": token, "seat": name, "side": side})
+                page = phone.get(f"/t/{code}").data
+                phones.append([phone, re.search(rb'"X-CSRF-Token": "([^"]+)"', page).group(1).decode(),
+                               SEQ_RE.search(page).group(1).decode()])
+            move = plan["moves"][0]
+            (a, token, _), b = phones[0], phones[1]
+
+            def change(i: int) -> None:
+                url = f"/t/{code}/act" if i % 2 == 0 else f"/t/{code}/undo"
+                form = {"csrf_token": token, **(load.move_form(move) if i % 2 == 0 else {})}
+                resp = a.post(url, data=form, headers={
+                    "HX-Request": "true", "X-CSRF-Token": token, "Accept-Encoding": "gzip",
+                    "X-Board-Seq": phones[0][2], "X-Open-Units": move["_open"]})
+                assert resp.status_code == 200, (system, resp.status_code, resp.data[:300])
+                phones[0][2] = resp.headers.get("X-Board-Seq") or SEQ_RE.search(gzip.decompress(resp.data)).group(1).decode()
+                with app.test_request_context(f"/t/{code}/live"):  # the other side's stream, as it draws
+                    from flask import g
+                    g.table = None
+                    head = table_head(get_db(), code)
+                    seat = {"name": "B", "side": plan["sides"][-1], "role": "player"}
+                    pushed = pushed_step(code, seat, int(b[2]), head)
+                    if pushed is None:  # its board not kept yet (the first change): its poll draws it
+                        b[0].get(f"/t/{code}/poll?seq={b[2]}", headers={"HX-Request": "true"})
+                    b[2] = str(head[1])
+
+            for i in range(10):
+                change(i)
+            rounds, parts = [], []
+            for _ in range(5):
+                drawn.clear()
+                c0 = time.process_time()
+                for i in range(count):
+                    change(i)
+                rounds.append((time.process_time() - c0) / count * 1000)
+                parts.append(dict(drawn))
+            per = {k: v / count for k, v in parts[-1].items()}
+            out[system] = {"cpu_ms": statistics.median(rounds), "parts": per, "parts_total": sum(per.values())}
+            print(f"{system}: {out[system]['cpu_ms']:.2f} ms CPU per change; parts drawn per change "
+                  f"{out[system]['parts_total']:.1f}: " + ", ".join(
+                      f"{k.replace('board/', '')} {v:.1f}" for k, v in sorted(per.items(), key=lambda kv: -kv[1])))
+            if system == profile_system:
+                prof = cProfile.Profile()
+                prof.enable()
+                for i in range(count):
+                    change(i)
+                prof.disable()
+                for order in ("cumulative", "tottime"):
+                    buf = io.StringIO()
+                    pstats.Stats(prof, stream=buf).sort_stats(order).print_stats(35)
+                    print(buf.getvalue())
+    finally:
+        board_draw._render = plain_render
+    free = out.get("freeform", {}).get("cpu_ms")
+    if free:
+        print("per change, to Freeform's: " + ", ".join(f"{k} {v['cpu_ms'] / free:.2f}x" for k, v in out.items()))
+    return out
+
+
 def report_compare(sizes=(100, 1_000, 10_000), samples=20) -> None:
     """In process: the battle report after one change, built by replaying the whole log
     (report.build, as before issue 30 §9) and on from the kept totals (report_cache.report_of),
@@ -489,6 +589,9 @@ def main() -> None:
                         help="only: API actions under synchronous=NORMAL and FULL, alternating, same run")
     parser.add_argument("--profile", action="store_true",
                         help="profile one htmx tap and its board render in-process instead (cProfile)")
+    parser.add_argument("--changes", nargs="*", metavar="SYSTEM",
+                        help="only: CPU and parts drawn per change in each system (or those named), in-process")
+    parser.add_argument("--profile-system", help="with --changes: cProfile this system's changes")
     if sys.argv[1:2] == ["load"]:
         sys.path.insert(0, str(ROOT / "scripts"))
         import load
@@ -496,6 +599,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.profile:
         return profile()
+    if args.changes is not None:
+        return change_cost(tuple(args.changes) or None, profile_system=args.profile_system)
     if args.report:
         return report_compare(tuple(args.growth))
     if args.synchronous:
