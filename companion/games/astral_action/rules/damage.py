@@ -56,7 +56,7 @@ def fill_health(ship: dict, amount: int, brace: bool = False) -> tuple[list[str]
         take = min(room, amount)
         row["filled"] += take
         amount -= take
-        steps.append(f"health row {n}: {row['filled']}/{row['size']}")
+        steps.append(f"health row {n}: {row['size'] - row['filled']}/{row['size']} left")
         if row["filled"] == row["size"]:
             filled_rows += 1
             if brace and amount > 0:
@@ -86,7 +86,8 @@ def take_damage(ship: dict, amount: int, *, roll: int | None = None, kinetic: bo
             take = min(undamaged, left)
             track["filled"] += take
             left -= take
-            steps.append(f"{kind} {track['filled']}/{track['size']}")
+            # counted as every surface counts a track: boxes left of its size (the board's "Armor 2/5")
+            steps.append(f"{kind} {track['size'] - track['filled']}/{track['size']} left")
     health_steps, rows = fill_health(ship, left, brace) if left > 0 else ([], 0)
     ship["pending"] += 0 if destroyed(ship) else rows
     return {"steps": steps + health_steps, "rows_filled": rows, "destroyed": destroyed(ship)}
