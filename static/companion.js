@@ -383,7 +383,8 @@
   // Steppers (issue 28 §6): an input[data-stepper] gets a − and a + button (44 px) on either side. The
   // input stays a plain field, sent as typed, so the form works without this script; a tap writes the
   // number one lower or higher within data-min..data-max (the game's own input limits) and fires
-  // input/change, so a live check redraws as after typing. An empty field starts at data-min (or 0).
+  // input/change, so a live check redraws as after typing. An empty field steps from its placeholder
+  // (what it shows), its data-start, or 0.
   var stepperIds = 0;
   function steppers(root) {
     (root || document).querySelectorAll("input[data-stepper]:not([data-stepped])").forEach(function (input) {
@@ -410,7 +411,13 @@
     var lo = input.dataset.min === undefined ? -Infinity : +input.dataset.min;
     var hi = input.dataset.max === undefined ? Infinity : +input.dataset.max;
     var now = parseInt(String(input.value).replace(/[+\s]/g, ""), 10);
-    var next = isNaN(now) ? (isFinite(lo) ? lo : 0) : now + d;
+    // an empty field steps from what it shows (its placeholder), else from its usual value
+    // (data-start, where the rules give one), else from 0, the result kept within its limits; not
+    // from its lowest value (issue 40 §5: + on an empty Miss field gave -10; Armour, 1 to 6, gives 1)
+    if (isNaN(now)) now = parseInt(String(input.getAttribute("placeholder") || "").replace(/[+\s]/g, ""), 10);
+    if (isNaN(now) && input.dataset.start !== undefined) now = parseInt(input.dataset.start, 10);
+    if (isNaN(now)) now = 0;
+    var next = now + d;
     input.value = String(Math.min(hi, Math.max(lo, next)));
     input.dispatchEvent(new Event("input", {bubbles: true}));
     input.dispatchEvent(new Event("change", {bubbles: true}));
