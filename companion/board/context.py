@@ -42,6 +42,7 @@ def board_context(code: str, seat: dict, errors=None, flash=None, row=None) -> d
             "readonly": seat["role"] == "spectator" or row["finished"],
             "history": {k: log[k] for k in ("undo", "redo", "undo_seq", "redo_seq")}, "rolls": log["rolls"],
             "result": newest_result(row, log["rolls"]),
+            "unit_result": unit_results(row, log["rolls"], log["undo"]),
             "lineup": lineup(row["state"]), "roster_print": roster_of(row["state"], seated),
             # each side as the side selects below the board name it ("Side B (Ben)"): kept in step by companion.js
             "side_labels": {side: roster.called(seated, side) for side in row["state"]["sides"]},
@@ -62,3 +63,24 @@ def newest_result(row: dict, rolls: list[dict]) -> dict | None:
     if rolls and rolls[0]["seq"] == row["seq"] and not rolls[0]["withdrawn"] and rolls[0]["type"] not in NO_OUTCOME:
         return rolls[0]
     return None
+
+
+def unit_results(row: dict, rolls: list[dict], undo: str | None) -> dict:
+    """What each unit's card says of the last thing done, where a game shows it on the card (Talon,
+    issue 10): the newest roll while it is the last thing done and names the unit (``("roll", label,
+    dice)``), else what Undo would take back if it names the unit (``("undo", text)``).  Read key by
+    key (board/draw.py watches it), so a roll redraws the cards it names, not every card (issue 38:
+    every Talon card read the newest roll, the seq and the Undo label, and was drawn at every change)."""
+    last = rolls[0] if rolls else None
+    now = last is not None and last["seq"] == row["seq"]
+    out: dict = {}
+    if now and not last.get("withdrawn"):
+        payload = last.get("payload") or {}
+        for uid in (payload.get("unit"), payload.get("target")):
+            if isinstance(uid, str) and uid in row["state"]["units"] and uid not in out:
+                out[uid] = ("roll", last.get("label"), tuple(payload.get("dice") or ()))
+    if undo and not now:
+        for uid, unit in row["state"]["units"].items():
+            if (": " + unit["name"] + " ") in undo:
+                out.setdefault(uid, ("undo", undo.split(": ", 1)[1]))
+    return out

@@ -150,6 +150,7 @@ def draw(row: dict, view: View, errors: dict | None = None, flash: str | None = 
     # what a part reads of these is noted key by key (board/reads.py)
     ctx["row"], ctx["state"], ctx["seat"] = (Watched("row", ctx["row"]), Watched("state", ctx["state"]),
                                              Watched("seat", ctx["seat"]))
+    ctx["unit_result"] = Watched("unit_result", ctx["unit_result"])  # read unit by unit (context.unit_results)
     board = Board(row["code"], ctx["row"]["seq"], view, "", [], ctx, version=version)
     if not (errors or flash):
         board.parts_key = keep.part_key(row["id"], view.role, version)
