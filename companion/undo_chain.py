@@ -22,7 +22,9 @@ from companion.errors import RuleError
 
 # A snapshot of the folded state every this many links of the done stack: undo and redo then
 # apply at most this many events whatever the log's length (scripts/benchmark.py measures it).
-SNAPSHOT_EVERY = 64
+# 8 (was 64, issue 38): a take-back 50 moves ago applied 72-84 moves, and an Undo up to 63 of a game's
+# moves; a snapshot is the state's JSON the move writes to its table row anyway, stored once more.
+SNAPSHOT_EVERY = 8
 
 
 def now() -> str:
@@ -55,15 +57,16 @@ def _append_action(db: Database, row: dict, payload: dict, seat: str, side, ts=N
     state, label = actions.attempt(row["state"], payload)
     seq, parent = row["seq"] + 1, row.get("done_top")
     since = 0 if parent is None else _link(db, row["id"], parent)[2] + 1
+    text = json.dumps(state)  # (once: the table's row and a snapshot hold the same)
     if since >= SNAPSHOT_EVERY or parent is None:
         since = 0
         db.conn.execute("insert or replace into snapshots (table_id, seq, state) values (?, ?, ?)",
-                        [row["id"], seq, json.dumps(state)])
+                        [row["id"], seq, text])
     _insert_event(db, row["id"], seq, seat, side, payload, label, entry.chance, ts=ts, link=parent,
                   since_snap=since)
     db.conn.execute("update tables set state = ?, seq = ?, finished = ?, done_top = ?, undone_event = NULL,"
                     " name = ? where id = ?",
-                    [json.dumps(state), seq, int(state["finished"]), seq, state["name"], row["id"]])
+                    [text, seq, int(state["finished"]), seq, state["name"], row["id"]])
     row.update(state=state, seq=seq, finished=int(state["finished"]), done_top=seq, undone_event=None,
                name=state["name"])
     return seq, label, state
