@@ -563,16 +563,19 @@ def rss_bytes(pids) -> int:
     return total
 
 
-def start_server(target: str, port: int, tmp: str, log) -> subprocess.Popen:
+def start_server(target: str, port: int, tmp: str, log, tree: str = "") -> subprocess.Popen:
+    """``tree``: another checkout whose code the server runs (its companion first on the path)."""
     env = {**os.environ, "COMPANION_DB": f"{tmp}/load.sqlite", "COMPANION_SECRET_KEY": "load",
            "FLOOR_DB": f"{tmp}/floor.sqlite"}
+    if tree:
+        env["PYTHONPATH"] = tree
     gunicorn = [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "--bind", f"127.0.0.1:{port}",
                 "--log-level", "warning"]
     cmd = {"floor": gunicorn + ["scripts.floor_app:create_app()"],
            "gunicorn": gunicorn + ["companion:create_app()"],  # as the Procfile
            "serve": [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
                      "--db", f"{tmp}/load.sqlite"]}[target]
-    return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    return subprocess.Popen(cmd, cwd=tree or ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
 
 
 def wait_for(port: int, server: subprocess.Popen) -> None:
@@ -662,15 +665,21 @@ async def hold_slow_clients(port: int, idle: int, dribble: int, end: float, clos
 
 
 async def run_target(target: str, args, phones_n: int) -> dict:
+    """One server's run; ``target`` is floor, gunicorn or serve, and ``gunicorn:freeform`` (say)
+    plays that server with Freeform tables only, for a Freeform figure in the same run."""
+    label = target
+    target, _, only = target.partition(":")
+    target, _, tree = target.partition("@")  # gunicorn@/path/to/a/checkout: that checkout's code (before/after)
+    systems = (only,) if only else systems_of(args)
     port = free_port()
     tmp = tempfile.mkdtemp(prefix=f"load-{target}-")
     log = open(f"{tmp}/server.log", "wb")
-    server = start_server(target, port, tmp, log)
+    server = start_server(target, port, tmp, log, tree)
     try:
         try:
             wait_for(port, server)
         except RuntimeError:
-            server = start_server(target, port, tmp, log)  # once more (a fresh file's start-up race)
+            server = start_server(target, port, tmp, log, tree)  # once more (a fresh file's start-up race)
             wait_for(port, server)
         await asyncio.sleep(1.0)  # every worker booted
         floor = target == "floor"
@@ -678,7 +687,7 @@ async def run_target(target: str, args, phones_n: int) -> dict:
         if floor:
             phones = [Phone(port, f"FLOOR{i // args.per_table}", f"P{i}", "floor") for i in range(phones_n)]
         else:
-            phones = await set_up(port, tables, args.per_table, phones_n, args.units, systems_of(args))
+            phones = await set_up(port, tables, args.per_table, phones_n, args.units, systems)
         # this client's own collector pauses would be counted as the server's latency (at 2,000 phones
         # full collections of ~100 ms were measured here): what the set-up made is set aside, and what
         # the run makes is collected less often
@@ -743,7 +752,7 @@ async def run_target(target: str, args, phones_n: int) -> dict:
             phone.poll_conn.close()
             phone.act_conn.close()
         wall = wall1 - wall0
-        return {"target": target, "phones": phones_n, "tables": tables, "duration": round(wall, 1),
+        return {"target": label, "phones": phones_n, "tables": tables, "duration": round(wall, 1),
                 "times": {k: [round(t * 1000, 3) for t in v] for k, v in res.times.items()},
                 "errors": res.errors, "error_kinds": res.error_kinds, "live": bool(args.live and not floor),
                 "pushed": res.pushed,
@@ -757,7 +766,7 @@ async def run_target(target: str, args, phones_n: int) -> dict:
                 "connections_opened": Conn.opened,
                 "slow_clients": {"idle": args.idle, "dribbling": args.dribble, "dribblers_closed": len(slow_closed)},
                 "change_bytes": sum(res.change_bytes) / len(res.change_bytes) if res.change_bytes else 0,
-                "systems": list(systems_of(args)), "refused": res.refused,
+                "systems": list(systems), "refused": res.refused,
                 "by_system": {k: {**v, "action": [round(t * 1000, 3) for t in v["action"]],
                                   "sync": [round(t * 1000, 3) for t in v["sync"]]}
                               for k, v in res.by_system.items()}}
@@ -869,7 +878,9 @@ def main(argv=None) -> None:
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds run before measuring")
     parser.add_argument("--grace", type=float, default=30.0,
                         help="seconds the last requests may still take after the window (then counted as errors)")
-    parser.add_argument("--targets", default="floor,gunicorn,serve", help="comma-separated: floor, gunicorn, serve")
+    parser.add_argument("--targets", default="floor,gunicorn,serve",
+                        help="comma-separated: floor, gunicorn, serve; gunicorn:freeform (say) for Freeform tables "
+                             "only; gunicorn@DIR runs the code of the checkout DIR (a before beside an after)")
     parser.add_argument("--idle", type=int, default=0, help="connections held open that send nothing")
     parser.add_argument("--dribble", type=int, default=0,
                         help="connections that send a header line a second and never finish the request")
