@@ -16,7 +16,7 @@ import os
 
 from flask import Blueprint, abort, current_app, g, make_response, redirect, render_template, request, url_for
 
-from companion import feed, hidden, report, store
+from companion import feed, games, hidden, report, store
 from companion.board import has_template
 from companion.db import get_db, systems
 from companion.lobby import _role
@@ -29,7 +29,9 @@ DISPLAY_SEAT = "Display"  # the name a screen that joined by the Display QR goes
 SPECTATOR = {"name": DISPLAY_SEAT, "side": None, "role": "spectator"}
 THEMES = {"night": "dark, for a TV in a dim room", "day": "light, for a bright room",
           "broadcast": "white on dark plates with outlined type, for an overlay on a camera picture"}
-TICKER = 5  # events in the ticker: one line each along the bottom of a 1280x800 screen
+TICKER = 5  # events in the ticker, at most: display.js shows as many of them as the screen holds
+ROLLS = 3  # rolls in the roll panel: the newest in force large, the others small under it
+SINCE = 60  # events read to know whether a roll was applied since (a roll further back says so in the log)
 FRESH_SECONDS = 6  # how long a new roll stays large before it shrinks into the ticker (display.js)
 
 
@@ -83,6 +85,34 @@ def unit_view(unit: dict, levels: dict, state: dict) -> dict:
             "sealed": sealed}
 
 
+def screen_joined(event: dict) -> bool:
+    """A display's own join (the Display QR): written to the log by the seat's code, not a move."""
+    p = event.get("payload") or {}
+    return event.get("type") == "join" and p.get("name") == DISPLAY_SEAT and p.get("role") == "spectator"
+
+
+def roll_views(rolls: list[dict], since: list[dict], game) -> list[dict]:
+    """The last few rolls as the TV says them (issue 40 §6): each with its dice, its odds, the game's
+    word for it (a payload's ``luck.call``: "MISS", "GLANCE", "HIT"), whether it was taken back, and,
+    for a roll the game applies with a later move (``Game.applied_by``), whether that move came."""
+    applies = dict(game.applied_by) if game else {}
+    views = []
+    for r in rolls:
+        luck = (r.get("payload") or {}).get("luck")
+        call = luck.get("call") if isinstance(luck, dict) and isinstance(luck.get("call"), str) else None
+        label, applied = r["label"], None
+        if r["type"] in applies:
+            later = [e for e in since if e["seq"] > r["seq"] and not e["withdrawn"] and not e.get("taken_back")]
+            nxt = next((e for e in reversed(later) if e["type"] in (applies[r["type"]], r["type"])), None)
+            applied = bool(nxt and nxt["type"] == applies[r["type"]])
+            if game.pending_words and label.endswith(game.pending_words):
+                label = label[:-len(game.pending_words)]
+        views.append({**r, "label": label, "call": call.upper() if call else None, "applied": applied,
+                      "withdrawn": bool(r["withdrawn"] or r.get("taken_back")),
+                      "dice": feed.dice_of(r["payload"]), "odds": feed.odds_of(r)})
+    return views
+
+
 def display_context(row: dict) -> dict:
     """What every display part draws from, as a spectator may see it."""
     db = get_db()
@@ -94,14 +124,17 @@ def display_context(row: dict) -> dict:
               "units": [unit_view(state["units"][uid], levels, state) for uid in levels
                         if state["units"][uid].get("side") == side]}
              for i, side in enumerate(state["sides"])]
-    recent = store.log_page(db, row["id"], viewer, before=row["seq"] + 1, size=TICKER)
-    rolls = store.board_log(db, row["id"], viewer, rolls=1, row=row)["rolls"]
-    last = rolls[0] if rolls and not rolls[0]["withdrawn"] else None
+    # the ticker: a screen joining (this one, or another) is not a move of the game (issue 40 §6)
+    recent = [e for e in store.log_page(db, row["id"], viewer, before=row["seq"] + 1, size=TICKER + 10)
+              if not screen_joined(e)][:TICKER]
     system = systems()[row["system"]]
+    rolls = roll_views(store.board_log(db, row["id"], viewer, rolls=ROLLS, row=row)["rolls"],
+                       store.log_page(db, row["id"], viewer, before=row["seq"] + 1, size=SINCE), games.declared(system.slug))
+    last = next((r for r in rolls if not r["withdrawn"]), None)
     return {"row": row, "state": state, "system": system, "seat": SPECTATOR, "sides": sides, "recent": recent,
             "roster": store.seated(db, row["code"], row),  # who sits on each side, named as the board does
-            "last": last, "last_dice": feed.dice_of(last["payload"]) if last else None,
-            "last_odds": feed.odds_of(last) if last else None, "reading": reading,
+            "rolls": rolls, "last": last, "last_dice": last["dice"] if last else None,
+            "last_odds": last["odds"] if last else None, "reading": reading,
             "game_display": has_template(f"games/{system.slug}/_display.html"),
             "has_row": has_template(f"games/{system.slug}/_row.html"),
             "game_css": has_static(f"games/{system.slug}.css"),

@@ -30,25 +30,48 @@
     document.body.classList.toggle("has-fresh", on);
   }
   // Every ship shows (issue 36): a side whose units do not fit its panel gets a smaller type scale
-  // (--fit, halved at most, found by bisection); one that still does not fit at the floor rolls slowly
-  // through its units and back, so nothing is cut for good, whatever a side holds, at any screen size.
+  // (--fit, halved at most, found by bisection), or two columns where those show its units larger
+  // (issue 40 §2: a wide side with a short list of ships and auxiliaries); one that still does not fit
+  // at the floor rolls slowly through its units and back, so nothing is cut for good, whatever a side
+  // holds, at any screen size. The ticker and the earlier rolls show as many lines as their room holds,
+  // the oldest going first, never a line cut in half.
   var FLOOR = 0.5, rolling = [];
-  function over(side) { return side.scrollHeight > side.clientHeight; }
+  function over(side) {
+    return side.scrollHeight > side.clientHeight || (side.classList.contains("two") &&
+      Array.prototype.some.call(side.querySelectorAll(".dsp-name"), function (n) { return n.scrollWidth > n.clientWidth + 1; }));
+  }
+  function scale(side) {  // the largest --fit at which the side shows whole, or null below the floor
+    side.style.setProperty("--fit", "1");
+    if (!over(side)) return 1;
+    var lo = FLOOR, hi = 1;
+    side.style.setProperty("--fit", String(lo));
+    if (over(side)) return null;
+    for (var i = 0; i < 7; i++) {
+      var mid = (lo + hi) / 2;
+      side.style.setProperty("--fit", String(mid));
+      if (over(side)) hi = mid; else lo = mid;
+    }
+    return lo;
+  }
+  function oldestGo(box, items) {
+    items.forEach(function (li) { li.hidden = false; });
+    for (var i = items.length - 1; i >= 0 && box.scrollHeight > box.clientHeight + 1; i--) items[i].hidden = true;
+  }
   function fit() {
     rolling = [];
+    var ticker = main.querySelector(".dsp-ticker"), roll = main.querySelector(".dsp-roll:not(.fresh)");
+    if (ticker) oldestGo(ticker, Array.prototype.slice.call(ticker.querySelectorAll("li"), 1));  // (the newest stays)
+    if (roll) oldestGo(roll, Array.prototype.slice.call(roll.querySelectorAll(".dsp-earlier li")));
     main.querySelectorAll(".dsp-side").forEach(function (side) {
-      side.style.setProperty("--fit", "1");
-      side.classList.remove("rolling");
-      if (!over(side)) return;
-      var lo = FLOOR, hi = 1;
-      side.style.setProperty("--fit", String(lo));
-      if (over(side)) { side.classList.add("rolling"); rolling.push(side); return; }
-      for (var i = 0; i < 7; i++) {
-        var mid = (lo + hi) / 2;
-        side.style.setProperty("--fit", String(mid));
-        if (over(side)) hi = mid; else lo = mid;
-      }
-      side.style.setProperty("--fit", String(lo));
+      side.classList.remove("rolling", "two");
+      var one = scale(side);
+      if (one === 1) return;
+      side.classList.add("two");
+      var two = side.querySelectorAll(".dsp-unit").length > 1 ? scale(side) : null;
+      if (two !== null && (one === null || two > one + 0.05)) { side.style.setProperty("--fit", String(two)); return; }
+      side.classList.remove("two");
+      if (one === null) { side.style.setProperty("--fit", String(FLOOR)); side.classList.add("rolling"); rolling.push(side); return; }
+      side.style.setProperty("--fit", String(one));
     });
   }
   var down = true, pause = 0;
@@ -59,6 +82,13 @@
     if (ends) { down = !down; pause = Date.now() + 3000; }
   }, 40);
   window.addEventListener("resize", fit);
+  // and whenever the room changes otherwise (a note above the table comes or goes, the game's gauge
+  // or a font loads after the first fit)
+  var refit = null;
+  function soon() { if (!refit) refit = requestAnimationFrame(function () { refit = null; fit(); }); }
+  if (window.ResizeObserver) new ResizeObserver(soon).observe(main);
+  window.addEventListener("load", soon);
+  if (document.fonts && document.fonts.ready) document.fonts.ready.then(soon);
   fit();
 
   function swapped() {

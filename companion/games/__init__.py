@@ -35,6 +35,11 @@ class Game:
     # them once (templates/_macros.html game_head), never the board's swapped parts
     styles: tuple[str, ...] = ()
     scripts: tuple[str, ...] = ()
+    # rolls applied by a later move of the game's, as pairs (("aa-attack", "aa-apply-attack"),): the TV
+    # says whether each has been applied yet, in place of the words its label ends with while it was
+    # not (``pending_words``, e.g. " (not yet applied)")
+    applied_by: tuple[tuple[str, str], ...] = ()
+    pending_words: str = ""
 
 
 @dataclass

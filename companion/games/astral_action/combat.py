@@ -183,7 +183,9 @@ def decide_aa_attack(state: dict, args: dict, ctx) -> dict:
     odds = atk.odds(plan)
     result = atk.resolve(plan, dice[0], dice[1:])
     return {**p, "dice": dice, "odds": odds,
-            "luck": {"expected": round(odds["expected"], 4), "actual": result["applied"], "what": "damage"}}
+            # "call": the chart's word for it (L88), said large by the TV (companion/display.py)
+            "luck": {"expected": round(odds["expected"], 4), "actual": result["applied"], "what": "damage",
+                     "call": result["result"]}}
 
 
 def _pending(state: dict) -> tuple[dict, dict]:
