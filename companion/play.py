@@ -247,7 +247,7 @@ def act(code: str):
 def _asked_if_same(code: str, resp, done: dict):
     """The answer to a tracker change that repeats another seat's a moment before: the question
     "Ben also took 1 HP from Nimitz 2 s ago. Same hit?" goes with it (companion/same_hit.py)."""
-    if not request.htmx or done["payload"]["type"] not in same_hit.TRACKER_CHANGES:
+    if not request.htmx or not same_hit.asked_about(done["payload"]["type"]):
         return resp
     other = same_hit.earlier_same(get_db(), done["row"]["id"], done["seq"])
     if other is not None:
@@ -319,7 +319,7 @@ def _log_page(code: str, seat: dict, before: str = "", status: int = 200, refuse
     older = events[-1]["seq"] if events and events[-1]["seq"] > 1 else None
     return render_template("log.html", row=row, seat=seat, events=events, older=older, newest=before is None,
                            can_change=seat["role"] == "player" and not row["finished"], refused=refused,
-                           correctable=take_back.correctable), status
+                           correctable=take_back.correctable, amount_field=take_back.amount_field), status
 
 
 @bp.post("/t/<code>/take-back")

@@ -1,7 +1,8 @@
 """The same hit counted twice (issue 28 item 3): two players tap -1 on the same ship within a second,
 both count, and nobody is told.  After a tracker change, ``earlier_same`` finds the same change
 (the same payload: unit, tracker, operation and amount) made by another seat a moment before and
-still in force; the answer asks "Ben also took 1 HP from Nimitz 2 s ago. Same hit?" with "Keep
+still in force, or the same one of a game's own hit actions (``Game.hits``); the answer asks "Ben
+also took 1 HP from Nimitz 2 s ago. Same hit?" with "Keep
 both" and "Take mine back" (one tap: the move taken back, companion/take_back.py).
 """
 from __future__ import annotations
@@ -11,10 +12,18 @@ from datetime import datetime
 
 from sqlite_utils import Database
 
+from companion import games
+
 WITHIN_SECONDS = 5  # "a moment ago": issue 28 item 3 ("say within 5 s"); the seeds are silent, it is not a rule
 LOOK_BACK = 30  # events looked at: a busy table makes fewer than this in 5 s
 TRACKER_CHANGES = ("adjust", "tracker")
 DAMAGE_OPS = ("adjust", "move", "hit")
+
+
+def asked_about(kind: str) -> bool:
+    """Whether a move of this type may be the same hit as another's: a tracker change, or one of a
+    game's own hit actions (``Game.hits``, issue 40 §4)."""
+    return kind in TRACKER_CHANGES or kind in games.hit_actions()
 
 
 def earlier_same(db: Database, table_id: int, seq: int) -> dict | None:
@@ -22,7 +31,7 @@ def earlier_same(db: Database, table_id: int, seq: int) -> dict | None:
     made the same tracker change: {"seq", "seat", "seconds", "label"}; None if there is none."""
     mine = db.execute("select ts, seat, type, payload from events where table_id = ? and seq = ?",
                       [table_id, seq]).fetchone()
-    if mine is None or mine[2] not in TRACKER_CHANGES:
+    if mine is None or not asked_about(mine[2]):
         return None
     ts, seat, type_, payload = mine
     try:
@@ -41,7 +50,8 @@ def earlier_same(db: Database, table_id: int, seq: int) -> dict | None:
         except (TypeError, ValueError):  # an imported event's time that is not one: not a moment ago
             return None
         if 0 <= seconds <= WITHIN_SECONDS:
-            return {"seq": other, "seat": other_seat, "seconds": seconds, "label": label, "payload": payload}
+            return {"seq": other, "seat": other_seat, "seconds": seconds, "label": label, "payload": payload,
+                    "type": type_}
         if seconds > WITHIN_SECONDS:
             return None
     return None
@@ -50,11 +60,15 @@ def earlier_same(db: Database, table_id: int, seq: int) -> dict | None:
 def question(state: dict, other: dict) -> str:
     """What the second phone is asked: "Ben also took 1 HP from Nimitz 2 s ago. Same hit?"."""
     p = other["payload"]
+    ago = "just now" if other["seconds"] < 1 else f"{round(other['seconds'])} s ago"
+    hit = games.hit_actions().get(other.get("type") or p.get("type"))
+    if hit:  # a game's own hit: said as its log says it ("Raven takes 3 damage: ...")
+        said = other["label"] if len(other["label"]) <= 90 else other["label"][:90].rsplit(" ", 1)[0] + " …"
+        return f"{other['seat']} also recorded this {ago}: {said}. Same hit?"
     unit = state["units"].get(p.get("unit") or "")
     owner = unit["name"] if unit else "the table"
     tracker = (unit["trackers"] if unit else state["trackers"]).get(p.get("tracker"), {})
     what = tracker.get("label", p.get("tracker", ""))
-    ago = "just now" if other["seconds"] < 1 else f"{round(other['seconds'])} s ago"
     amount = p.get("amount") or abs(p.get("by") or 0) if "by" in p else p.get("n")
     op = "adjust" if other.get("payload", {}).get("type") == "adjust" else p.get("op")
     if op in DAMAGE_OPS and amount and (p.get("by", -1) < 0):

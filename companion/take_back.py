@@ -21,7 +21,7 @@ import re
 
 from sqlite_utils import Database
 
-from companion import actions, hidden
+from companion import actions, games, hidden
 from companion.actions import TAKE_BACK, schema
 from companion.errors import Conflict, RuleError, Stale
 from companion.undo_chain import _append_undo, _insert_event, _state_at
@@ -38,10 +38,19 @@ CORRECTABLE_OPS = ("adjust", "move")  # a tracker op that moves a number by "by"
 
 
 def correctable(event: dict) -> bool:
-    """A tracker change by an amount: what Correct offers to enter again with another unit or amount."""
+    """A tracker change by an amount, or one of a game's own hits (``Game.hits``, issue 40 §4): what
+    Correct offers to enter again with another unit or amount."""
     p = event.get("payload") or {}
+    hit = games.hit_actions().get(event.get("type"))
+    if hit:
+        return p.get(hit[0]) not in (None, "") and p.get(hit[1]) not in (None, "")
     return event.get("type") in CORRECTABLE and "by" in p and (
         event["type"] == "adjust" or p.get("op") in CORRECTABLE_OPS)
+
+
+def amount_field(event: dict) -> tuple[str, str]:
+    """The fields Correct changes in a move: (its unit field, its amount field)."""
+    return games.hit_actions().get(event.get("type"), ("unit", "by"))
 
 
 def clean_targets(raw) -> list[int]:
@@ -69,7 +78,7 @@ def check_payload(payload: dict) -> None:
     instead = payload.get("instead")
     if instead is not None:
         if not isinstance(instead, dict) or not correctable({"type": instead.get("type"), "payload": instead}):
-            raise RuleError("Only a tracker change by an amount can be corrected.", "instead")
+            raise RuleError("Only a tracker change by an amount or a hit can be corrected.", "instead")
         schema.check(actions.REGISTRY[instead["type"]].fields or {}, instead)
 
 
@@ -241,21 +250,24 @@ def correction(db: Database, row: dict, target: int, asked: dict, ctx) -> dict:
                        [row["id"], target]).fetchone()
     event = {"type": found[0], "payload": json.loads(found[1])} if found else {}
     if not found or not correctable(event):
-        raise RuleError(f"#{target} is not a tracker change by an amount; take it back instead.", "instead")
+        raise RuleError(f"#{target} is not a tracker change by an amount or a hit; take it back instead.", "instead")
     if not isinstance(asked, dict) or set(asked) - {"unit", "by"}:
         raise RuleError("A correction names another unit, another amount, or both.", "instead")
     move = dict(event["payload"])
+    unit_field, by_field = amount_field(event)
+    hit = by_field != "by"  # a game's own hit: its amount is what was taken, a positive whole number
     if asked.get("unit") not in (None, ""):
-        move["unit"] = asked["unit"]
+        move[unit_field] = asked["unit"]
     if asked.get("by") not in (None, ""):
         by = asked["by"]
         if isinstance(by, str) and by.strip().lstrip("+-").isdecimal():
             by = int(by)
-        if isinstance(by, bool) or not isinstance(by, int) or by == 0:
-            raise RuleError("Enter the amount it should have been (a whole number, not 0; "
-                            "to leave it out, take it back).", "by")
-        move["by"] = by
-        move.pop("amount", None)  # the amount typed beside the -/+ buttons sized "by"; the new amount is whole
+        if isinstance(by, bool) or not isinstance(by, int) or by == 0 or (hit and by < 0):
+            raise RuleError("Enter the amount it should have been (a whole number, " + ("more than 0" if hit else "not 0")
+                            + "; to leave it out, take it back).", "by")
+        move[by_field] = by
+        if not hit:
+            move.pop("amount", None)  # the amount typed beside the -/+ buttons sized "by"; the new amount is whole
     if move == event["payload"]:
         raise RuleError(f"That is #{target} as it was: change the unit or the amount.", "instead")
     return move

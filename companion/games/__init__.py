@@ -40,6 +40,11 @@ class Game:
     # not (``pending_words``, e.g. " (not yet applied)")
     applied_by: tuple[tuple[str, str], ...] = ()
     pending_words: str = ""
+    # its own hit actions, as (action type, its unit field, its amount field): ("aa-damage", "unit",
+    # "amount").  Two seats entering the same one a moment apart are asked "Same hit?"
+    # (companion/same_hit.py), and the log offers Correct for it: the same hit on another unit or
+    # for another amount (companion/take_back.py), as for a tracker's -/+ (issue 40 §4)
+    hits: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass
@@ -102,6 +107,11 @@ def discover() -> dict[str, Found]:
             if mod.name.rpartition(".")[2] != skip:
                 importlib.import_module(mod.name)
     return found
+
+
+def hit_actions() -> dict[str, tuple[str, str]]:
+    """Every game's hit actions: action type -> (its unit field, its amount field)."""
+    return {kind: (unit, amount) for found in discover().values() for kind, unit, amount in found.game.hits}
 
 
 def declared(slug: str) -> Game | None:

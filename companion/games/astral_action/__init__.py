@@ -4,4 +4,5 @@ from companion.games import Game
 
 GAME = Game(slug="astral-action", name="Astral Action", blueprint="views:bp", phase_hook="endgame:reminders",
             styles=("games/astral-action.css",), scripts=("games/astral-action.js",),
-            applied_by=(("aa-attack", "aa-apply-attack"),), pending_words=" (not yet applied)")
+            applied_by=(("aa-attack", "aa-apply-attack"),), pending_words=" (not yet applied)",
+            hits=(("aa-damage", "unit", "amount"),))

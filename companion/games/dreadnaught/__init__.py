@@ -2,4 +2,4 @@
 from companion.games import Game
 
 GAME = Game(slug="dreadnaught", name="Dreadnaught", phase_hook="actions:reminders",
-            styles=("games/dreadnaught.css",))
+            styles=("games/dreadnaught.css",), hits=(("dn-damage", "ship", "amount"),))

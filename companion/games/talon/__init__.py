@@ -2,4 +2,4 @@
 from companion.games import Game
 
 GAME = Game(slug="talon", name="Talon", blueprint="views:bp", phase_hook="round_actions:on_phase",
-            styles=("games/talon.css",))
+            styles=("games/talon.css",), hits=(("talon-damage", "unit", "amount"),))
