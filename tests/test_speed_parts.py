@@ -80,3 +80,18 @@ def test_talons_result_is_on_the_card_of_the_ship_it_names_and_undo_says_what_it
     assert "data-tl-result" not in card("u3")  # a ship the fire did not name
     a.post(f"/t/{code}/act", data={"csrf_token": csrf_of(a), "type": "roll", "expr": "2d6"}, headers=HX)
     assert "data-tl-result" not in card(move["target"])  # no longer the last thing done
+
+
+@pytest.mark.parametrize("system", load.SYSTEMS)
+def test_a_games_signature_move_reaches_the_other_side_as_a_step_not_the_whole_board(app, system):
+    """The game's panel and the decks are parts of the board: a move that changes them (a broadside
+    draws Damage cards, an attack changes the game's panel) is a step of changed parts, which the live
+    stream pushes, not the whole board that every phone then asks for (issue 38)."""
+    plan, code, (a, b) = _table(app, system)
+    seq = b.get(f"/t/{code}/poll?seq=0", headers=HX).headers.get("X-Board-Seq") or \
+        re.search(r'data-seq="(\d+)"', b.get(f"/t/{code}").get_data(as_text=True)).group(1)
+    resp = a.post(f"/t/{code}/act", data={"csrf_token": csrf_of(a), **load.move_form(plan["moves"][0])}, headers=HX)
+    assert resp.status_code == 200
+    step = b.get(f"/t/{code}/poll?seq={seq}", headers=HX)
+    assert step.status_code == 200 and step.headers.get("HX-Reswap") == "none", \
+        f"{system}: the other side got the whole board for one move"

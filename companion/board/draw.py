@@ -225,6 +225,9 @@ def _segments(board: Board, ctx: dict):
     yield Segment("unit-options", part("board/unit_options.html", "unit-options"))
     yield Segment(None, part("board/top.html"))
     yield Segment("turn", part("board/turn.html", "turn"))
+    # the game's panel and the decks are parts of their own (issue 38: as fixed text, a game's change to
+    # either sent every phone the whole board, which each then asked for)
+    yield Segment("game-panel", part("board/panel.html", "game-panel"))
     yield Segment(None, part("board/middle.html"))
     for si, side in enumerate(state["sides"]):
         yield Segment(None, part("board/side_open.html", side=side, si=si))
@@ -233,7 +236,8 @@ def _segments(board: Board, ctx: dict):
             if unit["side"] == side and not unit.get("removed"):
                 yield Segment(f"u-{uid}", _render_unit(board, (uid, unit)), (uid, unit))
         yield Segment(None, part("board/side_close.html", side=side, si=si))
-    yield Segment(None, part("board/decks.html") + '<section class="card"><h2>Rolls and draws</h2>')
+    yield Segment("board-decks", part("board/decks.html", "board-decks"))
+    yield Segment(None, '<section class="card"><h2>Rolls and draws</h2>')
     yield Segment("rolls", part("board/rolls.html", "rolls"))
     yield Segment(None, "</section>")
     yield Segment("dock", part("board/dock.html", "dock"))
