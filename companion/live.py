@@ -180,39 +180,45 @@ def events(path: str, code: str, since: int, ping: float = PING, lasts: float = 
 
 # --- gzip on the stream (issue 38) --------------------------------------------------------------------
 # A phone whose browser accepts gzip (Chromium's EventSource asks with Accept-Encoding: gzip) gets the
-# stream as one gzip member whose deflate data is a run of blocks, one run per event, each flushed to a
-# byte boundary (Z_SYNC_FLUSH) so the browser reads the event at once.  Each event's run is compressed
-# by a compressor of its own, with no history: it refers to nothing before it, so it may follow
-# anything, and the run of a step (the same text for every phone of a view at a change) is compressed
-# once per process and handed to every stream that pushes it (``_runs``).  No compressor is held per
-# stream (one is ~256 KB; 2,000 streams), only each stream's CRC and length for the member's trailer.
+# stream as one gzip member whose deflate data is a run of blocks per event, each run flushed to a byte
+# boundary (Z_SYNC_FLUSH) so the browser reads the event at once.  A step's run is compressed with the
+# event before it as its dictionary when that event is the last thing the stream sent (the browser's
+# window holds it: a move's step and its Undo's are mostly the same cards), else with none; either way
+# it depends only on (the event before, the event), both the same for every phone of a view at a change,
+# so it is made once per process and handed to every stream that sends it (``_runs``).  No compressor is
+# held per stream (one is ~256 KB; 2,000 streams), only the last event, a CRC and a length.
 GZIP_LEVEL = 6  # once per change and view, not per phone: the smaller text is worth it
 GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"  # gzip, deflate, no name, no time, OS unknown
-_runs: OrderedDict[str, bytes] = OrderedDict()
+WINDOW = 32768  # what a deflate run may refer back to
+_runs: OrderedDict[tuple, bytes] = OrderedDict()
 _RUNS_KEPT = 256  # runs of the last changes (a change is pushed within a moment of its commit)
 _runs_lock = threading.Lock()
 
 
-def deflate_run(text: bytes) -> bytes:
-    """``text`` as raw deflate blocks that need nothing before them, ending on a byte boundary
-    (not the last block: more may follow)."""
-    packer = zlib.compressobj(GZIP_LEVEL, zlib.DEFLATED, -15)
+def deflate_run(text: bytes, before: bytes | None = None) -> bytes:
+    """``text`` as raw deflate blocks ending on a byte boundary (not the last block: more may follow),
+    referring to nothing but ``before``, which must be the last bytes the reader decompressed."""
+    if before:
+        packer = zlib.compressobj(GZIP_LEVEL, zlib.DEFLATED, -15, zdict=before[-WINDOW:])
+    else:
+        packer = zlib.compressobj(GZIP_LEVEL, zlib.DEFLATED, -15)
     return packer.compress(text) + packer.flush(zlib.Z_SYNC_FLUSH)
 
 
-def _run_of(text: str) -> tuple[bytes, bytes]:
-    """(the text's bytes, their deflate run), a step's run compressed once per process."""
+def _run_of(text: str, before: str | None = None) -> tuple[bytes, bytes]:
+    """(the text's bytes, their deflate run after ``before``), a step's run made once per process."""
     raw = text.encode()
-    if len(text) < 256:  # a ping, a seq: not worth keeping
+    if len(text) < 256:  # a ping, a seq: not worth keeping (nor a dictionary)
         return raw, deflate_run(raw)
+    key = (before, text)
     with _runs_lock:
-        run = _runs.get(text)
+        run = _runs.get(key)
         if run is not None:
-            _runs.move_to_end(text)
+            _runs.move_to_end(key)
             return raw, run
-    run = deflate_run(raw)
+    run = deflate_run(raw, before.encode() if before else None)
     with _runs_lock:
-        _runs[text] = run
+        _runs[key] = run
         if len(_runs) > _RUNS_KEPT:
             _runs.popitem(last=False)
     return raw, run
@@ -221,11 +227,13 @@ def _run_of(text: str) -> tuple[bytes, bytes]:
 def gzipped(texts):
     """The stream ``texts`` (events' text) as one gzip member, sent event by event."""
     crc, size = 0, 0
+    last = None  # the event sent just before, when it is a step's (a dictionary for the next)
     yield GZIP_HEADER
     try:
         for text in texts:
-            raw, run = _run_of(text)
+            raw, run = _run_of(text, last)
             crc, size = zlib.crc32(raw, crc), size + len(raw)
+            last = text if len(text) >= 256 else None
             yield run
     finally:
         close = getattr(texts, "close", None)

@@ -178,6 +178,24 @@ def test_the_gzipped_stream_is_one_valid_member_and_a_steps_run_is_made_once():
     assert live._run_of(texts[1])[1] is live._run_of(texts[3])[1]  # compressed once, for every stream
 
 
+def test_a_step_right_after_a_step_is_sent_as_what_differs_from_it():
+    """The event before is the next one's dictionary (the browser's window holds it): a step that
+    repeats most of the last one (a move, then its Undo) costs a fraction of its own bytes."""
+    import gzip
+    import random
+    pick = random.Random(5)
+    cards = "".join(f'data: <div id="u-u{n}" class="unitbox">HP <b>{pick.randint(1, 30)}</b> {pick.random()}</div>\n'
+                    for n in range(120))
+    move = "id: 7\nevent: step\ndata: 6 7\n" + cards + "\n"
+    undo = "id: 8\nevent: step\ndata: 7 8\n" + cards.replace("HP <b>1", "HP <b>2", 1) + "\n"
+    texts = [live.OPENING, move, undo, "event: ping\ndata: \n\n", move]
+    runs = list(live.gzipped(iter(texts)))
+    assert gzip.decompress(b"".join(runs)).decode() == "".join(texts)
+    alone, after = len(live.deflate_run(undo.encode())), len(runs[3])
+    assert after * 5 < alone, (after, alone)
+    assert len(runs[5]) > after * 5  # after a ping the window no longer ends with the step: no dictionary
+
+
 def test_a_stream_ends_when_told_to_stop_going(app, client, table):
     table.create()
     row = store.table(store.open_db(app.config["DATABASE"]), table.code)
