@@ -21,8 +21,12 @@
   var SAY = {
     live: "live",
     reconnecting: "Reconnecting… this board may be out of date.",
-    offline: "Offline: your taps are not sent. This board may be out of date."
+    offline: "Offline: your taps are not sent. This board may be out of date.",
+    // the phone is on its network but the host does not answer (stopped, restarting): not "offline",
+    // which sends the player to their Wi-Fi settings for nothing (issue 40 §7)
+    nohost: "The host is not answering: your taps are not sent. This board may be out of date."
   };
+  function cut() { return state === "offline" || state === "nohost"; }
 
   function show(next) {
     if (!board() || next === state) return;
@@ -42,15 +46,18 @@
       strip.setAttribute("role", "alert");
       document.body.appendChild(strip);
     }
-    word.textContent = next === "live" ? "● live" : next === "offline" ? "○ offline" : "◌ reconnecting";
+    word.textContent = next === "live" ? "● live" : next === "offline" ? "○ offline" : next === "nohost" ? "○ no answer"
+      : "◌ reconnecting";
     strip.textContent = next === "live" ? "" : SAY[next];
     strip.hidden = next === "live";
     document.documentElement.classList.toggle("stale-board", next !== "live");
   }
 
   function say(elt, text) {
-    // the sentence goes where the thumb is: right after the form (or control) that was tapped
-    var at = (elt && elt.closest && (elt.closest("form") || elt)) || null;
+    // the sentence goes where the thumb is: right after the row of the control that was tapped (a
+    // unit's card is one long form: after the form it was below the fold, issue 40 §7), and is
+    // scrolled into view above the bottom bar (the page's scroll-padding keeps it clear of the dock)
+    var at = (elt && elt.closest && (elt.closest(".row, .tracker, .stepper") || elt.closest("form") || elt)) || null;
     if (!at || !at.parentNode) return;
     var note = at.nextElementSibling;
     if (!note || !note.classList.contains("not-sent")) {
@@ -60,6 +67,11 @@
       at.parentNode.insertBefore(note, at.nextSibling);
     }
     note.textContent = text;
+    if (note.scrollIntoView) note.scrollIntoView({block: "nearest"});
+  }
+  function tapped(e) {  // the button the player tapped, else the control that sent
+    var cfg = e.detail.requestConfig, how = cfg && cfg.triggeringEvent;
+    return (how && how.submitter) || e.detail.elt;
   }
   function clearNotes() {
     Array.prototype.forEach.call(document.querySelectorAll(".not-sent"), function (n) { n.remove(); });
@@ -69,9 +81,10 @@
     return ((e.detail.requestConfig && e.detail.requestConfig.verb) || "get") !== "get";
   }
   document.addEventListener("htmx:beforeRequest", function (e) {
-    if (isTap(e) && state === "offline") {
+    if (isTap(e) && cut()) {
       e.preventDefault();  // refused on the spot: nothing is queued to be sent later
-      say(e.detail.elt, "Not sent: this phone is not in touch with the host. Tap again when the board says live.");
+      say(tapped(e), state === "nohost" ? "Not sent: the host is not answering. Tap again when the board says live."
+        : "Not sent: this phone is not in touch with the host. Tap again when the board says live.");
     }
   });
   document.addEventListener("htmx:afterRequest", function (e) {
@@ -83,15 +96,15 @@
     }
   });
   function lost(e) {
-    show("offline");
+    show(navigator.onLine === false ? "offline" : "nohost");
     if (isTap(e)) {
-      say(e.detail.elt, "No answer from the host: this tap may not have counted. The board shows it once the phone is back.");
+      say(tapped(e), "No answer from the host: this tap may not have counted. The board shows it once the phone is back.");
     }
   }
   document.addEventListener("htmx:sendError", lost);
   document.addEventListener("htmx:timeout", lost);
   window.addEventListener("offline", function () { show("offline"); });
-  window.addEventListener("online", function () { if (state === "offline") show("reconnecting"); });
+  window.addEventListener("online", function () { if (cut()) show("reconnecting"); });
 
   // --- live push -------------------------------------------------------------------------------
   var source = null, streaming = false, openedAt = 0, backoff = 2000;  // openedAt: 0 until it opens
