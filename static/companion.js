@@ -74,6 +74,23 @@
     e.preventDefault();
     e.detail.issueRequest(true);
   });
+  // Next ▶ asks first when a game's panel says the phase leaves something undone (a ship not activated,
+  // an attack not applied: [data-before-next], issue 40 §8); the table moves on only if the player says so.
+  document.addEventListener("htmx:confirm", function (e) {
+    var form = e.target;
+    if (!form || form.id !== "next") return;
+    var undone = Array.prototype.map.call(document.querySelectorAll("#board [data-before-next]"), function (n) {
+      return n.getAttribute("data-before-next");
+    }).filter(Boolean);
+    if (!undone.length) return;
+    e.preventDefault();
+    if (window.confirm(undone.join(" ") + " Move on anyway?")) e.detail.issueRequest(true);
+  });
+  // A plain form that takes back or corrects another seat's move (the log page) asks first, as Undo does.
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (form && form.dataset && form.dataset.ask && !window.confirm(form.dataset.ask)) e.preventDefault();
+  });
   // A set-up field that names the player of a side starts with the seats joined on it (the server fills
   // it from the table's roster) or, on a table that does not know this phone's seat, with this phone's
   // seat on its own side (as drawn: a later board may fill it, companion/roster.py).
