@@ -86,6 +86,12 @@
     e.preventDefault();
     if (window.confirm(undone.join(" ") + " Move on anyway?")) e.detail.issueRequest(true);
   });
+  // The log page drawn again with a take-back refused (a later move needs it): the page opens at that
+  // move, its sentence and its "Take back both" offer in view, not at the top (issue 40 §8).
+  document.addEventListener("DOMContentLoaded", function () {
+    var refused = document.querySelector("ol.log details.fix[open] .err-text");
+    if (refused) refused.closest("details").scrollIntoView({block: "center"});
+  });
   // A plain form that takes back or corrects another seat's move (the log page) asks first, as Undo does.
   document.addEventListener("submit", function (e) {
     var form = e.target;

@@ -55,3 +55,24 @@ def test_take_back_of_another_seats_move_asks_first_as_undo_does(live_server, ph
     own.get_by_role("button", name="Take back this move").click()  # her own: no question
     expect(anna.locator("li", has_text="took back")).to_have_count(1)
     assert len(anna.dialogs) == 1
+
+
+def test_a_refused_take_back_opens_the_log_at_its_move_with_the_offer_in_view(live_server, phone):
+    anna, ben = phone(), phone()
+    two_players(anna, ben, live_server, "astral-action", "Guardrails", ("Player 1", "Player 2"))
+    api = Api(anna, live_server)
+    api.act(type="aa-ship", side="Player 1", card={**SHIP, "name": "Raven"})
+    api.act(type="aa-ship", side="Player 2", card={**SHIP, "name": "Falcon"})
+    units = api.units()
+    api.act(type="aa-damage", unit=units["Raven"], amount="1")  # needs Raven on the table
+    for _ in range(25):  # a log long enough that Raven's arrival is far below the top
+        api.act(type="roll", expr="d6")
+    code = anna.url.split("#")[0].rstrip("/").split("/")[-1]
+    anna.goto(f"{live_server}/t/{code}/log")
+    raven = anna.locator("ol.log > li", has_text="Raven (Size").first
+    raven.locator("summary").click()
+    raven.get_by_role("button", name="Take back this move").click()
+    offer = anna.get_by_role("button", name="Take back #")
+    expect(offer).to_be_visible()
+    box = offer.bounding_box()
+    assert 0 <= box["y"] and box["y"] + box["height"] <= anna.viewport_size["height"], box  # in view, not at the top
