@@ -92,6 +92,20 @@
     var refused = document.querySelector("ol.log details.fix[open] .err-text");
     if (refused) refused.closest("details").scrollIntoView({block: "center"});
   });
+  // A pick that fills a form's fields (select[data-fills]: each option's data-fill, {"field name": value}),
+  // e.g. a card from a loaded deck list: the fields stay as typed-in ones, sent as before (issue 40 §10).
+  document.addEventListener("change", function (e) {
+    var sel = e.target;
+    if (!sel.matches || !sel.matches("select[data-fills]") || !sel.form) return;
+    var opt = sel.options[sel.selectedIndex], fill = opt && opt.dataset.fill ? JSON.parse(opt.dataset.fill) : null;
+    if (!fill) return;
+    Object.keys(fill).forEach(function (name) {
+      var field = Array.prototype.find.call(sel.form.elements, function (f) { return f.name === name; });
+      if (!field) return;
+      if (field.type === "checkbox") field.checked = !!fill[name];
+      else if (field.tagName !== "SELECT" || Array.prototype.some.call(field.options, function (o) { return (o.value || o.text) === String(fill[name]); })) field.value = String(fill[name]);
+    });
+  });
   // A plain form that takes back or corrects another seat's move (the log page) asks first, as Undo does.
   document.addEventListener("submit", function (e) {
     var form = e.target;
