@@ -52,7 +52,10 @@ def next_card(last: dict | None, saved: set[str]) -> dict:
     names = list(df.WARSHIPS)
     at = names.index(last["name"])
     later = names[at + 1:] + names[:at + 1]
-    name = next((n for n in later if n not in saved), later[0])
+    # a warship that carries none (the Shadewraith) comes after those that need the auxiliary's numbers
+    # kept from the last card: choosing it first dropped them (issue 40 §10)
+    name = next((n for n in later if n not in saved and (df.WARSHIPS[n][1] or not last.get("aux"))), None) \
+        or next((n for n in later if n not in saved), later[0])
     card = {**last, "name": name, "side": df.WARSHIPS[name][0], "started_from": last["name"]}
     if not df.WARSHIPS[name][1]:
         card.pop("aux", None)
