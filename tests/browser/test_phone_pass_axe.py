@@ -39,3 +39,23 @@ def test_astral_action_board_busy(live_server, phone, theme):
     show = anna.locator(".unitcard[data-lazy] .cardlink").first.evaluate(
         "a => [getComputedStyle(a).minHeight, getComputedStyle(a).display]")
     assert show == ["44px", "inline-flex"], show
+
+
+def test_dreadfleet_board_busy(live_server, phone):
+    """Five warships a side at the Action phase, one activated and its steps open, one damaged."""
+    import re
+
+    from test_dreadfleet_phone_rows import a_table_at_sea
+    anna, ben = phone(), phone()
+    a_table_at_sea(anna, ben, live_server)
+    code = anna.url.split("#")[0].rstrip("/").split("/")[-1]
+    csrf = anna.locator("input[name=csrf_token]").first.get_attribute("value")
+    units = {o.inner_text().strip(): o.get_attribute("value") for o in anna.locator("#unit-options option").all()}
+    for form in ({"type": "df-activate", "unit": units["Heldenhammer"]},
+                 {"type": "adjust", "unit": units["Bloody Reaver"], "tracker": "hull_damage", "by": "3"}):
+        r = anna.request.post(f"{live_server}/t/{code}/act", form={"csrf_token": csrf, **form})
+        assert r.ok, re.findall(r'class="err[^>]*>.{0,300}', r.text())
+    anna.reload()
+    for name in ("Heldenhammer", "Bloody Reaver"):
+        open_card(anna, name, exact=True)
+    axe_scan(anna, "Dreadfleet board, busy")
