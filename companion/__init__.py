@@ -79,6 +79,9 @@ def create_app(test_config: dict | None = None) -> Flask:
             app.config[key] = _seconds(key, os.environ[f"COMPANION_{key}"])
     if test_config:
         app.config.update(test_config)
+    # the seat cookie is the seat: over https it never travels in the clear (issue 37 §5)
+    if app.config["PUBLIC_URL"].startswith("https://"):
+        app.config["SESSION_COOKIE_SECURE"] = True
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ.get("COMPANION_SECRET_KEY") or _secret_key(instance)
     Htmx(app)

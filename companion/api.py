@@ -1,7 +1,9 @@
 """JSON API for integrations and tests; described at /api/openapi.json (docs/api.md has examples).
 
-Credentials: the secret that ends a player or spectator URL, as ``Authorization: Bearer <secret>``
-(``X-Seat: Anna`` names the seat in the log), or the browser's seat cookie plus X-CSRF-Token.
+Credentials (issue 37): a seat's own token as ``Authorization: Bearer <token>`` (the creator's comes with
+the new table; anyone else asks for a seat with the invitation's secret: ``POST /tables/<code>/seats``),
+or the browser's seat cookie plus X-CSRF-Token.  An invitation's secret alone reads what a spectator
+reads and changes nothing.
 """
 from __future__ import annotations
 
@@ -10,13 +12,14 @@ import secrets
 from flask import Blueprint, Response, abort, current_app, g, jsonify, request, url_for
 
 from companion import actions, dice, export_signature, feed, hidden, replay, roster, same_hit, store
+from companion.roster import host_side
 from companion.actions import Ctx
 from companion.db import get_db, systems
 from companion.errors import Conflict, Moved, RuleError
 from companion.lookup import system_or_404
 from companion.schema import whole as whole_number
 from companion.validate import shielded
-from companion.web import ctx_for, public_url, remember_seat, require_player, seat_for, status_of
+from companion.web import ctx_for, public_url, remember_seat, require_player, same_secret, seat_for, status_of
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -104,37 +107,100 @@ def _created(row: dict, **more):
                                                         secret=row["spectator_secret"]))}), 201
 
 
+def _seat_name(data: dict, default: str = roster.API_SEAT) -> str:
+    name = " ".join(str(data.get("seat") or default).split())
+    if not name or len(name) > roster.MAX_SEAT_NAME:
+        raise RuleError(f"seat must be a name of 1 to {roster.MAX_SEAT_NAME} characters.", "seat")
+    return name
+
+
 @bp.post("/tables")
 def create_table():
-    """Create a table: {"system", "name", "sides"?}."""
+    """Create a table: {"system", "name", "sides"?, "seat"?, "side"?}; the caller is its host, and the
+    answer carries the host seat's own token (``seat_token``)."""
     try:
         data = body()
         system = systems().get(data.get("system")) if isinstance(data.get("system"), str) else None
         if system is None:
             raise RuleError(f"system must be one of {', '.join(systems())}.", "system")
-        seat = {"name": str(request.headers.get("X-Seat", roster.API_SEAT))[:roster.MAX_SEAT_NAME], "side": None,
-                "role": "player"}
+        name = _seat_name(data)
         if data.get("sides") is not None and not isinstance(data["sides"], list):
             raise RuleError("sides must be a list of side names.", "sides")
+        side = data.get("side") if isinstance(data.get("side"), str) else None
         with shielded(data):
             row = store.create(get_db(), system, {"name": data.get("name"), "sides": data.get("sides")},
-                               Ctx(system=system, rng=secrets.SystemRandom(), seat=seat["name"]))
+                               Ctx(system=system, rng=secrets.SystemRandom(), seat=name, side=side))
     except RuleError as exc:
         return error(exc)
+    token = store.host_seat(get_db(), row["code"], name, host_side(row["state"]["sides"], side))
     if not request.headers.get("Authorization"):
-        remember_seat(row["code"], seat["name"], row["state"]["sides"][0], "player")
-    return _created(row)
+        remember_seat(row["code"], token)
+    return _created(row, seat_token=token)
+
+
+@bp.post("/tables/<code>/seats")
+def ask_seat(code: str):
+    """Ask for a seat with an invitation's secret (Bearer): {"seat": name, "side"?} (a spectator's
+    invitation: no side).  201 with ``seat_token`` when seated at once (a free side); 202 with the token
+    while a seat of that side (or the host) has not yet let it in: ``GET /tables/<code>/seat`` says."""
+    try:
+        row = store.table(get_db(), code)
+    except store.NotFound:
+        abort(404)
+    secret = request.headers.get("Authorization", "")[7:].strip()
+    role = "player" if secret and same_secret(secret, row["player_secret"]) else (
+        "spectator" if secret and same_secret(secret, row["spectator_secret"]) else None)
+    if role is None:
+        abort(404)
+    try:
+        data = body()
+        side = data.get("side") if role == "player" else None
+        token, status = store.ask_seat(get_db(), code, _seat_name(data, ""), side if isinstance(side, str) else None, role)
+    except RuleError as exc:
+        return error(exc)
+    return jsonify({"seat_token": token, "status": status}), 201 if status == store.SEATED else 202
+
+
+@bp.post("/tables/<code>/asks")
+def answer_ask(code: str):
+    """Allow or refuse a phone waiting for a side, {"name", "answer": "allow" | "refuse"}: a seat of that
+    side (its token), or the host."""
+    seat = seat_for(code)
+    require_player(seat) if not seat.get("host") else None
+    try:
+        data = body()
+        if data.get("answer") not in ("allow", "refuse"):
+            raise RuleError("answer is allow or refuse.", "answer")
+        store.answer_ask(get_db(), code, str(data.get("name", "")), data["answer"] == "allow", seat)
+    except RuleError as exc:
+        return error(exc)
+    return jsonify({"name": data["name"], "answer": data["answer"]})
+
+
+@bp.get("/tables/<code>/seat")
+def my_seat(code: str):
+    """The caller's seat (Bearer: its token): name, side, role, host; or an ask's status while it waits."""
+    token = request.headers.get("Authorization", "")[7:].strip()
+    ask = store.ask_status(get_db(), code, token) if token else None
+    if ask is None:
+        abort(404)
+    if ask["status"] != store.SEATED:
+        return jsonify(ask)
+    seat = seat_for(code)
+    return jsonify({k: seat[k] for k in ("name", "side", "role", "host")} | {"status": store.SEATED})
 
 
 @bp.post("/tables/import")
 def import_table():
     """Import an export document as a new table; the answer says whether it was this server's own
-    export, unchanged (``signed``, and the sentence in ``import_note``)."""
+    export, unchanged (``signed``, and the sentence in ``import_note``); the importer is the new
+    table's host, on the side whose export it is (``seat_token``)."""
     try:
         row = replay.import_table(get_db(), body(), systems(), current_app.config["SECRET_KEY"])
     except RuleError as exc:
         return error(exc)
-    return _created(row, signed=row["imported"] == export_signature.OWN,
+    token = store.host_seat(get_db(), row["code"], _seat_name({}), replay.importer_side(row))
+    return _created(row, signed=row["imported"] == export_signature.OWN, seat_token=token,
                     import_note=export_signature.sentence(row["imported"]))
 
 

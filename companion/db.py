@@ -52,3 +52,15 @@ def init_app(app) -> None:
     dirs = app.config.get("CONTENT_DIRS")
     app.extensions["companion.systems"] = load_systems(dirs) if dirs else default_systems()
     store.open_db(app.config["DATABASE"]).close()  # create / migrate once at start-up
+    private(app.config["DATABASE"])
+
+
+def private(path: str) -> None:
+    """The database holds the tables' secrets and sealed texts: readable by the server's user only
+    (its WAL and shared-memory files too, issue 37 §5)."""
+    import os
+    for name in (path, path + "-wal", path + "-shm"):
+        try:
+            os.chmod(name, 0o600)
+        except OSError:
+            pass  # not there (yet), or not ours to change (":memory:")

@@ -193,7 +193,7 @@ def join(code: str, secret: str):
     except store.NotFound:
         abort(404)
     _role(row, secret)  # the table's player or spectator secret (either joins a screen as a spectator), or 404
-    if code not in seats():
-        remember_seat(code, DISPLAY_SEAT, None, "spectator")
+    if code not in seats():  # a screen's own spectator seat (issue 37), which writes no line in the log
+        remember_seat(code, store.screen_seat(get_db(), code, DISPLAY_SEAT))
     keep = {k: request.args[k] for k in ("overlay", "theme") if k in request.args}
     return redirect(url_for("display.whole", code=code, **keep), 303)

@@ -37,8 +37,9 @@ KEY = "sealed"  # the dedicated key, in the state (id -> part) and in an event p
 
 
 def viewer_side(seat: dict | None) -> str | None:
-    """Whose secrets a seat may read: a player's side; spectators (and side-less seats) none."""
-    if not seat or seat.get("role") != "player":
+    """Whose secrets a seat may read: a player's side; spectators (and side-less seats) none, nor a
+    seat of a side whose parts an import opened without that side's proof (``locked``, issue 37)."""
+    if not seat or seat.get("role") != "player" or seat.get("locked"):
         return None
     return seat.get("side") or None
 
@@ -164,6 +165,7 @@ def _stream(key: bytes, nonce: bytes, length: int) -> bytes:
     return bytes(out[:length])
 
 
+BOX_PAD = 2048  # bytes: 200 characters of any script, JSON-escaped (6 bytes each at most), fit in one
 BOX_VERSION = "v2:"  # a box bound to its place (table, event, part); boxes before it had no prefix
 
 
@@ -183,6 +185,9 @@ def box(secret, server_key: str, bound: bytes = b"") -> str:
     place ``bound`` names (``place``)."""
     enc, mac = _keys(server_key)
     plain = json.dumps(secret, sort_keys=True).encode()
+    # padded with spaces (JSON ignores them) to a whole number of BOX_PAD bytes: every order (at most
+    # 200 characters, sealed.MAX text) boxes to one length, so a box's size tells nothing (issue 37 §4)
+    plain += b" " * (-len(plain) % BOX_PAD)
     nonce = secrets.token_bytes(16)
     cipher = bytes(a ^ b for a, b in zip(plain, _stream(enc, nonce, len(plain)), strict=False))
     tag = hmac.new(mac, _authenticated(bound, nonce, cipher), hashlib.sha256).digest()
@@ -234,6 +239,19 @@ def for_export(doc: dict, side: str | None, server_key: str) -> dict:
         events.append(ev)
     out["events"] = events
     return out
+
+
+def boxed_sides(events: list) -> list[str]:
+    """The sides whose sealed parts an export holds boxed (not readable by whoever holds the file): an
+    import opens them to replay the game, and the new table's seats of those sides read none of them
+    (issue 37: only a side's own export opens its boxes to a seat of it; ``viewer_side``)."""
+    sides = set()
+    for ev in events:
+        payload = ev.get("payload") if isinstance(ev, dict) else None
+        part = payload.get(KEY) if isinstance(payload, dict) else None
+        if isinstance(part, dict) and part.get("redacted") and isinstance(part.get("side"), str):
+            sides.add(part["side"])
+    return sorted(sides)
 
 
 def open_export(events: list, server_key: str | None, table: list = (None, None)) -> list:

@@ -5,11 +5,12 @@ import json
 
 from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, send_from_directory, url_for
 
-from companion import qr, replay, store
+from companion import export_signature, hidden, qr, replay, store
 from companion.db import get_db, systems
 from companion.errors import RuleError
 from companion.roster import host_side
-from companion.web import MAX_SEAT_NAME, ctx_for, public_url, remember_seat, seat_for, seats
+from companion.web import (MAX_SEAT_NAME, ctx_for, forget_seat, public_url, remember_ask, remember_seat, require_host,
+                           seat_for, seats)
 
 bp = Blueprint("lobby", __name__)
 
@@ -58,7 +59,7 @@ def create_table():
     except RuleError as exc:
         return render_template("home.html", tables=my_tables(), systems=systems(),
                                errors={exc.field or "name": exc.message}, form=form), 400
-    remember_seat(row["code"], name, side, "player")
+    remember_seat(row["code"], store.host_seat(get_db(), row["code"], name, side))
     return redirect(url_for("lobby.invite", code=row["code"]), 303)
 
 
@@ -78,7 +79,9 @@ def import_table():
     except RuleError as exc:
         return render_template("home.html", tables=my_tables(), systems=systems(),
                                errors={exc.field or "file": exc.message}, form=request.form), 400
-    remember_seat(row["code"], name, row["state"]["sides"][0], "player")
+    # the importer sits on the side whose export it is (a spectator's export: the first side, reading
+    # nothing sealed before the import: hidden.locked)
+    remember_seat(row["code"], store.host_seat(get_db(), row["code"], name, replay.importer_side(row)))
     # the board says once, at the top, whether the file was this server's own (export_signature)
     return redirect(url_for("play.board", code=row["code"], imported=1), 303)
 
@@ -94,14 +97,18 @@ def join_urls(row: dict) -> dict:
 @bp.get("/t/<code>/invite")
 def invite(code: str):
     """Big QR codes: one for players, one for spectators, one for a big screen (spectators see only
-    the last two)."""
+    the last two); who sits where and who is waiting; the host's tools (issue 37)."""
     seat = seat_for(code)
     row = store.table(get_db(), code)
     urls = join_urls(row)
     if seat["role"] == "spectator":
         urls.pop("player")
     codes = {k: qr.svg(v) for k, v in urls.items()}
-    return render_template("invite.html", row=row, seat=seat, urls=urls, codes=codes)
+    from flask import session
+    token = (session.get("seats") or {}).get(code)
+    return render_template("invite.html", row=row, seat=seat, urls=urls, codes=codes,
+                           table_seats=store.table_seats(get_db(), code), errors={},
+                           my_token=token if isinstance(token, str) else None)
 
 
 def _role(row: dict, secret: str) -> str:
@@ -123,15 +130,16 @@ def emptiest_side(code: str, sides: list[str]) -> str | None:
 
 @bp.route("/t/<code>/join/<secret>", methods=["GET", "POST"])
 def join(code: str, secret: str):
-    """The QR's address: ask once for a name and a side, then remember the seat in the cookie."""
+    """The QR's address: the phone asks for a seat with a name and a side (issue 37).  A free side is
+    its at once; a side a phone already holds waits for that side (or the host) to tap Allow."""
     try:
         row = store.table(get_db(), code)
     except store.NotFound:
         abort(404)
     role = _role(row, secret)
     current = seats().get(code)
-    if request.method == "GET" and current and (current["role"] == "player" or role == "spectator"):
-        return redirect(url_for("play.board", code=code), 303)
+    if current and (current["role"] == "player" or role == "spectator"):
+        return redirect(url_for("play.board", code=code), 303)  # a seat is not re-chosen by posting again
     errors = {}
     if request.method == "POST":
         try:
@@ -139,13 +147,152 @@ def join(code: str, secret: str):
             side = request.form.get("side") or None
             if role == "player" and side not in row["state"]["sides"]:
                 raise RuleError("Pick the side you play.", "side")
-            remember_seat(code, name, side if role == "player" else None, role)
-            return redirect(url_for("play.board", code=code), 303)
+            token, status = store.ask_seat(get_db(), code, name, side if role == "player" else None, role)
+            if status == store.SEATED:
+                remember_seat(code, token)
+                return redirect(url_for("play.board", code=code), 303)
+            remember_ask(code, token)
+            return redirect(url_for("lobby.waiting", code=code), 303)
         except RuleError as exc:
-            errors[exc.field] = exc.message
+            errors[exc.field or "seat"] = exc.message
     return render_template("join.html", row=row, role=role, errors=errors, form=request.form,
                            suggested=emptiest_side(code, row["state"]["sides"]),
-                           status=400 if errors else 200), 400 if errors else 200
+                           held=_held_sides(code), status=400 if errors else 200), 400 if errors else 200
+
+
+def _held_sides(code: str) -> dict:
+    """side -> the names of the phones holding it (the join page says a held side waits for Allow)."""
+    held: dict[str, list[str]] = {}
+    for s in store.table_seats(get_db(), code):
+        if s["status"] == store.SEATED and s["held"] and s["role"] == "player":
+            held.setdefault(s["side"], []).append(s["name"])
+    return held
+
+
+@bp.get("/t/<code>/waiting")
+def waiting(code: str):
+    """A phone that asked for a held side waits here; the page asks again every 2 s and goes to the board
+    the moment a seat of that side lets it in."""
+    try:
+        row = store.table(get_db(), code)
+    except store.NotFound:
+        abort(404)
+    if seats().get(code):
+        return redirect(url_for("play.board", code=code), 303)
+    from flask import session
+    token = (session.get("asks") or {}).get(code)
+    ask = store.ask_status(get_db(), code, token) if isinstance(token, str) else None
+    if ask and ask["status"] == store.SEATED:
+        remember_seat(code, token)
+        if request.headers.get("HX-Request"):
+            return "", 200, {"HX-Redirect": url_for("play.board", code=code)}
+        return redirect(url_for("play.board", code=code), 303)
+    return render_template("waiting.html", row=row, ask=ask)
+
+
+def _seat_or_403(code: str) -> dict:
+    seat = seat_for(code)
+    if seat.get("invited"):
+        abort(403, "Take a seat first.")
+    return seat
+
+
+def _back(code: str, to: str):
+    return redirect(url_for("play.board", code=code) if to == "board" else url_for("lobby.invite", code=code), 303)
+
+
+@bp.post("/t/<code>/asks")
+def answer(code: str):
+    """Allow or Refuse a phone waiting for a side: a seat of that side, or the host."""
+    seat = _seat_or_403(code)
+    try:
+        store.answer_ask(get_db(), code, str(request.form.get("name", "")), request.form.get("answer") == "allow", seat)
+    except RuleError as exc:
+        return _refused(code, seat, exc)
+    return _back(code, request.form.get("back", ""))
+
+
+def _refused(code: str, seat: dict, exc: RuleError):
+    row = store.table(get_db(), code)
+    urls = join_urls(row)
+    if seat["role"] == "spectator":
+        urls.pop("player")
+    return render_template("invite.html", row=row, seat=seat, urls=urls, codes={k: qr.svg(v) for k, v in urls.items()},
+                           table_seats=store.table_seats(get_db(), code), errors={exc.field or "seat": exc.message}), 400
+
+
+@bp.post("/t/<code>/seats/remove")
+def remove(code: str):
+    """The host removes a seat (its stream ends, its next request is refused); a seat may leave."""
+    seat = _seat_or_403(code)
+    name = str(request.form.get("name", ""))
+    try:
+        store.remove_seat(get_db(), code, name, seat)
+    except RuleError as exc:
+        return _refused(code, seat, exc)
+    if name == seat["name"]:
+        forget_seat(code)
+        return redirect(url_for("lobby.home"), 303)
+    return _back(code, "")
+
+
+@bp.post("/t/<code>/unlock")
+def unlock(code: str):
+    """A seat of a locked side (an imported table whose file held its side's orders boxed) opens them
+    with its side's own export of the same game: this server's signed file, made by a seat of that
+    side (the signature covers the side it names), of the table the copy was imported from."""
+    seat = _seat_or_403(code)
+    row = store.table(get_db(), code)
+    locked = json.loads(row["locked"]) if row.get("locked") else {}
+    try:
+        if not seat.get("locked"):
+            raise RuleError("Your side's sealed orders are not shut here.", "unlock")
+        upload = request.files.get("file")
+        if upload is None or not upload.filename:
+            raise RuleError("Choose your side's own export of that game (.json).", "unlock")
+        try:
+            doc = json.load(upload.stream)
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            raise RuleError("That file is not JSON (export the table to get one).", "unlock") from None
+        if not isinstance(doc, dict) or export_signature.origin(doc, current_app.config["SECRET_KEY"]) != export_signature.OWN:
+            raise RuleError("That file is not this server's own export, unchanged.", "unlock")
+        if hidden.table_of(doc) != locked.get("from"):
+            raise RuleError("That export is of another game than the one this table was imported from.", "unlock")
+        if doc.get("side") != seat["side"]:
+            raise RuleError(f"That export was made by {doc.get('side') or 'a spectator'}, not by {seat['side']}.", "unlock")
+    except RuleError as exc:
+        return _refused(code, seat, exc)
+    store.unlock_side(get_db(), code, seat["side"])
+    return redirect(url_for("play.board", code=code), 303)
+
+
+@bp.post("/t/<code>/host")
+def hand_host(code: str):
+    seat = _seat_or_403(code)
+    try:
+        store.hand_host(get_db(), code, str(request.form.get("name", "")), seat)
+    except RuleError as exc:
+        return _refused(code, seat, exc)
+    return _back(code, "")
+
+
+@bp.post("/t/<code>/links")
+def new_links(code: str):
+    """The host makes new invitation links: the old ones (and their QR codes) stop working."""
+    require_host(_seat_or_403(code))
+    store.new_links(get_db(), code)
+    return _back(code, "")
+
+
+@bp.post("/t/<code>/delete")
+def delete(code: str):
+    """The host deletes the table: every seat's next request finds nothing."""
+    require_host(_seat_or_403(code))
+    if request.form.get("confirm") != code:
+        return _refused(code, seat_for(code), RuleError(f"Type the table's code ({code}) to delete it.", "delete"))
+    store.delete_table(get_db(), code)
+    forget_seat(code)
+    return redirect(url_for("lobby.home"), 303)
 
 
 # --- on the home screen (issue 10 §7) ---------------------------------------------------------------

@@ -12,7 +12,8 @@ from companion.board import board_context, board_fragment, board_page, card_answ
 from companion.db import get_db
 from companion.errors import Conflict, RuleError, Stale
 from companion.validate import shielded
-from companion.web import ctx_for, error_fragment, is_host, page_or_partial, require_player, seat_for, seats, status_of
+from companion.web import (ctx_for, error_fragment, is_host, page_or_partial, require_player, seat_for, seats, status_of,
+                           still_seated)
 
 bp = Blueprint("play", __name__)
 
@@ -168,7 +169,7 @@ def live_stream(code: str):
     # companion/board), inside this request's context for as long as the stream lasts
     events = live.events(config["DATABASE"], code, since, config["LIVE_PING"], config["LIVE_SECONDS"],
                          step=lambda sent, seq: pushed_step(code, seat, sent, (head[0], seq, head[2])),
-                         keep_going=None)  # (a seat taken away ends its stream: its check goes here)
+                         keep_going=still_seated(code, seat))  # a removed seat's stream ends (issue 37)
     # gzip where the phone takes it (Chromium's EventSource asks for it): one gzip member flushed at each
     # event, a step's compressed text made once per change and view (companion/live.py, issue 38)
     packed = "gzip" in request.headers.get("Accept-Encoding", "")

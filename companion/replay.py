@@ -1,6 +1,8 @@
 """A table as a document: the export, and the import that replays it through the live path."""
 from __future__ import annotations
 
+import json
+
 from sqlite_utils import Database
 
 from companion import actions, export_signature, hidden, import_check, take_back
@@ -20,7 +22,9 @@ def export_for(db: Database, code: str, viewer: str | None, server_key: str) -> 
     other side's boxed with the server's key (re-importable here, exactly; unreadable elsewhere),
     and the whole signed with it (companion/export_signature.py: an import tells this server's own
     file, unchanged, from an edited one).  See companion/hidden.py and docs/hidden-information.md."""
-    return export_signature.sign(hidden.for_export(export(db, code), viewer, server_key), server_key)
+    # the side it was exported by: an import seats its importer there (importer_side); every other
+    # side's boxes stay shut to the new table's seats (hidden.py, "locked")
+    return export_signature.sign({**hidden.for_export(export(db, code), viewer, server_key), "side": viewer}, server_key)
 
 
 def export(db: Database, code: str) -> dict:
@@ -49,6 +53,7 @@ def import_table(db: Database, doc: dict, systems: dict, server_key: str | None 
     log = doc.get("events")
     if not isinstance(log, list) or not log or len(log) > MAX_EVENTS_IMPORT:
         raise RuleError(f"The export needs 1 to {MAX_EVENTS_IMPORT} events.", "file")
+    boxed = hidden.boxed_sides(log)
     log = hidden.open_export(log, server_key, hidden.table_of(doc))
     version = doc.get("content_version") or system.version
     if not isinstance(version, str) or len(version) > 64:
@@ -75,7 +80,9 @@ def import_table(db: Database, doc: dict, systems: dict, server_key: str | None 
         # fresh code and secrets nobody has yet; a refusal at any slice deletes what was stored.
         with write_lock(db):
             code = _insert_table(db, system.slug, version)
-            db.conn.execute("update tables set imported = ? where code = ?", [origin, code])
+            db.conn.execute("update tables set imported = ?, locked = ? where code = ?",
+                            [origin, json.dumps({"sides": boxed, "by": doc.get("side") if isinstance(doc.get("side"), str)
+                                                 else None, "from": hidden.table_of(doc)}), code])
             row = table(db, code)  # kept current by each append
         for start in range(0, len(clean), IMPORT_SLICE):
             with write_lock(db):
@@ -90,6 +97,14 @@ def import_table(db: Database, doc: dict, systems: dict, server_key: str | None 
             raise RuleError(f"The export does not replay: {message}", "file") from None
         raise
     return table(db, code)
+
+
+def importer_side(row: dict) -> str | None:
+    """Where the importer of a table sits: on the side whose export it was (a spectator's export, or
+    one that names no side of the table: the first side, whose boxed parts it does not read)."""
+    sides = row["state"]["sides"]
+    by = json.loads(row["locked"]).get("by") if row.get("locked") else None
+    return by if by in sides else (sides[0] if sides else None)
 
 
 def _forget_table(db: Database, code: str) -> None:

@@ -16,6 +16,10 @@ from companion.errors import RuleError
 JOIN = "join"
 MAX_SEAT_NAME = 24  # a seat's name: what the join page and the lobby accept
 ROLES = ("player", "spectator")
+# what a join event may also say about a seat (issue 37): a phone asks to sit on a side that is held,
+# an ask refused, a seat that left or was removed.  None of them seats anyone.
+ASKING, REFUSED, LEFT = "asking", "refused", "left"
+EVENT_ROLES = ROLES + (ASKING, REFUSED, LEFT)
 AND = " & "  # several seats of one side, as one name ("Ann & Ben")
 API_SEAT = "API"  # who an API client is when it names no seat (X-Seat): a program, not a player at the table
 
@@ -25,23 +29,32 @@ def host_side(sides: list[str], side: str | None) -> str | None:
     return side if side in sides else (sides[0] if sides else None)
 
 
-def payload(name: str, side: str | None, role: str) -> dict:
-    """A join's payload: the name as one line of words (an API's X-Seat may come with extra spaces),
-    a spectator on no side."""
-    return {"type": JOIN, "name": " ".join(str(name).split())[:MAX_SEAT_NAME],
-            "side": side if role == "player" else None, "role": role}
+def payload(name: str, side: str | None, role: str, by: str | None = None) -> dict:
+    """A join's payload: the name as one line of words, a spectator on no side; ``by``: the seat that
+    let this one in, refused its ask or removed it (issue 37)."""
+    p = {"type": JOIN, "name": " ".join(str(name).split())[:MAX_SEAT_NAME],
+         "side": None if role == "spectator" else side, "role": role}
+    if by:
+        p["by"] = " ".join(str(by).split())[:MAX_SEAT_NAME]
+    return p
 
 
 def check(p: dict, sides: list[str]) -> None:
     """A join's payload as stored (a live join's or an imported one): a seat's name, a side of the
     table for a player, none for a spectator; RuleError otherwise."""
-    if not isinstance(p, dict) or set(p) != {"type", "name", "side", "role"} or p["type"] != JOIN:
-        raise RuleError("a join holds only a name, a side and a role.", "seat")
+    keys = {"type", "name", "side", "role"}
+    if not isinstance(p, dict) or set(p) - {"by"} != keys or p["type"] != JOIN:
+        raise RuleError("a join holds only a name, a side, a role and who let the seat in.", "seat")
+    by = p.get("by", "x")
+    if not isinstance(by, str) or not by or " ".join(by.split()) != by or len(by) > MAX_SEAT_NAME:
+        raise RuleError(f"who let a seat in is a seat's name (1 to {MAX_SEAT_NAME} characters).", "seat")
     name = p["name"]
     if not isinstance(name, str) or not name or " ".join(name.split()) != name or len(name) > MAX_SEAT_NAME:
         raise RuleError(f"a seat's name is 1 to {MAX_SEAT_NAME} characters.", "seat")
-    if p["role"] not in ROLES:
+    if p["role"] not in EVENT_ROLES:
         raise RuleError("a seat is a player or a spectator.", "seat")
+    if p["role"] in (ASKING, REFUSED) and p["side"] not in sides:
+        raise RuleError(f"a phone asks for one of the table's sides ({', '.join(sides)}).", "side")
     if p["role"] == "player" and p["side"] not in sides:
         raise RuleError(f"a player sits on one of the table's sides ({', '.join(sides)}).", "side")
     if p["role"] == "spectator" and p["side"] is not None:
@@ -49,8 +62,18 @@ def check(p: dict, sides: list[str]) -> None:
 
 
 def label(p: dict) -> str:
-    """The log's line: "Ben joined (Defender)", "Cleo joined as a spectator"."""
-    return f"{p['name']} joined ({p['side']})" if p["role"] == "player" else f"{p['name']} joined as a spectator"
+    """The log's line: "Ben joined (Defender)", "Cleo joined as a spectator", "Ann let Dan in
+    (Defender)", "Dan asks to sit with Defender", "Ann refused Dan's ask", "Ann removed Dan"."""
+    name, side, role, by = p["name"], p.get("side"), p["role"], p.get("by")
+    if role == ASKING:
+        return f"{name} asks to sit with {side}"
+    if role == REFUSED:
+        return f"{by} refused {name}'s ask to sit with {side}" if by else f"{name}'s ask to sit with {side} lapsed"
+    if role == LEFT:
+        return f"{by} removed {name} from the table" if by and by != name else f"{name} left the table"
+    if role == "player":
+        return f"{by} let {name} in ({side})" if by else f"{name} joined ({side})"
+    return f"{name} joined as a spectator"
 
 
 def fold(rows: list[dict], sides: list[str]) -> list[dict]:
@@ -59,16 +82,25 @@ def fold(rows: list[dict], sides: list[str]) -> list[dict]:
     ``rows``: the table's first event and its joins, oldest first ({"seq", "type", "seat",
     "side", "payload"})."""
     seats: dict[str, dict] = {}
+    asks: dict[str, dict] = {}  # phones waiting to be let in (their names may be a seat's: a lost phone)
     for r in rows:
         if r["type"] == JOIN:
             p = r["payload"]
+            if p["role"] == ASKING:
+                asks[p["name"]] = {"name": p["name"], "side": p["side"], "role": ASKING, "seq": r["seq"]}
+                continue
+            asks.pop(p["name"], None)
+            if p["role"] == LEFT:
+                seats.pop(p["name"], None)
+            if p["role"] in (REFUSED, LEFT):
+                continue
             seat = {"name": p["name"], "side": p["side"], "role": p["role"]}
         elif r["seat"] and r["seat"].strip() and r["seat"] != API_SEAT:  # the first event: its creator's seat
             seat = {"name": " ".join(r["seat"].split()), "side": host_side(sides, r["side"]), "role": "player"}
         else:
             continue
         seats[seat["name"]] = {**seat, "seq": r["seq"]}
-    return list(seats.values())
+    return list(seats.values()) + list(asks.values())
 
 
 def same_seat(seats: list[dict], p: dict) -> bool:

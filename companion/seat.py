@@ -73,14 +73,15 @@ class View(NamedTuple):
     """What the board's HTML depends on besides the table and its seq."""
     role: str  # "player" or "spectator"
     side: str  # "" for a seat without a side
+    locked: bool = False  # its side's sealed parts came boxed in an import: not read (hidden.viewer_side)
 
     def seat(self) -> dict:
         """The seat the board is drawn for: a view has no name (the phone's own is in the page shell)."""
-        return {"role": self.role, "side": self.side or None, "name": ""}
+        return {"role": self.role, "side": self.side or None, "name": "", "locked": self.locked}
 
 
 def view_of(seat: dict) -> View:
-    return View(seat.get("role") or "player", seat.get("side") or "")
+    return View(seat.get("role") or "player", seat.get("side") or "", bool(seat.get("locked")))
 
 
 def form_token(code: str, view: View) -> str:

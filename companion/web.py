@@ -109,6 +109,33 @@ def _http_error(exc: HTTPException):
     return exc
 
 
+# --- how often one address may make or import tables (issue 37 §5) -----------------------------------
+MADE_PER_WINDOW = 20  # tables made or imported by one client address ...
+MADE_WINDOW = 600  # ... in this many seconds (a club night's tables, many times over; per server process)
+_made: dict[str, list[float]] = {}  # (each app keeps its own: current_app.extensions)
+_made_lock = __import__("threading").Lock()
+
+
+def too_many_tables() -> bool:
+    """Whether this client address has made or imported MADE_PER_WINDOW tables within MADE_WINDOW
+    seconds; else the attempt counts.  Kept in each process's memory: a gunicorn worker counts its own.
+    The device running the server (loopback: is_host) is not counted."""
+    import time
+    if is_host() or not request.remote_addr:  # (no address: nothing to count it by)
+        return False
+    now_, addr = time.monotonic(), request.remote_addr
+    made = current_app.extensions.setdefault("companion.made", {})
+    with _made_lock:
+        recent = [t for t in made.get(addr, ()) if now_ - t < MADE_WINDOW]
+        if len(recent) >= MADE_PER_WINDOW:
+            made[addr] = recent
+            return True
+        made[addr] = recent + [now_]
+        if len(made) > 10_000:
+            made.clear()
+    return False
+
+
 def _gate():
     """The validation layer (companion.validate) where every request enters: path parts, form
     fields and JSON bodies; a refusal is a 400 naming the field and nothing runs."""
@@ -116,6 +143,12 @@ def _gate():
         abort(404)
     if request.method not in ("POST", "PUT", "PATCH", "DELETE"):
         return None
+    if request.endpoint in ("lobby.create_table", "lobby.import_table", "api.create_table", "api.import_table") \
+            and too_many_tables():
+        message = f"This address made {MADE_PER_WINDOW} tables in the last {MADE_WINDOW // 60} minutes; wait a while."
+        if request.path.startswith("/api/"):
+            return jsonify({"error": message}), 429
+        return make_response(render_template("error.html", status=429, message=message), 429)
     try:
         if request.mimetype == "application/json":
             g.json_body = validate.parse_json(request.get_data(cache=True))
@@ -265,6 +298,8 @@ def _headers(resp):
     if "Accept-Encoding" not in resp.headers["Vary"]:
         resp.headers["Vary"] += ", Accept-Encoding"
     resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+    if current_app.config.get("SESSION_COOKIE_SECURE"):  # served over https (COMPANION_PUBLIC_URL)
+        resp.headers.setdefault("Strict-Transport-Security", "max-age=31536000")
     resp.headers.setdefault("Referrer-Policy", "same-origin")
     resp.headers.setdefault("X-Frame-Options", "DENY")
     if resp.mimetype == "text/html":
@@ -293,47 +328,119 @@ def content_security_policy(templates: list[Path]) -> str:
 # --- seats ----------------------------------------------------------------------------------------
 
 def seats() -> dict:
-    return session.get("seats", {})
+    """This phone's seats, {code: seat}: the cookie holds only each seat's own token (issue 37); the
+    seat itself (name, side, role, host) is the server's row, looked up in one indexed read per
+    request, so a removed seat's next request finds nothing."""
+    kept_here = request.environ.get("companion.seats")  # found once per request (not in g: a long
+    if kept_here is not None:                          # stream's app context may outlive its request)
+        return kept_here
+    kept = session.get("seats") or {}
+    tokens = {c: t for c, t in kept.items() if isinstance(t, str)}
+    found = store.seats_of_tokens(get_db(), tokens) if tokens else {}
+    legacy = {c: v for c, v in kept.items() if isinstance(v, dict)}
+    if legacy:  # a cookie from before seats were rows: signed by us, it claims its chair once
+        changed = dict(kept)
+        for code, old in legacy.items():
+            token = _claim(code, old)
+            if token:
+                changed[code] = token
+            else:
+                changed.pop(code)
+        session["seats"] = changed
+        found.update(store.seats_of_tokens(get_db(), {c: changed[c] for c in legacy if c in changed}))
+    request.environ["companion.seats"] = found
+    return found
 
 
-def remember_seat(code: str, name: str, side: str | None, role: str) -> None:
-    """Seat this phone at the table: the table's log records the seat (a join, if it is new or
-    changed: companion/roster.py), so every phone knows who sits there; the cookie keeps it here."""
-    store.join(get_db(), code, name, side, role)
-    all_seats = dict(seats())
-    all_seats[code] = {"name": name, "side": side, "role": role}
+def _claim(code: str, old: dict) -> str | None:
+    try:
+        return store.claim_chair(get_db(), code, str(old.get("name", "")), old.get("side"), old.get("role") or "player")
+    except store.NotFound:
+        return None
+
+
+def remember_seat(code: str, token: str) -> None:
+    """Keep a seat's token in this phone's cookie (the seat is the server's row: store.ask_seat)."""
+    all_seats = dict(session.get("seats") or {})
+    all_seats[code] = token
     session["seats"] = all_seats
+    asks = dict(session.get("asks") or {})
+    if asks.pop(code, None) is not None:
+        session["asks"] = asks
+    session.permanent = True
+    request.environ.pop("companion.seats", None)
+
+
+def remember_ask(code: str, token: str) -> None:
+    """A phone waiting to be let in keeps its ask's token until it is answered."""
+    asks = dict(session.get("asks") or {})
+    asks[code] = token
+    session["asks"] = asks
     session.permanent = True
 
 
+def forget_seat(code: str) -> None:
+    all_seats = dict(session.get("seats") or {})
+    if all_seats.pop(code, None) is not None:
+        session["seats"] = all_seats
+    request.environ.pop("companion.seats", None)
+
+
+INVITED = "invited"  # an API caller holding only an invitation's secret: it reads as a spectator, acts never
+
+
 def seat_for(code: str) -> dict:
-    """The caller's seat at a table: from a Bearer secret (API) or the signed cookie; 404 otherwise."""
+    """The caller's seat at a table: from a seat's own token (Bearer, for scripts) or the phone's cookie;
+    404 otherwise.  An invitation's secret as a Bearer reads what a spectator reads and changes nothing:
+    it asks for a seat (POST /api/tables/<code>/seats).  Nothing a caller sends names its side."""
     try:
         row = store.table(get_db(), code)
     except store.NotFound:
         abort(404)
     token = bearer()
     if token is not None:
-        if same_secret(token, row["player_secret"]):
-            # X-Side names the side an API player plays (whose sealed orders it may read)
-            side = request.headers.get("X-Side")
-            seat = {"name": request.headers.get("X-Seat", roster.API_SEAT)[:MAX_SEAT_NAME],
-                    "side": side if side in row["state"]["sides"] else None, "role": "player"}
-        elif same_secret(token, row["spectator_secret"]):
-            seat = {"name": "spectator", "side": None, "role": "spectator"}
+        if same_secret(token, row["player_secret"]) or same_secret(token, row["spectator_secret"]):
+            seat = {"name": INVITED, "side": None, "role": "spectator", "host": False, "invited": True}
         else:
-            abort(404)
+            seat = store.seats_of_tokens(get_db(), {code: token}).get(code)
+            if seat is None:
+                abort(404)
     else:
         seat = seats().get(code)
         if not seat:
+            if isinstance((session.get("seats") or {}).get(code), str):  # a token whose seat is gone
+                abort(403, "This phone no longer has a seat at this table (its host removed it, or it moved to "
+                           "another phone). Scan the table's invitation to ask for one again.")
             abort(404)
+    if "X-Side" in request.headers and request.headers["X-Side"] != (seat.get("side") or ""):
+        abort(403, "X-Side is not read: the seat's own token says which side it plays.")
     g.table = row
     return seat
 
 
+def still_seated(code: str, seat: dict):
+    """For a live stream: a check, asked at each change or ping, that the seat it was opened for is still
+    at the table (the host may remove it, issue 37): one indexed read of the seat's row."""
+    seat_id = seat.get("id")
+    if seat_id is None:  # an invitation's reader: it holds no seat to lose (new links end it: 404 next time)
+        return None
+
+    def keep_going() -> bool:
+        return store.seat_is_seated(get_db(), code, seat_id)
+    return keep_going
+
+
 def require_player(seat: dict) -> None:
+    if seat.get("invited"):
+        abort(403, "An invitation's secret asks for a seat (POST /api/tables/<code>/seats); "
+                   "send the seat's own token to play.")
     if seat["role"] == "spectator":
         abort(403, "Spectators can watch but not change anything.")
+
+
+def require_host(seat: dict) -> None:
+    if not seat.get("host"):
+        abort(403, "Only the table's host can do that (the host's phone can hand the role on: Invite).")
 
 
 def is_host() -> bool:
@@ -345,7 +452,7 @@ def is_host() -> bool:
 
 def ctx_for(row: dict, seat: dict) -> Ctx:
     return Ctx(system=systems()[row["system"]], rng=secrets.SystemRandom(), seat=seat["name"],
-               side=seat.get("side"))
+               side=seat.get("side") if seat.get("role") == "player" else None, host=bool(seat.get("host")))
 
 
 def public_url(path: str) -> str:

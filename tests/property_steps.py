@@ -62,7 +62,9 @@ class Play:
         self.slug, self.phrases, self.pick = slug, phrases, pick
         self.system = SYSTEMS[slug]
         self.db = store.open_db(":memory:")
-        self.ctx = Ctx(system=self.system, rng=random.Random(seed), seat="Anna", side=None)
+        # a referee's seat: every side's seals and the host's finish are its to make (issue 37 made
+        # both the owning side's and the host's alone; the walk explores the rules, not who may ask)
+        self.ctx = Ctx(system=self.system, rng=random.Random(seed), seat="Anna", side=None, host=True, trusted=True)
         self.code = store.create(self.db, self.system, {"name": "Property", "sides": sides}, self.ctx)["code"]
         self.accepted: Counter = Counter({"create-table": 1})
         self.refused: Counter = Counter()
@@ -131,10 +133,13 @@ class Play:
             return False
         target = self.pick(live)
         instead = None
+        amount = take_back.amount_field(target)[1]  # "by", or a game's own hit's amount (issue 40 §4)
         if take_back.correctable(target) and self.pick([False, True]):
-            by = target["payload"]["by"]
+            by = target["payload"][amount]
             instead = {"by": self.pick([v for v in (by + 1, by - 1, -by, 2 * by) if v not in (0, by)])}
-        expected, failed = fold_without(log, target["seq"], instead and {**target["payload"], **instead})
+        corrected = instead and {k: v for k, v in {**target["payload"], amount: instead["by"]}.items()
+                                 if not (amount == "by" and k == "amount")}
+        expected, failed = fold_without(log, target["seq"], corrected)
         before = store._row(self.db, self.code)
         try:
             done = store.take_back(self.db, self.code, [target["seq"]], self.ctx, instead=instead)

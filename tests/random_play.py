@@ -92,10 +92,11 @@ class Table:
     def set_up(self, steps: list[dict]) -> None:
         """An opening of tests/property_data (the requests a game's action tests make to reach a
         moment worth playing on from), sent through the API as Anna; one chance turned down is passed."""
-        player, _ = self.secrets()
+        with self.phones["Anna"].session_transaction() as session:
+            token = session["seats"][self.code]  # Anna's own seat (issue 37: an invitation acts as nobody)
         for args in steps:
             self.phones["Anna"].post(f"/api/tables/{self.code}/actions", json=json.loads(json.dumps(args)),
-                                     headers={"Authorization": f"Bearer {player}"})
+                                     headers={"Authorization": f"Bearer {token}"})
 
     # --- one step ------------------------------------------------------------------------------------
     def offered(self, who: str) -> list[Control]:

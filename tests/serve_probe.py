@@ -129,7 +129,7 @@ class Stream(threading.Thread):
 def new_table(port: int, name: str) -> tuple[str, str]:
     status, made = call(port, "POST", "/api/tables", {"system": "freeform", "name": name})
     assert status in (200, 201), made
-    return made["code"], made["player_url"].rstrip("/").rsplit("/", 1)[-1]
+    return made["code"], made["seat_token"]
 
 
 def streams_hear_every_change(port: int, tables: int, streams_per_table: int, changes: int,

@@ -30,15 +30,48 @@ def csrf_of(client) -> str:
 
 def sit(client, code: str, secret: str, name: str, side: str | None = None) -> None:
     """Seat the client at a table as the join page would (companion.lobby.join: the secret says
-    player or spectator; the seat goes in the signed cookie), with no page fetched; a wrong secret
-    is an error, as the page's 404 was."""
+    player or spectator; the store makes the seat and the cookie keeps its token), with no page
+    fetched; a side another phone holds is let in by the table's host at once (the Allow tap), as a
+    team's second phone is.  A wrong secret is an error, as the page's 404 was."""
+    from companion import store
     player, spectator = table_secrets(client.application, code)
     role = "player" if hmac.compare_digest(secret, player) else "spectator" if hmac.compare_digest(secret, spectator) else None
     assert role, f"no such secret for table {code}"
+    db = store.open_db(client.application.config["DATABASE"], migrate=False)
+    try:
+        token, status = store.ask_seat(db, code, name, side if role == "player" else None, role)
+        if status == store.WAITING:
+            host = next(s for s in store.table_seats(db, code) if s["host"])
+            store.answer_ask(db, code, name, True, host)
+    finally:
+        db.close()
     with client.session_transaction() as session:
-        session["seats"] = {**session.get("seats", {}), code: {"name": name, "side": side if role == "player" else None,
-                                                                "role": role}}
+        session["seats"] = {**session.get("seats", {}), code: token}
         session.permanent = True
+
+
+def token_on(app, code: str, side: str | None, name: str | None = None) -> str:
+    """A seat's own token for a script playing ``side`` (issue 37: a side is the seat's, never a header):
+    a seat of that side asked for with the player invitation, let in by the host if the side is held
+    (a spectator's seat for ``side`` None).  The same name again gives the same seat's new token."""
+    from companion import store
+    player, spectator = table_secrets(app, code)
+    name = name or f"Script {side or 'watching'}"
+    db = store.open_db(app.config["DATABASE"], migrate=False)
+    try:
+        token, status = store.ask_seat(db, code, name, side, "player" if side else "spectator")
+        if status == store.WAITING:
+            host = next(s for s in store.table_seats(db, code) if s["host"])
+            store.answer_ask(db, code, name, True, host)
+    finally:
+        db.close()
+    return token
+
+
+def seat_token(client, code: str) -> str:
+    """The seat's own token this phone's cookie holds for a table (what a script sends as Bearer)."""
+    with client.session_transaction() as session:
+        return session["seats"][code]
 
 
 class TableActions:
@@ -72,6 +105,7 @@ class TableActions:
                                 data={"csrf_token": self.csrf}, headers={"HX-Request": "true"})
 
     def state(self):
-        player, _ = self.secrets()
+        """The table's state as this phone's seat reads it (its own token as the API's Bearer)."""
         return self.client.get(f"/api/tables/{self.code}",
-                               headers={"Authorization": f"Bearer {player}"}).get_json()["state"]
+                               headers={"Authorization": f"Bearer {seat_token(self.client, self.code)}"}
+                               ).get_json()["state"]

@@ -116,7 +116,7 @@ def _new_table(client, system: str) -> tuple[str, dict]:
                        headers={"Authorization": "Bearer x"})
     assert made.status_code == 201, made.get_json()
     body = made.get_json()
-    return body["code"], {"Authorization": f"Bearer {body['player_url'].rsplit('/', 1)[1]}", "X-Seat": "Bot"}
+    return body["code"], {"Authorization": f"Bearer {body['seat_token']}", "X-Seat": "Bot"}
 
 
 def test_a_payload_violating_a_types_schema_is_a_400_naming_the_field_and_stores_nothing(client):

@@ -13,6 +13,7 @@ import pytest
 from companion import actions, store
 from companion.words import for_players
 from tests.test_hidden_information import Phone
+from tests.table_actions import seat_token
 
 KINETIC = {"slot": "primary", "item": "kinetic", "arcs": ["F", "P"]}
 
@@ -517,8 +518,7 @@ def test_odds_fragment_and_card_export_import(aa):
 
 
 def test_aa_ship_through_the_api_checks_the_card_and_stores_nothing_on_bad_input(aa):
-    player, _ = aa.table.secrets()
-    headers = {"Authorization": f"Bearer {player}", "X-Side": "Player 2"}
+    headers = {"Authorization": f"Bearer {seat_token(aa.ben.client, aa.code)}"}  # Ben's seat: Player 2
     card = {"name": "Lancer", "size": 1, "chart": {"miss": 1, "glance": 3}, "movement": "3:1/2",
             "equipment": [{"slot": "primary", "item": "missiles", "arcs": ["F"]}, {"slot": "secondary", "item": "pws"}]}
     before = aa.row()
@@ -714,9 +714,14 @@ def test_a_formation_activates_at_its_largest_size_and_moves_with_the_lowest_pro
 # --- refusals never depend on a sealed Order (issue 30 item 4) ------------------------------------
 
 def api_act(aa, side, **action):
-    player, _ = aa.table.secrets()
-    headers = {"Authorization": f"Bearer {player}"} | ({"X-Side": side} if side else {})
-    return aa.client.post(f"/api/tables/{aa.code}/actions", json=action, headers=headers)
+    """An API call as the seat playing ``side`` (its own token: Anna's or Ben's), or with only the player
+    invitation's secret (``side`` None: a caller of no side)."""
+    if side is None:
+        token = aa.table.secrets()[0]
+    else:
+        phone = aa.client if side == aa.state()["sides"][0] else aa.ben.client
+        token = seat_token(phone, aa.code)
+    return aa.client.post(f"/api/tables/{aa.code}/actions", json=action, headers={"Authorization": f"Bearer {token}"})
 
 
 def test_the_other_side_probing_orders_on_a_ship_with_a_sealed_order_learns_nothing(aa):
@@ -748,14 +753,16 @@ def test_the_other_side_probing_orders_on_a_ship_with_a_sealed_order_learns_noth
 
 
 def test_a_seat_without_a_side_cannot_probe_a_sealed_order_either(aa):
-    """A caller who reads no side's secrets (the API without X-Side) gets one sentence for every
-    Order on a ship holding a sealed one: the refusal depends only on what that caller can read."""
+    """A caller who reads no side's secrets (the player invitation's secret alone) gets one sentence for
+    every Order on a ship holding a sealed one: the refusal depends only on what that caller can read
+    (issue 37: it asks for a seat before it changes anything)."""
     from companion.games.astral_action.rules.turn import ORDERS
     falcon = aa.ship("Falcon", 2, equipment=[KINETIC, {"slot": "primary", "item": "boosters"}])
     aa.ok(type="aa-order", unit=falcon, order="Evasive Actions", hidden="1")
     before = aa.row()
     answers = {api_act(aa, None, type="aa-order", unit=falcon, order=name).get_json()["error"] for name in ORDERS}
-    assert answers == {"Falcon has a sealed Order this turn: only Player 1 can give it more Orders."}
+    assert answers == {"An invitation's secret asks for a seat (POST /api/tables/<code>/seats); "
+                       "send the seat's own token to play."}
     assert aa.row()["seq"] == before["seq"]
     # its own side still gets the rules' own answers (it can read the sealed Order)
     resp = api_act(aa, "Player 1", type="aa-order", unit=falcon, order="Evasive Actions")
@@ -807,9 +814,9 @@ def test_a_size_3_ship_waits_for_its_activation_and_its_activation_ends_with_the
     assert resp.status_code == 200, resp.get_json()
     aa.ok(type="aa-apply-attack")
     # the activation is state changed by events: undoing Raven's activation ends it
-    player, _ = aa.table.secrets()
+    anna = seat_token(aa.client, aa.code)
     for _ in range(3):  # the attack's damage, the attack, Raven's activation
-        assert aa.client.post(f"/api/tables/{aa.code}/undo", headers={"Authorization": f"Bearer {player}"}).status_code == 200
+        assert aa.client.post(f"/api/tables/{aa.code}/undo", headers={"Authorization": f"Bearer {anna}"}).status_code == 200
     assert aa.state()["game"]["turn"]["current"] == [scout]
     aa.folds()
 
@@ -1077,10 +1084,10 @@ def test_a_hidden_card_stays_hidden_from_the_other_side_on_every_path_until_reve
     seen = bodies(ben)
     for path in every_get_route(app, aa.code):
         seen[path + " (plain)"] = ben.client.get(path).data.decode()
-    player, _ = aa.table.secrets()
+    ben_token = seat_token(ben.client, aa.code)
     for path in (f"/api/tables/{aa.code}", f"/api/tables/{aa.code}/events", f"/api/tables/{aa.code}/export"):
-        seen[path + " (api, Player 2)"] = aa.client.get(path, headers={"Authorization": f"Bearer {player}",
-                                                                       "X-Side": "Player 2"}).data.decode()
+        seen[path + " (api, Player 2)"] = aa.client.get(path, headers={"Authorization": f"Bearer {ben_token}"
+                                                                       }).data.decode()
     leaks = [path for path, body in seen.items() if "Nightshade" in body]
     assert leaks == []
     state = json.loads(seen[f"/api/tables/{aa.code}/api, Player 2".replace("/api, ", " (api, ") + ")"])["state"]

@@ -10,6 +10,7 @@ import pytest
 from companion.board import answer, draw, form_token, keep
 from companion.seat import View
 from tests.test_hidden_information import SECRET, Phone
+from tests.table_actions import seat_token
 
 HX = {"HX-Request": "true"}
 
@@ -266,7 +267,7 @@ def test_the_first_action_after_a_page_load_is_a_step(app, club):
     """A page load's board is the one kept for the seat's view: the phone's first tap finds it kept
     and gets only what changed back, not the whole board again."""
     ben = club["ben"]
-    player, _ = club["anna"].secrets()
+    player = seat_token(club["anna"].client, club["anna"].code)  # Anna's own seat (issue 37)
     resp = ben.client.post(f"/api/tables/{ben.code}/actions", json={"type": "next-phase"},
                            headers={"Authorization": f"Bearer {player}"})
     assert resp.status_code == 200  # a change no board was drawn for
@@ -288,6 +289,7 @@ def test_a_hit_redraws_that_units_part_alone_once_for_every_side(app, club, monk
     real = draw._render
     monkeypatch.setattr(draw, "_render", lambda name, ctx, **extra: rendered.append(
         (dict.get(ctx["seat"], "side"), name, ctx.get("uid"))) or real(name, ctx, **extra))
+    poll(club["anna"])  # Red's board drawn since the joins (each moves the roster: issue 37)
     poll(club["ben"])  # Blue's board drawn once before the hit
     rendered.clear()
     club["anna"].act(do="adjust unit=u1 tracker=hp by=-1")

@@ -31,7 +31,7 @@ class Table:
     def __init__(self, client, system):
         self.client = client
         created = client.post("/api/tables", json={"system": system, "name": "Size"}).get_json()
-        self.code, secret = created["code"], created["player_url"].rsplit("/", 1)[1]
+        self.code, secret = created["code"], created["seat_token"]
         self.auth = {"Authorization": f"Bearer {secret}"}
         for step in GAME_TABLES[system]:
             self.act(**step)

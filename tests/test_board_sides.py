@@ -31,8 +31,8 @@ def test_a_side_select_starts_on_each_phones_own_side(app, table):
     selected = r'<select name="side" aria-label="side"[^>]*>.*?<option value="(\w+)" selected>'  # (its text names the seats)
     assert re.search(selected, poll(table), re.S).group(1) == "Red"
     assert re.search(selected, poll(ben), re.S).group(1) == "Blue"
-    # each side with the seats the log knows on it (companion/roster.py; Ben was seated by his cookie alone)
-    assert '<option value="Red" selected>Red (Anna)</option><option value="Blue">Blue</option>' in poll(table)
+    # each side with the seats the log knows on it (companion/roster.py; issue 37: every seat is a join)
+    assert '<option value="Red" selected>Red (Anna)</option><option value="Blue">Blue (Ben)</option>' in poll(table)
 
 
 def test_a_side_named_like_the_every_side_view_never_gets_anothers_board(app, table):

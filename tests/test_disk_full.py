@@ -9,6 +9,7 @@ from collections import namedtuple
 from companion import disk, store
 from companion.db import get_db
 from tests.conftest import TableActions
+from tests.table_actions import seat_token
 
 FULL = "The host's disk is full: free space on the serving device."
 
@@ -24,7 +25,7 @@ def test_a_full_disk_refuses_moves_with_a_sentence_and_reads_go_on(app, client):
     table = TableActions(client)  # (not the fixture: its export-import check after the test writes)
     table.create(seat="Anna")
     table.act(type="add-unit", name="Victory", **{"stats.hp": "999"})
-    player, _ = table.secrets()
+    player = seat_token(table.client, table.code)  # Anna's own seat (issue 37)
     auth = {"Authorization": f"Bearer {player}"}
     assert client.get(f"/t/{table.code}").status_code == 200
     _fill(app)

@@ -11,8 +11,9 @@ import json
 
 import pytest
 
+
 from companion import actions, store
-from tests.table_actions import sit
+from tests.table_actions import seat_token, sit
 
 
 def armour(reflective, reinforced, reactive):
@@ -74,9 +75,9 @@ class Game:
         return resp
 
     def api(self, **payload):
-        player, _ = self.table.secrets()
+        """An API call as this phone's own seat (its token: issue 37)."""
         return self.client.post(f"/api/tables/{self.code}/actions", json=payload,
-                                headers={"Authorization": f"Bearer {player}"})
+                                headers={"Authorization": f"Bearer {seat_token(self.client, self.code)}"})
 
     def post(self, path, **form):
         return self.client.post(f"/t/{self.code}/eod/{path}", data={"csrf_token": self.table.csrf, **form},

@@ -19,7 +19,7 @@ NOT_OWN = "Not signed by this server: the file was edited or made elsewhere; its
 def exported(client):
     """A Freeform game with a pool the server rolled (30 dice at 4+), exported through the API."""
     made = client.post("/api/tables", json={"system": "freeform", "name": "Signed"}).get_json()
-    headers = {"Authorization": "Bearer " + made["player_url"].rsplit("/", 1)[1]}
+    headers = {"Authorization": "Bearer " + made["seat_token"]}
     for action in ({"type": "pool", "dice": 30, "target": 4}, {"type": "roll", "expr": "2d6"}):
         assert client.post(f"/api/tables/{made['code']}/actions", json=action, headers=headers).status_code == 200
     return client.get(f"/api/tables/{made['code']}/export", headers=headers).get_json()
@@ -65,13 +65,13 @@ def test_an_edited_file_stays_not_signed_when_exported_again(client, exported):
     dice, i = _missed_die(doc)
     dice[i] = 2 if dice[i] != 2 else 3
     first = _import(client, doc)
-    headers = {"Authorization": "Bearer " + first["player_url"].rsplit("/", 1)[1]}
+    headers = {"Authorization": "Bearer " + first["seat_token"]}
     again = client.get(f"/api/tables/{first['code']}/export", headers=headers).get_json()
     assert again["imported"] == export_signature.OTHER
     assert _import(client, again)["signed"] is False
     assert _import(client, {**again, "imported": None})["signed"] is False  # and it cannot be dropped
     own = _import(client, exported)  # while this server's own export, exported again, stays its own
-    headers = {"Authorization": "Bearer " + own["player_url"].rsplit("/", 1)[1]}
+    headers = {"Authorization": "Bearer " + own["seat_token"]}
     assert _import(client, client.get(f"/api/tables/{own['code']}/export", headers=headers).get_json())["signed"]
 
 

@@ -44,7 +44,7 @@ def served(tmp_path):
 def new_table(client, sides=("Red", "Blue")):
     body = client.post("/api/tables", json={"system": "freeform", "name": "Feed", "sides": list(sides)},
                        headers={"Authorization": "Bearer none"}).get_json()
-    player = body["player_url"].rsplit("/", 1)[1]
+    player = body["seat_token"]
     spectator = body["spectator_url"].rsplit("/", 1)[1]
     return body["code"], player, spectator
 

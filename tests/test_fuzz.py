@@ -193,7 +193,7 @@ def new_table(live: Live, system: str = "freeform") -> dict:
     status, _, body = live.json("POST", "/api/tables", {"system": system, "name": f"Fuzz {system}"})
     assert status == 201, body
     created = json.loads(body)
-    secret = created["player_url"].rsplit("/", 1)[1]
+    secret = created["seat_token"]
     code = created["code"]
     if system == "freeform":
         setup = [{"type": "add-unit", "name": "Anna's ship", "hp": 10},

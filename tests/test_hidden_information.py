@@ -14,7 +14,7 @@ import pytest
 from companion import actions, create_app, hidden, store
 from companion.content import default_systems
 from tests.conftest import TableActions
-from tests.table_actions import sit
+from tests.table_actions import seat_token, sit
 
 SECRET = "Evasive-Actions-ZQX7"  # unusual enough that any occurrence is the leak
 
@@ -102,12 +102,18 @@ def test_api_secrets_see_only_their_own_side(app, sealed_table):
     red, player, spectator = sealed_table["red"], sealed_table["player"], sealed_table["spectator_secret"]
     caller = TableActions(app.test_client())  # no seat cookie: only the Bearer secret counts
     caller.code = red.code
-    for bearer, side in ((player, None), (player, "Blue"), (spectator, None), (spectator, "Red")):
+    blue_token = seat_token(sealed_table["blue"].client, red.code)
+    for bearer, side in ((player, None), (player, "Red"), (spectator, None), (spectator, "Red"), (blue_token, None),
+                         (blue_token, "Red")):
         leaks = [path for path, body in bodies(caller, bearer, side).items()
                  if SECRET in body and not path.startswith("/t/")]
         assert leaks == [], (bearer == player, side)
-    assert SECRET in red.client.get(f"/api/tables/{red.code}/events",
-                                    headers={"Authorization": f"Bearer {player}", "X-Side": "Red"}).data.decode()
+    # issue 37: X-Side names no side (a side is the seat's); the seat's own token reads its side's
+    named = caller.client.get(f"/api/tables/{red.code}/events", headers={"Authorization": f"Bearer {player}",
+                                                                          "X-Side": "Red"})
+    assert named.status_code == 403 and "X-Side is not read" in named.get_json()["error"]
+    assert SECRET in caller.client.get(f"/api/tables/{red.code}/events", headers={
+        "Authorization": f"Bearer {seat_token(red.client, red.code)}"}).data.decode()
 
 
 def test_undo_and_redo_labels_never_hold_the_secret(sealed_table):
@@ -128,7 +134,7 @@ def test_revealing_is_an_event_everybody_sees(sealed_table):
     assert red.act(do="reveal id=s1", _control="seal-u1").status_code == 200
     for phone in (blue, watcher):
         assert SECRET in phone.client.get(f"/t/{phone.code}?open=*").data.decode()
-        assert f"Falcon: sealed order s1 revealed: {SECRET}" in phone.client.get(f"/t/{phone.code}/log").data.decode()
+        assert f"Falcon: sealed order revealed: {SECRET}" in phone.client.get(f"/t/{phone.code}/log").data.decode()
         assert json.loads(phone.client.get(f"/api/tables/{phone.code}").data)["state"]["sealed"]["s1"]["secret"] == \
             {"text": SECRET}
     # undoing the reveal seals the part again: the state, the reveal's log line (its label names the
@@ -253,10 +259,10 @@ def test_an_undone_reveal_leaves_the_text_in_no_label_on_any_path(app, client, s
             seen[path + " (plain)"] = phone.client.get(path).data.decode()
         assert [path for path, body in seen.items() if SECRET in body] == []
     redo = re.search(r'id="redo".*?title="([^"]*)"', blue.client.get(f"/t/{red.code}").data.decode(), re.S).group(1)
-    assert html.unescape(redo) == "Anna: Falcon: sealed order s1 revealed"
+    assert html.unescape(redo) == "Anna: Falcon: sealed order revealed"
     db = store.open_db(app.config["DATABASE"])
-    assert [e["label"] for e in store.events(db, red.code)][-2:] == \
-        ["Falcon: sealed order s1 revealed", "undo: Falcon: sealed order s1 revealed"]
+    assert [e["label"] for e in store.events(db, red.code) if e["type"] != "join"][-2:] == \
+        ["Falcon: sealed order revealed", "undo: Falcon: sealed order revealed"]
 
 
 def test_reveal_labels_stored_with_the_text_lose_it_on_upgrade(app, sealed_table):
@@ -273,8 +279,8 @@ def test_reveal_labels_stored_with_the_text_lose_it_on_upgrade(app, sealed_table
         db.conn.execute("update events set label = 'redo: ' || ? where type = 'redo'", [old])
     store.m007_reveal_labels_without_text(db)
     assert [e["label"] for e in store.events(db, red.code)][-3:] == [
-        "Falcon: sealed order s1 revealed", "undo: Falcon: sealed order s1 revealed",
-        "redo: Falcon: sealed order s1 revealed"]
+        "Falcon: sealed order revealed", "undo: Falcon: sealed order revealed",
+        "redo: Falcon: sealed order revealed"]
 
 
 def _two_sealed_export(sealed_table):

@@ -56,7 +56,7 @@ def forged(doc: dict, type_: str, change) -> dict:
 def api_table(client, system: str, **extra) -> tuple[str, dict]:
     made = client.post("/api/tables", json={"system": system, "name": "Forged", **extra},
                        headers={"Authorization": "Bearer x"}).get_json()
-    return made["code"], {"Authorization": f"Bearer {made['player_url'].rsplit('/', 1)[1]}", "X-Seat": "Bot"}
+    return made["code"], {"Authorization": f"Bearer {made['seat_token']}", "X-Seat": "Bot"}
 
 
 def act(client, code: str, player: dict, **args) -> None:

@@ -89,6 +89,9 @@ def test_a_change_is_pushed_as_the_step_from_the_board_the_phone_holds(app, tabl
     hx = {"HX-Request": "true"}
     table.create(seat="Anna", side="Red", sides="Red,Blue")
     table.act(do="add-unit", name="Falcon", side="Red", hp=10)
+    ben = TableActions(app.test_client())
+    ben.code = table.code
+    sit(ben.client, table.code, table.secrets()[0], "Ben", "Blue")  # (a join is an event: before the stream)
     seq = store.table(store.open_db(app.config["DATABASE"]), table.code)["seq"]
     assert table.client.get(f"/t/{table.code}/poll?seq=0", headers=hx).status_code == 200  # her board, kept
     heard, listening = [], threading.Event()
@@ -104,9 +107,6 @@ def test_a_change_is_pushed_as_the_step_from_the_board_the_phone_holds(app, tabl
     waiting.start()
     assert listening.wait(5)
     time.sleep(0.2)
-    ben = TableActions(app.test_client())
-    ben.code = table.code
-    sit(ben.client, table.code, table.secrets()[0], "Ben", "Blue")
     ben.act(do="adjust unit=u1 tracker=hp by=-1")
     waiting.join(5)
     event = heard[0].decode() if isinstance(heard[0], bytes) else heard[0]

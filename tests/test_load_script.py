@@ -79,9 +79,9 @@ def test_each_systems_load_table_takes_its_signature_moves_and_their_undo(app, s
     plan = load.table_plan(system)
     client = app.test_client()
     created = client.post("/api/tables", json={"system": system, "name": "Load", "sides": plan["sides"]}).get_json()
-    code, secret = created["code"], created["player_url"].rsplit("/", 1)[1]
+    code, token, secret = created["code"], created["seat_token"], created["player_url"].rsplit("/", 1)[1]
     for step in plan["steps"]:
-        resp = client.post(f"/api/tables/{code}/actions", json=step, headers={"Authorization": f"Bearer {secret}"})
+        resp = client.post(f"/api/tables/{code}/actions", json=step, headers={"Authorization": f"Bearer {token}"})
         assert resp.status_code == 200, (step["type"], resp.get_json())
     assert len(plan["sides"]) >= 2 and len(plan["moves"]) >= 1
     sit(client, code, secret, "P0", plan["sides"][0])

@@ -117,9 +117,9 @@ def test_the_tests_seat_helper_seats_a_phone_as_the_join_page_does(app, table):
     form = by_page.get(f"/t/{table.code}/join/{player}").data.decode()
     token = re.search(r'name="csrf_token" value="([^"]+)"', form).group(1)
     by_page.post(f"/t/{table.code}/join/{player}", data={"csrf_token": token, "seat": "Ben", "side": "Side B"})
-    sit(by_helper, table.code, player, "Ben", "Side B")
+    sit(by_helper, table.code, player, "Cleo", "Side B")  # (Side B is Ben's: the host lets Cleo in)
     boards = [c.get(f"/t/{table.code}").data.decode() for c in (by_page, by_helper)]
-    assert all("Ben · Side B" in b for b in boards)
+    assert "Ben · Side B" in boards[0] and "Cleo · Side B" in boards[1]
     assert f'"X-CSRF-Token": "{csrf_of(by_helper)}"' in boards[1]
     watcher = app.test_client()
     sit(watcher, table.code, spectator, "Sam", "Side B")

@@ -34,10 +34,11 @@ def test_roll_api(client):
 @pytest.fixture
 def api_table(app):
     c = app.test_client()
-    created = c.post("/api/tables", json={"system": "freeform", "name": "API"}, headers={"Authorization": "Bearer x"})
+    created = c.post("/api/tables", json={"system": "freeform", "name": "API", "seat": "Bot"},
+                     headers={"Authorization": "Bearer x"})
     assert created.status_code == 201
     body = created.get_json()
-    player = body["player_url"].rsplit("/", 1)[1]
+    player = body["seat_token"]
     spectator = body["spectator_url"].rsplit("/", 1)[1]
     return app.test_client(), body["code"], {"Authorization": f"Bearer {player}", "X-Seat": "Bot"}, \
         {"Authorization": f"Bearer {spectator}"}

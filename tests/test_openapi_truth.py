@@ -40,7 +40,7 @@ def test_the_bounds_the_api_checks_are_declared(client, doc):
     take_back = _body_schema(doc, "/api/tables/{code}/take-back")
     assert not _valid(take_back, {"targets": [MAX_INT + 1]}) and _valid(take_back, {"targets": [MAX_INT]})
     made = client.post("/api/tables", json={"system": "freeform", "name": "Bounds"}).get_json()
-    player = {"Authorization": f"Bearer {made['player_url'].rsplit('/', 1)[1]}"}
+    player = {"Authorization": f"Bearer {made['seat_token']}"}
     answer = client.post(f"/api/tables/{made['code']}/take-back", json={"targets": [MAX_INT + 1]}, headers=player)
     assert answer.status_code == 400 and "too large" in answer.get_json()["error"]
     # a plain value (a card's name or number: companion.schema.Scalar) has the same bound
@@ -55,7 +55,7 @@ def test_every_answer_given_is_declared(client, doc):
     created = client.post("/api/tables", json={"system": "freeform", "name": "Truth"},
                           headers={"Authorization": "Bearer none"}).get_json()
     code = created["code"]
-    player = {"Authorization": f"Bearer {created['player_url'].rsplit('/', 1)[1]}"}
+    player = {"Authorization": f"Bearer {created['seat_token']}"}
     spectator = {"Authorization": f"Bearer {created['spectator_url'].rsplit('/', 1)[1]}"}
     asked = [  # (method, path template, path, body, headers): a missing or wrong secret, nothing to undo ...
         ("get", "/api/tables/{code}", f"/api/tables/{code}", None, {}),

@@ -14,7 +14,7 @@ def played(tmp_path):
     from companion.actions import Ctx
     from companion.content import default_systems
     system = default_systems()["freeform"]
-    anna = Ctx(system=system, rng=random.Random(1), seat="Anna", side="Side A")
+    anna = Ctx(system=system, rng=random.Random(1), seat="Anna", side="Side A", host=True)  # (she finishes)
     ben = Ctx(system=system, rng=random.Random(2), seat="Ben", side="Side B")
     db = store.open_db(tmp_path / "report.sqlite")
     code = store.create(db, system, {"name": "Strait"}, anna)["code"]

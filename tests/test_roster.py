@@ -45,12 +45,14 @@ def test_a_join_is_one_event_and_the_same_seat_again_writes_none(app, table):
     with app.app_context():
         assert store.table_seq(get_db(), table.code) == ev["seq"]
         assert store.table(get_db(), table.code)["state"] == store.table(get_db(), table.code)["state"]
-    # the same seat from another phone (the join link opened again): nothing written
+    # the same name from another phone asks for that seat back (issue 37): an ask, and no seat moves
     join(app, table, "Ben", "Side B")
-    assert len(log(app, table.code)) == len(after)
-    # the host's own seat is the table's first event: joining again as herself writes nothing
-    join(app, table, "Ann", "Side A")
-    assert len(log(app, table.code)) == len(after)
+    asked = log(app, table.code)
+    assert len(asked) == len(after) + 1 and asked[-1]["label"] == "Ben asks to sit with Side B"
+    assert ("Ben", "Side B", "player") in seated(app, table.code)
+    # a phone already seated opens the join link again: it goes to its board, nothing written
+    assert table.client.get(f"/t/{table.code}/join/{table.secrets()[0]}").status_code == 303
+    assert len(log(app, table.code)) == len(asked)
 
 
 def test_a_join_changes_no_state(app, table):
@@ -64,11 +66,17 @@ def test_the_roster_is_one_seat_per_name_in_join_order_the_latest_join_winning(a
     table.create(seat="Ann")  # no side chosen: the host sits on the first side, as the lobby seats her
     join(app, table, "Ben", "Side B")
     join(app, table, "Cleo", spectator=True)
-    join(app, table, "Ben", "Side A")  # Ben again from another phone, on the other side
-    assert seated(app, table.code) == [("Ann", "Side A", "player"), ("Ben", "Side A", "player"),
+    # Ben's name from another phone on the other side: names are unique per table (issue 37)
+    player, _ = table.secrets()
+    phone = app.test_client()
+    url = f"/t/{table.code}/join/{player}"
+    token = re.search(r'name="csrf_token" value="([^"]+)"', phone.get(url).data.decode()).group(1)
+    resp = phone.post(url, data={"csrf_token": token, "seat": "ben", "side": "Side A"})
+    assert resp.status_code == 400 and "already called Ben" in resp.data.decode()
+    assert seated(app, table.code) == [("Ann", "Side A", "player"), ("Ben", "Side B", "player"),
                                        ("Cleo", None, "spectator")]
     types = [e["type"] for e in log(app, table.code)]
-    assert types.count("join") == 3
+    assert types.count("join") == 2
 
 
 def test_a_newcomer_is_offered_the_side_with_fewest_seats_joined(app, table):
@@ -161,7 +169,12 @@ def test_a_finished_table_records_no_join(app, table):
     table.create(seat="Ann")
     table.act(**{"type": "finish", "result": "Side A wins"})
     before = len(log(app, table.code))
-    join(app, table, "Ben", "Side B")
+    player, _ = table.secrets()
+    phone = app.test_client()
+    url = f"/t/{table.code}/join/{player}"
+    token = re.search(r'name="csrf_token" value="([^"]+)"', phone.get(url).data.decode()).group(1)
+    resp = phone.post(url, data={"csrf_token": token, "seat": "Ben", "side": "Side B"})
+    assert resp.status_code == 400 and "game is finished" in resp.data.decode()
     assert len(log(app, table.code)) == before
 
 
@@ -186,7 +199,9 @@ def test_the_feed_carries_a_join_and_the_same_hit_question_looks_past_it(app, ta
 def test_dreadnaught_set_up_names_every_seat_joined_on_a_side(app, table):
     import html
     table.create(system="dreadnaught", name="Planet 7", seat="Ann")
-    join(app, table, "Ben", "Attacker")
+    join(app, table, "Ben", "Attacker")  # Ann holds the Attacker: Ben waits until she lets him in
+    assert table.client.post(f"/t/{table.code}/asks", data={"csrf_token": table.csrf, "name": "Ben",
+                                                              "answer": "allow"}).status_code == 303
     join(app, table, "Cleo", "Defender")
     join(app, table, "Dan", spectator=True)
     form = html.unescape(table.client.get(f"/t/{table.code}", headers={"HX-Request": "true"}).data.decode())
@@ -196,8 +211,7 @@ def test_dreadnaught_set_up_names_every_seat_joined_on_a_side(app, table):
 
 
 def test_an_api_creator_named_with_extra_spaces_is_seated_without_an_error(client):
-    resp = client.post("/api/tables", json={"system": "freeform", "name": "API table"},
-                       headers={"X-Seat": "  Big   Bob "})
+    resp = client.post("/api/tables", json={"system": "freeform", "name": "API table", "seat": "  Big   Bob "})
     assert resp.status_code == 201, resp.data
     code = resp.get_json()["code"]
     with client.application.app_context():
@@ -206,12 +220,11 @@ def test_an_api_creator_named_with_extra_spaces_is_seated_without_an_error(clien
 
 
 def test_an_api_client_that_names_no_seat_sits_nobody_down(app):
-    """A program that creates a table through the API without X-Seat is not a player at the table:
+    """A program that creates a table through the API naming no seat is not a player at the table:
     Dreadnaught's set-up must not name the Attacker "API" (seen in a screenshot)."""
     client = app.test_client()
     made = client.post("/api/tables", json={"system": "dreadnaught", "name": "Planet 7"}).get_json()
     db = store.open_db(app.config["DATABASE"])
     assert store.seated(db, made["code"]) == []
-    named = client.post("/api/tables", json={"system": "freeform", "name": "Harbour"},
-                        headers={"X-Seat": "Anna"}).get_json()
+    named = client.post("/api/tables", json={"system": "freeform", "name": "Harbour", "seat": "Anna"}).get_json()
     assert [s["name"] for s in store.seated(db, named["code"])] == ["Anna"]

@@ -35,7 +35,7 @@ def served(tmp_path_factory):
     schema = schemathesis.openapi.from_wsgi("/api/openapi.json", app)
     made = app.test_client().post("/api/tables", json={"system": "freeform", "name": "Fuzzed"},
                                   headers={"Authorization": "Bearer none"}).get_json()
-    return schema, made["code"], made["player_url"].rsplit("/", 1)[1]
+    return schema, made["code"], made["seat_token"]
 
 
 def _cases():

@@ -109,7 +109,7 @@ def test_a_worker_waiting_for_the_write_lock_keeps_answering_reads(tmp_path):
             other.request("POST", f"/api/tables/{made['code']}/actions",
                           json.dumps({"type": "note", "text": "after the lock"}),
                           {"Content-Type": "application/json",
-                           "Authorization": "Bearer " + made["player_url"].rsplit("/", 1)[1]})
+                           "Authorization": "Bearer " + made["seat_token"]})
             answered["tap"] = other.getresponse().status
             other.close()
         waiting = threading.Thread(target=tap)
@@ -145,7 +145,7 @@ def test_companion_serve_keeps_a_polling_phone_on_one_connection(tmp_path):
         resp, page = ask("GET", join)
         cookie = resp.getheader("Set-Cookie").split(";")[0]
         token = re.search(rb'name="csrf_token" value="([^"]+)"', page).group(1).decode()
-        resp, _ = ask("POST", join, f"csrf_token={token}&seat=Anna&side=Side+A",
+        resp, _ = ask("POST", join, f"csrf_token={token}&seat=Anna&side=Side+B",  # (Side A: the API's host)
                       {"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie})
         cookie = (resp.getheader("Set-Cookie") or cookie).split(";")[0]
         _, board = ask("GET", f"/t/{made['code']}", headers={"Cookie": cookie})

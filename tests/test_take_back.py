@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 
+from tests.table_actions import seat_token, token_on
 from companion import report, store
 from companion.actions import Ctx
 from companion.content import default_systems
@@ -85,7 +86,7 @@ def test_correct_puts_the_same_hit_on_the_right_ship_as_one_event(table, client)
 def test_the_json_api_takes_back_refuses_with_the_move_that_fails_and_corrects(table, client):
     code = fleet(table)
     player, spectator = table.secrets()
-    auth = {"Authorization": f"Bearer {player}", "X-Seat": "Ben"}
+    auth = {"Authorization": f"Bearer {seat_token(table.client, code)}"}  # Anna's seat, as a script (issue 37)
     done = client.post(f"/api/tables/{code}/take-back", json={"targets": [6], "instead": {"by": -2}}, headers=auth)
     assert done.status_code == 200, done.get_json()
     assert done.get_json() == {"seq": 7, "label": "corrected #6 to Zhukov HP -2 (10 → 8) (was Zhukov HP -1 (10 → 9))",
@@ -111,8 +112,7 @@ def test_the_json_api_takes_back_refuses_with_the_move_that_fails_and_corrects(t
 
 def test_a_conflict_names_the_first_later_move_and_offers_both(table, client):
     code = table.create(side="Side A")
-    player, _ = table.secrets()
-    auth = {"Authorization": f"Bearer {player}"}
+    auth = {"Authorization": f"Bearer {seat_token(table.client, code)}"}
     table.act(type="add-unit", name="Nimitz", **{"stats.hp": "10"})                  # #2
     table.act(type="add-tracker", unit="u1", **{"spec.kind": "counter", "spec.label": "Flak", "spec.start": "3"})  # #3
     table.act(do="adjust unit=u1 tracker=flak by=-1", _control="unit-u1")           # #4
@@ -166,7 +166,7 @@ def test_a_sealed_order_is_named_by_number_and_type_never_by_its_text(tmp_path):
     store.act(db, code, {"type": "reveal", "id": "s1"}, anna)                               # #4
     done = store.take_back(db, code, [4], anna)  # the reveal taken back: the text is sealed again
     # a reveal's own label names the part, never its text (issue 30 item 2), so it can be quoted
-    assert "Ram the flagship" not in done["label"] and done["label"] == "took back #4: Falcon: sealed order s1 revealed"
+    assert "Ram the flagship" not in done["label"] and done["label"] == "took back #4: Falcon: sealed order revealed"
     done = store.take_back(db, code, [3], anna)
     assert done["label"] == "took back #3: (seal)"
 
@@ -178,27 +178,27 @@ def test_the_same_hit_tapped_on_two_phones_is_asked_about_and_taken_back_in_one_
     code = table.create(seat="Anna", side="Side A")
     table.act(type="add-unit", name="Nimitz", side="Side B", **{"stats.hp": "8"})
     player, _ = table.secrets()
-    ben = Phone(app.test_client()).join(code, player, "Ben", "Side B")
+    ben = Phone(app.test_client()).join(code, player, "Ben", "Side B")  # #3: Ben's join
     assert "Same hit?" not in table.act(do="adjust unit=u1 tracker=hp by=-1", _control="unit-u1").data.decode()
     answer = ben.act(do="adjust unit=u1 tracker=hp by=-1", _control="unit-u1").data.decode()
     assert "Anna also took 1 HP from Nimitz just now. Same hit?" in answer
-    assert re.search(r'name="targets" value="4"><input type="hidden" name="_same_as" value="3">\s*'
+    assert re.search(r'name="targets" value="5"><input type="hidden" name="_same_as" value="4">\s*'
                      r'<button class="btn primary">Take mine back</button>', answer)
     assert 'id="same-hit" class="same-hit" hx-swap-oob="true"' in answer and "Keep both" in answer
     assert table.state()["units"]["u1"]["trackers"]["hp"]["value"] == 6  # both counted until Ben says
     assert "Same hit?" not in ben.act(do="adjust unit=u1 tracker=hp by=-2", _control="unit-u1").data.decode()
     ben.undo()
-    back = ben.client.post(f"/t/{code}/take-back", data={"csrf_token": ben.csrf, "targets": "4", "_control": "same-hit",
-                                                         "_from": "board", "_same_as": "3"}, headers={"HX-Request": "true"})
+    back = ben.client.post(f"/t/{code}/take-back", data={"csrf_token": ben.csrf, "targets": "5", "_control": "same-hit",
+                                                         "_from": "board", "_same_as": "4"}, headers={"HX-Request": "true"})
     assert back.status_code == 200
     assert re.search(r'<div id="same-hit" class="same-hit" hx-swap-oob="true" aria-live="polite"></div>',
                      back.data.decode())  # the question goes
     assert table.state()["units"]["u1"]["trackers"]["hp"]["value"] == 7  # the hit counted once
     # through the API too: the answer says so
-    auth = {"Authorization": f"Bearer {player}", "X-Seat": "Cy"}
+    auth = {"Authorization": f"Bearer {token_on(app, code, 'Side B', 'Cy')}"}  # a third seat's script
     done = client.post(f"/api/tables/{code}/actions", json={"type": "adjust", "unit": "u1", "tracker": "hp", "by": -1},
                        headers=auth).get_json()
-    assert done["same_as"]["seat"] == "Anna" and done["same_as"]["seq"] == 3  # (Ben's was taken back)
+    assert done["same_as"]["seat"] == "Anna" and done["same_as"]["seq"] == 4  # (Ben's was taken back)
     assert done["same_as"]["question"] == "Anna also took 1 HP from Nimitz just now. Same hit?"
 
 
@@ -260,12 +260,12 @@ def test_take_mine_back_is_refused_once_the_other_hit_was_taken_back(app, table)
     code = table.create(seat="Anna", side="Side A")
     table.act(type="add-unit", name="Nimitz", side="Side B", **{"stats.hp": "8"})
     player, _ = table.secrets()
-    ben = Phone(app.test_client()).join(code, player, "Ben", "Side B")
-    table.act(do="adjust unit=u1 tracker=hp by=-1", _control="unit-u1")                   # #3
-    ben.act(do="adjust unit=u1 tracker=hp by=-1", _control="unit-u1")                     # #4, asked
-    table.client.post(f"/t/{code}/take-back", data={"csrf_token": table.csrf, "targets": "3"})  # Anna took hers back
-    back = ben.client.post(f"/t/{code}/take-back", data={"csrf_token": ben.csrf, "targets": "4", "_control": "same-hit",
-                                                         "_from": "board", "_same_as": "3"}, headers={"HX-Request": "true"})
+    ben = Phone(app.test_client()).join(code, player, "Ben", "Side B")                   # #3: Ben's join
+    table.act(do="adjust unit=u1 tracker=hp by=-1", _control="unit-u1")                   # #4
+    ben.act(do="adjust unit=u1 tracker=hp by=-1", _control="unit-u1")                     # #5, asked
+    table.client.post(f"/t/{code}/take-back", data={"csrf_token": table.csrf, "targets": "4"})  # Anna took hers back
+    back = ben.client.post(f"/t/{code}/take-back", data={"csrf_token": ben.csrf, "targets": "5", "_control": "same-hit",
+                                                         "_from": "board", "_same_as": "4"}, headers={"HX-Request": "true"})
     assert back.status_code == 400 and "yours is the one that counts now" in back.data.decode()
     assert back.headers["HX-Retarget"] == "#same-hit-err"
     assert table.state()["units"]["u1"]["trackers"]["hp"]["value"] == 7

@@ -8,6 +8,7 @@ import html
 import pytest
 
 from companion import actions, store
+from tests.table_actions import seat_token
 
 
 class Game:
@@ -214,7 +215,7 @@ def test_the_firing_arc_over_the_api(game):
     zhukov, justice = game.uid("Zhukov"), game.uid("Justice")
     ready_group(game, "Justice", 1)
     game.ok(type="next-phase")
-    player, _ = game.table.secrets()
+    player = seat_token(game.table.client, game.table.code)  # Anna's own seat (issue 37)
     client = game.table.client
 
     def fire(**extra):
@@ -435,7 +436,7 @@ def test_the_two_ap_uses_over_the_api(game):
     game.ok(type="talon-ship", cls="terran-cv", name="Hornet")
     game.ok(type="talon-ship", cls="terran-ftr", name="Viper")
     game.to_phase("A · other player")
-    player, _ = game.table.secrets()
+    player = seat_token(game.table.client, game.table.code)  # Anna's own seat (issue 37)
     client = game.table.client
 
     def ap(**payload):

@@ -21,7 +21,7 @@ app = create_app({"TESTING": True, "DATABASE": sys.argv[1], "SECRET_KEY": "k"})
 c = app.test_client()
 out = {"systems": [s["slug"] for s in c.get("/api/systems").get_json()]}
 made = c.post("/api/tables", json={"system": "tiny-duel", "name": "Duel"}).get_json()
-auth = {"Authorization": "Bearer " + made["player_url"].rsplit("/", 1)[1], "X-Seat": "Ann"}
+auth = {"Authorization": "Bearer " + made["seat_token"], "X-Seat": "Ann"}
 act = lambda body: c.post(f"/api/tables/{made['code']}/actions", json=body, headers=auth)
 red = act({"type": "add-unit", "name": "Spite", "side": "Red", "template": "ship", "hull": 6}).get_json()
 blue = act({"type": "add-unit", "name": "Vow", "side": "Blue", "template": "ship"}).get_json()

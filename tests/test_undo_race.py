@@ -74,7 +74,7 @@ def _keeping(answers: dict, work):
 
 def test_the_api_undoes_only_the_event_it_names(client):
     created = client.post("/api/tables", json={"system": "freeform", "name": "API undo"}).get_json()
-    code, auth = created["code"], {"Authorization": f"Bearer {created['player_url'].rsplit('/', 1)[1]}"}
+    code, auth = created["code"], {"Authorization": f"Bearer {created['seat_token']}"}
     client.post(f"/api/tables/{code}/actions", json={"type": "add-unit", "name": "Victory", "hp": 10}, headers=auth)
     mine = client.post(f"/api/tables/{code}/actions", json={"type": "note", "text": "mine"}, headers=auth).get_json()
     theirs = client.post(f"/api/tables/{code}/actions", json={"type": "note", "text": "theirs"}, headers=auth).get_json()

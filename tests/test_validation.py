@@ -18,7 +18,7 @@ def api(client):
     resp = client.post("/api/tables", json={"system": "freeform", "name": "Checks"},
                        headers={"Authorization": "Bearer none"})
     assert resp.status_code == 201
-    secret = resp.get_json()["player_url"].rsplit("/", 1)[1]
+    secret = resp.get_json()["seat_token"]
     return resp.get_json()["code"], {"Authorization": f"Bearer {secret}"}
 
 

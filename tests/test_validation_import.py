@@ -14,7 +14,7 @@ def played(client):
     resp = client.post("/api/tables", json={"system": "freeform", "name": "Forge", "sides": ["Red", "Blue"]},
                        headers={"Authorization": "Bearer none"})
     code = resp.get_json()["code"]
-    headers = {"Authorization": "Bearer " + resp.get_json()["player_url"].rsplit("/", 1)[1]}
+    headers = {"Authorization": "Bearer " + resp.get_json()["seat_token"]}
     for action in [{"type": "add-unit", "name": "Victory", "hp": 10, "side": "Red"},
                    {"type": "add-tracker", "unit": "u1", "spec": {"id": "hull", "kind": "boxes", "count": 4}},
                    {"type": "roll", "expr": "1d20+2"},

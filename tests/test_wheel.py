@@ -92,7 +92,7 @@ def test_installed_wheel_serves_and_creates_a_table(wheel, tmp_path):
             headers={"Content-Type": "application/json"}, method="POST")
         with urllib.request.urlopen(req, timeout=5) as resp:
             created = json.load(resp)
-        secret = created["player_url"].rsplit("/", 1)[1]
+        secret = created["seat_token"]
         got = json.loads(_get(f"{base}/api/tables/{created['code']}", Authorization=f"Bearer {secret}"))
         assert got["system"] == "dreadfleet" and got["state"]["name"] == "From the wheel"
         script = _get(f"{base}/static/companion.js")

@@ -2,6 +2,7 @@
 or seed numbers (issue 10 §5); the log and the API keep the full sentence."""
 from companion.words import for_players
 from test_dreadnaught_actions import DUEL
+from tests.table_actions import seat_token
 
 
 def test_seed_and_line_notes_leave_the_screen_and_the_section_name_stays():
@@ -25,7 +26,7 @@ def test_the_board_shows_a_refusal_without_notes_and_the_api_keeps_them(table):
     text = resp.get_data(as_text=True)
     assert resp.status_code == 400
     assert "is a multiplayer rule (Multiplayer Rules)." in text and "seed 000" not in text
-    player, _ = table.secrets()
+    player = seat_token(table.client, table.code)  # Anna's own seat (issue 37)
     api = table.client.post(f"/api/tables/{table.code}/actions", json={"type": "dn-fleet", "trigger": "pushed_to_edge"},
                             headers={"Authorization": f"Bearer {player}"})
     assert api.status_code == 400 and "seed 000, Multiplayer Rules" in api.get_data(as_text=True)

@@ -27,6 +27,9 @@ class Ctx:
     rng: object
     seat: str = ""
     side: str | None = None
+    host: bool = False  # the seat is the table's host (issue 37: only the host finishes the game)
+    # the import's replay, deciding a stored event again to check what was stored, not who stored it
+    trusted: bool = False
 
 
 @dataclass

@@ -112,6 +112,14 @@ def finish(state: dict, p: dict) -> str:
     return "Game finished" + (f": {result}" if result else "")
 
 
+@finish.decider
+def decide_finish(state: dict, args: dict, ctx) -> dict:
+    """Only the host ends the game for good (issue 37): every later tap is refused."""
+    if not (ctx.host or ctx.trusted):
+        raise RuleError("Only the table's host finishes the game (the host can hand the role on: Invite).", "type")
+    return {k: v for k, v in args.items() if k != "type"}
+
+
 # --- units -----------------------------------------------------------------------------------
 
 @action("add-unit", fields={"name": Text(40), "side": Ref("side"), "template": Ref("template"),
