@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from companion import dice, export_signature
 from companion.replay import EXPORT_FORMAT, MAX_EVENTS_IMPORT
+from companion.roster import MAX_SEAT_NAME
 from companion.schema import request_schema
 from companion.take_back import MAX_TARGETS
 from companion.validate import MAX_DEPTH, MAX_INT, MAX_TEXT
@@ -85,14 +86,18 @@ def document(registry: dict, systems: dict) -> dict:
               "413": _resp("Body over 4 MB", ERROR)}
     seq = {"type": "integer", "minimum": 0, "maximum": MAX_INT}
     full = {"507": _resp("The host's disk is full: nothing was stored", ERROR)}
-    write_errors = {**errors, "403": _resp("Spectators cannot change anything", ERROR),
+    write_errors = {**errors, "403": _resp("Spectators, and an invitation's secret, change nothing", ERROR),
                     "409": _resp("Stale view or finished table", ERROR), **full}
     pool_die = {"type": "integer", "minimum": 2, "maximum": max(dice.POOL_SIDES),
                 "description": "a d<sides> result that succeeds (2+ to <sides>+)"}
-    urls = {"code": {"type": "string"}, "player_url": {"type": "string"}, "spectator_url": {"type": "string"}}
-    created = _resp("Created", {"type": "object", "properties": urls})
+    urls = {"code": {"type": "string"}, "player_url": {"type": "string"}, "spectator_url": {"type": "string"},
+            "seat_token": {"type": "string", "description": "the caller's own seat (the host's): send it as Bearer"}}
+    created = _resp("Created", {"type": "object", "required": ["code", "seat_token"], "properties": urls})
+    seat_name = {"type": "string", "minLength": 1, "maxLength": MAX_SEAT_NAME}
+    asked = {"type": "object", "required": ["seat_token", "status"], "properties": {
+        "seat_token": {"type": "string"}, "status": {"enum": ["seated", "waiting"]}}}
     imported = _resp("Created (never refused for its signature)", {
-        "type": "object", "required": ["code", "signed", "import_note"], "properties": {
+        "type": "object", "required": ["code", "signed", "import_note", "seat_token"], "properties": {
             **urls, "signed": {"type": "boolean", "description": "the file is this server's own export, unchanged"},
             "import_note": {"type": "string", "enum": [export_signature.SIGNED, export_signature.NOT_SIGNED]}}})
     return {
@@ -102,7 +107,9 @@ def document(registry: dict, systems: dict) -> dict:
                      f"{t}: {registry[t].doc}" + (f" (only {', '.join(sorted(registry[t].systems))})"
                                                   if registry[t].systems else "") for t in action_types) + LIMITS},
         "components": {"schemas": action_schemas(registry), "securitySchemes": {"secret": {"type": "http", "scheme": "bearer",
-                                                      "description": "the secret ending a join URL"}}},
+                                                      "description": (
+            "a seat's own token (seat_token); an invitation's secret (ending a join URL) only asks for a seat "
+            "and reads what a spectator reads")}}},
         "paths": {
             "/api/systems": {"get": {"responses": {"200": _resp("Systems", {"type": "array", "items": {
                 "type": "object", "properties": {"slug": {"type": "string"}, "name": {"type": "string"}}}})}}},
@@ -125,10 +132,36 @@ def document(registry: dict, systems: dict) -> dict:
                               "400": _resp("Bad input (a target or save above the dice's sides)", ERROR)}}},
             "/api/tables": {"post": {"requestBody": _json_body({"type": "object", "required": ["system", "name"], "properties": {
                 "system": {"type": "string", "enum": sorted(systems)}, "name": {"type": "string", "maxLength": 60},
-                "sides": {"type": "array", "items": {"type": "string", "maxLength": 30}, "maxItems": 8}}}),
-                "responses": {"201": created, "400": _resp("Bad input", ERROR), **full}}},
+                "sides": {"type": "array", "items": {"type": "string", "maxLength": 30}, "maxItems": 8},
+                "seat": {**seat_name, "description": "the creator's name at the table (the host)"},
+                "side": {"type": "string", "description": "the creator's side (else the first)"}}}),
+                "responses": {"201": created, "400": _resp("Bad input", ERROR),
+                              "429": _resp("This address made too many tables lately", ERROR), **full}}},
+            "/api/tables/{code}/seats": {"post": {
+                "parameters": code, "security": [{"secret": []}],
+                "description": "Ask for a seat with an invitation's secret (Bearer). A spectator, or a player on a "
+                               "side no phone holds, sits at once (201); a held side waits until a seat of that side "
+                               "or the host taps Allow (202): GET /api/tables/{code}/seat with the token says.",
+                "requestBody": _json_body({"type": "object", "required": ["seat"], "properties": {
+                    "seat": seat_name, "side": {"type": "string"}}}),
+                "responses": {"201": _resp("Seated", asked), "202": _resp("Waiting to be let in", asked),
+                              **errors, "409": _resp("The game is finished", ERROR)}}},
+            "/api/tables/{code}/asks": {"post": {
+                "parameters": code, "security": [{"secret": []}],
+                "description": "Allow or refuse a phone waiting for a side: a seat of that side, or the host.",
+                "requestBody": _json_body({"type": "object", "required": ["name", "answer"], "properties": {
+                    "name": seat_name, "answer": {"enum": ["allow", "refuse"]}}}),
+                "responses": {"200": _resp("Answered", {"type": "object", "required": ["name", "answer"]}),
+                              **write_errors}}},
+            "/api/tables/{code}/seat": {"get": {
+                "parameters": code, "security": [{"secret": []}],
+                "responses": {"200": _resp("The caller's seat, or its ask while it waits", {
+                    "type": "object", "required": ["status"], "properties": {
+                        "status": {"enum": ["seated", "waiting", "refused", "removed"]}, "name": {"type": "string"},
+                        "side": {"type": ["string", "null"]}, "role": {"type": "string"}, "host": {"type": "boolean"}}}),
+                    **errors}}},
             "/api/tables/import": {"post": {"requestBody": _json_body(_export_document(systems)),
-                                            "responses": {"201": imported, "400": _resp("Not a valid export", ERROR),
+                                            "responses": {"201": imported, "429": _resp("Too many tables lately", ERROR), "400": _resp("Not a valid export", ERROR),
                                                           "413": errors["413"], **full}}},
             "/api/tables/{code}": {"get": {
                 "parameters": code, "security": [{"secret": []}],

@@ -268,7 +268,7 @@ class Phone:
         for c in headers.get("_cookies", []):
             self.cookie = c  # the session is the only cookie
 
-    async def join(self, path: str, side: str) -> None:
+    async def join(self, path: str, side: str, host: "Conn", auth: dict) -> None:
         """Sit at the table through the player QR's join page (see ``take_seat``)."""
         status, headers, body = await self.act_conn.request("GET", path, self.headers())
         self.take_cookie(headers)
@@ -278,6 +278,13 @@ class Phone:
             "POST", path, self.headers({"Content-Type": "application/x-www-form-urlencoded"}), form)
         assert status == 303, (status, body[:200])
         self.take_cookie(headers)
+        if headers.get("location", "").endswith("/waiting"):  # the side is held: the host lets it in
+            status, _, body = await host.request("POST", f"/api/tables/{self.code}/asks", auth,
+                                                 json.dumps({"name": self.name, "answer": "allow"}).encode())
+            assert status == 200, (status, body[:200])
+            status, headers, body = await self.act_conn.request("GET", f"/t/{self.code}/waiting", self.headers())
+            assert status == 303, (status, body[:200])
+            self.take_cookie(headers)
         status, headers, body = await self.act_conn.request("GET", f"/t/{self.code}", self.headers())
         assert status == 200, status
         page = unpacked(headers, body)
@@ -590,10 +597,11 @@ def wait_for(port: int, server: subprocess.Popen) -> None:
     raise RuntimeError("the server did not start")
 
 
-async def take_seat(phone: Phone, player_url: str, side: str) -> None:
+async def take_seat(phone: Phone, player_url: str, side: str, host: "Conn", auth: dict) -> None:
     """A simulated phone sits at its table, as a player of ``side``: every join of the load test is
-    made here (through the player QR's join page, its seat in the phone's cookie)."""
-    await phone.join("/t/" + player_url.split("/t/", 1)[1], side)
+    made here (through the player QR's join page, its seat's token in the phone's cookie); a side
+    another phone holds is let in by the table's host, as a seat of it taps Allow (issue 37)."""
+    await phone.join("/t/" + player_url.split("/t/", 1)[1], side, host, auth)
 
 
 async def set_up(port: int, tables: int, per_table: int, phones: int, units: int,
@@ -614,21 +622,23 @@ async def set_up(port: int, tables: int, per_table: int, phones: int, units: int
             created = json.loads(body)
             assert "code" in created, (system, created)
             code, url = created["code"], created["player_url"]
-            auth = {**json_h, "Authorization": "Bearer " + url.rsplit("/", 1)[1]}
+            # the table's maker (a script: the API's host seat, issue 37) sets it up and lets in the
+            # phones that ask for a side another phone already holds
+            auth = {**json_h, "Authorization": "Bearer " + created["seat_token"]}
             for step in plan["steps"]:
                 status, _, body = await api.request("POST", f"/api/tables/{code}/actions", auth,
                                                     json.dumps(step).encode())
                 assert status == 200, (system, step["type"], status, body[:200])
-            api.close()
             count = min(per_table, phones - t * per_table)
             out = []
             for n in range(count):
                 move = plan["moves"][n % len(plan["moves"])]
                 phone = Phone(port, code, f"P{t}-{n}", system, move_form(move))
                 phone.open = move["_open"]  # the row of the unit it hits, open
-                await take_seat(phone, url, plan["sides"][n % len(plan["sides"])])
+                await take_seat(phone, url, plan["sides"][n % len(plan["sides"])], api, auth)
                 phone.act_conn.close()  # a fresh connection for its taps, opened when it first taps
                 out.append(phone)
+            api.close()
             return out
 
     groups = await asyncio.gather(*(table(t) for t in range(tables)))
