@@ -311,7 +311,8 @@ def event_feed(code: str):
         return error(RuleError("Last-Event-ID (or after) must be the seq of the last event you had, a whole "
                                "number.", "after"))
     stream = feed.stream(current_app.config["DATABASE"], code, hidden.viewer_side(seat),
-                         int(sent) if sent is not None else None, lifetime=current_app.config["FEED_SECONDS"])
+                         int(sent) if sent is not None else None, lifetime=current_app.config["FEED_SECONDS"],
+                         seat_id=seat.get("id"))
     # no buffering anywhere on the way (X-Accel-Buffering: nginx), never cached
     return Response(stream, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

@@ -107,13 +107,14 @@ def _sse(data: dict, event_id: int | None = None, kind: str | None = None) -> st
 
 
 def stream(db_path: str, code: str, viewer: str | None, after: int | None, keep_alive: float = KEEP_ALIVE_SECONDS,
-           lifetime: float | None = None):
+           lifetime: float | None = None, seat_id: int | None = None):
     """The stream's text, piece by piece: first ``event: state`` (the seq and every unit's trackers
     now, no id: it moves no client's place), then each event after ``after`` (None: from now on) as
     it comes, and a keep-alive comment after ``keep_alive`` quiet seconds.  It ends when the server
     closes it (the client went: the next write fails), when the table is gone, or after ``lifetime``
     seconds (the app's FEED_SECONDS: the client comes back with Last-Event-ID and misses nothing, and
-    no connection a client forgot is held for ever)."""
+    no connection a client forgot is held for ever).  ``seat_id``: the caller's seat, if it has one; the
+    stream ends at its next turn once the host has removed that seat (issue 37)."""
     ends = time.monotonic() + lifetime if lifetime else None
     db = connection_for(db_path)
     row = store.state_for(store.table(db, code), viewer)
@@ -123,7 +124,7 @@ def stream(db_path: str, code: str, viewer: str | None, after: int | None, keep_
     yield _sse({"seq": row["seq"], "units": units}, kind="state")
     while True:
         head = store.table_head(db, code)
-        if head is None:
+        if head is None or (seat_id is not None and not store.seat_is_seated(db, code, seat_id)):
             return
         if head[1] > seen:
             # the state first, then its events: the trackers read are those after the last event sent

@@ -283,3 +283,23 @@ def test_a_cookie_from_before_seats_were_rows_claims_its_chair_once(app, table):
     with other.session_transaction() as session:
         session["seats"] = {table.code: {"name": "Anna", "side": "Red", "role": "player"}}
     assert other.get(f"/t/{table.code}").status_code == 404
+
+
+def test_a_removed_seats_event_feed_ends_too(app, sealed):
+    """The API's event feed of a seat the host removes ends at its next turn, long before its lifetime."""
+    import threading
+    import time
+    code, anna = sealed["anna"].code, sealed["anna"]
+    app.config["FEED_SECONDS"] = 20
+    feed = app.test_client().get(f"/api/tables/{code}/feed",
+                                 headers={"Authorization": f"Bearer {seat_token(sealed['ben'], code)}"}, buffered=False)
+    chunks = iter(feed.response)
+    assert "retry" in next(chunks).decode()
+    remover = threading.Timer(0.3, lambda: anna.client.post(f"/t/{code}/seats/remove",
+                                                            data={"csrf_token": anna.csrf, "name": "Ben"}))
+    started = time.monotonic()
+    remover.start()
+    rest = "".join(c.decode() for c in chunks)
+    remover.join()
+    took = time.monotonic() - started
+    assert 0.25 < took < 5 and "event: state" in rest  # open until the removal, ended at once after it
