@@ -12,11 +12,11 @@ import secrets
 from flask import Blueprint, Response, abort, current_app, g, jsonify, request, url_for
 
 from companion import actions, dice, export_signature, feed, hidden, replay, roster, same_hit, store
-from companion.roster import host_side
 from companion.actions import Ctx
 from companion.db import get_db, systems
 from companion.errors import Conflict, Moved, RuleError
 from companion.lookup import system_or_404
+from companion.roster import host_side
 from companion.schema import whole as whole_number
 from companion.validate import shielded
 from companion.web import ctx_for, public_url, remember_seat, require_player, same_secret, seat_for, status_of

@@ -9,8 +9,17 @@ from companion import export_signature, hidden, qr, replay, store
 from companion.db import get_db, systems
 from companion.errors import RuleError
 from companion.roster import host_side
-from companion.web import (MAX_SEAT_NAME, ctx_for, forget_seat, public_url, remember_ask, remember_seat, require_host,
-                           seat_for, seats)
+from companion.web import (
+    MAX_SEAT_NAME,
+    ctx_for,
+    forget_seat,
+    public_url,
+    remember_ask,
+    remember_seat,
+    require_host,
+    seat_for,
+    seats,
+)
 
 bp = Blueprint("lobby", __name__)
 

@@ -161,8 +161,9 @@ def document(registry: dict, systems: dict) -> dict:
                         "side": {"type": ["string", "null"]}, "role": {"type": "string"}, "host": {"type": "boolean"}}}),
                     **errors}}},
             "/api/tables/import": {"post": {"requestBody": _json_body(_export_document(systems)),
-                                            "responses": {"201": imported, "429": _resp("Too many tables lately", ERROR), "400": _resp("Not a valid export", ERROR),
-                                                          "413": errors["413"], **full}}},
+                                            "responses": {"201": imported, "400": _resp("Not a valid export", ERROR),
+                                                          "413": errors["413"],
+                                                          "429": _resp("Too many tables lately", ERROR), **full}}},
             "/api/tables/{code}": {"get": {
                 "parameters": code, "security": [{"secret": []}],
                 "responses": {"200": _resp("State", {"type": "object", "required": ["code", "system", "seq", "state"]}),

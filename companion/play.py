@@ -12,8 +12,17 @@ from companion.board import board_context, board_fragment, board_page, card_answ
 from companion.db import get_db
 from companion.errors import Conflict, RuleError, Stale
 from companion.validate import shielded
-from companion.web import (ctx_for, error_fragment, is_host, page_or_partial, require_player, seat_for, seats, status_of,
-                           still_seated)
+from companion.web import (
+    ctx_for,
+    error_fragment,
+    is_host,
+    page_or_partial,
+    require_player,
+    seat_for,
+    seats,
+    status_of,
+    still_seated,
+)
 
 bp = Blueprint("play", __name__)
 

@@ -120,8 +120,8 @@ def m007_reveal_labels_without_text(db: Database) -> None:
     and the pages drawn with the old labels are dropped."""
     import re
     old = re.compile(r"^(.*?): sealed (\S+) revealed: ")
-    for table_id, seq, label, payload in db.execute(
-            "select table_id, seq, label, payload from events where type = 'reveal'").fetchall():
+    for table_id, seq, label in db.execute(
+            "select table_id, seq, label from events where type = 'reveal'").fetchall():
         found = old.match(label)
         if not found:
             continue
