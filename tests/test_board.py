@@ -353,3 +353,17 @@ def test_a_board_retired_while_it_draws_an_open_rows_card_still_answers(app, clu
     body = poll(club["ben"], open_units="u2")  # Raven's row open: its card is drawn now
     raven = re.search(r'<div class="unitbox" id="u-u2".*?</details>', body, re.S).group(0)
     assert 'class="unitcard' in raven and "HP <b>10</b>" in raven, raven
+
+
+def test_a_part_carrying_out_of_band_answers_goes_as_the_whole_board():
+    """Dreadnaught's panel carries its tools' result slots out of band: pushed as a step of its own, htmx
+    would leave a copy of each slot inside the panel (the slot twice on the page, seen in
+    test_dreadnaught_phone_rows.py), so such a change sends the whole board."""
+    from companion.board.draw import Board, Segment, _changed
+
+    def board(panel: str) -> Board:
+        return Board("C", 1, View("player", "A"), "", [Segment("game-panel", panel)], None)
+    plain = board('<div id="game-panel">a</div>')
+    assert _changed(plain, board('<div id="game-panel">b</div>')) == ("game-panel",)
+    answers = board('<div id="game-panel">b<div id="dn-burn-result" hx-swap-oob="true">3</div></div>')
+    assert _changed(plain, answers) is None

@@ -129,7 +129,10 @@ def _changed(old: Board, new: Board) -> tuple[str, ...] | None:
         if was_key != key:
             return None
         if was_html != html:
-            if key is None:
+            # a fixed segment, or a part carrying out-of-band answers of its own (Dreadnaught's panel
+            # carries its tools' result slots): the whole board goes.  A part swapped out of band
+            # keeps a copy of what is nested in it, so the slot would be on the page twice.
+            if key is None or ' hx-swap-oob="' in html:
                 return None
             changed.append(key)
     return tuple(changed)
