@@ -232,7 +232,7 @@ def post_action(code: str):
     for key in ("total", "dice", "result", "steps"):
         if key in result["payload"]:
             out[key] = result["payload"][key]
-    if result["payload"]["type"] in same_hit.TRACKER_CHANGES:  # the same change by another seat a moment ago
+    if same_hit.asked_about(result["payload"]["type"]):  # the same change (or hit) by another seat a moment ago
         other = same_hit.earlier_same(get_db(), result["row"]["id"], result["seq"])
         if other is not None:
             out["same_as"] = {"seq": other["seq"], "seat": other["seat"], "seconds": round(other["seconds"], 1),

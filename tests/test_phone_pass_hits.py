@@ -66,3 +66,14 @@ def test_the_log_corrects_an_astral_action_hit_onto_another_ship_and_amount(aa):
     assert filled(aa, raven) == 0 and filled(aa, falcon) == 2
     assert f"corrected #{seq} to Falcon takes 2" in html.unescape(aa.table.client.get(f"/t/{aa.code}/log").get_data(as_text=True))
     aa.folds()
+
+
+def test_the_api_asks_about_the_same_game_hit_too(aa):
+    """A script recording the hit a phone just recorded gets the same question in its answer (one place:
+    same_hit.asked_about, for the form and the JSON API alike)."""
+    from tests.table_actions import seat_token
+    raven = aa.ship("Raven", 2, equipment=(KINETIC,))
+    aa.ok(type="aa-damage", unit=raven, amount="3")
+    done = aa.ben.client.post(f"/api/tables/{aa.code}/actions", json={"type": "aa-damage", "unit": raven, "amount": 3},
+                              headers={"Authorization": f"Bearer {seat_token(aa.ben.client, aa.code)}"}).get_json()
+    assert done["same_as"]["seat"] == "Anna" and "Same hit?" in done["same_as"]["question"], done
