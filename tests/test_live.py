@@ -131,6 +131,9 @@ def test_a_phone_that_takes_gzip_gets_the_stream_gzipped_each_event_readable_at_
     table.create(seat="Anna", side="Red", sides="Red,Blue")
     for n in range(4):
         table.act(do="add-unit", name=f"Falcon {n}", side="Red", hp=10)
+    ben = TableActions(app.test_client())
+    ben.code = table.code
+    sit(ben.client, table.code, table.secrets()[0], "Ben", "Blue")  # (a join is an event: before the stream)
     seq = store.table(store.open_db(app.config["DATABASE"]), table.code)["seq"]
     assert table.client.get(f"/t/{table.code}/poll?seq=0", headers={"HX-Request": "true"}).status_code == 200
     heard, listening = {}, threading.Event()
@@ -156,9 +159,6 @@ def test_a_phone_that_takes_gzip_gets_the_stream_gzipped_each_event_readable_at_
         w.start()
     assert listening.wait(5)
     time.sleep(0.5)
-    ben = TableActions(app.test_client())
-    ben.code = table.code
-    sit(ben.client, table.code, table.secrets()[0], "Ben", "Blue")
     ben.act(do="adjust unit=u1 tracker=hp by=-1")
     for w in waiters:
         w.join(5)
