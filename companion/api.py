@@ -2,8 +2,8 @@
 
 Credentials (issue 37): a seat's own token as ``Authorization: Bearer <token>`` (the creator's comes with
 the new table; anyone else asks for a seat with the invitation's secret: ``POST /tables/<code>/seats``),
-or the browser's seat cookie plus X-CSRF-Token.  An invitation's secret alone reads what a spectator
-reads and changes nothing.
+or the browser's seat cookie plus X-CSRF-Token.  The player invitation's secret alone is a script of no
+side ("API" in the log: no sealed part read or acted on, no finish); the spectator's reads as a spectator.
 """
 from __future__ import annotations
 

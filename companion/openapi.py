@@ -86,7 +86,7 @@ def document(registry: dict, systems: dict) -> dict:
               "413": _resp("Body over 4 MB", ERROR)}
     seq = {"type": "integer", "minimum": 0, "maximum": MAX_INT}
     full = {"507": _resp("The host's disk is full: nothing was stored", ERROR)}
-    write_errors = {**errors, "403": _resp("Spectators, and an invitation's secret, change nothing", ERROR),
+    write_errors = {**errors, "403": _resp("Spectators change nothing", ERROR),
                     "409": _resp("Stale view or finished table", ERROR), **full}
     pool_die = {"type": "integer", "minimum": 2, "maximum": max(dice.POOL_SIDES),
                 "description": "a d<sides> result that succeeds (2+ to <sides>+)"}
@@ -108,8 +108,8 @@ def document(registry: dict, systems: dict) -> dict:
                                                   if registry[t].systems else "") for t in action_types) + LIMITS},
         "components": {"schemas": action_schemas(registry), "securitySchemes": {"secret": {"type": "http", "scheme": "bearer",
                                                       "description": (
-            "a seat's own token (seat_token); an invitation's secret (ending a join URL) only asks for a seat "
-            "and reads what a spectator reads")}}},
+            "a seat's own token (seat_token); the player invitation's secret (ending a join URL) is a script "
+            "of no side (no sealed part read or acted on, no finish), the spectator's reads as a spectator")}}},
         "paths": {
             "/api/systems": {"get": {"responses": {"200": _resp("Systems", {"type": "array", "items": {
                 "type": "object", "properties": {"slug": {"type": "string"}, "name": {"type": "string"}}}})}}},

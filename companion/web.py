@@ -386,20 +386,25 @@ def forget_seat(code: str) -> None:
     request.environ.pop("companion.seats", None)
 
 
-INVITED = "invited"  # an API caller holding only an invitation's secret: it reads as a spectator, acts never
+INVITED = "invited"  # an API caller holding only the spectator invitation's secret: it reads as a spectator
 
 
 def seat_for(code: str) -> dict:
     """The caller's seat at a table: from a seat's own token (Bearer, for scripts) or the phone's cookie;
-    404 otherwise.  An invitation's secret as a Bearer reads what a spectator reads and changes nothing:
-    it asks for a seat (POST /api/tables/<code>/seats).  Nothing a caller sends names its side."""
+    404 otherwise.  The player invitation's secret as a Bearer is a script of no side ("API": it reads
+    no sealed part and acts on none, nor finishes); the spectator's reads as a spectator.  A script that
+    plays a side asks for a seat (POST /api/tables/<code>/seats).  Nothing a caller sends names its side."""
     try:
         row = store.table(get_db(), code)
     except store.NotFound:
         abort(404)
     token = bearer()
     if token is not None:
-        if same_secret(token, row["player_secret"]) or same_secret(token, row["spectator_secret"]):
+        if same_secret(token, row["player_secret"]):
+            # a script holding the player invitation: it plays no side (reads no sealed part, seals,
+            # reveals and finishes nothing) and the log names it "API"; nothing it sends names a side
+            seat = {"name": roster.API_SEAT, "side": None, "role": "player", "host": False, "invited": True}
+        elif same_secret(token, row["spectator_secret"]):
             seat = {"name": INVITED, "side": None, "role": "spectator", "host": False, "invited": True}
         else:
             seat = store.seats_of_tokens(get_db(), {code: token}).get(code)
@@ -431,9 +436,6 @@ def still_seated(code: str, seat: dict):
 
 
 def require_player(seat: dict) -> None:
-    if seat.get("invited"):
-        abort(403, "An invitation's secret asks for a seat (POST /api/tables/<code>/seats); "
-                   "send the seat's own token to play.")
     if seat["role"] == "spectator":
         abort(403, "Spectators can watch but not change anything.")
 

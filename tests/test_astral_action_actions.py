@@ -753,16 +753,15 @@ def test_the_other_side_probing_orders_on_a_ship_with_a_sealed_order_learns_noth
 
 
 def test_a_seat_without_a_side_cannot_probe_a_sealed_order_either(aa):
-    """A caller who reads no side's secrets (the player invitation's secret alone) gets one sentence for
-    every Order on a ship holding a sealed one: the refusal depends only on what that caller can read
-    (issue 37: it asks for a seat before it changes anything)."""
+    """A caller who reads no side's secrets (a script with the player invitation's secret alone) gets one
+    sentence for every Order on a ship holding a sealed one: the refusal depends only on what that caller
+    can read."""
     from companion.games.astral_action.rules.turn import ORDERS
     falcon = aa.ship("Falcon", 2, equipment=[KINETIC, {"slot": "primary", "item": "boosters"}])
     aa.ok(type="aa-order", unit=falcon, order="Evasive Actions", hidden="1")
     before = aa.row()
     answers = {api_act(aa, None, type="aa-order", unit=falcon, order=name).get_json()["error"] for name in ORDERS}
-    assert answers == {"An invitation's secret asks for a seat (POST /api/tables/<code>/seats); "
-                       "send the seat's own token to play."}
+    assert answers == {"Falcon has a sealed Order this turn: only Player 1 can give it more Orders."}
     assert aa.row()["seq"] == before["seq"]
     # its own side still gets the rules' own answers (it can read the sealed Order)
     resp = api_act(aa, "Player 1", type="aa-order", unit=falcon, order="Evasive Actions")

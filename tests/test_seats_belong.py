@@ -105,18 +105,24 @@ def test_a_phone_that_lost_its_cookie_gets_its_seat_back_by_allow(app, sealed):
     assert old.status_code == 403 and "no longer has a seat" in old.data.decode()
 
 
-def test_an_invitation_secret_reads_as_a_spectator_and_changes_nothing(app, sealed):
-    """Finding 2: Bearer <player secret> with X-Side, X-Seat; a Bearer reveal with no side."""
+def test_an_invitation_secret_is_a_script_of_no_side(app, sealed):
+    """Finding 2: Bearer <player secret> with X-Side, X-Seat; a Bearer reveal with no side.  The
+    invitation's secret plays no side: it reads no sealed part, reveals, seals and finishes nothing,
+    X-Side is refused and X-Seat not read (the log names it "API")."""
     code, caller = sealed["anna"].code, app.test_client()
     auth = {"Authorization": f"Bearer {sealed['player']}"}
     assert SECRET not in caller.get(f"/api/tables/{code}", headers=auth).data.decode()
     named = caller.get(f"/api/tables/{code}", headers={**auth, "X-Side": "Player 1"})
     assert named.status_code == 403
     before = len(store.events(store.open_db(app.config["DATABASE"]), code))
-    for body in ({"type": "reveal", "id": "s1"}, {"type": "note", "text": "hi"}):
+    for body, words in (({"type": "reveal", "id": "s1"}, "Only Player 1 can open"),
+                        ({"type": "seal", "unit": "u1", "text": "x"}, "Only Player 1 can seal"),
+                        ({"type": "finish"}, "Only the table's host finishes")):
         resp = caller.post(f"/api/tables/{code}/actions", json=body, headers={**auth, "X-Seat": "Anna"})
-        assert resp.status_code == 403 and "asks for a seat" in resp.get_json()["error"]
+        assert resp.status_code == 400 and words in resp.get_json()["error"], resp.get_json()
     assert len(store.events(store.open_db(app.config["DATABASE"]), code)) == before
+    note = caller.post(f"/api/tables/{code}/actions", json={"type": "note", "text": "hi"}, headers={**auth, "X-Seat": "Anna"})
+    assert note.status_code == 200 and store.events(store.open_db(app.config["DATABASE"]), code)[-1]["seat"] == "API"
     # a script asks for a seat like a phone: a held side waits (202), a free chair... none here
     asked = caller.post(f"/api/tables/{code}/seats", json={"seat": "Bot", "side": "Player 1"}, headers=auth)
     assert asked.status_code == 202 and asked.get_json()["status"] == "waiting"
