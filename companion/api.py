@@ -165,8 +165,7 @@ def ask_seat(code: str):
 def answer_ask(code: str):
     """Allow or refuse a phone waiting for a side, {"name", "answer": "allow" | "refuse"}: a seat of that
     side (its token), or the host."""
-    seat = seat_for(code)
-    require_player(seat) if not seat.get("host") else None
+    seat = seat_for(code)  # (whether this seat may answer is the store's to say: its side's or the host's)
     try:
         data = body()
         if data.get("answer") not in ("allow", "refuse"):

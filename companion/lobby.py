@@ -3,7 +3,18 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, send_from_directory, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    send_from_directory,
+    session,
+    url_for,
+)
 
 from companion import export_signature, hidden, qr, replay, store
 from companion.db import get_db, systems
@@ -107,17 +118,19 @@ def join_urls(row: dict) -> dict:
 def invite(code: str):
     """Big QR codes: one for players, one for spectators, one for a big screen (spectators see only
     the last two); who sits where and who is waiting; the host's tools (issue 37)."""
-    seat = seat_for(code)
+    return invite_page(code, seat_for(code))
+
+
+def invite_page(code: str, seat: dict, errors: dict | None = None, status: int = 200):
+    """The invitation page for ``seat``, with a refused tool's sentence (``errors``) beside it."""
     row = store.table(get_db(), code)
     urls = join_urls(row)
     if seat["role"] == "spectator":
         urls.pop("player")
-    codes = {k: qr.svg(v) for k, v in urls.items()}
-    from flask import session
     token = (session.get("seats") or {}).get(code)
-    return render_template("invite.html", row=row, seat=seat, urls=urls, codes=codes,
-                           table_seats=store.table_seats(get_db(), code), errors={},
-                           my_token=token if isinstance(token, str) else None)
+    return render_template("invite.html", row=row, seat=seat, urls=urls, codes={k: qr.svg(v) for k, v in urls.items()},
+                           table_seats=store.table_seats(get_db(), code), errors=errors or {},
+                           my_token=token if isinstance(token, str) else None), status
 
 
 def _role(row: dict, secret: str) -> str:
@@ -188,7 +201,6 @@ def waiting(code: str):
         abort(404)
     if seats().get(code):
         return redirect(url_for("play.board", code=code), 303)
-    from flask import session
     token = (session.get("asks") or {}).get(code)
     ask = store.ask_status(get_db(), code, token) if isinstance(token, str) else None
     if ask and ask["status"] == store.SEATED:
@@ -222,12 +234,7 @@ def answer(code: str):
 
 
 def _refused(code: str, seat: dict, exc: RuleError):
-    row = store.table(get_db(), code)
-    urls = join_urls(row)
-    if seat["role"] == "spectator":
-        urls.pop("player")
-    return render_template("invite.html", row=row, seat=seat, urls=urls, codes={k: qr.svg(v) for k, v in urls.items()},
-                           table_seats=store.table_seats(get_db(), code), errors={exc.field or "seat": exc.message}), 400
+    return invite_page(code, seat, {exc.field or "seat": exc.message}, 400)
 
 
 @bp.post("/t/<code>/seats/remove")

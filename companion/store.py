@@ -813,11 +813,6 @@ def screen_seat(db: Database, code: str, name: str) -> str:
         return _new_seat(db, row, f"{name} {n}" if n > 1 else name, None, "spectator", SEATED)
 
 
-def asking(db: Database, code: str) -> list[dict]:
-    """The phones waiting to be let in."""
-    return [s for s in table_seats(db, code) if s["status"] == WAITING]
-
-
 def answer_ask(db: Database, code: str, name: str, allow: bool, by: dict) -> None:
     """A seat of the asked-for side (or the host) lets a waiting phone in, or refuses it.  Let in as a
     name a seat already has: that seat moves to the new phone (the old one lost its cookie)."""

@@ -31,6 +31,8 @@ def test_three_phones_a_free_side_in_one_tap_a_held_side_by_allow(live_server, p
     # Cleo asks for Side B: the join page says who lets her in, then she waits
     cleo.goto(url)
     expect(cleo.locator("label.chip", has_text="Side B")).to_contain_text("Ben lets you in")
+    cleo.screenshot(path=str(shots("freeform") / "seat-join.png"))
+    assert_fits_a_phone(cleo)
     ask(cleo, url, "Cleo", "Side B")
     expect(cleo.locator("#waiting")).to_contain_text("Waiting for Side B")
     cleo.screenshot(path=str(shots("freeform") / "seat-waiting.png"))
