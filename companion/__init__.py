@@ -30,6 +30,18 @@ def _secret_key(instance: Path) -> str:
     raise RuntimeError(f"{path} is empty")
 
 
+def _database(instance: Path) -> str:
+    """Where the tables live: COMPANION_DB (a SQLite file, or a PostgreSQL URL), else DATABASE_URL when
+    it is PostgreSQL's (what a hosting platform sets, issue 39), else the SQLite file in the instance
+    folder (the table-side laptop: nothing to install)."""
+    from companion.store import is_postgres
+    if os.environ.get("COMPANION_DB"):
+        return os.environ["COMPANION_DB"]
+    if is_postgres(os.environ.get("DATABASE_URL", "")):
+        return os.environ["DATABASE_URL"]
+    return str(instance / "companion.sqlite")
+
+
 # The settings a host may set as COMPANION_<NAME> in seconds (README, Settings): how often a phone without a
 # live stream polls, a live stream's keep-alive and length, and an event feed's length.
 TIMINGS = ("POLL_SECONDS", "LIVE_PING", "LIVE_SECONDS", "FEED_SECONDS")
@@ -60,7 +72,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
-        DATABASE=os.environ.get("COMPANION_DB", str(instance / "companion.sqlite")),
+        DATABASE=_database(instance),
         PUBLIC_URL=os.environ.get("COMPANION_PUBLIC_URL", ""),
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
@@ -82,8 +94,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     # the seat cookie is the seat: over https it never travels in the clear (issue 37 §5)
     if app.config["PUBLIC_URL"].startswith("https://"):
         app.config["SESSION_COOKIE_SECURE"] = True
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = os.environ.get("COMPANION_SECRET_KEY") or _secret_key(instance)
+    if not app.config.get("SECRET_KEY") and os.environ.get("COMPANION_SECRET_KEY"):
+        app.config["SECRET_KEY"] = os.environ["COMPANION_SECRET_KEY"]
     Htmx(app)
     from companion.seat import KeptSeatCookies
     app.session_interface = KeptSeatCookies()  # a phone's cookie is checked once, not every poll
@@ -91,6 +103,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     from companion import api, db, disk, display, lobby, lookup, play, share, tracker_view, web
     from companion.actions import _load_all
     db.init_app(app)
+    if not app.config.get("SECRET_KEY"):
+        # one key for every app server behind the address: the database's own when it is shared
+        # (PostgreSQL), else the instance folder's file (a phone's seat and the exports' signatures
+        # survive a restart either way)
+        from companion import store
+        target = app.config["DATABASE"]
+        app.config["SECRET_KEY"] = (store.server_key(store.open_db(target, migrate=False)) if store.is_postgres(target)
+                                    else _secret_key(instance))
     web.init_app(app)
     disk.init_app(app)
     tracker_view.init_app(app)

@@ -30,7 +30,8 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=int(os.environ.get("COMPANION_PORT", "5000")),
                        help="port (default 5000; env COMPANION_PORT)")
     serve.add_argument("--db", default=os.environ.get("COMPANION_DB"),
-                       help="SQLite file (default: instance/companion.sqlite; env COMPANION_DB)")
+                       help="SQLite file or PostgreSQL URL (default: DATABASE_URL if it is PostgreSQL's, else "
+                            "instance/companion.sqlite; env COMPANION_DB)")
     serve.add_argument("--public-url", default=os.environ.get("COMPANION_PUBLIC_URL"),
                        help="address phones use, e.g. http://192.168.1.20:5000 (default: detected)")
     serve.add_argument("--workers", type=int, default=None, help="server processes (default 2; env WEB_CONCURRENCY)")

@@ -27,7 +27,11 @@ def get_db():
 
 def connection_for(path: str):
     """This OS thread's connection to ``path`` (what ``get_db`` hands a request); also for code that
-    runs outside a request, e.g. an event stream between its writes (companion/feed.py)."""
+    runs outside a request, e.g. an event stream between its writes (companion/feed.py).  On
+    PostgreSQL, the process's pool (companion/store/engine.py: each statement or transaction
+    borrows a connection of its own, so greenlets never share one mid-transaction)."""
+    if store.is_postgres(path):
+        return store.open_db(path, migrate=False)
     pool = getattr(_local, "connections", None)
     if pool is None:
         pool = _local.connections = {}
@@ -57,8 +61,10 @@ def init_app(app) -> None:
 
 def private(path: str) -> None:
     """The database holds the tables' secrets and sealed texts: readable by the server's user only
-    (its WAL and shared-memory files too, issue 37 §5)."""
+    (its WAL and shared-memory files too, issue 37 §5).  (A PostgreSQL server keeps its own files.)"""
     import os
+    if store.is_postgres(path):
+        return
     for name in (path, path + "-wal", path + "-shm"):
         try:
             os.chmod(name, 0o600)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import logging
 import os
 import shutil
-import sqlite3
 
 from flask import jsonify, render_template, request
 
@@ -23,10 +22,11 @@ log = logging.getLogger(__name__)
 
 
 def init_app(app) -> None:
-    app.errorhandler(sqlite3.OperationalError)(_refused)
+    for refusal in store.refusals():  # SQLite's, and PostgreSQL's (its disk_full among them)
+        app.errorhandler(refusal)(_refused)
 
 
-def _refused(exc: sqlite3.OperationalError):
+def _refused(exc: Exception):
     if not store.disk_full(exc):
         raise exc  # not ours: the usual 500, logged
     log.warning("disk full: %s %s refused (%s)", request.method, request.path, exc)
@@ -39,7 +39,10 @@ def _refused(exc: sqlite3.OperationalError):
 
 
 def low_space(path) -> str | None:
-    """A sentence for the host if the disk holding the database file has little space left."""
+    """A sentence for the host if the disk holding the database file has little space left (a
+    PostgreSQL server's disk is its own administrator's to watch)."""
+    if store.is_postgres(path):
+        return None
     folder = os.path.dirname(os.path.abspath(str(path))) or "."
     try:
         free = shutil.disk_usage(folder).free

@@ -9,21 +9,22 @@ behind; more changed than the named parts) the event says only the new seq and t
 the step with a poll, the one path the polls take too.  A phone that reconnects sends
 ``Last-Event-ID`` (the browser does it by itself) and is told at once if the table moved meanwhile.
 
-Across processes: every server worker watches the database itself.  One thread per process asks
-SQLite every ``TICK`` whether anything was committed since (``PRAGMA data_version``: a change by any
-connection, this process's or another worker's) and, when something was, reads the seqs of the
-tables it has streams for in one query and wakes those streams' waiters.  Nothing new to run beside
+Across processes (and app servers): every server worker watches the database itself.  One thread per
+process looks every ``TICK`` at what was committed since (companion/store/push.py: SQLite's
+``PRAGMA data_version`` and a read of the watched tables' seqs; PostgreSQL's ``NOTIFY``, heard on
+one connection) and wakes the waiters of the tables that moved.  Nothing new to run beside
 the app (no broker), and a commit reaches a stream in at most ``TICK`` plus a wake-up.  Measured in
 scripts/load.py --live (docs/performance.md).
 """
 from __future__ import annotations
 
-import sqlite3
 import struct
 import threading
 import time
 import zlib
 from collections import OrderedDict
+
+from companion.store import push
 
 # The stream's first text: how soon the browser reconnects, and an event at once.  A phone takes its
 # stream as through (and stops polling) only once an event has come: behind a proxy that passes the
@@ -31,44 +32,32 @@ from collections import OrderedDict
 OPENING = "retry: 1000\n\nevent: ping\ndata: \n\n"
 TICK = 0.02  # seconds between two looks at the database (the push delay's bound, besides the wake-up)
 PING = 20  # seconds between two keep-alive events on an idle stream (issue 25: every 15-30 s)
-GONE = -1  # the seq a waiter is told when its table is no longer there
+GONE = push.GONE  # the seq a waiter is told when its table is no longer there
 LASTS = 600  # seconds a stream is held before it ends and the browser opens it again (from its last id)
 
 
 class _Watch:
     """The tables one database has streams for, their last known seqs and their waiters."""
 
-    def __init__(self, path: str):
-        self.path = path
+    def __init__(self, target: str):
+        self.changes = push.changes_of(target)
         self.seqs: dict[str, int] = {}  # code -> last seq seen
         self.waiters: dict[str, set[threading.Event]] = {}
-        self.version: int | None = None
-        self.conn: sqlite3.Connection | None = None
 
     def close(self) -> None:
-        if self.conn is not None:
-            self.conn.close()
-            self.conn, self.version = None, None
+        self.changes.close()
 
     def look(self) -> None:
         """Read what changed (in the watching thread only)."""
-        if self.conn is None:
-            self.conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False)
-        version = self.conn.execute("pragma data_version").fetchone()[0]
         with _lock:
             codes = [c for c, w in self.waiters.items() if w]
             fresh = [c for c in codes if c not in self.seqs]
-        if version == self.version and not fresh:
+        found = self.changes.seqs(codes, fresh)
+        if not found:
             return
-        self.version = version
-        if not codes:
-            return
-        found = dict(self.conn.execute(
-            f"select code, seq from tables where code in ({', '.join('?' * len(codes))})", codes).fetchall())
         with _lock:
-            for code in codes:
-                seq = found.get(code, GONE)
-                if self.seqs.get(code) != seq:
+            for code, seq in found.items():
+                if self.seqs.get(code) != seq and code in self.waiters:
                     self.seqs[code] = seq
                     for event in self.waiters.get(code, ()):
                         event.set()
@@ -91,8 +80,10 @@ def _run() -> None:
                 continue
             try:
                 watch.look()
-            except sqlite3.Error:
-                watch.close()  # (the file was replaced, say by the tests): opened again next time
+            except Exception:  # noqa: BLE001 - the file replaced (say by the tests), the database server restarted
+                watch.close()  # opened again next time, and every watched table read afresh
+                with _lock:
+                    watch.seqs.clear()
 
 
 def _watching(path: str, code: str, event: threading.Event) -> tuple[_Watch, int | None]:

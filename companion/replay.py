@@ -3,21 +3,19 @@ from __future__ import annotations
 
 import json
 
-from sqlite_utils import Database
-
 from companion import actions, export_signature, hidden, import_check, take_back
 from companion.actions import TAKE_BACK
 from companion.errors import RuleError
 from companion.roster import JOIN
-from companion.store import _append_join, _insert_table, _row, events, table, write_lock
-from companion.undo_chain import _append_action
+from companion.store import _append_join, _insert_table, _row, delete_table, events, mark_imported, table, write_lock
+from companion.store.chain import _append_action
 
 EXPORT_FORMAT = "companion-table"
 MAX_EVENTS_IMPORT = 20_000
 IMPORT_SLICE = 250  # events replayed in one write transaction (~25 ms of the write lock)
 
 
-def export_for(db: Database, code: str, viewer: str | None, server_key: str) -> dict:
+def export_for(db, code: str, viewer: str | None, server_key: str) -> dict:
     """An export made by a seat of side ``viewer``: its own side's sealed parts in clear, every
     other side's boxed with the server's key (re-importable here, exactly; unreadable elsewhere),
     and the whole signed with it (companion/export_signature.py: an import tells this server's own
@@ -27,7 +25,7 @@ def export_for(db: Database, code: str, viewer: str | None, server_key: str) -> 
     return export_signature.sign({**hidden.for_export(export(db, code), viewer, server_key), "side": viewer}, server_key)
 
 
-def export(db: Database, code: str) -> dict:
+def export(db, code: str) -> dict:
     """The full export, sealed parts in clear: only for the host's own use and tests."""
     row = _row(db, code)
     return {"format": EXPORT_FORMAT, "version": 1, "system": row["system"], "table": row["code"], "name": row["name"],
@@ -40,7 +38,7 @@ def export(db: Database, code: str) -> dict:
                        for e in events(db, code)]}
 
 
-def import_table(db: Database, doc: dict, systems: dict, server_key: str | None = None) -> dict:
+def import_table(db, doc: dict, systems: dict, server_key: str | None = None) -> dict:
     """Rebuild a table from an export: every event is replayed and checked before anything is stored.
     Boxed sealed parts (an export made by one side's seat) are opened with ``server_key`` first.
     The new row's ``imported`` says whether the file is this server's own export, unchanged (its
@@ -80,12 +78,11 @@ def import_table(db: Database, doc: dict, systems: dict, server_key: str | None 
         # fresh code and secrets nobody has yet; a refusal at any slice deletes what was stored.
         with write_lock(db):
             code = _insert_table(db, system.slug, version)
-            db.conn.execute("update tables set imported = ?, locked = ? where code = ?",
-                            [origin, json.dumps({"sides": boxed, "by": doc.get("side") if isinstance(doc.get("side"), str)
-                                                 else None, "from": hidden.table_of(doc)}), code])
+            mark_imported(db, code, origin, {"sides": boxed, "by": doc.get("side") if isinstance(doc.get("side"), str)
+                                             else None, "from": hidden.table_of(doc)})
             row = table(db, code)  # kept current by each append
         for start in range(0, len(clean), IMPORT_SLICE):
-            with write_lock(db):
+            with write_lock(db, code=code):
                 for ev, raw in zip(clean[start:start + IMPORT_SLICE], log[start:start + IMPORT_SLICE], strict=False):
                     _replay_event(db, row, ev, raw, system)
     except BaseException as exc:
@@ -107,17 +104,12 @@ def importer_side(row: dict) -> str | None:
     return by if by in sides else (sides[0] if sides else None)
 
 
-def _forget_table(db: Database, code: str) -> None:
+def _forget_table(db, code: str) -> None:
     """An import that did not replay leaves nothing behind (its slices are already committed)."""
-    with write_lock(db):
-        found = db.execute("select id from tables where code = ?", [code]).fetchone()
-        if found:
-            for name in ("events", "snapshots"):
-                db.conn.execute(f"delete from {name} where table_id = ?", [found[0]])
-            db.conn.execute("delete from tables where id = ?", [found[0]])
+    delete_table(db, code)
 
 
-def _replay_event(db: Database, row: dict, ev: dict, raw: dict, system) -> None:
+def _replay_event(db, row: dict, ev: dict, raw: dict, system) -> None:
     """One imported event through the same path as live play: checked first as a live action
     would be (companion.import_check), its label the app's own, never the document's, and
     undo/redo through the chain and snapshots (an import costs what the game did)."""

@@ -1,7 +1,7 @@
 """The battle report without replaying the whole log after every change (issue 30 §9).
 
 The report is a fold over the actions in force (companion/report.py ``Totals``), and those are
-the undo chain (companion/undo_chain.py): while an action is in force, the actions below it never
+the undo chain (companion/store/chain.py): while an action is in force, the actions below it never
 change, so the totals after it never change either.  So totals are kept per chain event: after
 the top each report was built at, and every CHECKPOINT_EVERY actions down the chain.  A report
 walks down the chain from the table's top to the nearest kept totals (after one change: one
@@ -43,15 +43,13 @@ def _key(db, row: dict) -> tuple:
     in-memory database is its own connection's)."""
     path = getattr(db, "_companion_report_path", None)
     if path is None:
-        found = db.execute("pragma database_list").fetchone()[2]
-        path = db._companion_report_path = found or f":memory:{next(_memory)}"
+        path = db._companion_report_path = store.location(db) or f":memory:{next(_memory)}"
     return path, row["id"], row["code"], row["created"]
 
 
 def report_of(db, row: dict) -> dict:
     """The battle report of the table ``row`` (the row as read at its seq, state unredacted)."""
-    if db.execute("select 1 from events where table_id = ? and type = ? and not withdrawn limit 1",
-                  [row["id"], actions.TAKE_BACK]).fetchone():
+    if store.in_force_of_type(db, row["id"], actions.TAKE_BACK):
         return report.build(row["state"], store.events(db, row["code"]))
     key = _key(db, row)
     with _lock:
@@ -87,14 +85,14 @@ def _from_kept(db, table_id: int, top: int | None, kept: dict, known: set[int]) 
     fold from the first event)."""
     if top is None:
         return [], None
-    chain = _down_to_kept(db, table_id, top, known)
+    chain = store.down_to_kept(db, table_id, top, known)
     base = chain[-1][1] if chain else top
     if base is None:
         return chain, None
     with _lock:
         start = kept["totals"].get(base)
     if start is None:  # dropped meanwhile by another thread: the whole chain, once
-        return _down_to_kept(db, table_id, top, set()), None
+        return store.down_to_kept(db, table_id, top, set()), None
     return chain, start
 
 
@@ -105,26 +103,10 @@ def _keep(kept: dict, seq: int, totals: report.Totals) -> None:
             kept["totals"].popitem(last=False)
 
 
-def _down_to_kept(db, table_id: int, top: int, known: set[int]) -> list[tuple]:
-    """The chain's events from ``top`` down, stopping above the first event with kept totals:
-    (seq, link, seat, side, type, payload, chance) each, newest first (one query)."""
-    return db.execute(
-        "with recursive down(seq, link, seat, side, type, payload, chance) as ("
-        " select seq, link, seat, side, type, payload, chance from events"
-        "  where table_id = ?1 and seq = ?2 and seq not in (select value from json_each(?3))"
-        " union all"
-        " select e.seq, e.link, e.seat, e.side, e.type, e.payload, e.chance"
-        "  from down join events e on e.table_id = ?1 and e.seq = down.link"
-        "  where e.seq not in (select value from json_each(?3)))"
-        " select * from down", [table_id, top, json.dumps(sorted(known))]).fetchall()
-
-
 def _withdrawn(db, row: dict, since: tuple[int, int]) -> int:
     """Actions withdrawn by undo at the row's seq: each undo withdraws one, each redo brings one
     back, so the count at an earlier seq plus the undos and less the redos since (a range of the
     log's primary key)."""
     seq, count = since if since[0] <= row["seq"] else (0, 0)
-    for type_, n in db.execute("select type, count(*) from events where table_id = ? and seq > ? and seq <= ?"
-                               " and type in ('undo', 'redo') group by type", [row["id"], seq, row["seq"]]):
-        count += n if type_ == "undo" else -n
-    return count
+    done = store.undos_between(db, row["id"], seq, row["seq"])
+    return count + done.get("undo", 0) - done.get("redo", 0)

@@ -7,12 +7,9 @@ both" and "Take mine back" (one tap: the move taken back, companion/take_back.py
 """
 from __future__ import annotations
 
-import json
 from datetime import datetime
 
-from sqlite_utils import Database
-
-from companion import games
+from companion import games, store
 
 WITHIN_SECONDS = 5  # "a moment ago": issue 28 item 3 ("say within 5 s"); the seeds are silent, it is not a rule
 LOOK_BACK = 30  # events looked at: a busy table makes fewer than this in 5 s
@@ -26,32 +23,27 @@ def asked_about(kind: str) -> bool:
     return kind in TRACKER_CHANGES or kind in games.hit_actions()
 
 
-def earlier_same(db: Database, table_id: int, seq: int) -> dict | None:
+def earlier_same(db, table_id: int, seq: int) -> dict | None:
     """The newest move in force by another seat, within WITHIN_SECONDS before move ``seq``, that
     made the same tracker change: {"seq", "seat", "seconds", "label"}; None if there is none."""
-    mine = db.execute("select ts, seat, type, payload from events where table_id = ? and seq = ?",
-                      [table_id, seq]).fetchone()
-    if mine is None or not asked_about(mine[2]):
+    mine = store.move_at(db, table_id, seq)
+    if mine is None or not asked_about(mine["type"]):
         return None
-    ts, seat, type_, payload = mine
+    seat, type_, payload = mine["seat"], mine["type"], mine["payload"]
     try:
-        when = datetime.fromisoformat(ts)
+        when = datetime.fromisoformat(mine["ts"])
     except (TypeError, ValueError):
         return None
-    payload = json.loads(payload)
-    for other, other_ts, other_seat, label, other_payload in db.execute(
-            "select seq, ts, seat, label, payload from events where table_id = ? and seq < ? and seq >= ?"
-            " and type = ? and withdrawn = 0 and seat != ? order by seq desc",
-            [table_id, seq, seq - LOOK_BACK, type_, seat]).fetchall():
-        if json.loads(other_payload) != payload:  # the same change (a JSON body's keys may come in any order)
+    for other in store.moves_in_force_before(db, table_id, seq, LOOK_BACK, type_, seat):
+        if other["payload"] != payload:  # the same change (a JSON body's keys may come in any order)
             continue
         try:
-            seconds = (when - datetime.fromisoformat(other_ts)).total_seconds()
+            seconds = (when - datetime.fromisoformat(other["ts"])).total_seconds()
         except (TypeError, ValueError):  # an imported event's time that is not one: not a moment ago
             return None
         if 0 <= seconds <= WITHIN_SECONDS:
-            return {"seq": other, "seat": other_seat, "seconds": seconds, "label": label, "payload": payload,
-                    "type": type_}
+            return {"seq": other["seq"], "seat": other["seat"], "seconds": seconds, "label": other["label"],
+                    "payload": payload, "type": type_}
         if seconds > WITHIN_SECONDS:
             return None
     return None
@@ -78,8 +70,8 @@ def question(state: dict, other: dict) -> str:
     return f"{other['seat']} made this same change to {owner}'s {what} {ago} ({other['label']}). Same move?"
 
 
-def still_counts(db: Database, table_id: int, seq: int) -> bool:
+def still_counts(db, table_id: int, seq: int) -> bool:
     """Whether the other seat's change is still in force: if it was taken back (or undone) since
     the question, "Take mine back" would leave the hit not counted at all."""
-    row = db.execute("select withdrawn from events where table_id = ? and seq = ?", [table_id, seq]).fetchone()
-    return row is not None and not row[0]
+    move = store.move_at(db, table_id, seq)
+    return move is not None and not move["withdrawn"]

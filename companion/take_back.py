@@ -19,12 +19,11 @@ from __future__ import annotations
 import json
 import re
 
-from sqlite_utils import Database
-
 from companion import actions, games, hidden
 from companion.actions import TAKE_BACK, schema
 from companion.errors import Conflict, RuleError, Stale
-from companion.undo_chain import _append_undo, _insert_event, _state_at
+from companion.store import chain as links  # (a local "chain" is a list of moves here)
+from companion.store.chain import _append_undo, _insert_event, _state_at
 
 MAX_TARGETS = 20  # moves one take-back withdraws ("take back both", then more, in one tap each)
 # How far back a take-back reaches: it applies every move in force since again (~20 us each, so
@@ -82,22 +81,13 @@ def check_payload(payload: dict) -> None:
         schema.check(actions.REGISTRY[instead["type"]].fields or {}, instead)
 
 
-def _chain(db: Database, table_id: int, top: int, low: int) -> list[dict]:
+def _chain(db, table_id: int, top: int, low: int) -> list[dict]:
     """The chain of moves in force from ``top`` down to the oldest at or above ``low`` (lowered to
     the oldest move a take-back met on the way withdrew), newest first; one query a stretch."""
     out: list[dict] = []
     start = top
     while start is not None:
-        # every column carried down the recursion: a join back to events afterwards was planned as a
-        # scan of the table's whole log (1 ms at 10,000 events)
-        rows = db.execute(
-            "with recursive down(seq, link, type, label, payload, side, taken_back) as ("
-            " select seq, link, type, label, payload, side, taken_back from events"
-            " where table_id = ?1 and seq = ?2 and seq >= ?3"
-            " union all"
-            " select e.seq, e.link, e.type, e.label, e.payload, e.side, e.taken_back from down"
-            " join events e on e.table_id = ?1 and e.seq = down.link where e.seq >= ?3)"
-            " select * from down limit ?4", [table_id, start, low, MAX_REPLAY + 1 - len(out)]).fetchall()
+        rows = links.chain_down(db, table_id, start, low, MAX_REPLAY + 1 - len(out))
         for seq, link, type_, label, payload, side, taken in rows:
             out.append({"seq": seq, "link": link, "type": type_, "label": label,
                         "payload": json.loads(payload), "side": side, "taken_back": taken})
@@ -146,7 +136,7 @@ def _secrets(*states: dict) -> set[str]:
     return {s for state in states for s in hidden.secrets_in(state) if len(s) >= 2}
 
 
-def withdraw(db: Database, row: dict, payload: dict, seat: str, side, ts=None) -> tuple[int, str, dict]:
+def withdraw(db, row: dict, payload: dict, seat: str, side, ts=None) -> tuple[int, str, dict]:
     """Append the take-back ``payload`` on the table ``row`` (kept up to date): the state without
     its targets (and with its correction), stored with a snapshot; Conflict if a later move no
     longer applies, RuleError if a target is not a move in force.  Returns (seq, label, state)."""
@@ -201,54 +191,48 @@ def withdraw(db: Database, row: dict, payload: dict, seat: str, side, ts=None) -
         label = "took back " + " and ".join(said)
     _insert_event(db, table_id, seq, seat, side, payload, label, False, target=targets[0], ts=ts,
                   link=row["done_top"], since_snap=0)
-    db.conn.execute("insert or replace into snapshots (table_id, seq, state) values (?, ?, ?)",
-                    [table_id, seq, json.dumps(state)])
-    db.conn.execute("update tables set state = ?, seq = ?, finished = ?, done_top = ?, undone_event = NULL,"
-                    " name = ? where id = ?",
-                    [json.dumps(state), seq, int(state["finished"]), seq, state["name"], table_id])
+    text = json.dumps(state)
+    links.keep_snapshot(db, table_id, seq, text)
+    links.set_top(db, table_id, seq, text, state)
     _mark(db, table_id, [me] + chain)
     row.update(state=state, seq=seq, finished=int(state["finished"]), done_top=seq, undone_event=None,
                name=state["name"])
     return seq, label, state
 
 
-def _mark(db: Database, table_id: int, chain: list[dict]) -> None:
+def _mark(db, table_id: int, chain: list[dict]) -> None:
     """Mark in the log which moves of ``chain`` (newest first, in force) a take-back in effect
     withdrew (withdrawn, and by which take-back), and unmark those no longer withdrawn."""
     killed = _killers(chain)
     for ev in chain:
         by = killed.get(ev["seq"])
         if (by["seq"] if by else None) != ev.get("taken_back"):
-            db.conn.execute("update events set withdrawn = ?, taken_back = ? where table_id = ? and seq = ?",
-                            [int(by is not None), by["seq"] if by else None, table_id, ev["seq"]])
+            links.mark_taken_back(db, table_id, ev["seq"], by["seq"] if by else None)
 
 
-def append_undo(db: Database, row: dict, redo: bool, seat: str, side, ts=None) -> tuple[int, str, int, dict]:
-    """An undo or redo on the chain (undo_chain._append_undo); when what it takes back or brings back is
+def append_undo(db, row: dict, redo: bool, seat: str, side, ts=None) -> tuple[int, str, int, dict]:
+    """An undo or redo on the chain (store.chain._append_undo); when what it takes back or brings back is
     a take-back, the log's marks of that take-back's moves follow (after_undo)."""
     done = _append_undo(db, row, redo, seat, side, ts)
     target = done[2]
-    if db.execute("select type from events where table_id = ? and seq = ?", [row["id"], target]).fetchone()[0] \
-            == actions.TAKE_BACK:
+    if links.move_of(db, row["id"], target)[0] == actions.TAKE_BACK:
         after_undo(db, row["id"], target, row.get("done_top"))
     return done
 
 
-def after_undo(db: Database, table_id: int, target: int, top: int | None) -> None:
+def after_undo(db, table_id: int, target: int, top: int | None) -> None:
     """After an undo or redo of a take-back ``target`` (``top`` the chain's new top): its moves
     count again, or are withdrawn again, in the log's marks."""
-    payload = json.loads(db.execute("select payload from events where table_id = ? and seq = ?",
-                                    [table_id, target]).fetchone()[0])
+    payload = links.move_of(db, table_id, target)[1]
     if top is not None:
         _mark(db, table_id, _chain(db, table_id, top, payload["targets"][0]))
 
 
-def correction(db: Database, row: dict, target: int, asked: dict, ctx) -> dict:
+def correction(db, row: dict, target: int, asked: dict, ctx) -> dict:
     """The move a correction puts in the place of ``target``: the same tracker change with the
     ``unit`` and ``by`` asked (each, if given); RuleError if that move cannot be corrected so."""
-    found = db.execute("select type, payload from events where table_id = ? and seq = ?",
-                       [row["id"], target]).fetchone()
-    event = {"type": found[0], "payload": json.loads(found[1])} if found else {}
+    found = links.move_of(db, row["id"], target)
+    event = {"type": found[0], "payload": found[1]} if found else {}
     if not found or not correctable(event):
         raise RuleError(f"#{target} is not a tracker change by an amount or a hit; take it back instead.", "instead")
     if not isinstance(asked, dict) or set(asked) - {"unit", "by"}:

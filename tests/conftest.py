@@ -47,11 +47,53 @@ def pytest_sessionfinish(session, exitstatus):
         session.exitstatus = 1
 
 
+# --- both engines (issue 39) ---------------------------------------------------------------------------
+# A test module that sets ``ENGINES = BOTH`` runs each of its tests that uses the database (through
+# ``app`` or ``db_target``) on SQLite and on a real PostgreSQL (tests/postgres_server.py: started at the
+# first such test, stopped at the end of the run); a test marked ``sqlite_only`` stays on SQLite.
+# The rest of the suite runs on SQLite alone.
+BOTH = ("sqlite", "postgresql")
+_postgres = None
+
+
+def pytest_generate_tests(metafunc):
+    engines = getattr(metafunc.module, "ENGINES", ("sqlite",))
+    if "engine" in metafunc.fixturenames and metafunc.definition.get_closest_marker("sqlite_only") is None:
+        metafunc.parametrize("engine", engines, indirect=True)
+
+
+def pytest_unconfigure(config):
+    if _postgres is not None:
+        _postgres.stop()
+
+
 @pytest.fixture
-def app(tmp_path):
+def engine(request):
+    return getattr(request, "param", "sqlite")
+
+
+@pytest.fixture
+def db_target(tmp_path, engine):
+    """Where a test's database is: a SQLite file of its own, or a PostgreSQL database of its own."""
+    global _postgres
+    if engine == "sqlite":
+        yield str(tmp_path / "test.sqlite")
+        return
+    if _postgres is None:
+        from postgres_server import Server
+        _postgres = Server().start()
+    url = _postgres.new_database()
+    yield url
+    from companion.store.engine import forget
+    forget(url)  # (its pool's connections: a run of hundreds of tests stays under the server's limit)
+    _postgres.drop_database(url)
+
+
+@pytest.fixture
+def app(db_target):
     # LIVE_SECONDS, FEED_SECONDS: a stream ends quickly here; the tests that read every page of a table
     # (hidden information, fuzzing) read the live stream and the event feed to their end too
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "test.sqlite"),
+    return create_app({"TESTING": True, "DATABASE": db_target,
                        "SECRET_KEY": "test-key", "LIVE_SECONDS": 0.3, "FEED_SECONDS": 0.3})
 
 

@@ -24,7 +24,8 @@ import re
 from collections import Counter
 from contextlib import contextmanager
 
-from companion import actions, replay, store, take_back, undo_chain
+from companion import actions, replay, store, take_back
+from companion.store import chain as undo_chain
 from companion.actions import Ctx
 from companion.content import default_systems
 from companion.errors import RuleError, CrashShielded, Conflict

@@ -15,6 +15,8 @@ from companion.words import for_players
 from tests.test_hidden_information import Phone
 from tests.table_actions import seat_token
 
+ENGINES = ("sqlite", "postgresql")  # the tests here run on both (tests/conftest.py, issue 39)
+
 KINETIC = {"slot": "primary", "item": "kinetic", "arcs": ["F", "P"]}
 
 

@@ -14,6 +14,8 @@ import pytest
 from companion import actions, store
 from tests.table_actions import csrf_of, sit
 
+ENGINES = ("sqlite", "postgresql")  # the tests here run on both (tests/conftest.py, issue 39)
+
 STATS = {"speed": 6, "handling": 3, "broadside": 4, "armour": 5, "hull": 6, "crew": 4, "command": 4,
          "swashbuckling": 3}
 AUX = {"speed": 5, "broadside": 2, "armour": 5, "hull": 2, "crew": 2}

@@ -12,6 +12,8 @@ from companion import actions, store
 from companion.roster import MAX_SEAT_NAME
 from tests.table_actions import sit
 
+ENGINES = ("sqlite", "postgresql")  # the tests here run on both (tests/conftest.py, issue 39)
+
 DUEL = {"deck_size.Anna": 36, "deck_size.Ben": 26, "system_bonus.Anna": 2, "system_bonus.Ben": 0,
         "attacker": "Anna"}
 

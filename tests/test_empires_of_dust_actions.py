@@ -15,6 +15,8 @@ import pytest
 from companion import actions, store
 from tests.table_actions import seat_token, sit
 
+ENGINES = ("sqlite", "postgresql")  # the tests here run on both (tests/conftest.py, issue 39)
+
 
 def armour(reflective, reinforced, reactive):
     return {"reflective": reflective, "reinforced": reinforced, "reactive": reactive}

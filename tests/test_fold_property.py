@@ -7,7 +7,8 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import actions, replay, store, undo_chain
+from companion import actions, replay, store
+from companion.store import chain as undo_chain
 from companion.actions import Ctx
 from companion.content import default_systems
 from companion.errors import RuleError

@@ -12,6 +12,8 @@ from companion.db import get_db, systems
 from companion.errors import RuleError
 from test_dreadfleet_actions import Game, ids
 
+ENGINES = ("sqlite", "postgresql")  # the tests here run on both (tests/conftest.py, issue 39)
+
 
 def test_every_chance_action_of_every_game_re_derives_its_dice_on_import():
     actions._load_all()

@@ -9,9 +9,13 @@ import os
 import random
 import threading
 
+import pytest
+
 from companion import replay, store
 from companion.actions import Ctx
 from companion.content import default_systems
+
+ENGINES = ("sqlite", "postgresql")  # the tests here run on both (tests/conftest.py, issue 39)
 
 FREEFORM = default_systems()["freeform"]
 
@@ -68,6 +72,7 @@ def test_an_import_refused_in_a_later_slice_leaves_nothing_stored(tmp_path):
     assert _counts(db) == before
 
 
+@pytest.mark.sqlite_only  # (holds SQLite's flock as another worker would)
 def test_a_page_drawn_for_the_first_time_does_not_wait_for_another_writer(app, table, client):
     """The test holds the write lock as another worker would; a page drawn for the first time at
     this seq (the battle report, kept for the next phones like a board) is answered all the same,

@@ -14,6 +14,8 @@ from tests.conftest import TableActions
 from tests.table_actions import seat_token, table_secrets
 from tests.test_hidden_information import bodies, every_get_route
 
+ENGINES = ("sqlite", "postgresql")  # the tests here run on both (tests/conftest.py, issue 39)
+
 SECRET = "Brace-For-Impact-QQ31"
 
 

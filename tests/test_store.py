@@ -6,7 +6,8 @@ import threading
 
 import pytest
 
-from companion import actions, replay, store, undo_chain
+from companion import actions, replay, store
+from companion.store import chain as undo_chain
 from companion.actions import Ctx
 from companion.content import default_systems
 from companion.errors import RuleError, Stale
@@ -18,9 +19,12 @@ def ctx(seat="Anna"):
     return Ctx(system=SYSTEM, rng=random.Random(), seat=seat, side="Side A")
 
 
+ENGINES = ("sqlite", "postgresql")  # every test here runs on both (tests/conftest.py)
+
+
 @pytest.fixture
-def path(tmp_path):
-    return tmp_path / "store.sqlite"
+def path(db_target):
+    return db_target
 
 
 def new_table(db):
@@ -227,6 +231,7 @@ def test_undo_reads_a_bounded_part_of_the_log(path, monkeypatch):
     assert store.table(db, code)["state"]["units"]["u1"]["trackers"]["hp"]["value"] == 500 - 299
 
 
+@pytest.mark.sqlite_only  # (a SQLite file of before: its migrations table)
 def test_a_log_written_before_the_undo_chain_is_linked_by_the_migration(path):
     db = store.open_db(path)
     code = new_table(db)
@@ -291,6 +296,7 @@ def test_an_action_on_a_row_read_before_another_write_reads_the_table_again(path
     assert store.table(db, code)["state"] == fresh["state"]
 
 
+@pytest.mark.sqlite_only  # (SQLite's synchronous pragma; a PostgreSQL server syncs each commit by its own settings)
 def test_every_commit_is_synced_to_the_disk_by_default(path, monkeypatch):
     """synchronous=FULL: an acknowledged move survives a power cut, not only an app crash
     (issue 30 §10); NORMAL only when the host asks for it."""
@@ -301,6 +307,7 @@ def test_every_commit_is_synced_to_the_disk_by_default(path, monkeypatch):
     assert store.open_db(path).execute("pragma synchronous").fetchone()[0] == 2
 
 
+@pytest.mark.sqlite_only  # (a SQLite file of before: its migrations table)
 def test_the_migration_and_an_import_walk_the_undo_stack_with_actions_timeline(path, monkeypatch):
     """Issue 29: ``actions.timeline`` is the one walk of undo/redo; the undo-chain migration and an
     import's check of its undo targets go through it (they once each re-implemented it)."""

@@ -11,6 +11,8 @@ from companion import report, store
 from companion.actions import Ctx
 from companion.content import default_systems
 
+ENGINES = ("sqlite", "postgresql")  # the tests here run on both (tests/conftest.py, issue 39)
+
 FREEFORM = default_systems()["freeform"]
 
 

@@ -10,6 +10,8 @@ import pytest
 from companion import actions, store
 from tests.table_actions import seat_token
 
+ENGINES = ("sqlite", "postgresql")  # the tests here run on both (tests/conftest.py, issue 39)
+
 
 class Game:
     def __init__(self, app, table):

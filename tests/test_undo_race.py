@@ -8,6 +8,8 @@ import threading
 from companion import store
 from tests.conftest import TableActions
 
+ENGINES = ("sqlite", "postgresql")  # the tests here run on both (tests/conftest.py, issue 39)
+
 TRIES = 150
 
 

@@ -8,14 +8,13 @@ the undo before it whose target can still be redone (tables.undone_event is the 
 an action is in force, the actions in force below it never change, so the state after it is
 fixed: snapshots of it every SNAPSHOT_EVERY links bound the work of undo whatever the log length.
 
-Every function here runs inside the caller's write transaction (companion.store.write_lock).
+Every function that writes runs inside the caller's write transaction (companion.store.write_lock).
+The take-back (companion/take_back.py) reads and marks the chain through the functions at the end.
 """
 from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
-
-from sqlite_utils import Database
 
 from companion import actions
 from companion.errors import RuleError
@@ -40,18 +39,18 @@ def _insert_event(db, table_id: int, seq: int, seat: str, side, payload: dict, l
          int(chance), target, link, since_snap])
 
 
-def _link(db: Database, table_id: int, seq: int) -> tuple:
+def _link(db, table_id: int, seq: int) -> tuple:
     """(link, target, since_snap) of one event: the chain alone, never its payload (hot path)."""
     return db.execute("select link, target, since_snap from events where table_id = ? and seq = ?",
                       [table_id, seq]).fetchone()
 
 
-def _text(db: Database, table_id: int, seq: int) -> tuple[str, str]:
+def _text(db, table_id: int, seq: int) -> tuple[str, str]:
     """(label, payload) of one event, read only where undo/redo needs them."""
     return db.execute("select label, payload from events where table_id = ? and seq = ?", [table_id, seq]).fetchone()
 
 
-def _append_action(db: Database, row: dict, payload: dict, seat: str, side, ts=None) -> tuple[int, str, dict]:
+def _append_action(db, row: dict, payload: dict, seat: str, side, ts=None) -> tuple[int, str, dict]:
     """Apply one action event on the table's state and store it, linked on the undo chain."""
     entry = actions.lookup(payload["type"], row["system"])
     state, label = actions.attempt(row["state"], payload)
@@ -60,19 +59,16 @@ def _append_action(db: Database, row: dict, payload: dict, seat: str, side, ts=N
     text = json.dumps(state)  # (once: the table's row and a snapshot hold the same)
     if since >= SNAPSHOT_EVERY or parent is None:
         since = 0
-        db.conn.execute("insert or replace into snapshots (table_id, seq, state) values (?, ?, ?)",
-                        [row["id"], seq, text])
+        keep_snapshot(db, row["id"], seq, text)
     _insert_event(db, row["id"], seq, seat, side, payload, label, entry.chance, ts=ts, link=parent,
                   since_snap=since)
-    db.conn.execute("update tables set state = ?, seq = ?, finished = ?, done_top = ?, undone_event = NULL,"
-                    " name = ? where id = ?",
-                    [text, seq, int(state["finished"]), seq, state["name"], row["id"]])
+    set_top(db, row["id"], seq, text, state)
     row.update(state=state, seq=seq, finished=int(state["finished"]), done_top=seq, undone_event=None,
                name=state["name"])
     return seq, label, state
 
 
-def _state_at(db: Database, table_id: int, top: int) -> dict:
+def _state_at(db, table_id: int, top: int) -> dict:
     """The state with every action in force up to ``top``: its snapshot plus at most
     SNAPSHOT_EVERY actions down the chain (a log linked before snapshots existed folds from seq 1).
 
@@ -95,7 +91,7 @@ def _state_at(db: Database, table_id: int, top: int) -> dict:
     return state
 
 
-def _append_undo(db: Database, row: dict, redo: bool, seat: str, side, ts=None) -> tuple[int, str, int, dict]:
+def _append_undo(db, row: dict, redo: bool, seat: str, side, ts=None) -> tuple[int, str, int, dict]:
     """Undo the action on top of the chain (or redo the last one undone) and store the event."""
     table_id, seq = row["id"], row["seq"] + 1
     if redo:
@@ -126,3 +122,72 @@ def _append_undo(db: Database, row: dict, redo: bool, seat: str, side, ts=None) 
                     [json.dumps(state), seq, top, undone, table_id])
     row.update(state=state, seq=seq, done_top=top, undone_event=undone)
     return seq, label, target, state
+
+
+def keep_snapshot(db, table_id: int, seq: int, text: str) -> None:
+    """The state after ``seq`` (its JSON), kept where undo and take-back start from."""
+    db.conn.execute("insert into snapshots (table_id, seq, state) values (?, ?, ?)"
+                    " on conflict (table_id, seq) do update set state = excluded.state", [table_id, seq, text])
+
+
+def set_top(db, table_id: int, seq: int, text: str, state: dict) -> None:
+    """The table after a new move ``seq`` on top of the chain (an action, or a take-back): its state
+    (``text``, its JSON), seq, name and finished mark; nothing left to redo."""
+    db.conn.execute("update tables set state = ?, seq = ?, finished = ?, done_top = ?, undone_event = NULL,"
+                    " name = ? where id = ?", [text, seq, int(state["finished"]), seq, state["name"], table_id])
+
+
+def chain_down(db, table_id: int, start: int, low: int, limit: int) -> list[tuple]:
+    """The moves in force from ``start`` down its links to the oldest at or above ``low``, newest first, at
+    most ``limit``: (seq, link, type, label, payload, side, taken_back) each, in one query."""
+    # every column carried down the recursion: a join back to events afterwards was planned as a
+    # scan of the table's whole log (1 ms at 10,000 events)
+    return db.execute(
+        "with recursive down(seq, link, type, label, payload, side, taken_back) as ("
+        " select seq, link, type, label, payload, side, taken_back from events"
+        " where table_id = ?1 and seq = ?2 and seq >= ?3"
+        " union all"
+        " select e.seq, e.link, e.type, e.label, e.payload, e.side, e.taken_back from down"
+        " join events e on e.table_id = ?1 and e.seq = down.link where e.seq >= ?3)"
+        " select * from down limit ?4", [table_id, start, low, limit]).fetchall()
+
+
+def move_of(db, table_id: int, seq: int) -> tuple[str, dict] | None:
+    """(type, payload) of event ``seq``, or None if there is no such event."""
+    found = db.execute("select type, payload from events where table_id = ? and seq = ?", [table_id, seq]).fetchone()
+    return (found[0], json.loads(found[1])) if found else None
+
+
+def mark_taken_back(db, table_id: int, seq: int, by: int | None) -> None:
+    """Event ``seq`` is withdrawn by the take-back ``by`` (None: it counts again)."""
+    db.conn.execute("update events set withdrawn = ?, taken_back = ? where table_id = ? and seq = ?",
+                    [int(by is not None), by, table_id, seq])
+
+
+def down_to_kept(db, table_id: int, top: int, known: set[int]) -> list[tuple]:
+    """The chain's events from ``top`` down, stopping above the first event in ``known``:
+    (seq, link, seat, side, type, payload, chance) each, newest first (one query; the battle
+    report's totals, companion/report_cache.py)."""
+    return db.execute(
+        "with recursive down(seq, link, seat, side, type, payload, chance) as ("
+        " select seq, link, seat, side, type, payload, chance from events"
+        "  where table_id = ?1 and seq = ?2 and seq not in (select cast(value as integer) from json_each(?3))"
+        " union all"
+        " select e.seq, e.link, e.seat, e.side, e.type, e.payload, e.chance"
+        "  from down join events e on e.table_id = ?1 and e.seq = down.link"
+        "  where e.seq not in (select cast(value as integer) from json_each(?3)))"
+        " select * from down", [table_id, top, json.dumps(sorted(known))]).fetchall()
+
+
+def undos_between(db, table_id: int, after: int, upto: int) -> dict[str, int]:
+    """{"undo": n, "redo": m}: the undos and redos among events ``after`` < seq <= ``upto`` (a range of
+    the log's primary key)."""
+    return dict(db.execute("select type, count(*) from events where table_id = ? and seq > ? and seq <= ?"
+                           " and type in ('undo', 'redo') group by type", [table_id, after, upto]).fetchall())
+
+
+def in_force_of_type(db, table_id: int, type_: str) -> bool:
+    """Whether a move of ``type_`` is in force (not withdrawn) anywhere in the table's log."""
+    return db.execute("select 1 from events where table_id = ? and type = ? and withdrawn = 0 limit 1",
+                      [table_id, type_]).fetchone() is not None
+
