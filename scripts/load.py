@@ -22,7 +22,10 @@ Targets, each started fresh on its own port and database, one after the other:
 - ``floor``: scripts/floor_app.py (a bare Flask 204 for the poll; one SQLite commit + 204 for the
   tap) under the same gunicorn settings (gunicorn.conf.py) and this same client;
 - ``gunicorn``: the app as the Procfile serves it;
-- ``serve``: ``companion serve`` as players start it.
+- ``serve``: ``companion serve`` as players start it;
+- ``postgres``: two app servers (the Procfile's line, one worker each) on one PostgreSQL (issue 39),
+  each phone's stream on one and its taps on the other, as a proxy with no sticky sessions would
+  spread them; the database's processes count in the server's CPU and memory.
 
 Reported per kind (no-change poll, poll after a change, tap): p50 / p99 / max and errors; the
 server's CPU (master + workers, % of one core) and RSS (summed, peak), read from /proc; the
@@ -235,8 +238,10 @@ def unpacked(headers: dict, body: bytes) -> bytes:
 # --- phones -------------------------------------------------------------------------------------
 
 class Phone:
-    def __init__(self, port: int, code: str, name: str, system: str = "freeform", move: dict | None = None):
+    def __init__(self, port: int, code: str, name: str, system: str = "freeform", move: dict | None = None,
+                 act_port: int | None = None):
         self.port, self.code, self.name = port, code, name
+        self.act_port = act_port or port  # (two app servers: its taps go to the one its stream is not on)
         self.system = system
         self.move = move or {}  # the form fields of its game's signature move (table_plan)
         self.cookie = ""
@@ -244,7 +249,7 @@ class Phone:
         self.seq = "0"
         self.open = ""  # the unit row this phone has open (its card comes with its answers)
         self.poll_conn = Conn(port)
-        self.act_conn = Conn(port)
+        self.act_conn = Conn(self.act_port)
         self.made: set[int] = set()  # seqs this phone's own taps made (their sync delay is the others')
 
     def headers(self, extra=None) -> dict:
@@ -570,8 +575,59 @@ def rss_bytes(pids) -> int:
     return total
 
 
-def start_server(target: str, port: int, tmp: str, log, tree: str = "") -> subprocess.Popen:
+class AppServers:
+    """``postgres``: a PostgreSQL server (the machine's, durable settings: fsync and synchronous commit
+    on, as SQLite's FULL) and two app servers on it, each the Procfile's gunicorn line with one worker
+    (two worker processes in all, as one SQLite server has), on ``port`` and the next free one.  Looks
+    like one server process to the run: ``pid`` (the app servers' shell), ``pids()`` with the database's."""
+
+    def __init__(self, port: int, tmp: str, log, tree: str = ""):
+        sys.path.insert(0, str(ROOT / "tests"))
+        from postgres_server import Server
+        self.pg = Server(durable=True).start()
+        self.url = self.pg.new_database()
+        self.ports = [port, free_port()]
+        env = {**os.environ, "DATABASE_URL": self.url, "COMPANION_SECRET_KEY": "load", "WEB_CONCURRENCY": "1"}
+        env.pop("COMPANION_DB", None)
+        if tree:
+            env["PYTHONPATH"] = tree
+        gunicorn = f"{sys.executable} -m gunicorn -c gunicorn.conf.py --log-level warning"
+        line = " & ".join(f"{gunicorn} --bind 127.0.0.1:{p} 'companion:create_app()'" for p in self.ports)
+        self.proc = subprocess.Popen(["sh", "-c", line + " & wait"], cwd=tree or ROOT, env=env, stdout=log,
+                                     stderr=subprocess.STDOUT, start_new_session=True)
+        self.pid = self.proc.pid
+
+    def pids(self) -> list[int]:
+        return process_tree(self.proc.pid) + process_tree(self.pg.pid())
+
+    def poll(self):
+        return self.proc.poll()
+
+    def terminate(self) -> None:
+        try:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+
+    def wait(self, timeout=None):
+        try:
+            return self.proc.wait(timeout)
+        finally:
+            self.pg.stop()
+
+    def kill(self) -> None:
+        os.killpg(self.proc.pid, signal.SIGKILL)
+        self.pg.stop()
+
+
+def server_pids(server) -> list[int]:
+    return server.pids() if isinstance(server, AppServers) else process_tree(server.pid)
+
+
+def start_server(target: str, port: int, tmp: str, log, tree: str = ""):
     """``tree``: another checkout whose code the server runs (its companion first on the path)."""
+    if target == "postgres":
+        return AppServers(port, tmp, log, tree)
     env = {**os.environ, "COMPANION_DB": f"{tmp}/load.sqlite", "COMPANION_SECRET_KEY": "load",
            "FLOOR_DB": f"{tmp}/floor.sqlite"}
     if tree:
@@ -605,7 +661,7 @@ async def take_seat(phone: Phone, player_url: str, side: str, host: "Conn", auth
 
 
 async def set_up(port: int, tables: int, per_table: int, phones: int, units: int,
-                 systems: tuple[str, ...] = SYSTEMS) -> list[Phone]:
+                 systems: tuple[str, ...] = SYSTEMS, ports: list[int] | None = None) -> list[Phone]:
     """Tables of the ``systems`` in turn (table_plan: a moment of battle, about six ships), set up
     through the API; each phone joins through the player address with a name and a side, the sides
     taken in turn, and is given its game's move (the table's moves in turn)."""
@@ -634,7 +690,12 @@ async def set_up(port: int, tables: int, per_table: int, phones: int, units: int
             out = []
             for n in range(count):
                 move = plan["moves"][n % len(plan["moves"])]
-                phone = Phone(port, code, f"P{t}-{n}", system, move_form(move))
+                if ports:  # app servers behind one address, no sticky sessions: a phone's connections land anywhere
+                    i = t * per_table + n
+                    phone = Phone(ports[i % len(ports)], code, f"P{t}-{n}", system, move_form(move),
+                                  act_port=ports[(i + 1) % len(ports)])
+                else:
+                    phone = Phone(port, code, f"P{t}-{n}", system, move_form(move))
                 phone.open = move["_open"]  # the row of the unit it hits, open
                 await take_seat(phone, url, plan["sides"][n % len(plan["sides"])], api, auth)
                 phone.act_conn.close()  # a fresh connection for its taps, opened when it first taps
@@ -692,13 +753,16 @@ async def run_target(target: str, args, phones_n: int) -> dict:
         except RuntimeError:
             server = start_server(target, port, tmp, log, tree)  # once more (a fresh file's start-up race)
             wait_for(port, server)
+        for other in getattr(server, "ports", [])[1:]:
+            wait_for(other, server)
         await asyncio.sleep(1.0)  # every worker booted
         floor = target == "floor"
         tables = -(-phones_n // args.per_table)
         if floor:
             phones = [Phone(port, f"FLOOR{i // args.per_table}", f"P{i}", "floor") for i in range(phones_n)]
         else:
-            phones = await set_up(port, tables, args.per_table, phones_n, args.units, systems)
+            phones = await set_up(port, tables, args.per_table, phones_n, args.units, systems,
+                                  server.ports if isinstance(server, AppServers) else None)
         # this client's own collector pauses would be counted as the server's latency (at 2,000 phones
         # full collections of ~100 ms were measured here): what the set-up made is set aside, and what
         # the run makes is collected less often
@@ -712,13 +776,13 @@ async def run_target(target: str, args, phones_n: int) -> dict:
         start = loop.time() + 0.5
         measure_from = start + args.warmup
         end = measure_from + args.duration
-        pids = process_tree(server.pid)
+        pids = server_pids(server)
         rss_peak = 0
 
         async def sample():
             nonlocal rss_peak, pids
             while loop.time() < end:
-                pids = process_tree(server.pid)
+                pids = server_pids(server)
                 rss_peak = max(rss_peak, rss_bytes(pids))
                 await asyncio.sleep(1.0)
 
@@ -747,7 +811,7 @@ async def run_target(target: str, args, phones_n: int) -> dict:
             tasks.append(asyncio.ensure_future(act_loop(phone, res, start, end, measure_from, args.act_every, floor, rng,
                                                         i % args.units + 1)))
         await sleep_until(loop, measure_from)
-        each0 = ticks_each(process_tree(server.pid))
+        each0 = ticks_each(server_pids(server))
         ticks0, wall0, own0 = sum(each0.values()), time.perf_counter(), time.process_time()
         await sleep_until(loop, end)
         each1 = ticks_each(pids)
@@ -890,7 +954,7 @@ def main(argv=None) -> None:
     parser.add_argument("--grace", type=float, default=30.0,
                         help="seconds the last requests may still take after the window (then counted as errors)")
     parser.add_argument("--targets", default="floor,gunicorn,serve",
-                        help="comma-separated: floor, gunicorn, serve; gunicorn:freeform (say) for Freeform tables "
+                        help="comma-separated: floor, gunicorn, serve, postgres; gunicorn:freeform (say) for Freeform tables "
                              "only; gunicorn@DIR runs the code of the checkout DIR (a before beside an after)")
     parser.add_argument("--idle", type=int, default=0, help="connections held open that send nothing")
     parser.add_argument("--dribble", type=int, default=0,

@@ -32,7 +32,11 @@ def _free_port() -> int:
 
 
 class Server:
-    def __init__(self):
+    """``durable``: fsync and synchronous commit on (a measurement's server, scripts/load.py); the tests'
+    own skip both (a crash of the test machine loses nothing anyone keeps)."""
+
+    def __init__(self, durable: bool = False):
+        self.durable = durable
         self.folder = tempfile.mkdtemp(prefix="companion-pg-")
         self.data = os.path.join(self.folder, "data")
         self.port = _free_port()
@@ -52,8 +56,9 @@ class Server:
     def start(self) -> Server:
         self._run(_bin("initdb"), "-D", self.data, "-A", "trust", "-U", "companion", "-E", "UTF8", "--no-sync",
                   "--locale=C")
-        options = (f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off "
-                   "-c synchronous_commit=off -c full_page_writes=off -c max_connections=300")
+        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c max_connections=300"
+        if not self.durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         self._run(_bin("pg_ctl"), "-D", self.data, "-o", options, "-l", os.path.join(self.folder, "log"), "-w", "start")
         self.started = True
         return self
@@ -68,6 +73,11 @@ class Server:
         with psycopg.connect(self.url(), autocommit=True) as conn:
             conn.execute(f"create database {name} strategy file_copy")
         return self.url(name)
+
+    def pid(self) -> int:
+        """The server's main process."""
+        with open(os.path.join(self.data, "postmaster.pid")) as f:
+            return int(f.readline())
 
     def drop_database(self, url: str) -> None:
         import psycopg

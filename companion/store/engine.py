@@ -243,8 +243,8 @@ class Rows:
     __slots__ = ("rows", "description", "rowcount", "_at")
 
     def __init__(self, cursor):
-        self.description = cursor.description
-        self.rows = cursor.fetchall() if cursor.description else []
+        self.description = cursor.description  # (built anew at each read of it: read once)
+        self.rows = cursor.fetchall() if self.description else []
         self.rowcount = cursor.rowcount
         self._at = 0
 
