@@ -42,6 +42,14 @@ def _database(instance: Path) -> str:
     return str(instance / "companion.sqlite")
 
 
+def _proxies() -> int:
+    """COMPANION_PROXIES: how many reverse proxies stand in front of the app (0: none, the table's laptop)."""
+    text = os.environ.get("COMPANION_PROXIES", "0")
+    if not text.isdecimal() or int(text) > 5:
+        raise SystemExit(f"COMPANION_PROXIES must be the number of reverse proxies in front (0-5), not {text!r}")
+    return int(text)
+
+
 # The settings a host may set as COMPANION_<NAME> in seconds (README, Settings): how often a phone without a
 # live stream polls, a live stream's keep-alive and length, and an event feed's length.
 TIMINGS = ("POLL_SECONDS", "LIVE_PING", "LIVE_SECONDS", "FEED_SECONDS")
@@ -96,6 +104,13 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["SESSION_COOKIE_SECURE"] = True
     if not app.config.get("SECRET_KEY") and os.environ.get("COMPANION_SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ["COMPANION_SECRET_KEY"]
+    proxies = _proxies()
+    if proxies:
+        # behind a reverse proxy (docs/deploying.md): the client's address is the one the proxies say,
+        # and no request is the host's own device (every request reaches us from the proxy's address)
+        from werkzeug.middleware.proxy_fix import ProxyFix
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
+        app.config["PROXIES"] = proxies
     Htmx(app)
     from companion.seat import KeptSeatCookies
     app.session_interface = KeptSeatCookies()  # a phone's cookie is checked once, not every poll

@@ -447,9 +447,9 @@ def require_host(seat: dict) -> None:
 
 def is_host() -> bool:
     """The device running the server (a browser on it reaches us over loopback) may change any
-    saved item; behind a reverse proxy every request looks local, so set COMPANION_PUBLIC_URL and
-    keep the proxy in mind."""
-    return request.remote_addr in ("127.0.0.1", "::1")
+    saved item and is not counted by the table limit.  Behind a reverse proxy (COMPANION_PROXIES)
+    every request comes from the proxy, so none is the host's (docs/deploying.md)."""
+    return not current_app.config.get("PROXIES") and request.remote_addr in ("127.0.0.1", "::1")
 
 
 def ctx_for(row: dict, seat: dict) -> Ctx:

@@ -261,6 +261,25 @@ def test_creating_tables_is_limited_per_address(app):
     assert other.post("/api/tables", json={"system": "freeform", "name": "t"}).status_code == 201
 
 
+def test_behind_a_proxy_the_limit_counts_each_phone_and_nobody_is_the_host(tmp_path, monkeypatch):
+    """A hosted server behind a reverse proxy on the same machine (docs/deploying.md): every request
+    reaches the app from loopback.  With COMPANION_PROXIES=1 the address is the one the proxy passes on,
+    so the table limit counts each phone, and no phone gets the host device's say over the library."""
+    monkeypatch.setenv("COMPANION_PROXIES", "1")
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "db.sqlite"), "SECRET_KEY": "k"})
+
+    def made(address: str) -> int:
+        phone = app.test_client()
+        phone.environ_base.update({"REMOTE_ADDR": "127.0.0.1", "HTTP_X_FORWARDED_FOR": address})
+        return phone.post("/api/tables", json={"system": "freeform", "name": "t"}).status_code
+
+    assert [made("192.0.2.9") for _ in range(21)] == [201] * 20 + [429]
+    assert made("192.0.2.10") == 201
+    with app.test_request_context("/", environ_base={"REMOTE_ADDR": "127.0.0.1"}):
+        from companion.web import is_host
+        assert not is_host()
+
+
 def test_https_hosting_makes_the_cookie_secure_and_the_files_private(tmp_path, monkeypatch):
     monkeypatch.setenv("COMPANION_PUBLIC_URL", "https://club.example")
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "db.sqlite"), "SECRET_KEY": "k"})
