@@ -1,7 +1,7 @@
 """Who sits at a table (issue 28 §4): the seats the log records, in join order.
 
 A join is an event of its own type (``{"type": "join", "name", "side", "role"}``) written when a phone
-takes a seat (companion/store.py ``join``), so the table's seq moves and every phone's board follows
+takes a seat (companion/store/tables.py ``join``), so the table's seq moves and every phone's board follows
 it.  It is not a move: it changes no state, is never on the undo chain (``actions.timeline`` skips
 it) and can be neither undone nor taken back.  The table's first event counts as its creator's join
 (the host's seat: the side chosen, else the first side, as the lobby seats them), so a table made

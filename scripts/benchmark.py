@@ -564,7 +564,7 @@ def report_compare(sizes=(100, 1_000, 10_000), samples=20) -> None:
 
 
 def synchronous_compare(clients: int, actions: int, rounds: int = 2) -> None:
-    """Actions under PRAGMA synchronous=NORMAL and FULL (companion/store.py ``synchronous``), in the
+    """Actions under PRAGMA synchronous=NORMAL and FULL (companion/store/engine.py ``synchronous``), in the
     same run, alternating so the box's load falls on both alike; the database on the disk the
     repository is on (not a tmpfs: there a sync costs nothing)."""
     times: dict[str, dict[int, list[float]]] = {"NORMAL": {}, "FULL": {}}

@@ -91,7 +91,7 @@ def test_slow_and_idle_connections_do_not_lock_the_phones_out(tmp_path):
 def test_a_worker_waiting_for_the_write_lock_keeps_answering_reads(tmp_path):
     """A gevent worker serves all its phones in one thread: a tap waiting for the write lock while
     the other worker writes must not stop that worker's polls (the flock is waited for off the
-    event loop, companion/store.py).  Here the test holds the lock, as the other worker would."""
+    event loop, companion/store/engine.py).  Here the test holds the lock, as the other worker would."""
     import fcntl
     import threading
     port, server, log = _serve(tmp_path, "--workers", "1")

@@ -1,5 +1,5 @@
 """Undo takes back only the move its button named, even while another phone acts at that moment
-(issue 30 §1): the check and the undo are one locked write (companion/store.py ``undo``)."""
+(issue 30 §1): the check and the undo are one locked write (companion/store/tables.py ``undo``)."""
 from __future__ import annotations
 
 import re

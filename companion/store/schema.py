@@ -123,19 +123,19 @@ def m007_reveal_labels_without_text(db) -> None:
 
 
 @migrations()
+def m008_imported(db) -> None:
+    """Where an imported table came from (companion/export_signature.py): "signed" (this server's
+    own export, unchanged) or "not signed" (edited, or made elsewhere); NULL for a table made here."""
+    table_of(db, "tables").add_column("imported", str)
+
+
+@migrations()
 def m009_boards_in_memory(db) -> None:
     """Boards are kept in each server process's memory now (companion/board/keep.py: a read never
     writes); what they read besides the table is the library, whose revision names them."""
     table_of(db, "drawn").drop(ignore=True)
     table_of(db, "revisions").create({"name": str, "n": int}, pk="name")
     table_of(db, "revisions").insert({"name": "library", "n": 0})
-
-
-@migrations()
-def m008_imported(db) -> None:
-    """Where an imported table came from (companion/export_signature.py): "signed" (this server's
-    own export, unchanged) or "not signed" (edited, or made elsewhere); NULL for a table made here."""
-    table_of(db, "tables").add_column("imported", str)
 
 
 @migrations()
