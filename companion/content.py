@@ -49,6 +49,9 @@ class System:
     add_units: bool = True  # false: units come only from the game's own set-up (the generic form hides)
     activation: bool = True  # false: the game has no unit activations (no Activate button)
     stats_line: bool = True  # false: the game's own unit panel shows the stats (no generic line)
+    # the helper a side with no units yet is sent to ("Go to the helpers"): the id of the element in the
+    # game's helpers where units are made (a ship designer, say); empty: the helpers' top
+    setup_helper: str = ""
     version: str = ""
 
     def summary(self) -> dict:
@@ -202,7 +205,7 @@ def _check_system(path: Path, raw: dict) -> None:
           {"round_label": str, "phase_reminders": dict, "templates": "list[dict]",
            "decks": "list[dict]", "gauges": "list[dict]", "table_trackers": "list[dict]",
            "settings": "list[dict]", "add_units": bool, "activation": bool,
-           "stats_line": bool})
+           "stats_line": bool, "setup_helper": str})
     for i, tpl in enumerate(raw.get("templates", [])):
         key = f"templates[{i}]"
         _keys(path, key, tpl, {"id": str, "name": str},
@@ -279,7 +282,7 @@ def _load_folder(folder: Path, system: System | None, digest) -> System:
             table_trackers=raw.get("table_trackers", []),
             settings={s["id"]: s for s in raw.get("settings", [])},
             add_units=raw.get("add_units", True), activation=raw.get("activation", True),
-            stats_line=raw.get("stats_line", True),
+            stats_line=raw.get("stats_line", True), setup_helper=raw.get("setup_helper", ""),
         )
     elif system is None:
         raise ContentError(f"{system_file}: expected a system.toml (the folder adds to no known system)")
