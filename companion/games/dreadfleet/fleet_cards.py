@@ -2,6 +2,8 @@
 rules module, and an exported card read back as form fields.  Pure: the pages are in ``views``."""
 from __future__ import annotations
 
+import re
+
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
 from companion.schema import YES_NO, whole
@@ -19,8 +21,60 @@ def _number(raw, key: str, label: str):
     return number
 
 
+QUICK_SPLIT = re.compile(r"[|/;]")
+QUICK_TOKEN = re.compile(r"[A-Za-z]+|-?\d+\+?|\S")
+
+
+def quick_entry(text: str) -> dict:
+    """A card's numbers typed (or pasted) on one line instead of field by field (issue 40 §10): the
+    editor's field names with what the line gives them.  Numbers go in the card's order (Speed,
+    Handling, Broadside, Armour, Hull, Crew, Command, Swashbuckling, then the auxiliary's Speed,
+    Broadside, Armour, Hull, Crew); a word before a number names its field instead ("Hull 10", "hu 10",
+    "Cmd 4+"); "/", "|", ";" or "aux" starts the auxiliary's card.  Nothing is made up: a field the line
+    does not give is not in the answer.  The fleet editor's one parser, for its Fill button and its
+    Save (``warship_card``)."""
+    fields = {"stats": list(df.WARSHIP_STATS), "aux": list(df.AUXILIARY_STATS)}
+    out: dict[str, str] = {}
+    part, label = "stats", None
+    for token in QUICK_TOKEN.findall(text or ""):
+        if QUICK_SPLIT.fullmatch(token) or token.lower() in ("aux", "auxiliary"):
+            part, label = "aux", None
+            continue
+        if token.isalpha():
+            word = token.lower()
+            found = [k for k in fields[part] if k.startswith(word[:2]) and (len(word) <= 3 or k.startswith(word))]
+            found = found or [k for k in fields[part] if (word, k) in (("cmd", "command"), ("move", "speed"), ("mv", "speed"),
+                                                                          ("swash", "swashbuckling"), ("bs", "broadside"))]
+            if len(found) != 1:
+                raise RuleError(f"Quick entry: {token!r} names no characteristic of the "
+                                f"{'auxiliary' if part == 'aux' else 'warship'} card.", "quick")
+            label = found[0]
+            continue
+        if not re.fullmatch(r"-?\d+\+?", token):
+            raise RuleError(f"Quick entry: {token!r} is neither a number nor a characteristic.", "quick")
+        key = label
+        if key is None:  # the next field in the card's order the line has not given yet
+            left = [k for k in fields[part] if f"{part}.{k}" not in out]
+            if not left and part == "stats":
+                part = "aux"
+                left = [k for k in fields[part] if f"{part}.{k}" not in out]
+            if not left:
+                raise RuleError("Quick entry: more numbers than the two cards have (8 and 5).", "quick")
+            key = left[0]
+        out[f"{part}.{key}"] = token
+        label = None
+    return out
+
+
+def with_quick(form) -> dict:
+    """The editor's fields with what its quick-entry line gives put over them."""
+    fields = {k: form.get(k) for k in form.keys()} if hasattr(form, "keys") else dict(form)
+    return {**fields, **quick_entry(fields.get("quick") or "")}
+
+
 def warship_card(form) -> dict:
     """A Warship card (and its auxiliaries' card) typed by a player, checked by the rules module."""
+    form = with_quick(form)
     name = df.canonical_name(form.get("name") or "")
     if name not in df.WARSHIPS:
         raise RuleError(f"Choose one of the ten warships ({', '.join(df.WARSHIPS)}).", "name")

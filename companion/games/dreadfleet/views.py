@@ -35,8 +35,9 @@ from companion.games.dreadfleet.deck_lists import (  # noqa: F401 (names kept wh
     parse_card,
     parse_deck,
 )
-from companion.games.dreadfleet.fleet_cards import EXPORT_FORMAT, _flat, _number, next_card, warship_card  # noqa: F401
+from companion.games.dreadfleet.fleet_cards import EXPORT_FORMAT, _flat, _number, next_card, warship_card, with_quick  # noqa: F401
 from companion.games.dreadfleet.previews import boarding_preview, shot_preview
+from companion.games.dreadfleet.rules import AUXILIARY_STATS, WARSHIP_STATS
 
 bp = Blueprint("dreadfleet", __name__, url_prefix="/t/<code>/dreadfleet")
 SLUG = "dreadfleet"
@@ -87,6 +88,21 @@ def save_warship(code: str):
     except RuleError as exc:
         return _failed(exc, "df-editor")
     return warship_cards(code)
+
+
+@bp.post("/warships/fill")
+def fill_warship(code: str):
+    """The fleet editor with its quick-entry line put into its fields (fleet_cards.quick_entry, the parser
+    Save uses too): the player sees the numbers in their fields before saving (issue 40 §10)."""
+    _table(code)
+    try:
+        form = with_quick(request.form)
+    except RuleError as exc:
+        return _failed(exc, "df-editor")
+    card = {"name": form.get("name") or "", "sail": form.get("sail") == "1",
+            **{k: form.get(f"stats.{k}") or "" for k in WARSHIP_STATS},
+            "aux": {k: form.get(f"aux.{k}") or "" for k in AUXILIARY_STATS}}
+    return render_template("games/dreadfleet/_editor.html", code=code, card=card, system=systems()[SLUG])
 
 
 @bp.get("/warships")
