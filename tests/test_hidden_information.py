@@ -13,6 +13,7 @@ import pytest
 
 from companion import actions, create_app, hidden, store
 from companion.content import default_systems
+from companion.store import schema
 from tests.conftest import TableActions
 from tests.table_actions import seat_token, sit
 
@@ -277,7 +278,7 @@ def test_reveal_labels_stored_with_the_text_lose_it_on_upgrade(app, sealed_table
         db.conn.execute("update events set label = ? where type = 'reveal'", [old])
         db.conn.execute("update events set label = 'undo: ' || ? where type = 'undo'", [old])
         db.conn.execute("update events set label = 'redo: ' || ? where type = 'redo'", [old])
-    store.m007_reveal_labels_without_text(db)
+    schema.m007_reveal_labels_without_text(db)
     assert [e["label"] for e in store.events(db, red.code)][-3:] == [
         "Falcon: sealed order revealed", "undo: Falcon: sealed order revealed",
         "redo: Falcon: sealed order revealed"]
