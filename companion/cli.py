@@ -51,6 +51,12 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _shown(target: str) -> str:
+    """The database as the terminal may show it: a PostgreSQL URL without its password."""
+    import re
+    return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", target)
+
+
 def _prepare_in_a_child(url: str) -> int:
     """Migrate the database, make the signing key and print the address and QR code, in a child process.
 
@@ -70,7 +76,7 @@ def _prepare_in_a_child(url: str) -> int:
             from companion import create_app, disk
             from companion.qr import terminal
             app = create_app()
-            print(f"companion is at {url}  (database: {app.config['DATABASE']})")
+            print(f"companion is at {url}  (database: {_shown(app.config['DATABASE'])})")
             low = disk.low_space(app.config["DATABASE"])
             if low:
                 print(low)

@@ -156,3 +156,10 @@ def test_no_sql_outside_the_store():
             if SQL_CALL.search(line):
                 found.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
     assert found == []
+
+
+def test_the_terminal_never_shows_the_database_password():
+    from companion.cli import _shown
+    assert _shown("postgresql://club:s3cr%40t@db.internal:5432/companion") == "postgresql://club:***@db.internal:5432/companion"
+    assert _shown("postgresql://club@db.internal/companion") == "postgresql://club@db.internal/companion"
+    assert _shown("/srv/companion.sqlite") == "/srv/companion.sqlite"
