@@ -587,7 +587,8 @@ class AppServers:
         self.pg = Server(durable=True).start()
         self.url = self.pg.new_database()
         self.ports = [port, free_port()]
-        env = {**os.environ, "DATABASE_URL": self.url, "COMPANION_SECRET_KEY": "load", "WEB_CONCURRENCY": "1"}
+        env = {**os.environ, "DATABASE_URL": self.url, "COMPANION_SECRET_KEY": "load", "WEB_CONCURRENCY": "1",
+               **({"PSYCOPG_WAIT_FUNC": os.environ["LOAD_PG_WAIT"]} if os.environ.get("LOAD_PG_WAIT") else {})}
         env.pop("COMPANION_DB", None)
         if tree:
             env["PYTHONPATH"] = tree

@@ -16,6 +16,7 @@ table still take turns and the seq check inside the transaction stays exact.
 from __future__ import annotations
 
 import fcntl
+import importlib.util
 import os
 import re
 import sqlite3
@@ -29,6 +30,17 @@ from gevent.monkey import get_original, is_module_patched
 from sqlite_utils import Database
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+# psycopg waits for the database cooperatively under gevent (it yields to the worker's other greenlets
+# at every statement), and that was the whole cost of PostgreSQL under load: a tap's 16 round trips
+# each waited a turn of a loop holding ~300 live streams, each holding a pooled connection meanwhile,
+# and at 600 phones taps queued for the pool for seconds (tap p50 6.0 s; docs/performance.md,
+# 2026-11-28 session 3).  Waiting in C instead keeps a statement's round trip (~0.2 ms on the same
+# box or LAN) inside the greenlet's turn, as a SQLite read is: a request and its transaction finish
+# in one turn, a worker needs a connection or two, and nothing else of the worker runs meanwhile
+# (tap p50 65 ms in the same test).  A host whose database is far away may set PSYCOPG_WAIT_FUNC.
+if importlib.util.find_spec("psycopg_binary") or importlib.util.find_spec("psycopg_c"):
+    os.environ.setdefault("PSYCOPG_WAIT_FUNC", "wait_c")
 
 
 def is_postgres(target) -> bool:

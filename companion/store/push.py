@@ -53,26 +53,36 @@ class PostgresChanges:
     def __init__(self, url: str):
         self.url = url
         self.conn = None
+        self.heard: dict[str, int] = {}
 
     def close(self) -> None:
         if self.conn is not None:
             self.conn.close()
             self.conn = None
 
+    def _hear(self, payload: str) -> None:
+        code, _, seq = payload.partition(" ")
+        seq = int(seq)
+        self.heard[code] = GONE if seq == GONE else max(self.heard.get(code, GONE), seq)
+
     def seqs(self, codes: list[str], fresh: list[str]) -> dict[str, int] | None:
-        """As SQLiteChanges.seqs, from the announcements heard since the last look (never waiting for
-        one), and a read of the ``fresh`` codes' seqs."""
+        """As SQLiteChanges.seqs, from the announcements heard since the last look, and a read of the
+        ``fresh`` codes' seqs.  It never waits: what the connection's socket holds is read as it is
+        (libpq's consume_input), so the watching greenlet never stops its worker (psycopg's own
+        ``notifies()`` waits, and waiting in C, companion/store/engine.py, would hold the whole worker)."""
         import psycopg
         if self.conn is None:
             self.conn = psycopg.connect(self.url, autocommit=True)
+            self.conn.add_notify_handler(lambda note: self._hear(note.payload))  # (heard during a query)
             self.conn.execute(f"listen {CHANNEL}")
             fresh = codes  # (listening from now on: what was committed before is read once)
-        heard: dict[str, int] = {}
-        for note in self.conn.notifies(timeout=0):
-            code, _, seq = note.payload.partition(" ")
-            heard[code] = max(heard.get(code, GONE), int(seq)) if int(seq) != GONE else GONE
+        pgconn = self.conn.pgconn
+        pgconn.consume_input()
+        while (note := pgconn.notifies()) is not None:
+            self._hear(note.extra.decode())
         if fresh:
             found = dict(self.conn.execute("select code, seq from tables where code = any(%s)", [list(fresh)]).fetchall())
-            heard.update({code: found.get(code, GONE) for code in fresh})
+            self.heard.update({code: found.get(code, GONE) for code in fresh})
+        heard, self.heard = self.heard, {}
         watched = {code: heard[code] for code in codes if code in heard}
         return watched or None
