@@ -7,8 +7,9 @@ makes it a correction: that move (a tracker change) is applied in the place of t
 What the log means with take-backs in it is ``companion.actions.in_effect`` (one definition: the
 fold, the battle report and this module all follow it).
 
-Cost: the chain is read from the top down to the oldest move taken back; the state before that
-move comes from its snapshot plus at most SNAPSHOT_EVERY applies (``_state_at``), then the moves
+Cost: the chain is read from the top down to the oldest move taken back (one range of the log when
+that stretch is short, ``SPAN_MAX``, with the events down to the snapshot below it); the state
+before that move comes from its snapshot plus at most SNAPSHOT_EVERY applies, then the moves
 above it are applied again.  The take-back stores a snapshot of the state it leaves, so nothing
 above it ever folds through the moves it withdrew, and undo/redo below and above it stay short.
 
@@ -81,24 +82,46 @@ def check_payload(payload: dict) -> None:
         schema.check(actions.REGISTRY[instead["type"]].fields or {}, instead)
 
 
-def _chain(db, table_id: int, top: int, low: int) -> list[dict]:
+# A take-back reads the chain as one range of the log's events when the stretch from its oldest target
+# (less a few snapshots' worth, for the state below it) to the top is at most this long: a range
+# read costs about half a recursive query's per row, so it is the cheaper read while most events of
+# the range are moves in force (undos, redos and joins are left out of it, undone moves come bare).
+SPAN_MAX = 200
+SPAN_BELOW = 3 * links.SNAPSHOT_EVERY
+
+
+def _chain(db, table_id: int, top: int, low: int, start_state: list | None = None) -> list[dict]:
     """The chain of moves in force from ``top`` down to the oldest at or above ``low`` (lowered to
-    the oldest move a take-back met on the way withdrew), newest first; one query a stretch."""
+    the oldest move a take-back met on the way withdrew), newest first; one query a stretch.
+    ``start_state``: a list that receives the state below the oldest (``_state_at`` of its link)
+    when the read gives it without another walk down the chain (left empty otherwise)."""
     out: list[dict] = []
     start = top
+    span = None
+    if start_state is not None and top - low <= SPAN_MAX:
+        span = links.events_span(db, table_id, max(1, low - SPAN_BELOW), top)
     while start is not None:
-        rows = links.chain_down(db, table_id, start, low, MAX_REPLAY + 1 - len(out))
-        for seq, link, type_, label, payload, side, taken in rows:
+        limit = MAX_REPLAY + 1 - len(out)
+        rows = links.down_span(span, start, low, limit) if span is not None else None
+        if rows is None:
+            rows = links.chain_down(db, table_id, start, low, limit)
+        payloads = json.loads("[" + ",".join(r[4] for r in rows) + "]")  # one parse for the stretch
+        for (seq, link, type_, label, _, side, taken), payload in zip(rows, payloads, strict=True):
             out.append({"seq": seq, "link": link, "type": type_, "label": label,
-                        "payload": json.loads(payload), "side": side, "taken_back": taken})
+                        "payload": payload, "side": side, "taken_back": taken})
         if len(out) > MAX_REPLAY:
             raise RuleError(f"#{low} is more than {MAX_REPLAY:,} moves back: a take-back reaches that far at most "
                             "(undo step by step to go further).", "targets")
         lowest = min([low] + [t for ev in out if ev["type"] == TAKE_BACK for t in ev["payload"]["targets"]])
         start = out[-1]["link"] if out else None
         if lowest >= low or start is None:
+            if span is not None and start is not None:
+                state = links.state_in_span(db, table_id, span, start)
+                if state is not None:
+                    start_state.append(state)
             return out
         low = lowest
+        span = None  # (a take-back met on the way reaches lower: the next stretches are read down the chain)
 
 
 def _killers(chain: list[dict], extra: dict | None = None) -> dict[int, dict]:
@@ -141,7 +164,8 @@ def withdraw(db, row: dict, payload: dict, seat: str, side, ts=None) -> tuple[in
     its targets (and with its correction), stored with a snapshot; Conflict if a later move no
     longer applies, RuleError if a target is not a move in force.  Returns (seq, label, state)."""
     table_id, targets, instead = row["id"], payload["targets"], payload.get("instead")
-    chain = _chain(db, table_id, row["done_top"], targets[0])
+    start_state: list[dict] = []
+    chain = _chain(db, table_id, row["done_top"], targets[0], start_state)
     by_seq = {ev["seq"]: ev for ev in chain}
     seq = row["seq"] + 1
     me = {"seq": seq, "type": TAKE_BACK, "payload": payload}
@@ -154,7 +178,7 @@ def withdraw(db, row: dict, payload: dict, seat: str, side, ts=None) -> tuple[in
                             "only moves in force can be taken back.", "targets")
         if killed[t] is not me:
             raise RuleError(f"#{t} was already taken back (#{killed[t]['seq']}).", "targets")
-    state = _state_at(db, table_id, chain[-1]["link"])
+    state = start_state[0] if start_state else _state_at(db, table_id, chain[-1]["link"])
     labels: dict[int, str] = {}
     for ev in reversed(chain):  # oldest first
         if ev["seq"] in killed:
@@ -194,16 +218,16 @@ def withdraw(db, row: dict, payload: dict, seat: str, side, ts=None) -> tuple[in
     text = json.dumps(state)
     links.keep_snapshot(db, table_id, seq, text)
     links.set_top(db, table_id, seq, text, state)
-    _mark(db, table_id, [me] + chain)
+    _mark(db, table_id, [me] + chain, killed)  # (killed: _killers([me] + chain), worked out above)
     row.update(state=state, seq=seq, finished=int(state["finished"]), done_top=seq, undone_event=None,
                name=state["name"])
     return seq, label, state
 
 
-def _mark(db, table_id: int, chain: list[dict]) -> None:
+def _mark(db, table_id: int, chain: list[dict], killed: dict[int, dict] | None = None) -> None:
     """Mark in the log which moves of ``chain`` (newest first, in force) a take-back in effect
     withdrew (withdrawn, and by which take-back), and unmark those no longer withdrawn."""
-    killed = _killers(chain)
+    killed = _killers(chain) if killed is None else killed
     for ev in chain:
         by = killed.get(ev["seq"])
         if (by["seq"] if by else None) != ev.get("taken_back"):

@@ -14,8 +14,17 @@ MAX_TRACKERS_PER_UNIT = 20
 MAX_SIDES = 8
 
 
+_CLOCKS: dict[tuple[int, int], Clock] = {}  # a Clock is frozen: one per (round, tick), not one per apply
+
+
 def clock(state: dict) -> Clock:
-    return Clock(round=state["round"], tick=state["tick"])
+    at = state["round"], state["tick"]
+    found = _CLOCKS.get(at)
+    if found is None or type(at[0]) is not int or type(at[1]) is not int:  # (1.0 == 1: only ints are kept)
+        found = Clock(round=at[0], tick=at[1])
+        if len(_CLOCKS) < 4096 and type(at[0]) is int and type(at[1]) is int:
+            _CLOCKS[at] = found
+    return found
 
 
 def unit_of(state: dict, unit_id) -> dict:

@@ -20,13 +20,21 @@ class Clock:
     tick: int = 0
 
 
+_INTS: dict[tuple[int, int], Int] = {}  # need_int's readers by bounds (an Int holds nothing but its bounds)
+
+
 def need_int(args: dict, key: str, lo: int, hi: int, default=None) -> int:
     """An integer argument within [lo, hi], or a RuleError naming it: read by the schema's Int
     (``schema.Int.parse``, the one reading of a typed whole number) with these bounds, for a key
     no action declares (a setting's or a stat's id, a tracker op's amount)."""
-    number = Int(lo, hi).parse(args.get(key, default), key)
+    reader = _INTS.get((lo, hi))
+    if reader is None:
+        reader = Int(lo, hi)
+        if len(_INTS) < 256:  # (a game's own bounds come from its content: a few dozen at most)
+            _INTS[lo, hi] = reader
+    number = reader.parse(args.get(key, default), key)
     if number is None:
-        Int(lo, hi).refuse_kind(None, key)
+        reader.refuse_kind(None, key)
     return number
 
 
@@ -41,10 +49,15 @@ def need_text(args: dict, key: str, max_len: int = 60, default=None) -> str:
     return value
 
 
+_MODULES: dict = {}  # kind -> its module, filled at the first call (the kinds import this module)
+
+
 def kind_module(kind: str):
-    from companion.trackers import arcs, boxes, charge, conditions, cooldown, counter, gauge
-    modules = {"counter": counter, "boxes": boxes, "arcs": arcs, "charge": charge,
-               "cooldown": cooldown, "conditions": conditions, "gauge": gauge}
+    modules = _MODULES
+    if not modules:
+        from companion.trackers import arcs, boxes, charge, conditions, cooldown, counter, gauge
+        modules.update({"counter": counter, "boxes": boxes, "arcs": arcs, "charge": charge,
+                        "cooldown": cooldown, "conditions": conditions, "gauge": gauge})
     if kind not in modules:
         raise RuleError(f"Unknown tracker kind {kind!r}; use one of {', '.join(modules)}.", "kind")
     return modules[kind]
