@@ -104,7 +104,9 @@ class Stream:
         raise AssertionError(f"the stream had {self.ids[-5:]} but not {seq} within {within} s")
 
     def close(self) -> None:
+        self.resp.close()
         self.conn.close()
+        self.thread.join(5)
 
 
 def _table(server: AppServer) -> tuple[str, str]:
@@ -196,8 +198,12 @@ def test_a_server_killed_mid_game_loses_no_acknowledged_move(db_target, tmp_path
         phones = [threading.Thread(target=phone, args=(n,)) for n in range(10)]
         for t in phones:
             t.start()
-        while len(acknowledged) < 40:
+        started = time.monotonic()
+        # (the kill waits until the phone on A has heard a move: what it had not read yet when its server
+        # died is gone with the connection, and it resumes from what it heard)
+        while (len(acknowledged) < 40 or not feed_a.ids) and time.monotonic() - started < 20:
             time.sleep(0.005)
+        assert feed_a.ids, "the phone on A heard none of the moves before its server was killed"
         a.kill()
         killed.set()
         for t in phones:
