@@ -57,6 +57,7 @@ class Server:
         self._run(_bin("initdb"), "-D", self.data, "-A", "trust", "-U", "companion", "-E", "UTF8", "--no-sync",
                   "--locale=C")
         options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c max_connections=300"
+        options += os.environ.get("PG_EXTRA_OPTIONS", "")  # (a measurement's own settings, scripts/load.py)
         if not self.durable:
             options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         self._run(_bin("pg_ctl"), "-D", self.data, "-o", options, "-l", os.path.join(self.folder, "log"), "-w", "start")
