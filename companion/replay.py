@@ -87,7 +87,7 @@ def import_table(db, doc: dict, systems: dict, server_key: str | None = None) ->
                     _replay_event(db, row, ev, raw, system)
     except BaseException as exc:
         if code is not None:
-            _forget_table(db, code)
+            delete_table(db, code)  # an import that did not replay leaves nothing (its slices are committed)
         if isinstance(exc, (RuleError, KeyError, TypeError, IndexError, ValueError, AttributeError,
                             ZeroDivisionError, OverflowError, RecursionError)):
             message = exc.message if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
@@ -102,11 +102,6 @@ def importer_side(row: dict) -> str | None:
     sides = row["state"]["sides"]
     by = json.loads(row["locked"]).get("by") if row.get("locked") else None
     return by if by in sides else (sides[0] if sides else None)
-
-
-def _forget_table(db, code: str) -> None:
-    """An import that did not replay leaves nothing behind (its slices are already committed)."""
-    delete_table(db, code)
 
 
 def _replay_event(db, row: dict, ev: dict, raw: dict, system) -> None:

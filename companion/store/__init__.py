@@ -29,7 +29,6 @@ from companion.store.chain import (  # noqa: F401
 from companion.store.engine import (  # noqa: F401
     Busy,
     disk_full,
-    engine_of,
     is_postgres,
     location,
     open_db,

@@ -47,10 +47,6 @@ def is_postgres(target) -> bool:
     return str(target).startswith(POSTGRES_SCHEMES)
 
 
-def engine_of(db) -> str:
-    return "postgresql" if isinstance(db, Postgres) else "sqlite"
-
-
 def location(db) -> str:
     """Where ``db`` is: its SQLite file's path ('' in memory), or its PostgreSQL URL."""
     if isinstance(db, Postgres):
@@ -150,7 +146,7 @@ _lock_files: dict[tuple[int, str], int] = {}
 def _lock_fd(db: Database) -> int | None:
     path = getattr(db, "_companion_path", None)
     if path is None:  # asked once per connection: every write takes this lock
-        path = db._companion_path = db.execute("pragma database_list").fetchone()[2]
+        path = db._companion_path = location(db)
     if not path:
         return None  # in-memory database: one process only
     # One open per process: a forked worker must not use its parent's descriptor, or the flock
