@@ -87,6 +87,7 @@ def test_a_change_is_pushed_as_the_step_from_the_board_the_phone_holds(app, tabl
     since the board the phone holds, each changed unit with its card, exactly what a poll from that
     board answers a phone with every row open; its id is the new seq."""
     from table_actions import TableActions, sit
+    app.config["LIVE_SECONDS"] = 10  # (the suite's 0.3 s streams can end before a slow box's tap lands)
     hx = {"HX-Request": "true"}
     table.create(seat="Anna", side="Red", sides="Red,Blue")
     table.act(do="add-unit", name="Falcon", side="Red", hp=10)

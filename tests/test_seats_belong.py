@@ -219,6 +219,7 @@ def test_the_host_runs_the_table(app, sealed):
     assert resp.status_code == 400 and "Only the table&#39;s host finishes" in resp.data.decode()
     assert ben.post(f"/t/{code}/links", data={"csrf_token": ben_csrf}).status_code == 403
     # Ben's live stream is open when the host removes him: it says "gone" and ends
+    app.config["LIVE_SECONDS"] = 10  # (the suite's 0.3 s streams could end first on a slow box)
     stream = ben.get(f"/t/{code}/live", buffered=False)
     chunks = iter(stream.response)
     assert "retry" in next(chunks).decode()
