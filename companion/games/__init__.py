@@ -6,11 +6,12 @@ is imported), its views (a Flask blueprint, if it has pages of its own) and its 
 ``__init__.py`` declares it in one object and nothing else::
 
     from companion.games import Game
-    GAME = Game(slug="dreadfleet", name="Dreadfleet", blueprint="views:bp", phase_hook="game_turn:reminders")
+    GAME = Game(slug="dreadfleet", name="Dreadfleet")
 
-``blueprint`` and ``phase_hook`` name ``module:attribute`` inside the package, so declaring a game
-imports nothing.  The core imports every module of every game package (that is how action types
-register), except the blueprint's module, which only ``create_app`` loads (it needs Flask).
+The rest is found by name, the same in every game (tests/test_game_layout.py): the phase hook is
+``phase.py``'s ``on_phase(state) -> reminders``, the blueprint ``views``' ``bp``.  The core imports
+every module of every game package (that is how action types register), except ``views`` (a module
+or a package), which only ``create_app`` loads (it needs Flask).
 Its content is ``content/<slug>/``, its markup ``templates/games/<slug>/`` (or, for a game kept outside
 this repository, ``<its package>/templates/games/<slug>/``), its styles and scripts
 ``static/games/<slug>.css`` / ``.js`` (declared: ``Game(styles=..., scripts=...)``); see docs/adding-a-game.md.
@@ -18,19 +19,24 @@ this repository, ``<its package>/templates/games/<slug>/``), its styles and scri
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+VIEWS, PHASE = "views", "phase"  # the two modules the core finds by name in every game package
+
 
 @dataclass(frozen=True)
 class Game:
     slug: str  # the content pack's folder name: content/<slug>/
     name: str
-    blueprint: str | None = None  # "module:attribute" of a flask Blueprint in the package
-    phase_hook: str | None = None  # "module:function"; state -> reminders, runs inside next-phase
+    # (transitional: "module:attribute" overrides of the names found by convention, views:bp and
+    # phase:on_phase; the layout test refuses them once every game is laid out alike)
+    blueprint: str | None = None
+    phase_hook: str | None = None
     # its own stylesheets and scripts, paths under static/ ("games/talon.css"): the page head links
     # them once (templates/_macros.html game_head), never the board's swapped parts
     styles: tuple[str, ...] = ()
@@ -57,11 +63,35 @@ class Found:
         module, _, attr = ref.partition(":")
         return getattr(importlib.import_module(f"{self.package}.{module}"), attr)
 
+    def _has(self, module: str) -> bool:
+        return importlib.util.find_spec(f"{self.package}.{module}") is not None
+
     def blueprint(self):
-        return self._resolve(self.game.blueprint) if self.game.blueprint else None
+        """``views.bp``: the game's pages, if it has a ``views`` module."""
+        if self.game.blueprint:
+            return self._resolve(self.game.blueprint)
+        return self._resolve(f"{VIEWS}:bp") if self._has(VIEWS) else None
 
     def phase_hook(self) -> Callable[[dict], list[str]] | None:
-        return self._resolve(self.game.phase_hook) if self.game.phase_hook else None
+        """``phase.on_phase``: run inside next-phase as each phase starts, if the game has one."""
+        if self.game.phase_hook:
+            return self._resolve(self.game.phase_hook)
+        return self._resolve(f"{PHASE}:on_phase") if self._has(PHASE) else None
+
+    def modules(self) -> list[str]:
+        """Every module of the package but its views (and their submodules): the ones that register."""
+        skip = (self.game.blueprint or VIEWS).partition(":")[0]
+        names, folders = [], [(self.package, importlib.import_module(self.package).__path__)]
+        while folders:
+            prefix, path = folders.pop()
+            for info in pkgutil.iter_modules(path):
+                if prefix == self.package and info.name == skip:
+                    continue
+                name = f"{prefix}.{info.name}"
+                names.append(name)
+                if info.ispkg:
+                    folders.append((name, importlib.import_module(name).__path__))
+        return sorted(names)
 
     def templates(self) -> Path | None:
         """The package's own ``templates/`` folder, if it has one (a game kept outside the repository
@@ -101,11 +131,8 @@ def discover() -> dict[str, Found]:
         found[game.slug] = Found(game, package)
     _found = found  # set before importing modules: they may ask for the registry while loading
     for entry in found.values():
-        skip = entry.game.blueprint.partition(":")[0] if entry.game.blueprint else None
-        pkg = importlib.import_module(entry.package)
-        for mod in pkgutil.walk_packages(pkg.__path__, prefix=f"{entry.package}."):
-            if mod.name.rpartition(".")[2] != skip:
-                importlib.import_module(mod.name)
+        for name in entry.modules():
+            importlib.import_module(name)
     return found
 
 
