@@ -1,7 +1,7 @@
-"""A sixth game made of a content pack and one rules file works with no edit elsewhere.
+"""A sixth game made of a content pack and three small modules works with no edit elsewhere.
 
 tests/tiny_game/ holds ``content/tiny-duel/`` and ``games/tiny_duel/`` (``__init__.py`` declaring the
-game, ``rules.py`` with one action type and a phase hook).  They are found only through
+game, ``rules.py`` pure, ``actions.py`` with one action type, ``phase.py`` its phase hook).  They are found only through
 ``COMPANION_CONTENT`` and ``COMPANION_GAMES``, in a fresh interpreter (discovery runs once per process).
 """
 from __future__ import annotations
@@ -88,4 +88,4 @@ def test_a_second_game_registering_tiny_duels_action_type_stops_the_start(tmp_pa
     last = done.stderr.strip().splitlines()[-1]
     assert last.startswith("companion.actions.DuplicateAction: The action type 'tiny-salvo' is registered twice"), last
     assert "the game 'copycat' (companion.games.copycat.moves)" in last
-    assert "the game 'tiny_duel' (companion.games.tiny_duel.rules)" in last
+    assert "the game 'tiny_duel' (companion.games.tiny_duel.actions)" in last
