@@ -15,7 +15,7 @@ from companion import actions, dice, export_signature, feed, hidden, replay, ros
 from companion.actions import Ctx
 from companion.db import get_db, systems
 from companion.errors import Conflict, Moved, RuleError
-from companion.lookup import system_or_404
+from companion.lookup import system_or_404, table_or_404
 from companion.roster import host_side
 from companion.schema import whole as whole_number
 from companion.validate import shielded
@@ -62,10 +62,7 @@ def list_tables(slug: str):
 
 @bp.get("/systems/<slug>/tables/<table>")
 def get_table(slug: str, table: str):
-    system = system_or_404(slug)
-    if table not in system.tables:
-        abort(404)
-    t = system.tables[table]
+    t = table_or_404(slug, table)
     return jsonify({k: t[k] for k in ("slug", "title", "source", "columns", "rows")} |
                    ({"note": t["note"]} if "note" in t else {}))
 
@@ -231,11 +228,9 @@ def post_action(code: str):
     for key in ("total", "dice", "result", "steps"):
         if key in result["payload"]:
             out[key] = result["payload"][key]
-    if same_hit.asked_about(result["payload"]["type"]):  # the same change (or hit) by another seat a moment ago
-        other = same_hit.earlier_same(get_db(), result["row"]["id"], result["seq"])
-        if other is not None:
-            out["same_as"] = {"seq": other["seq"], "seat": other["seat"], "seconds": round(other["seconds"], 1),
-                              "question": same_hit.question(result["state"], other)}
+    same = same_hit.asked(get_db(), result)  # the same change (or hit) by another seat a moment ago
+    if same is not None:
+        out["same_as"] = same
     return jsonify(out)
 
 

@@ -15,6 +15,14 @@ def system_or_404(slug: str):
     return system
 
 
+def table_or_404(slug: str, table: str) -> dict:
+    """One rule table of a system (the page and the API read it alike), or 404."""
+    tables = system_or_404(slug).tables
+    if table not in tables:
+        abort(404)
+    return tables[table]
+
+
 @bp.get("/systems")
 def system_list():
     """Every system this host knows, with its tables."""
@@ -30,10 +38,7 @@ def system_tables(slug: str):
 @bp.get("/systems/<slug>/tables/<table>")
 def lookup_table(slug: str, table: str):
     """One rule table."""
-    system = system_or_404(slug)
-    if table not in system.tables:
-        abort(404)
-    t = system.tables[table]
+    system, t = system_or_404(slug), table_or_404(slug, table)
     shown = shown_columns(t)
     rows = [[r[i] for i in shown] for r in t["rows"]]
     columns = [t["columns"][i] for i in shown]

@@ -257,13 +257,10 @@ def act(code: str):
 def _asked_if_same(code: str, resp, done: dict):
     """The answer to a tracker change that repeats another seat's a moment before: the question
     "Ben also took 1 HP from Nimitz 2 s ago. Same hit?" goes with it (companion/same_hit.py)."""
-    if not request.htmx or not same_hit.asked_about(done["payload"]["type"]):
-        return resp
-    other = same_hit.earlier_same(get_db(), done["row"]["id"], done["seq"])
-    if other is not None:
-        ask = same_hit.question(done["state"], other)
-        resp.set_data(resp.get_data() + render_template("_same_hit.html", ask=ask, mine=done["seq"], other=other["seq"],
-                                                        code=code).encode())
+    same = same_hit.asked(get_db(), done) if request.htmx else None
+    if same is not None:
+        resp.set_data(resp.get_data() + render_template("_same_hit.html", ask=same["question"], mine=done["seq"],
+                                                        other=same["seq"], code=code).encode())
     return resp
 
 

@@ -49,6 +49,18 @@ def earlier_same(db, table_id: int, seq: int) -> dict | None:
     return None
 
 
+def asked(db, done: dict) -> dict | None:
+    """What a move just made (``store.act``'s answer) is asked, for the board and the API alike:
+    {"seq", "seat", "seconds", "question"} of the same move by another seat a moment before, or None."""
+    if not asked_about(done["payload"]["type"]):
+        return None
+    other = earlier_same(db, done["row"]["id"], done["seq"])
+    if other is None:
+        return None
+    return {"seq": other["seq"], "seat": other["seat"], "seconds": round(other["seconds"], 1),
+            "question": question(done["state"], other)}
+
+
 def question(state: dict, other: dict) -> str:
     """What the second phone is asked: "Ben also took 1 HP from Nimitz 2 s ago. Same hit?"."""
     p = other["payload"]
