@@ -4,7 +4,7 @@ from __future__ import annotations
 from companion.actions import action, entered_flag, entered_int, in_phase
 from companion.errors import RuleError, Stale
 from companion.games.dreadnaught import rules as dn
-from companion.games.dreadnaught.actions import (
+from companion.games.dreadnaught.state import (
     RESOLVING,
     SYSTEMS,
     battle_on,

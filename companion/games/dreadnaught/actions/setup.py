@@ -8,7 +8,7 @@ from companion.actions import action, chance, entered_int, phase_now
 from companion.actions.core import phase_reminders
 from companion.errors import RuleError, Stale
 from companion.games.dreadnaught import rules as dn
-from companion.games.dreadnaught.actions import SYSTEMS, battle_on, called, clean, count, said, ship, signed, turn
+from companion.games.dreadnaught.state import SYSTEMS, battle_on, called, clean, count, said, ship, signed, turn
 from companion.roster import MAX_SEAT_NAME
 from companion.schema import Either, Int, Obj, Ref, Scalar, Text, whole
 

@@ -5,7 +5,7 @@ from companion.actions import action, entered_flag, phase_now
 from companion.actions.core import phase_reminders
 from companion.errors import RuleError
 from companion.games.dreadnaught import rules as dn
-from companion.games.dreadnaught.actions import (
+from companion.games.dreadnaught.state import (
     RESOLVING,
     SYSTEMS,
     battle_on,
