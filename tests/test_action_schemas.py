@@ -220,13 +220,13 @@ def test_a_second_game_registering_the_same_action_type_is_refused_naming_both()
 
     def impostor(state, payload):
         return "overwritten"
-    impostor.__module__ = "companion.games.talon.combat_actions"
+    impostor.__module__ = "companion.games.talon.actions.combat"
     with pytest.raises(actions.DuplicateAction) as refused:
         actions.action("df-broadside", systems={"talon"}, fields={})(impostor)
     message = str(refused.value)
     assert "'df-broadside'" in message
     assert "the game 'dreadfleet' (companion.games.dreadfleet.broadsides)" in message
-    assert "the game 'talon' (companion.games.talon.combat_actions)" in message
+    assert "the game 'talon' (companion.games.talon.actions.combat)" in message
     assert actions.REGISTRY["df-broadside"] is first  # the first stays; nothing overwritten
     with pytest.raises(actions.DuplicateAction, match="the core"):
         actions.action("next-phase", systems={"talon"}, fields={})(impostor)
@@ -289,7 +289,7 @@ def test_entered_dice_are_rolled_or_taken_by_the_core_naming_their_control():
     from companion.dice import roll_or_take
     from companion.games.dreadfleet import entries
     from companion.games.dreadfleet.rules import basics
-    from companion.games.talon import combat_actions
+    from companion.games.talon.actions import combat as combat_actions
     assert not hasattr(combat_actions, "dice_arg") and not hasattr(basics, "_take")
     assert not hasattr(entries, "dice_arg")  # it only called actions.entered_dice
     with pytest.raises(RuleError) as refused:

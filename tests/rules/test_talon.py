@@ -8,8 +8,8 @@ import pytest
 
 from companion import content
 from companion.errors import RuleError
+from companion.games.talon.actions.fleet import classes, custom_spec, parse_groups, weapon_tables
 from companion.games.talon.rules import chart, counter, criticals, damage, weapons
-from companion.games.talon.fleet_actions import classes, custom_spec, parse_groups, weapon_tables
 
 
 def ship(cls="terran-ca", name="Zhukov"):

@@ -8,7 +8,7 @@ paper ("ship / curve / A-F: AP, move", PBF; TALON.md 10).
 """
 from __future__ import annotations
 
-from companion.games.talon import books
+from companion.games.talon import state as books
 from companion.games.talon.rules import chart, counter, weapons
 
 

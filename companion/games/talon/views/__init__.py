@@ -7,19 +7,23 @@ from __future__ import annotations
 from flask import Blueprint, request
 
 from companion.game_pages import RuleError, board_page, ctx_for, game_table, get_db, library, refusal, store
-from companion.games.talon import summary
-from companion.games.talon.fleet_actions import classes, spec_fields
+from companion.games.talon.actions.fleet import classes, spec_fields
+from companion.games.talon.views import summary
 
 bp = Blueprint("talon", __name__, url_prefix="/t/<code>/talon")
 SLUG = "talon"
 
 
-@bp.record_once
-def _helpers(setup) -> None:
-    """The templates' helpers, as Jinja globals (looked up only where a template uses them)."""
-    setup.app.jinja_env.globals.update({
-        "talon_ship": summary.ship_view, "talon_row": summary.row_view, "talon_round": summary.round_view,
-        "talon_classes": classes, "talon_saved": lambda: store.library_items(get_db(), SLUG, "class")})
+# The templates' helpers, as Jinja globals (looked up only where a template uses them).
+for _name, _helper in {"talon_ship": summary.ship_view, "talon_row": summary.row_view,
+                       "talon_round": summary.round_view, "talon_classes": classes}.items():
+    bp.add_app_template_global(_helper, _name)
+
+
+@bp.app_template_global("talon_saved")
+def talon_saved() -> list[dict]:
+    """The ship classes saved in the library (kind "class")."""
+    return store.library_items(get_db(), SLUG, "class")
 
 
 def _table(code: str):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from companion.actions import action, chance, entered_dice, entered_int
 from companion.dice import roll_or_take
 from companion.errors import RuleError
-from companion.games.talon import books
+from companion.games.talon import state as books
 from companion.games.talon.rules import counter, criticals, damage, weapons
 from companion.schema import Dice, Int, Ref, Text
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from companion.actions import action, entered_int
 from companion.errors import RuleError
-from companion.games.talon import books
+from companion.games.talon import state as books
 from companion.games.talon.rules import chart, counter, weapons
 from companion.schema import Int, Ref
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from companion.actions import action, entered_flag, entered_int
 from companion.errors import RuleError
-from companion.games.talon import books
-from companion.games.talon.missile_and_fighter_ap import redirect_missile, transmit_power
+from companion.games.talon import state as books
+from companion.games.talon.actions.missile_and_fighter_ap import redirect_missile, transmit_power
 from companion.games.talon.rules import counter, weapons
 from companion.schema import Flag, Int, Ref, Scalar, Text
 

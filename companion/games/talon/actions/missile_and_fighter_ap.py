@@ -11,7 +11,7 @@ table, and the phone form says so (templates/games/talon/_unit.html).
 from __future__ import annotations
 
 from companion.errors import RuleError
-from companion.games.talon import books
+from companion.games.talon import state as books
 from companion.games.talon.rules import counter
 
 POWER_SENDERS = ("Base", "CV")  # TALON.md 2: "Transmit Power to Fighters (Bases, CVs)"

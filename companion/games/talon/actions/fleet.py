@@ -10,7 +10,7 @@ import copy
 from companion import content
 from companion.actions import action
 from companion.errors import RuleError
-from companion.games.talon import books
+from companion.games.talon import state as books
 from companion.games.talon.rules import chart, counter, weapons
 from companion.schema import Ref, Scalar, Text
 
