@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 
-from companion import actions, dice, roster, validate
+from companion import actions, dice, roster, schema, validate
 from companion.actions import Ctx
 from companion.errors import RuleError
 from companion.trackers import deck as decks
@@ -110,7 +110,8 @@ def check_event(state: dict, ev: dict, system) -> None:
 
 def _chance(state: dict, payload: dict, entry) -> None:
     try:
-        entry.dice(json.loads(json.dumps(state)), payload)
+        # read as the action reads it (an event stored before values were stored parsed holds text)
+        entry.dice(json.loads(json.dumps(state)), schema.parse_args(entry.typed, dict(payload), text_only=True))
     except RuleError:
         raise
     except (TypeError, KeyError, ValueError, AttributeError, IndexError, ZeroDivisionError):

@@ -454,6 +454,28 @@ def check(fields: dict, args: dict) -> None:
         field.check(value, key)
 
 
+TYPED = (Int, Flag, Dice)  # the kinds that read text (a form's "3", "on", "5 6 2") into their type
+
+
+def typed_fields(fields: dict | None) -> tuple:
+    """The declared fields whose values ``parse`` gives a type: (key, field) pairs."""
+    return tuple((k, f) for k, f in (fields or {}).items() if isinstance(f, TYPED))
+
+
+def parse_args(typed: tuple, args: dict, *, text_only: bool = False) -> dict:
+    """``args`` with each typed field as its action uses it (in place): 3, True, [5, 6, 2]; left
+    empty ("" or missing) is None or missing.  The one reading of a typed value, done before an
+    action runs, so an action reads ``p["dice"]`` and no reader of its own (issue 41).
+    ``text_only``: only text is read (an event stored before values were stored parsed: its
+    numbers and lists are already what parse gives, and a replay should not pay for them)."""
+    for key, field in typed:
+        value = args.get(key)
+        if value is None or (text_only and not isinstance(value, str)):
+            continue
+        args[key] = None if isinstance(value, str) and not value.strip() else field.parse(value, key)
+    return args
+
+
 def request_schema(type_: str, fields: dict, doc: str = "") -> dict:
     """The JSON Schema of one action type's request (its fields, its type, the seq it saw)."""
     properties = {"type": {"type": "string", "enum": [type_]},

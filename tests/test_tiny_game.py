@@ -34,6 +34,19 @@ c.get(made["player_url"].replace(app.config["PUBLIC_URL"] or "http://localhost",
 out.update(hit=hit.get_json()["label"], bad=[bad.status_code, bad.get_json()], rolled=rolled.status_code,
            phase=phase.get_json()["label"], state=state["state"], seq=state["seq"],
            board=c.get(f"/t/{made['code']}").status_code, page=c.get(f"/t/{made['code']}").get_data(as_text=True))
+# the phone's way: the board's own form (text typed: "2", "6 5"), read by the action's fields
+code = made["code"]
+tools = c.get(f"/t/{code}/tools/game").get_data(as_text=True)
+token = tools.split('name="csrf_token" value="', 1)[1].split('"', 1)[0]
+typed = {"csrf_token": token, "_control": "tiny-salvo", "type": "tiny-salvo", "target": red["unit"], "dice": "2",
+         "rolled": "6 5"}
+in_end = c.post(f"/t/{code}/act", data=typed, headers={"HX-Request": "true"})  # its phase= says when
+act({"type": "next-phase"})
+form = c.post(f"/t/{code}/act", data=typed, headers={"HX-Request": "true"})
+events = c.get(f"/api/tables/{code}/events", headers=auth).get_json()
+out.update(tools=tools, form=form.status_code, in_end=[in_end.status_code, in_end.get_data(as_text=True)], stored=[e["payload"] for e in events if e["type"] == "tiny-salvo"][-1],
+           odds=c.get(f"/t/{code}/tiny/odds?dice=3").get_data(as_text=True),
+           bad_odds=c.get(f"/t/{code}/tiny/odds?dice=9").status_code)
 print(json.dumps(out))
 """
 
@@ -60,6 +73,19 @@ def test_a_game_of_one_content_pack_and_one_rules_file_plays(tmp_path):
     assert out["board"] == 200
     # its closed rows are its own _row.html, kept in its package (tests/tiny_game/games/tiny_duel/templates/)
     assert '<span class="rn" data-row-hull>Hull <b>4</b><small>/6</small></span>' in out["page"]
+
+
+def test_its_form_its_page_and_its_macros(tmp_path):
+    """What a phone types reaches the action already read by its fields (and is stored so); its own
+    page (views.py, found by name) and its tools (the board's input conventions as macros)."""
+    out = run_tiny(tmp_path)
+    assert out["in_end"][0] == 400 and "A salvo happens in the Fire phase; it is now the End phase." in out["in_end"][1]
+    assert out["form"] == 200
+    assert out["stored"]["dice"] == 2 and out["stored"]["rolled"] == [6, 5]  # "2" and "6 5" as typed
+    assert out["stored"]["result"] == {"dice": [6, 5], "hits": 2}
+    assert "3 dice: 1.0 hits on average" in out["odds"] and out["bad_odds"] == 400
+    assert 'data-stepper data-min="1" data-max="6"' in out["tools"] and 'id="tiny-rolled"' in out["tools"]
+    assert "data-clear" in out["tools"] and "1.0 hits on average from 3 dice" in out["tools"]
 
 
 def test_the_tiny_game_needs_no_core_edit():

@@ -44,6 +44,7 @@ class Action:
     dice: Callable | None = None  # checks an imported payload's dice and totals (import_check)
     phase: tuple | None = None  # the phases the action belongs to (refused in any other: ``in_phase``)
     doing: str = ""  # the move in the game's words, for that refusal ("A broadside")
+    typed: tuple = ()  # its fields that parse text into a type (schema.typed_fields): read before it runs
 
 
 REGISTRY: dict[str, Action] = {}
@@ -80,14 +81,17 @@ def action(type_: str, *, systems=None, chance=False, fields=None, phase=None, d
         if old is not None and (old.apply.__module__, old.apply.__qualname__) != (apply.__module__, apply.__qualname__):
             raise DuplicateAction(f"The action type {type_!r} is registered twice: by {_owner(old.apply)} and by "
                                   f"{_owner(apply)}; rename one of them.")
-        run = apply
-        if phases:
+        run, typed = apply, schema.typed_fields(fields)
+        if phases or typed:  # the payload as the action reads it: typed fields parsed, the phase checked
             def run(state, payload, _apply=apply):
-                in_phase(state, phases, doing)
+                if typed:
+                    schema.parse_args(typed, payload, text_only=True)
+                if phases:
+                    in_phase(state, phases, doing)
                 return _apply(state, payload)
         entry = Action(type_, run, systems=frozenset(systems) if systems else None, chance=chance,
                        doc=(apply.__doc__ or "").strip().split("\n")[0], fields=fields, phase=phases,
-                       doing=doing)
+                       doing=doing, typed=typed)
         entry.apply.__module__, entry.apply.__qualname__ = apply.__module__, apply.__qualname__
         REGISTRY[type_] = entry
 
@@ -212,6 +216,7 @@ def prepare(state: dict, args: dict, ctx: Ctx) -> dict:
     schema.check(entry.fields or {}, args)
     if entry.phase:
         in_phase(state, entry.phase, entry.doing)
+    args = schema.parse_args(entry.typed, dict(args))  # stored as read: 3, not "3"
     payload = entry.decide(state, args, ctx) if entry.decide else dict(args)
     payload["type"] = entry.type
     return payload

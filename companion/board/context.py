@@ -76,9 +76,11 @@ def unit_results(row: dict, rolls: list[dict], undo: str | None) -> dict:
     out: dict = {}
     if now and not last.get("withdrawn"):
         payload = last.get("payload") or {}
+        dice = payload.get("dice")  # the dice rolled; a game's own "dice" may be a count (Tiny Duel's salvo)
+        dice = tuple(dice) if isinstance(dice, list) else ()
         for uid in (payload.get("unit"), payload.get("target")):
             if isinstance(uid, str) and uid in row["state"]["units"] and uid not in out:
-                out[uid] = ("roll", last.get("label"), tuple(payload.get("dice") or ()))
+                out[uid] = ("roll", last.get("label"), dice)
     if undo and not now:
         for uid, unit in row["state"]["units"].items():
             if (": " + unit["name"] + " ") in undo:

@@ -1,23 +1,23 @@
 """Tiny Duel's one action type: a salvo at a ship, each hit one hull box."""
 from __future__ import annotations
 
-from companion.actions import action, chance, entered_dice, entered_int
-from companion.errors import RuleError
+from companion.actions import action, chance
 from companion.schema import Dice, Int, Ref
 
 from .rules import HIT_ON, salvo
+from .state import ship
 
 SLUG = "tiny-duel"
 
 
-@action("tiny-salvo", systems={SLUG}, chance=True,
-        fields={"target": Ref("target"), "dice": Int(1, 6), "rolled": Dice(6, 6)})
+@action("tiny-salvo", systems={SLUG}, chance=True, phase="Fire", doing="A salvo",
+        fields={"target": Ref("target"), "dice": Int(1, 6, what="the number of dice", required=True),
+                "rolled": Dice(6, 6)})
 def fire_salvo(state: dict, p: dict) -> str:
     """Fire a salvo at a ship: {"target", "dice", "rolled"?}; each 5+ takes one hull."""
-    target = state["units"].get(p.get("target")) if isinstance(p.get("target"), str) else None
-    if target is None or target["removed"]:
-        raise RuleError("Choose a ship at this table.", "target")
-    result = salvo(entered_int(p, "dice"), p["result"]["dice"])
+    # p arrives read by the fields above: p["dice"] is an int ("3" typed in a form is 3 here)
+    target = ship(state, p.get("target"))
+    result = salvo(p["dice"], p["result"]["dice"])
     hull = target["trackers"]["hull"]
     before = hull["value"]
     hull["value"] = max(0, before - result["hits"])
@@ -26,8 +26,8 @@ def fire_salvo(state: dict, p: dict) -> str:
 
 @fire_salvo.decider
 def _decide(state: dict, args: dict, ctx) -> dict:
-    rolled = entered_dice(args, "rolled")  # read by the Dice field declared above: "5 6 1" or [5, 6, 1]
-    result = salvo(entered_int(args, "dice"), rolled, None if rolled is not None else ctx.rng)
+    rolled = args.get("rolled")  # [5, 6, 1] (typed as "5 6 1"), or None: the companion rolls
+    result = salvo(args["dice"], rolled, None if rolled is not None else ctx.rng)
     return {**args, "result": result}
 
 
@@ -35,5 +35,5 @@ def _decide(state: dict, args: dict, ctx) -> dict:
 def _salvo_dice(state: dict, p: dict) -> None:
     """An import re-derives the salvo: as many D6s as it fired, its hits the 5s and 6s among them."""
     result = chance.part(p, "result")
-    values = chance.dice(result["dice"], 6, "dice", count=entered_int(p, "dice"))
+    values = chance.dice(result["dice"], 6, "dice", count=p["dice"])
     chance.same(result["hits"], sum(v >= HIT_ON for v in values), "hits")
