@@ -8,7 +8,7 @@ import re
 from companion.actions import action, chance, phase_now
 from companion.errors import RuleError, Stale
 from companion.games.empires_of_dust import rules as eod
-from companion.games.empires_of_dust.table import ROLL_REMINDER, SYSTEMS, cls_of, game, sides_alive
+from companion.games.empires_of_dust.state import ROLL_REMINDER, SYSTEMS, cls_of, game, sides_alive
 from companion.schema import Int, Obj, Ref, Text
 from companion.trackers import need_int
 

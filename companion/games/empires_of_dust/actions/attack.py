@@ -5,7 +5,7 @@ from __future__ import annotations
 from companion.actions import action, chance, core, entered, entered_dice, entered_flag, entered_int
 from companion.errors import RuleError
 from companion.games.empires_of_dust import rules as eod
-from companion.games.empires_of_dust.table import (
+from companion.games.empires_of_dust.state import (
     EQUIPMENT_TRACKERS,
     SYSTEMS,
     alive,

@@ -1,6 +1,6 @@
 """Empires of Dust views: the fleet designer, saved fleets, and the attack helper's live preview.
 
-The blueprint module (``GAME.blueprint``): routes and Jinja globals only.  What they render is built
+The blueprint (``bp``, found by name): routes and Jinja globals only.  What they render is built
 by ``panel``, ``attack_helper`` and ``designer_form`` beside it.
 
 Everything that changes a table still goes through ``store.act`` (the ``eod-*`` action types);
@@ -32,8 +32,9 @@ from companion.game_pages import (
     uploaded_json,
 )
 from companion.games.empires_of_dust import rules as eod
-from companion.games.empires_of_dust.attack_helper import attack_context, preview
-from companion.games.empires_of_dust.designer_form import (
+from companion.games.empires_of_dust.actions.fleets import check_fleet, clean_fleet
+from companion.games.empires_of_dust.views.attack_helper import attack_context, preview
+from companion.games.empires_of_dust.views.designer_form import (
     KIND,
     _apply_op,
     check_draft,
@@ -41,8 +42,7 @@ from companion.games.empires_of_dust.designer_form import (
     draft_from_form,
     eod_saved_fleets,
 )
-from companion.games.empires_of_dust.fleets import check_fleet, clean_fleet
-from companion.games.empires_of_dust.panel import eod_panel, eod_row, eod_unit
+from companion.games.empires_of_dust.views.panel import eod_panel, eod_row, eod_unit
 
 bp = Blueprint("eod", __name__)
 SLUG = eod.SLUG

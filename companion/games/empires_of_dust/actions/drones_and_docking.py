@@ -5,8 +5,8 @@ from __future__ import annotations
 from companion.actions import action
 from companion.errors import RuleError
 from companion.games.empires_of_dust import rules as eod
-from companion.games.empires_of_dust.fleets import insert_units, new_unit
-from companion.games.empires_of_dust.table import (
+from companion.games.empires_of_dust.actions.fleets import insert_units, new_unit
+from companion.games.empires_of_dust.state import (
     SYSTEMS,
     active_drone,
     cls_of,

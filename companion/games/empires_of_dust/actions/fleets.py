@@ -9,7 +9,7 @@ from companion import trackers
 from companion.actions import action, core
 from companion.errors import RuleError, Stale
 from companion.games.empires_of_dust import rules as eod
-from companion.games.empires_of_dust.table import EQUIPMENT_TRACKERS, SYSTEMS
+from companion.games.empires_of_dust.state import EQUIPMENT_TRACKERS, SYSTEMS
 from companion.schema import List, Obj, Ref, Text, whole
 
 MAX_SHIPS = 100  # input limit only: the largest preset (armada) is 91 ships

@@ -6,7 +6,7 @@ from __future__ import annotations
 from companion.actions import action, chance, core, entered_dice, entered_flag, entered_int
 from companion.errors import RuleError
 from companion.games.empires_of_dust import rules as eod
-from companion.games.empires_of_dust.table import SYSTEMS, cls_of, conditions, designed, game, is_base, set_condition, stats_of
+from companion.games.empires_of_dust.state import SYSTEMS, cls_of, conditions, designed, game, is_base, set_condition, stats_of
 from companion.schema import Dice, Flag, Int, Ref, Text
 from companion.trackers import cooldown
 

@@ -1,14 +1,14 @@
 """Empires of Dust: the end of each phase (seed 001, Combat Phase; Burning; EMP): fires burn, EMP
-wears off, ships at 0 HP are removed and scored; the phase hook and ``eod-end-phase``.
+wears off, ships at 0 HP are removed and scored; the phase hook (``eod-end-phase`` is actions/end_phase.py).
 """
 from __future__ import annotations
 
-from companion.actions import action, core, phase_now
+from companion.actions import phase_now
 from companion.games.empires_of_dust import rules as eod
-from companion.games.empires_of_dust.initiative import rotating_steps
-from companion.games.empires_of_dust.table import (
+from companion.games.empires_of_dust.actions.initiative import rotating_steps
+from companion.games.empires_of_dust.actions.victory import victory_checks
+from companion.games.empires_of_dust.state import (
     ROLL_REMINDER,
-    SYSTEMS,
     cls_of,
     game,
     hp_of,
@@ -16,9 +16,6 @@ from companion.games.empires_of_dust.table import (
     set_condition,
     set_hp,
 )
-from companion.games.empires_of_dust.victory import victory_checks
-from companion.schema import Int
-from companion.validate import MAX_INT
 
 
 def _destroy(state: dict, unit: dict, reason: str) -> str:
@@ -132,7 +129,7 @@ def open_phase(state: dict) -> list[str]:
     return notes
 
 
-def phase_hook(state: dict) -> list[str]:
+def on_phase(state: dict) -> list[str]:
     """Runs as each phase starts (core next-phase): close the last phase, open this one."""
     if not state.get("tick"):
         return []
@@ -148,13 +145,3 @@ def phase_hook(state: dict) -> list[str]:
     if ini and ini["mode"] != "rotating":
         notes = notes + [f"{ROLL_REMINDER} {phase_now(state).lower()} phase ({ini['mode']})."]
     return notes
-
-
-@action("eod-end-phase", systems=SYSTEMS, fields={
-    "expect_round": Int(1, MAX_INT), "expect_phase": Int(0, 99)})
-def end_phase(state: dict, p: dict) -> str:
-    """End this phase (fires, EMP, destroyed ships removed and scored) and go to the next."""
-    ended = phase_now(state)
-    label = core.next_phase(state, p)
-    notes = game(state).get("phase_notes") or []
-    return f"End of {ended.lower()} phase" + (f": {'; '.join(notes)}" if notes else "") + f" → {label}"

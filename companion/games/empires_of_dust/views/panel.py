@@ -6,9 +6,10 @@ from __future__ import annotations
 from companion.actions import phase_now
 from companion.actions.core import clock as core_clock
 from companion.games.empires_of_dust import rules as eod
-from companion.games.empires_of_dust.fleets import BASE_CLASSES, SHIP_CLASSES
-from companion.games.empires_of_dust.initiative import _fleets_with_classes, step_text
-from companion.games.empires_of_dust.table import (
+from companion.games.empires_of_dust.actions.fleets import BASE_CLASSES, SHIP_CLASSES
+from companion.games.empires_of_dust.actions.initiative import _fleets_with_classes, step_text
+from companion.games.empires_of_dust.actions.victory import standings
+from companion.games.empires_of_dust.state import (
     active_drone,
     cls_of,
     conditions,
@@ -20,7 +21,6 @@ from companion.games.empires_of_dust.table import (
     sides_alive,
     stats_of,
 )
-from companion.games.empires_of_dust.victory import standings
 from companion.trackers import cooldown
 
 

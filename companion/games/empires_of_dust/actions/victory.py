@@ -6,7 +6,7 @@ from __future__ import annotations
 from companion.actions import action, entered_flag, entered_int
 from companion.errors import RuleError
 from companion.games.empires_of_dust import rules as eod
-from companion.games.empires_of_dust.table import SYSTEMS, cls_of, designed, game, hp_of, points, set_hp
+from companion.games.empires_of_dust.state import SYSTEMS, cls_of, designed, game, hp_of, points, set_hp
 from companion.schema import Flag, Int, Ref, Text
 
 VICTORY = ("checkmate", "points", "capture", "gladiator", "interdiction")

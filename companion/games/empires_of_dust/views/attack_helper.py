@@ -8,8 +8,8 @@ import re
 from companion.actions import check_phase, entered_flag
 from companion.errors import RuleError
 from companion.games.empires_of_dust import rules as eod
-from companion.games.empires_of_dust.attack import hit_odds, plan_attack
-from companion.games.empires_of_dust.panel import eod_panel
+from companion.games.empires_of_dust.actions.attack import hit_odds, plan_attack
+from companion.games.empires_of_dust.views.panel import eod_panel
 
 # Where a player would wonder how the app reads the seed, the preview says it (issue 9).
 AUGMENTER_NOTES = {

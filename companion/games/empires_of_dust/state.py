@@ -9,8 +9,9 @@ combat phase), ``ecm_blocked``, ``surge_target``, ``burns``, ``last_damage`` (wh
 
 Every action type of the game is prefixed ``eod-`` so it never collides with another game's action
 of the same name; the rules themselves are ``companion.games.empires_of_dust.rules``.  The action
-types live by topic beside this module: ``fleets`` (designs, deploying), ``initiative``, ``attack``,
-``equipment``, ``drones_and_docking``, ``phases`` (the end of each phase) and ``victory``.
+types live by topic in ``actions``: ``fleets`` (designs, deploying), ``initiative``, ``attack``,
+``equipment``, ``drones_and_docking``, ``end_phase`` (the end of each phase; its hook is ``phase``) and
+``victory``.
 """
 from __future__ import annotations
 

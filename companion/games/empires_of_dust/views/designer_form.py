@@ -10,7 +10,7 @@ import re
 from companion.errors import RuleError
 from companion.game_pages import get_db, store, systems
 from companion.games.empires_of_dust import rules as eod
-from companion.games.empires_of_dust.fleets import (
+from companion.games.empires_of_dust.actions.fleets import (
     BASE_CLASSES,
     MAX_SHIPS,
     MAX_WEAPONS,
@@ -19,7 +19,7 @@ from companion.games.empires_of_dust.fleets import (
     clean_design,
     clean_fleet,
 )
-from companion.games.empires_of_dust.table import SLUG
+from companion.games.empires_of_dust.state import SLUG
 from companion.schema import whole
 
 KIND = "fleet"
