@@ -1151,7 +1151,8 @@ def test_the_dice_an_attack_needs_are_counted_and_a_bad_modifier_is_refused_befo
 def test_astral_action_keeps_no_phase_guard_or_input_reader_of_its_own():
     """Issue 29: the phase guard is ``@action(phase=...)`` and typed input is read by the declared
     fields (``actions.entered_*``); the Astral Action helpers that did either are gone."""
-    from companion.games.astral_action import books, combat, rules
+    from companion.games.astral_action import rules, state
+    from companion.games.astral_action.actions import combat
     from companion.games.astral_action.rules import design
-    assert not hasattr(books, "need_phase") and not hasattr(books, "phase") and not hasattr(books, "dice_list")
+    assert not hasattr(state, "need_phase") and not hasattr(state, "phase") and not hasattr(state, "dice_list")
     assert not hasattr(combat, "distance_of") and not hasattr(design, "_int") and rules

@@ -2,7 +2,7 @@
 sealed Orders (the core's hidden information), activation by Size."""
 from companion.games import Game
 
-GAME = Game(slug="astral-action", name="Astral Action", blueprint="views:bp", phase_hook="endgame:reminders",
+GAME = Game(slug="astral-action", name="Astral Action",
             styles=("games/astral-action.css",), scripts=("games/astral-action.js",),
             applied_by=(("aa-attack", "aa-apply-attack"),), pending_words=" (not yet applied)",
             hits=(("aa-damage", "unit", "amount"),))

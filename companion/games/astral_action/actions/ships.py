@@ -4,10 +4,10 @@ from __future__ import annotations
 from companion.actions import action, entered_flag, entered_int
 from companion.actions.sealed import next_id, store_part
 from companion.errors import RuleError, Stale
-from companion.games.astral_action.books import SYSTEMS, destroy_if_done, game, in_effect, setting, ship_of, turn
 from companion.games.astral_action.rules import design
 from companion.games.astral_action.rules.damage import new_track, take_damage
 from companion.games.astral_action.rules.equipment import FIGHTER_MOVE, INTERCEPTOR_MOVE
+from companion.games.astral_action.state import SYSTEMS, destroy_if_done, game, in_effect, setting, ship_of, turn
 from companion.hidden import KEY
 from companion.schema import Flag, Int, Obj, Ref, Text
 from companion.trackers import need_text

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from companion.actions import action, entered_flag, entered_number
 from companion.errors import RuleError
-from companion.games.astral_action.books import SYSTEMS, check_may_attack, game, ship_of, turn
-from companion.games.astral_action.combat import MARKED, faction_weapon, shot_of
+from companion.games.astral_action.actions.combat import MARKED, faction_weapon, shot_of
 from companion.games.astral_action.rules.equipment import MISSILE_DIRECT, band_at, needs_missile_token
+from companion.games.astral_action.state import SYSTEMS, check_may_attack, game, ship_of, turn
 from companion.schema import Flag, Int, Num, Ref, Scalar, Text
 
 
@@ -66,8 +66,8 @@ def decide_aa_missile_token(state: dict, args: dict, ctx) -> dict:
 @action("aa-patrol", systems=SYSTEMS, phase="Resolution", doing="Taking a Patrol objective token", fields={"unit": Ref("unit")})
 def aa_patrol(state: dict, p: dict) -> str:
     """Patrol scenario: a ship in the opponent's half uses a [Scanning] Order to take an objective token (L352)."""
-    from companion.games.astral_action.books import in_effect
     from companion.games.astral_action.rules.turn import ORDERS
+    from companion.games.astral_action.state import in_effect
     unit, ship = ship_of(state, p.get("unit"))
     if ship.get("patrol"):
         raise RuleError(f"{unit['name']} already has its objective token: a Ship may only have one (L352).", "unit")

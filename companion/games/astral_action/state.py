@@ -1,4 +1,5 @@
-"""Astral Action's books in the table state: ships in play, this turn's orders and activations.
+"""Astral Action's books in the table state: ships in play, this turn's orders and activations, the
+Formations.  Shared by the action types (``actions``), the phase hook and the pages (``views``).
 
 Everything lives in ``state["game"]``: ``ships`` (unit id -> card and damage track), ``attack``
 (the attack being resolved), ``missiles``, ``end`` and ``victory``; ``turn`` holds this turn's
@@ -228,3 +229,28 @@ def destroy_if_done(state: dict, uid: str, ship: dict) -> str:
         ship["destroyed"] = True
         return f"; {state['units'][uid]['name']} is destroyed (L94)"
     return ""
+
+
+# --- Formations (optional rules, L371-L395): read by the activation, the ship rows and the pages ---
+
+def formation_of(state: dict, uid: str) -> dict | None:
+    """The Formation a ship belongs to (as its Lead Ship or a member), or None."""
+    for lead, f in (state.get("game", {}).get("formations") or {}).items():
+        if uid in f["members"]:
+            return {**f, "lead": lead}
+    return None
+
+
+def movement_of(state: dict, f: dict) -> tuple[int, int] | None:
+    """L381 "use the lowest Heading and Maneuver value of all Ships in the Formation" at its Velocity."""
+    ships = state["game"]["ships"]
+    profiles = []
+    for uid in f["members"]:
+        ship = ships[uid]
+        row = next((r for r in ship["card"].get("movement", []) if r[0] == ship["velocity"]), None)
+        if row is None or state["units"][uid]["removed"]:
+            continue
+        profiles.append(row)
+    if not profiles:
+        return None
+    return min(r[1] for r in profiles), min(r[2] for r in profiles)

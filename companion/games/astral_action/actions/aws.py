@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from companion.actions import action, chance, entered_dice, entered_number
 from companion.errors import RuleError
-from companion.games.astral_action.books import (
+from companion.games.astral_action.rules.damage import has_active, take_damage
+from companion.games.astral_action.state import (
     SYSTEMS,
     destroy_if_done,
     game,
@@ -22,7 +23,6 @@ from companion.games.astral_action.books import (
     turn,
     whose_activation,
 )
-from companion.games.astral_action.rules.damage import has_active, take_damage
 from companion.schema import Dice, Num, Ref, Scalar
 
 REACH_PER_SIZE = 2  # L189 "within (Ship Size x 2) distance of this Ship"

@@ -1,14 +1,11 @@
-"""Astral Action terrain (seed 004 Chapter 8, L287-L335): attributes, the example pieces, and pieces
-placed on the table (the action aa-terrain).  The examples write "Movement X" for the attribute the
-seed defines as Mobile (X) (L299): read as Mobile."""
+"""Astral Action terrain (seed 004 Chapter 8, L287-L335): attributes and the example pieces.  The
+examples write "Movement X" for the attribute the seed defines as Mobile (X) (L299): read as Mobile.
+Pure: the pieces on the table are the action aa-terrain's (actions/terrain.py)."""
 from __future__ import annotations
 
 import re
 
-from companion.actions import action
 from companion.errors import RuleError
-from companion.games.astral_action.books import SYSTEMS, game
-from companion.schema import Scalar, Text
 
 ATTRIBUTES = ("Solid", "Concealing", "Obscuring", "Dangerous", "Hazardous", "Blocking", "Mobile", "Push", "Pull")  # L293-L300
 EXAMPLES = {  # L302-L334
@@ -21,7 +18,6 @@ EXAMPLES = {  # L302-L334
     "Ancient Minefield": "Hazardous 2, Blocking", "Wormhole Entrance": "Pull 1", "Wormhole Exit": "Push 1",
     "Gravity Anomaly Field": "Blocking, Push 1 (Random)",
 }
-MAX_PIECES = 30
 
 
 def parse_attributes(text: str) -> list[dict]:
@@ -42,27 +38,3 @@ def parse_attributes(text: str) -> list[dict]:
 def describe(attributes: list[dict]) -> str:
     return ", ".join(a["name"] + (f" {a['x']}" if a["x"] is not None else "") + (" (Random)" if a["random"] else "")
                      for a in attributes)
-
-
-@action("aa-terrain", systems=SYSTEMS, fields={
-    "name": Text(60), "attributes": Text(300), "remove": Scalar(60)})
-def aa_terrain(state: dict, p: dict) -> str:
-    """Place a terrain piece (an example or your own attributes) on the table, or take one away."""
-    pieces = game(state).setdefault("terrain", [])
-    if p.get("remove"):
-        piece = next((t for t in pieces if t["id"] == p["remove"]), None)
-        if piece is None:
-            raise RuleError("No such terrain piece.", "remove")
-        pieces.remove(piece)
-        return f"Terrain removed: {piece['name']}"
-    name = " ".join(str(p.get("name") or "").split())[:40]
-    if not name:
-        raise RuleError("Name the terrain piece (or choose an example).", "name")
-    attributes = parse_attributes(p.get("attributes") or EXAMPLES.get(name, ""))
-    if len(pieces) >= MAX_PIECES:
-        raise RuleError(f"At most {MAX_PIECES} terrain pieces.", "name")
-    game(state).setdefault("next_terrain", 1)
-    piece = {"id": f"t{game(state)['next_terrain']}", "name": name, "attributes": attributes}
-    game(state)["next_terrain"] += 1
-    pieces.append(piece)
-    return f"Terrain: {name} ({describe(attributes)})"

@@ -6,9 +6,8 @@ and the row never shows an unrevealed Order's text anyway (only that one is seal
 """
 from __future__ import annotations
 
-from companion.games.astral_action.books import attack_allowance
-from companion.games.astral_action.formations import formation_of
 from companion.games.astral_action.rules.equipment import WEAPONS
+from companion.games.astral_action.state import attack_allowance, formation_of
 
 
 def _left(tracks: list[dict]) -> tuple[int, int] | None:

@@ -5,33 +5,10 @@ from __future__ import annotations
 
 from companion.actions import action, in_phase
 from companion.errors import RuleError
-from companion.games.astral_action.books import SYSTEMS, game, ship_of
+from companion.games.astral_action.state import SYSTEMS, formation_of, game, ship_of
 from companion.schema import Either, List, Obj, Ref, Text
 
 KINDS = ("offensive", "defensive")  # L383
-
-
-def formation_of(state: dict, uid: str) -> dict | None:
-    """The Formation a ship belongs to (as its Lead Ship or a member), or None."""
-    for lead, f in (state.get("game", {}).get("formations") or {}).items():
-        if uid in f["members"]:
-            return {**f, "lead": lead}
-    return None
-
-
-def movement_of(state: dict, f: dict) -> tuple[int, int] | None:
-    """L381 "use the lowest Heading and Maneuver value of all Ships in the Formation" at its Velocity."""
-    ships = state["game"]["ships"]
-    profiles = []
-    for uid in f["members"]:
-        ship = ships[uid]
-        row = next((r for r in ship["card"].get("movement", []) if r[0] == ship["velocity"]), None)
-        if row is None or state["units"][uid]["removed"]:
-            continue
-        profiles.append(row)
-    if not profiles:
-        return None
-    return min(r[1] for r in profiles), min(r[2] for r in profiles)
 
 
 @action("aa-formation", systems=SYSTEMS, fields={"dissolve": Ref("lead ship"), "lead": Ref("lead ship"), "kind": Text(20),
@@ -99,7 +76,7 @@ def aa_redirect(state: dict, p: dict) -> str:
             raise RuleError("A Defensive Formation moves a hit to a ship of the same Size or smaller (L384).", "to")
     elif new_ship["card"]["size"] > old_ship["card"]["size"]:
         raise RuleError("An Escort is the same Size or smaller than the ship it escorts (L386).", "to")
-    from companion.games.astral_action.combat import _pending
+    from companion.games.astral_action.actions.combat import _pending
     from companion.games.astral_action.rules import attack as atk
     pending["target"] = new_unit["id"]
     pending["redirected"] = why
@@ -109,5 +86,3 @@ def aa_redirect(state: dict, p: dict) -> str:
     return (f"The attack on {old_unit['name']} goes to {new_unit['name']} "
             f"({'Escort' if why == 'escort' else 'Defensive Formation'}): "
             f"Accuracy {r['accuracy']} {r['result']}, damage {r['damage']} → {r['applied']}")
-
-

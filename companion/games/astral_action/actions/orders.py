@@ -5,9 +5,18 @@ from __future__ import annotations
 from companion.actions import action, entered_flag
 from companion.actions.sealed import next_id, sealed_label, store_part
 from companion.errors import RuleError
-from companion.games.astral_action.books import SYSTEMS, activation_status, hidden, orders_given, ship_of, spend_command, turn
 from companion.games.astral_action.rules import turn as tn
 from companion.games.astral_action.rules.damage import has_active, locked_types
+from companion.games.astral_action.state import (
+    SYSTEMS,
+    activation_status,
+    formation_of,
+    hidden,
+    orders_given,
+    ship_of,
+    spend_command,
+    turn,
+)
 from companion.hidden import KEY
 from companion.schema import Flag, Ref, Scalar, Text
 
@@ -117,7 +126,6 @@ def aa_activate(state: dict, p: dict) -> str:
     """Activate a ship in the seed's order: by Size up, alternating, then back down (L132-L136)."""
     unit, ship = ship_of(state, p.get("unit"), allow_hidden=True)
     status = activation_status(state)
-    from companion.games.astral_action.formations import formation_of
     f = formation_of(state, unit["id"])
     members = [m for m in f["members"] if not state["units"][m]["removed"]] if f else [unit["id"]]
     size = max(state["game"]["ships"][m]["card"]["size"] for m in members)  # L380: the largest Size

@@ -22,21 +22,21 @@ from companion.game_pages import (
     store,
     uploaded_json,
 )
-from companion.games.astral_action.books import ships_for_activation
-from companion.games.astral_action.combat import plan_attack, shot_of
-from companion.games.astral_action.formations import formation_of, movement_of
+from companion.games.astral_action.actions.combat import plan_attack, shot_of
 from companion.games.astral_action.rules import attack as atk
 from companion.games.astral_action.rules import design
 from companion.games.astral_action.rules import turn as tn
 from companion.games.astral_action.rules.equipment import ARCS, COMPONENTS, VARIANTS, WEAPONS
-from companion.games.astral_action.ship_row import ship_row
-from companion.games.astral_action.terrain import EXAMPLES
+from companion.games.astral_action.rules.terrain import EXAMPLES
+from companion.games.astral_action.state import formation_of, movement_of, ships_for_activation
+from companion.games.astral_action.views.ship_row import ship_row
 
 bp = Blueprint("astral_action", __name__, url_prefix="/t/<code>/astral-action")
 SLUG = "astral-action"
 KIND = "sic"
 EXPORT_FORMAT = "astral-action-ship-cards"
 MAX_ROWS = 10  # equipment rows offered by the designer form
+MOVEMENT_ROWS = 6  # the designer's Movement Table grid: one row per Velocity on the card (L61)
 
 
 @bp.record_once
@@ -44,20 +44,19 @@ def _flag(setup) -> None:
     setup.app.config["ASTRAL_ACTION_VIEWS"] = True
 
 
-@bp.record_once
-def _helpers(setup) -> None:
-    """The templates' helpers, as Jinja globals: looked up only where a template uses them (a context
-    processor ran for every template of every game)."""
-    setup.app.jinja_env.globals.update({
-        "astral_cards": lambda: store.library_items(get_db(), SLUG, KIND), "aa_rows": MAX_ROWS,
-        "aa_orders": tn.ORDERS, "aa_terrain": EXAMPLES, "aa_formation": formation_of,
+# The templates' helpers, as Jinja globals: looked up only where a template uses them (a context
+# processor ran for every template of every game).  The page helpers below register themselves.
+bp.add_app_template_global(lambda: store.library_items(get_db(), SLUG, KIND), "astral_cards")
+for _name, _helper in {
+        "aa_rows": MAX_ROWS, "aa_orders": tn.ORDERS, "aa_terrain": EXAMPLES, "aa_formation": formation_of,
         "aa_formation_move": movement_of, "aa_movement_rows": MOVEMENT_ROWS, "aa_commands": tn.COMMANDS,
-        "aa_activation": activation_view,
-        "aa_ship_row": ship_row, "aa_start": start_card, "aa_readings": readings,
+        "aa_ship_row": ship_row,
         "aa_limits": {"chart": design.CHART_LIMITS, "weapon_size": design.FIGHTER_WEAPON_SIZES},
-        "aa_equipment": {"weapons": WEAPONS, "components": COMPONENTS, "variants": VARIANTS, "arcs": ARCS}})
+        "aa_equipment": {"weapons": WEAPONS, "components": COMPONENTS, "variants": VARIANTS, "arcs": ARCS}}.items():
+    bp.add_app_template_global(_helper, _name)
 
 
+@bp.app_template_global("aa_readings")
 def readings(label: str) -> tuple[str, list[str]]:
     """A setting's label, "What: 0 = one reading, 1 = the other" (any number of values, content/astral-action/
     system.toml), as (what, the readings in the order of their values): the players read words, never the
@@ -66,6 +65,7 @@ def readings(label: str) -> tuple[str, list[str]]:
     return what, [re.sub(r"^\d+ = ", "", part).strip() for part in re.split(r"[;,] (?=\d+ = )", rest)]
 
 
+@bp.app_template_global("aa_start")
 def start_card(code: str) -> dict:
     """The designer as a page first shows it (issue 28 §6): the card this table saved last, without its
     name (a card is saved by name: the next ship is a new card, not that one replaced)."""
@@ -73,6 +73,7 @@ def start_card(code: str) -> dict:
     return {**last, "name": "", "started_from": last["name"]} if last else {}
 
 
+@bp.app_template_global("aa_activation")
 def activation_view(state: dict) -> dict | None:
     """Whose activation it is, read without touching the state (the board's copy)."""
     g = state.get("game") or {}
@@ -88,9 +89,6 @@ def _table(code: str, write: bool = False) -> tuple[dict, dict]:
 
 
 _failed = refusal
-
-
-MOVEMENT_ROWS = 6  # the designer's Movement Table grid: one row per Velocity on the card (L61)
 
 
 def movement_from_grid(form) -> str:

@@ -1,0 +1,66 @@
+"""Astral Action's phase hook: the Resolution phase's upkeep the app can do and what to remember
+(seed 004 L137-L138, L259), and the Hyperspace jumps revealed as the next turn starts (L286)."""
+from __future__ import annotations
+
+from companion.games.astral_action.rules import turn as tn
+from companion.games.astral_action.rules.damage import has_active, reinforce
+from companion.games.astral_action.state import game, hidden, in_effect
+
+
+def on_phase(state: dict) -> list[str]:
+    """Runs inside next-phase: the Resolution phase's upkeep the app can do, and what to remember."""
+    if state.get("system") != "astral-action" or not (state.get("game", {}).get("ships") or state["game"].get("terrain")):
+        return []
+    g = game(state)
+    phase = state["phases"][state["phase"]]
+    out = []
+    if phase == "Command" and state["round"] > 1:
+        out += hyperspace_jumps(state)
+    if phase == "Resolution":
+        for uid, ship in g["ships"].items():
+            unit = state["units"][uid]
+            if unit["removed"]:
+                continue
+            if in_effect(state, uid, "Reinforce Shields") and not hidden(state, uid):  # its label names its Shields
+                shields = has_active(ship, ship["card"], "shields")
+                removed = reinforce(ship, ship["card"]["size"], shields)  # L259
+                out.append(f"{unit['name']}: Reinforce Shields removes {removed} shield damage (Size + {shields} Shields).")
+        for piece in g.get("terrain", []):
+            for attr in piece["attributes"]:
+                if attr["name"] in ("Dangerous", "Mobile"):  # L296, L299: at the beginning of the Resolution phase
+                    out.append(f"{piece['name']}: " + (f"ships inside take {attr['x']} damage per Size."
+                                                       if attr["name"] == "Dangerous"
+                                                       else f"moves {attr['x']} along its direction."))
+        if g["missiles"]:
+            out.append(f"{len(g['missiles'])} missile token(s) resolve now, from the token's position (L182).")
+        if state["round"] >= tn.MIN_TURNS and not g["end"]:
+            out.append(f"End of turn {state['round']}: roll a d6 for the game's end, 4-6 ends it (L342).")
+        sides = {state["units"][u]["side"] for u in g["ships"] if not state["units"][u]["removed"]}
+        if len(sides) == 1:
+            out.append(f"Only {sides.pop()} controls ships: the game ends (L342).")
+    return out
+
+
+def hyperspace_jumps(state: dict) -> list[str]:
+    """Jump to Hyperspace (L286): "Reveal this at the end of the resolution phase. During the next turn,
+    this Ship may not be given any Orders or Command tokens, and when this Ship is activated, remove it
+    from play."  Runs as the new turn starts (right after the Resolution phase ended)."""
+    g = game(state)
+    last = state["round"] - 1
+    books = g.get("turn") or {}
+    out = []
+    for uid, ship in g["ships"].items():
+        unit = state["units"][uid]
+        if unit["removed"]:
+            continue
+        sealed = [part for part in state.get("sealed", {}).values() if part.get("unit") == uid
+                  and part.get("kind") == "order" and part.get("round") == last and not part.get("discarded")
+                  and part["secret"].get("order") == "Jump to Hyperspace"]
+        open_order = books.get("round") == last and "Jump to Hyperspace" in books.get("orders", {}).get(uid, [])
+        if sealed or open_order:
+            for part in sealed:
+                part["revealed"] = True
+            ship["jumping"] = state["round"]
+            out.append(f"{unit['name']} jumps to Hyperspace: no Orders or Command Tokens this turn; it leaves "
+                       f"play when it activates (L286).")
+    return out
