@@ -225,7 +225,7 @@ def test_a_second_game_registering_the_same_action_type_is_refused_naming_both()
         actions.action("df-broadside", systems={"talon"}, fields={})(impostor)
     message = str(refused.value)
     assert "'df-broadside'" in message
-    assert "the game 'dreadfleet' (companion.games.dreadfleet.broadsides)" in message
+    assert "the game 'dreadfleet' (companion.games.dreadfleet.actions.broadsides)" in message
     assert "the game 'talon' (companion.games.talon.actions.combat)" in message
     assert actions.REGISTRY["df-broadside"] is first  # the first stays; nothing overwritten
     with pytest.raises(actions.DuplicateAction, match="the core"):
@@ -287,7 +287,7 @@ def test_entered_dice_are_rolled_or_taken_by_the_core_naming_their_control():
     """Issue 29: Talon's and Dreadfleet's wrappers that re-raised roll_or_take's refusal under the
     control's name are gone; roll_or_take names the control itself (``field``)."""
     from companion.dice import roll_or_take
-    from companion.games.dreadfleet import entries
+    from companion.games.dreadfleet.actions import entries
     from companion.games.dreadfleet.rules import basics
     from companion.games.talon.actions import combat as combat_actions
     assert not hasattr(combat_actions, "dice_arg") and not hasattr(basics, "_take")

@@ -96,7 +96,7 @@ def test_a_cog_deployed_in_the_sub_phase_its_warship_drops_anchor_still_takes_a_
 def test_run_aground_spares_the_capsize_test_until_the_warship_next_moves(game):
     # seed 002, Auxiliaries: a capsize test "while not at anchor or run aground"; Running Aground:
     # "runs aground if any part of it, or its base, contacts an island or wreck" - it stays aground
-    # until it moves off (decision in companion/games/dreadfleet/sailing.py)
+    # until it moves off (decision in companion/games/dreadfleet/actions/sailing.py)
     game.action_phase()
     units = ids(game)
     reaver_cog = units["Dreadfleet Cog (Bloody Reaver)"]
@@ -144,7 +144,7 @@ def test_set_ablaze_from_the_status_chip_ends_at_anchor_and_forbids_dropping_anc
 def test_a_warship_set_ablaze_by_any_card_is_not_at_anchor():
     # seed 002, Dropping Anchor: a Set Ablaze card moved onto the ship by the generic deck actions, or
     # an older table's chip without the content's rule, still counts: the ship is not at anchor.
-    from companion.games.dreadfleet.books import at_anchor
+    from companion.games.dreadfleet.state import at_anchor
     state = {"units": {"u1": {"trackers": {"status": {"active": {"At Anchor": {"count": None, "until": None}}}}}},
              "decks": {"fate": {"cards": {"c1": {"name": "Set Ablaze", "kind": "Status"}}, "attached": {"u1": []}}}}
     assert at_anchor(state, "u1")
@@ -218,7 +218,7 @@ def test_a_damage_card_that_cannot_affect_a_ship_is_discarded():
     # seed 002, Damage Cards: "If a warship takes a Damage card that cannot affect it, discard that card
     # with no effect."  A unit without the characteristic (a Speed card on a ship with no Speed) keeps
     # nothing on its card.
-    from companion.games.dreadfleet.damage import resolve_damage
+    from companion.games.dreadfleet.actions.damage import resolve_damage
     unit = {"id": "u1", "name": "Hulk", "template": "warship", "removed": False,
             "stats": {"hull": 4, "crew": 3}, "trackers": {}}
     state = {"units": {"u1": unit}, "game": {},
@@ -234,8 +234,8 @@ def test_a_damage_card_that_cannot_affect_a_ship_is_discarded():
 def test_a_sea_monster_from_before_its_speed_counter_still_takes_speed_damage():
     # seed 002, Auxiliaries: "auxiliaries follow all normal rules for warships" - a monster put to sea
     # on an older table (no Speed damage counter on it) gets one when its first Speed card lands
-    from companion.games.dreadfleet.books import now_stat
-    from companion.games.dreadfleet.damage import lay_damage, lift_damage
+    from companion.games.dreadfleet.actions.damage import lay_damage, lift_damage
+    from companion.games.dreadfleet.state import now_stat
     giant = {"stats": {"speed": 5, "hull": 4, "crew": 3}, "trackers": {}}
     lay_damage(giant, {"name": "Mast down", "type": "Speed", "value": 2})
     assert giant["trackers"]["speed_damage"]["value"] == 2 and now_stat(giant, "speed") == 3

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from companion.errors import RuleError
-from companion.games.dreadfleet.fleet_cards import quick_entry, warship_card
+from companion.games.dreadfleet.views.fleet_cards import quick_entry, warship_card
 
 ORDERED = "6 3 4 5+ 10 4 4+ 3 / 5 2 5 2 2"
 FIELDS = {"stats.speed": "6", "stats.handling": "3", "stats.broadside": "4", "stats.armour": "5+", "stats.hull": "10",

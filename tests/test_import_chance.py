@@ -103,7 +103,7 @@ def test_dreadfleet_a_forged_broadside_or_roll_off_is_refused(app, table):
 
 
 def test_dreadfleet_rolls_with_no_total_share_one_d6_check_that_refuses_a_7(app, table):
-    from companion.games.dreadfleet.imported_dice import D6_ONLY
+    from companion.games.dreadfleet.actions.imported_dice import D6_ONLY
     actions._load_all()
     assert len({actions.REGISTRY[t].dice for t in D6_ONLY}) == 1  # one check, not a twin per action
     game = Game(app, table).create()

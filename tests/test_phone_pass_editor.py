@@ -3,8 +3,8 @@ goes on to the Shadewraith, which carries no auxiliary: choosing it next dropped
 the Curse of Zandri needed.  A warship without an auxiliary now comes after those that need them."""
 from __future__ import annotations
 
-from companion.games.dreadfleet import fleet_cards
 from companion.games.dreadfleet import rules as df
+from companion.games.dreadfleet.views import fleet_cards
 
 COG = {"speed": 5, "broadside": 2, "armour": 5, "hull": 2, "crew": 2, "name": "Dreadfleet Cog", "count": 1}
 

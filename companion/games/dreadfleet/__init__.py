@@ -1,5 +1,5 @@
 """Dreadfleet (Games Workshop, 2011; seed 002): wind, broadsides, Fate and Damage decks."""
 from companion.games import Game
 
-GAME = Game(slug="dreadfleet", name="Dreadfleet", blueprint="views:bp", phase_hook="game_turn:reminders",
+GAME = Game(slug="dreadfleet", name="Dreadfleet",
             styles=("games/dreadfleet.css",), scripts=("games/dreadfleet.js",))

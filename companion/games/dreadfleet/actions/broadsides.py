@@ -5,7 +5,9 @@ from __future__ import annotations
 from companion.actions import action, chance, entered_dice, entered_flag, entered_int, entered_number
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
-from companion.games.dreadfleet.books import (
+from companion.games.dreadfleet.actions.damage import _told, damage_ready, owe, plan_damage, resolve_damage
+from companion.games.dreadfleet.actions.entries import luck
+from companion.games.dreadfleet.state import (
     GAME,
     books,
     is_auxiliary,
@@ -15,8 +17,6 @@ from companion.games.dreadfleet.books import (
     turn,
     unit_at_sea,
 )
-from companion.games.dreadfleet.damage import _told, damage_ready, owe, plan_damage, resolve_damage
-from companion.games.dreadfleet.entries import luck
 from companion.schema import Dice, Flag, Int, Num, Ref
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from companion.actions import action, entered_int
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
-from companion.games.dreadfleet.books import GAME, books, is_auxiliary, set_status, unit_at_sea
-from companion.games.dreadfleet.entries import physical_card
+from companion.games.dreadfleet.actions.entries import physical_card
+from companion.games.dreadfleet.state import GAME, books, is_auxiliary, set_status, unit_at_sea
 from companion.schema import Flag, Int, Obj, Ref, Scalar, Text
 from companion.trackers import deck as decks
 
@@ -41,7 +41,7 @@ def _add_damage(unit: dict, tracker_id: str, by: int) -> None:
 
     Seed 002, Damage Cards: each Crew, Speed or Hull card reduces its characteristic "by one or more";
     a capped copy would lose the overflow, and a repair would then restore too much (issue 9, item 5).
-    The characteristic now is derived from it (books.now_stat), never below 0.
+    The characteristic now is derived from it (state.now_stat), never below 0.
     """
     tracker = unit["trackers"].get(tracker_id)
     if tracker is None and by > 0:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from companion.actions import action, entered_dice, entered_flag, entered_int
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
-from companion.games.dreadfleet.books import (
+from companion.games.dreadfleet.actions.damage import _bump, lift_damage
+from companion.games.dreadfleet.actions.setup import _made, _new_unit
+from companion.games.dreadfleet.state import (
     GAME,
     aground_since_before,
     books,
@@ -20,8 +22,6 @@ from companion.games.dreadfleet.books import (
     turn,
     unit_at_sea,
 )
-from companion.games.dreadfleet.damage import _bump, lift_damage
-from companion.games.dreadfleet.setup import _made, _new_unit
 from companion.schema import Dice, Flag, Int, Obj, Ref, Text
 from companion.trackers import deck as decks
 

@@ -1,10 +1,10 @@
 """Dreadfleet pages beside the board: the fleet editor (Warship cards kept in the library), the
 players' own Fate/Damage deck lists, odds before rolling and the ship pickers of the tool forms.
 
-Blueprint ``dreadfleet`` (declared as ``GAME.blueprint = "views:bp"``).  Table changes still go
-through ``store.act``; the library holds what outlives a table (kind "warship", kind "deck").  The
-cards are read and checked in ``fleet_cards`` and ``deck_lists``, the odds in ``previews`` (pure
-modules).  The numbers come from the players' own cards: nothing here invents one.
+Blueprint ``dreadfleet`` (``bp``, found by name).  Table changes still go through ``store.act``; the
+library holds what outlives a table (kind "warship", kind "deck").  The cards are read and checked in
+``fleet_cards`` and ``deck_lists``, the odds in ``previews`` (pure modules beside this one).  The
+numbers come from the players' own cards: nothing here invents one.
 """
 from __future__ import annotations
 
@@ -26,8 +26,9 @@ from companion.game_pages import (
     systems,
     uploaded_json,
 )
-from companion.games.dreadfleet import books
-from companion.games.dreadfleet.deck_lists import (  # noqa: F401 (names kept where they were before the split)
+from companion.games.dreadfleet.rules import AUXILIARY_STATS, WARSHIP_STATS
+from companion.games.dreadfleet.state import wind_shown
+from companion.games.dreadfleet.views.deck_lists import (  # noqa: F401 (names kept where they were before the split)
     MAX_DECK_LINES,
     TURNS,
     WORDS,
@@ -35,9 +36,8 @@ from companion.games.dreadfleet.deck_lists import (  # noqa: F401 (names kept wh
     parse_card,
     parse_deck,
 )
-from companion.games.dreadfleet.fleet_cards import EXPORT_FORMAT, _flat, _number, next_card, warship_card, with_quick  # noqa: F401
-from companion.games.dreadfleet.previews import boarding_preview, shot_preview
-from companion.games.dreadfleet.rules import AUXILIARY_STATS, WARSHIP_STATS
+from companion.games.dreadfleet.views.fleet_cards import EXPORT_FORMAT, _flat, _number, next_card, warship_card, with_quick  # noqa: F401
+from companion.games.dreadfleet.views.previews import boarding_preview, shot_preview
 
 bp = Blueprint("dreadfleet", __name__, url_prefix="/t/<code>/dreadfleet")
 SLUG = "dreadfleet"
@@ -48,15 +48,12 @@ def _flag(setup) -> None:
     setup.app.config["DREADFLEET_VIEWS"] = True
 
 
-@bp.record_once
-def _helpers(setup) -> None:
-    """The templates' helpers, as Jinja globals (looked up only where a template uses them)."""
-    setup.app.jinja_env.globals.update({
-        "dreadfleet_library": lambda kind: store.library_items(get_db(), SLUG, kind),
-        "dreadfleet_start": start_card,
-        "df_wind_shown": books.wind_shown})  # the big screen's wind gauge (_display.html)
+# The templates' helpers, as Jinja globals (looked up only where a template uses them)
+bp.add_app_template_global(lambda kind: store.library_items(get_db(), SLUG, kind), "dreadfleet_library")
+bp.add_app_template_global(wind_shown, "df_wind_shown")  # the big screen's wind gauge (_display.html)
 
 
+@bp.app_template_global("dreadfleet_start")
 def start_card(code: str) -> dict:
     """The fleet editor as a page first shows it: from the card this table saved last (next_card)."""
     saved = {item["name"] for item in store.library_items(get_db(), SLUG, "warship")}

@@ -5,7 +5,8 @@ from __future__ import annotations
 from companion.actions import action, entered_dice, entered_int, entered_number
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
-from companion.games.dreadfleet.books import (
+from companion.games.dreadfleet.actions.entries import luck
+from companion.games.dreadfleet.state import (
     GAME,
     aground_since_before,
     at_anchor,
@@ -23,7 +24,6 @@ from companion.games.dreadfleet.books import (
     turn,
     wind_strength,
 )
-from companion.games.dreadfleet.entries import luck
 from companion.schema import Dice, Int, Num, Ref, Text
 
 

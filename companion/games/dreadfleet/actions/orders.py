@@ -5,7 +5,9 @@ from __future__ import annotations
 from companion.actions import action, entered_dice, entered_flag, entered_int, in_phase
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
-from companion.games.dreadfleet.books import (
+from companion.games.dreadfleet.actions.damage import lift_damage
+from companion.games.dreadfleet.actions.entries import luck
+from companion.games.dreadfleet.state import (
     GAME,
     at_anchor,
     books,
@@ -24,8 +26,6 @@ from companion.games.dreadfleet.books import (
     turn,
     unit_at_sea,
 )
-from companion.games.dreadfleet.damage import lift_damage
-from companion.games.dreadfleet.entries import luck
 from companion.schema import Dice, Flag, Int, Ref, Text
 from companion.trackers import deck as decks
 

@@ -3,9 +3,9 @@ warship is activated and how far into its a-d sub-phases it is, the wind gauge, 
 
 The procedures are in ``companion.games.dreadfleet.rules`` (seed 002).  Everything lives in
 ``state["game"]``; per-turn books in ``state["game"]["turn"]`` are started afresh when the turn
-number changes.  The action types are beside this module, one per topic: ``setup``, ``game_turn``
-(initiative, Fate, activation, the phase reminders), ``orders``, ``sailing``, ``broadsides``,
-``damage``, ``boarding``, ``auxiliaries``.
+number changes.  The action types are in ``actions``, one module per topic: ``setup``, ``game_turn``
+(initiative, Fate, activation), ``orders``, ``sailing``, ``broadsides``, ``damage``, ``boarding``,
+``auxiliaries``; the phase reminders are ``phase``.
 """
 from __future__ import annotations
 

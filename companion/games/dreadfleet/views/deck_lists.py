@@ -1,5 +1,5 @@
 """The players' own Fate and Damage deck lists (library kind "deck"): one card per line, parsed and
-checked card by card.  Pure: the pages are in ``views``."""
+checked card by card.  Pure: the pages are ``views``' own (its ``__init__``)."""
 from __future__ import annotations
 
 import re

@@ -9,7 +9,7 @@ from __future__ import annotations
 from companion.actions import chance
 
 # their action types must be registered before their import check is
-from companion.games.dreadfleet import auxiliaries, damage, game_turn, orders, sailing, setup  # noqa: F401
+from companion.games.dreadfleet.actions import auxiliaries, damage, game_turn, orders, sailing, setup  # noqa: F401
 
 D6_ONLY = ("df-wind-place", "df-deploy", "df-sail", "df-full-speed", "df-escape", "df-damage", "df-initiative",
            "df-fate", "df-order")

@@ -1,5 +1,6 @@
 """The fleet editor's Warship cards (library kind "warship"): a card typed by a player, checked by the
-rules module, and an exported card read back as form fields.  Pure: the pages are in ``views``."""
+rules module, and an exported card read back as form fields.  Pure: the pages are ``views``' own (its
+``__init__``)."""
 from __future__ import annotations
 
 import re

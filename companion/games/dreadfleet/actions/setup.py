@@ -8,7 +8,7 @@ from companion import trackers
 from companion.actions import action, entered_dice, entered_flag, entered_int
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
-from companion.games.dreadfleet.books import GAME, books, set_wind
+from companion.games.dreadfleet.state import GAME, books, set_wind
 from companion.schema import Dice, Flag, Int, Obj, Text
 
 

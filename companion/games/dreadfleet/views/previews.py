@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from companion.actions import entered_dice, entered_number
 from companion.games.dreadfleet import rules as df
-from companion.games.dreadfleet.books import now_stat, wounds
-from companion.games.dreadfleet.broadsides import shot_options
+from companion.games.dreadfleet.actions.broadsides import shot_options
+from companion.games.dreadfleet.state import now_stat, wounds
 
 
 def shot_preview(state: dict, args: dict) -> dict:
