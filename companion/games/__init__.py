@@ -33,10 +33,6 @@ VIEWS, PHASE = "views", "phase"  # the two modules the core finds by name in eve
 class Game:
     slug: str  # the content pack's folder name: content/<slug>/
     name: str
-    # (transitional: "module:attribute" overrides of the names found by convention, views:bp and
-    # phase:on_phase; the layout test refuses them once every game is laid out alike)
-    blueprint: str | None = None
-    phase_hook: str | None = None
     # its own stylesheets and scripts, paths under static/ ("games/talon.css"): the page head links
     # them once (templates/_macros.html game_head), never the board's swapped parts
     styles: tuple[str, ...] = ()
@@ -68,24 +64,19 @@ class Found:
 
     def blueprint(self):
         """``views.bp``: the game's pages, if it has a ``views`` module."""
-        if self.game.blueprint:
-            return self._resolve(self.game.blueprint)
         return self._resolve(f"{VIEWS}:bp") if self._has(VIEWS) else None
 
     def phase_hook(self) -> Callable[[dict], list[str]] | None:
         """``phase.on_phase``: run inside next-phase as each phase starts, if the game has one."""
-        if self.game.phase_hook:
-            return self._resolve(self.game.phase_hook)
         return self._resolve(f"{PHASE}:on_phase") if self._has(PHASE) else None
 
     def modules(self) -> list[str]:
         """Every module of the package but its views (and their submodules): the ones that register."""
-        skip = (self.game.blueprint or VIEWS).partition(":")[0]
         names, folders = [], [(self.package, importlib.import_module(self.package).__path__)]
         while folders:
             prefix, path = folders.pop()
             for info in pkgutil.iter_modules(path):
-                if prefix == self.package and info.name == skip:
+                if prefix == self.package and info.name == VIEWS:
                     continue
                 name = f"{prefix}.{info.name}"
                 names.append(name)
