@@ -463,16 +463,24 @@ def typed_fields(fields: dict | None) -> tuple:
 
 
 def parse_args(typed: tuple, args: dict, *, text_only: bool = False) -> dict:
-    """``args`` with each typed field as its action uses it (in place): 3, True, [5, 6, 2]; left
-    empty ("" or missing) is None or missing.  The one reading of a typed value, done before an
-    action runs, so an action reads ``p["dice"]`` and no reader of its own (issue 41).
+    """``args`` with each typed field as its action uses it (in place): 3, True, [5, 6, 2]; a field
+    left empty ("") is left out, so ``p.get("modifier", 0)`` says the default.  The one reading of a
+    typed value, done before an action runs, so an action reads ``p["dice"]`` and no reader of its
+    own (issue 41).
     ``text_only``: only text is read (an event stored before values were stored parsed: its
     numbers and lists are already what parse gives, and a replay should not pay for them)."""
     for key, field in typed:
         value = args.get(key)
         if value is None or (text_only and not isinstance(value, str)):
             continue
-        args[key] = None if isinstance(value, str) and not value.strip() else field.parse(value, key)
+        if isinstance(value, str) and not value.strip():
+            del args[key]
+            continue
+        parsed = field.parse(value, key)
+        if parsed is None:  # an empty list of dice: left empty too
+            del args[key]
+        else:
+            args[key] = parsed
     return args
 
 

@@ -23,7 +23,7 @@ def test_the_typed_fields_are_the_kinds_that_read_text():
 def test_parse_args_reads_each_typed_field_once_and_leaves_the_rest():
     args = {"dice": "3", "rolled": "5 6 2", "advance": "on", "name": "  Vow ", "amount": "", "other": "7"}
     assert schema.parse_args(TYPED, args) == {"dice": 3, "rolled": [5, 6, 2], "advance": True, "name": "  Vow ",
-                                              "amount": None, "other": "7"}
+                                              "other": "7"}  # "amount" left empty: left out, p.get's default
     assert "dice" not in schema.parse_args(TYPED, {})  # left out stays left out: the action asks in its words
     assert schema.parse_args(TYPED, {"dice": 3, "rolled": [5]}) == {"dice": 3, "rolled": [5]}  # idempotent
 
@@ -73,5 +73,14 @@ def test_an_event_stored_as_text_reaches_the_action_read(probe):
     """A table of before: its events hold what the form sent; replayed, the action reads them typed."""
     state = {"system": "probe", "units": {}}
     actions.apply(state, {"type": "probe-parsed", "dice": "2", "rolled": "6 5", "advance": "", "result": 11})
-    assert probe[-1] == ("apply", {"type": "probe-parsed", "dice": 2, "rolled": [6, 5], "advance": None,
-                                   "result": 11})
+    assert probe[-1] == ("apply", {"type": "probe-parsed", "dice": 2, "rolled": [6, 5], "result": 11})
+
+
+def test_needed_says_what_to_enter_in_the_fields_words(probe):
+    from companion.actions import needed
+    assert needed({"type": "probe-parsed", "dice": 2}, "dice") == 2
+    fields = {**FIELDS, "dice": schema.Int(1, 6, what="the number of dice")}
+    actions.REGISTRY["probe-parsed"].fields = fields
+    with pytest.raises(InputError) as refused:
+        needed({"type": "probe-parsed"}, "dice")
+    assert (refused.value.message, refused.value.field) == ("Enter the number of dice.", "dice")

@@ -193,6 +193,17 @@ def entered_number(args: dict, key: str, default=_GIVEN, *, type_: str | None = 
 entered_int = entered_number  # the name a whole-number field reads best with
 
 
+def needed(p: dict, key: str, *, type_: str | None = None):
+    """``p[key]``, already read by its field, or the field's own refusal when it was left empty
+    ("Enter the Damage."): the one way an action asks for a value it cannot do without."""
+    if p.get(key) is not None:
+        return p[key]
+    field = declared(type_ or p["type"], key)
+    if hasattr(field, "refuse_missing"):
+        field.refuse_missing(key)
+    raise RuleError(f"Enter {key}.", key)
+
+
 def available(system_slug: str) -> dict[str, Action]:
     _load_all()
     return {t: a for t, a in REGISTRY.items() if a.systems is None or system_slug in a.systems}
