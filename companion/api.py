@@ -7,16 +7,13 @@ side ("API" in the log: no sealed part read or acted on, no finish); the spectat
 """
 from __future__ import annotations
 
-import secrets
-
 from flask import Blueprint, Response, abort, current_app, g, jsonify, request, url_for
 
 from companion import actions, dice, export_signature, feed, hidden, replay, roster, same_hit, store
-from companion.actions import Ctx
 from companion.db import get_db, systems
 from companion.errors import Conflict, Moved, RuleError
+from companion.lobby import open_table
 from companion.lookup import system_or_404, table_or_404
-from companion.roster import host_side
 from companion.schema import whole as whole_number
 from companion.validate import shielded
 from companion.web import ctx_for, public_url, remember_seat, require_player, same_secret, seat_for, status_of
@@ -104,32 +101,17 @@ def _created(row: dict, **more):
                                                         secret=row["spectator_secret"]))}), 201
 
 
-def _seat_name(data: dict, default: str = roster.API_SEAT) -> str:
-    name = " ".join(str(data.get("seat") or default).split())
-    if not name or len(name) > roster.MAX_SEAT_NAME:
-        raise RuleError(f"seat must be a name of 1 to {roster.MAX_SEAT_NAME} characters.", "seat")
-    return name
-
-
 @bp.post("/tables")
 def create_table():
     """Create a table: {"system", "name", "sides"?, "seat"?, "side"?}; the caller is its host, and the
     answer carries the host seat's own token (``seat_token``)."""
     try:
         data = body()
-        system = systems().get(data.get("system")) if isinstance(data.get("system"), str) else None
-        if system is None:
-            raise RuleError(f"system must be one of {', '.join(systems())}.", "system")
-        name = _seat_name(data)
-        if data.get("sides") is not None and not isinstance(data["sides"], list):
-            raise RuleError("sides must be a list of side names.", "sides")
-        side = data.get("side") if isinstance(data.get("side"), str) else None
         with shielded(data):
-            row = store.create(get_db(), system, {"name": data.get("name"), "sides": data.get("sides")},
-                               Ctx(system=system, rng=secrets.SystemRandom(), seat=name, side=side))
+            row, token = open_table(data.get("system"), data.get("name"), data.get("sides"), data.get("side"),
+                                    roster.seat_name(data.get("seat"), roster.API_SEAT))
     except RuleError as exc:
         return error(exc)
-    token = store.host_seat(get_db(), row["code"], name, host_side(row["state"]["sides"], side))
     if not request.headers.get("Authorization"):
         remember_seat(row["code"], token)
     return _created(row, seat_token=token)
@@ -152,7 +134,8 @@ def ask_seat(code: str):
     try:
         data = body()
         side = data.get("side") if role == "player" else None
-        token, status = store.ask_seat(get_db(), code, _seat_name(data, ""), side if isinstance(side, str) else None, role)
+        token, status = store.ask_seat(get_db(), code, roster.seat_name(data.get("seat")),
+                                       side if isinstance(side, str) else None, role)
     except RuleError as exc:
         return error(exc)
     return jsonify({"seat_token": token, "status": status}), 201 if status == store.SEATED else 202
@@ -195,7 +178,7 @@ def import_table():
         row = replay.import_table(get_db(), body(), systems(), current_app.config["SECRET_KEY"])
     except RuleError as exc:
         return error(exc)
-    token = store.host_seat(get_db(), row["code"], _seat_name({}), replay.importer_side(row))
+    token = store.host_seat(get_db(), row["code"], roster.API_SEAT, replay.importer_side(row))
     return _created(row, signed=row["imported"] == export_signature.OWN, seat_token=token,
                     import_note=export_signature.sentence(row["imported"]))
 

@@ -19,9 +19,8 @@ from flask import (
 from companion import export_signature, hidden, qr, replay, store
 from companion.db import get_db, systems
 from companion.errors import RuleError
-from companion.roster import host_side
+from companion.roster import chosen_side, host_side, seat_name
 from companion.web import (
-    MAX_SEAT_NAME,
     ctx_for,
     forget_seat,
     public_url,
@@ -43,13 +42,19 @@ def my_tables() -> list[dict]:
     return sorted(out, key=lambda t: t["created"], reverse=True)
 
 
-def _seat_name(form) -> str:
-    name = " ".join(str(form.get("seat", "")).split())
-    if not name:
-        raise RuleError("Enter your name for this table (how the log shows you).", "seat")
-    if len(name) > MAX_SEAT_NAME:
-        raise RuleError(f"Your name is at most {MAX_SEAT_NAME} characters.", "seat")
-    return name
+def open_table(system_slug, table_name, sides: list[str] | None, side: str | None, seat: str) -> tuple[dict, str]:
+    """A new table and its host's seat token: the home page's form and the API's POST /tables alike
+    (the same checks, one place).  ``sides`` None or empty: the system's own."""
+    system = systems().get(system_slug) if isinstance(system_slug, str) else None
+    if system is None:
+        raise RuleError(f"Pick a game system (one of {', '.join(systems())}).", "system")
+    if sides is not None and (not isinstance(sides, list) or not all(isinstance(s, str) for s in sides)):
+        raise RuleError("sides must be a list of side names.", "sides")
+    sides = [s for s in sides or () if s.strip()] or system.sides
+    side = chosen_side(sides, side if isinstance(side, str) and side else None)
+    row = store.create(get_db(), system, {"name": table_name, "sides": sides},
+                       ctx_for({"system": system.slug}, {"name": seat, "side": side, "role": "player"}))
+    return row, store.host_seat(get_db(), row["code"], seat, host_side(row["state"]["sides"], side))
 
 
 @bp.get("/")
@@ -62,24 +67,15 @@ def home():
 def create_table():
     """Create a table from the form; the creator takes the first seat and sees the invite QRs."""
     form = request.form
-    system = systems().get(form.get("system", ""))
     try:
-        if system is None:
+        if form.get("system", "") not in systems():
             raise RuleError("Pick a game system.", "system")
-        name = _seat_name(form)
-        sides = [s for s in (form.get("sides") or "").split(",") if s.strip()] or system.sides
-        side = form.get("side") or None
-        if side is not None and side not in [s.strip() for s in sides]:
-            # never seat someone silently on another side than the one chosen (issue 10 §5)
-            raise RuleError(f"Pick one of this table's sides ({', '.join(s.strip() for s in sides)}).", "side")
-        seat = {"name": name, "side": side, "role": "player"}
-        row = store.create(get_db(), system, {"name": form.get("name", ""), "sides": sides},
-                           ctx_for({"system": system.slug}, seat))
-        side = host_side(row["state"]["sides"], side)  # (the table's first event seats its creator so)
+        row, token = open_table(form.get("system"), form.get("name", ""), (form.get("sides") or "").split(","),
+                                form.get("side") or None, seat_name(form.get("seat")))
     except RuleError as exc:
         return render_template("home.html", tables=my_tables(), systems=systems(),
                                errors={exc.field or "name": exc.message}, form=form), 400
-    remember_seat(row["code"], store.host_seat(get_db(), row["code"], name, side))
+    remember_seat(row["code"], token)
     return redirect(url_for("lobby.invite", code=row["code"]), 303)
 
 
@@ -88,7 +84,7 @@ def import_table():
     """Import an exported table as a new table; the importer takes a seat."""
     upload = request.files.get("file")
     try:
-        name = _seat_name(request.form)
+        name = seat_name(request.form.get("seat"))
         if upload is None or not upload.filename:
             raise RuleError("Choose an exported .json file.", "file")
         try:
@@ -165,10 +161,8 @@ def join(code: str, secret: str):
     errors = {}
     if request.method == "POST":
         try:
-            name = _seat_name(request.form)
+            name = seat_name(request.form.get("seat"))
             side = request.form.get("side") or None
-            if role == "player" and side not in row["state"]["sides"]:
-                raise RuleError("Pick the side you play.", "side")
             token, status = store.ask_seat(get_db(), code, name, side if role == "player" else None, role)
             if status == store.SEATED:
                 remember_seat(code, token)

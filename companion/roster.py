@@ -24,6 +24,25 @@ AND = " & "  # several seats of one side, as one name ("Ann & Ben")
 API_SEAT = "API"  # who an API client is when it names no seat (X-Seat): a program, not a player at the table
 
 
+def seat_name(value, default: str = "") -> str:
+    """The name a phone (or an API client, ``default``: "API") asks to sit as, as one line of words:
+    the one reading of it, for the home page, the join page and the API alike."""
+    name = " ".join(str(value or default).split())
+    if not name:
+        raise RuleError("Enter your name for this table (how the log shows you).", "seat")
+    if len(name) > MAX_SEAT_NAME:
+        raise RuleError(f"Your name is at most {MAX_SEAT_NAME} characters.", "seat")
+    return name
+
+
+def chosen_side(sides: list[str], side: str | None) -> str | None:
+    """The side a table's creator chose, refused if the table has no such side: never seated silently
+    on another side than the one chosen (issue 10 §5); None: the first side (``host_side``)."""
+    if side is not None and side not in [s.strip() for s in sides]:
+        raise RuleError(f"Pick one of this table's sides ({', '.join(s.strip() for s in sides)}).", "side")
+    return side
+
+
 def host_side(sides: list[str], side: str | None) -> str | None:
     """The side the table's creator sits on: the one chosen if the table has it, else the first."""
     return side if side in sides else (sides[0] if sides else None)

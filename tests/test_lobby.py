@@ -124,3 +124,27 @@ def test_the_tests_seat_helper_seats_a_phone_as_the_join_page_does(app, table):
     watcher = app.test_client()
     sit(watcher, table.code, spectator, "Sam", "Side B")
     assert "Sam · watching" in watcher.get(f"/t/{table.code}").data.decode()  # a spectator has no side
+
+
+def test_a_table_is_opened_the_same_way_from_the_home_page_and_the_api(app, client, table):
+    """Issue 41: one function opens a table for both doors, so they refuse alike: a side the table does
+    not have (never seated silently on another), a name too long, an unknown system."""
+    api = app.test_client()
+    cases = [({"system": "freeform", "sides": "Red,Blue", "side": "Purple", "seat": "Ann"},
+              {"system": "freeform", "sides": ["Red", "Blue"], "side": "Purple", "seat": "Ann"},
+              "Pick one of this table&#39;s sides (Red, Blue).", "Pick one of this table's sides (Red, Blue)."),
+             ({"system": "freeform", "seat": "A" * 25}, {"system": "freeform", "seat": "A" * 25},
+              "Your name is at most 24 characters.", "Your name is at most 24 characters.")]
+    for form, body, in_page, in_json in cases:
+        page = client.post("/tables", data={"csrf_token": table.csrf, "name": "x", **form})
+        assert page.status_code == 400 and in_page in page.data.decode()
+        answer = api.post("/api/tables", json={"name": "x", **body})
+        assert answer.status_code == 400 and answer.get_json()["error"] == in_json
+    unknown = api.post("/api/tables", json={"system": "chess", "seat": "Ann"})
+    assert unknown.status_code == 400 and unknown.get_json()["error"].startswith("Pick a game system (one of ")
+    made = api.post("/api/tables", json={"system": "freeform", "name": "x", "sides": ["Red", "Blue"], "side": "Blue",
+                                          "seat": "Ann"})
+    assert made.status_code == 201
+    seat = api.get(f"/api/tables/{made.get_json()['code']}/seat",
+                   headers={"Authorization": f"Bearer {made.get_json()['seat_token']}"}).get_json()
+    assert (seat["name"], seat["side"], seat["host"]) == ("Ann", "Blue", True)
