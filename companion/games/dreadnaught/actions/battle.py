@@ -1,7 +1,7 @@
 """Dreadnaught's end of a battle: Elimination credit, the Fleet Arrival Timer, results and running battles."""
 from __future__ import annotations
 
-from companion.actions import action, entered_flag, phase_now
+from companion.actions import action, phase_now
 from companion.actions.core import phase_reminders
 from companion.errors import RuleError
 from companion.games.dreadnaught import rules as dn
@@ -58,11 +58,11 @@ def credit(state: dict, p: dict) -> str:
         raise RuleError(f"Credit one of {', '.join(players(state))}, or nobody.", "by")
     if by == data["player"]:
         raise RuleError("A ship does not Eliminate itself; credit nobody instead.", "by")
-    if by and g["ships"][g["ship_of"][by]]["eliminated"] and entered_flag(p, "advance"):
+    if by and g["ships"][g["ship_of"][by]]["eliminated"] and p.get("advance", False):
         raise RuleError(f"{by}'s ship is Eliminated: its Fleet Token does not move.", "advance")
     record["by"] = fleet_of(state, by) if by else ""
     text = f"{data['player']}'s Elimination credited to {record['by'] or 'nobody'}"
-    if by and entered_flag(p, "advance"):
+    if by and p.get("advance", False):
         _timer(g)
         # seed 000, Fleet Arrival Timer: "When you Eliminate any other player's ship, you may move your
         # Fleet Token forwards 2 spaces"

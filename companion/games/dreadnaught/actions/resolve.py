@@ -1,7 +1,7 @@
 """Dreadnaught's Resolve step: the initiative-order resolver, range and reduction checks, Combined Fire."""
 from __future__ import annotations
 
-from companion.actions import action, entered_flag, entered_int, in_phase
+from companion.actions import action, in_phase, needed
 from companion.errors import RuleError, Stale
 from companion.games.dreadnaught import rules as dn
 from companion.games.dreadnaught.state import (
@@ -41,8 +41,8 @@ def reveal(state: dict, p: dict) -> str:
     if not card["name"]:
         raise RuleError("Name the card.", "name")
     for key in ("power_level", "speed"):
-        if p.get(key) not in (None, ""):
-            card[key] = entered_int(p, key)
+        if p.get(key) is not None:
+            card[key] = p[key]
     # checks the card against the others (type, steps, ties needing a power level or speed) first
     dn.initiative_order(t["cards"] + [card])
     t["cards"].append(card)
@@ -140,7 +140,7 @@ def decide_next_step(state: dict, args: dict, ctx) -> dict:
 def range_check(state: dict, p: dict) -> str:
     """Range helper: hexes to the target (its hex included) -> Close, Medium, Long, Extreme or out of range."""
     g = game(state)
-    hexes = entered_int(p, "hexes")
+    hexes = needed(p, "hexes")
     result = dn.range_band(hexes)
     text = result["summary"]
     if result["narrow_arc_widens"]:
@@ -162,14 +162,14 @@ def decide_range(state: dict, args: dict, ctx) -> dict:
 def reduce(state: dict, p: dict) -> str:
     """Apply a reduction or a negate effect to Damage, Push or Card Burn (Unstoppable halves, rounding down)."""
     g = game(state)
-    value = entered_int(p, "value")
-    amount = entered_int(p, "reduction", 0)
-    negate = entered_flag(p, "negate")
+    value = needed(p, "value")
+    amount = p.get("reduction", 0)
+    negate = p.get("negate", False)
     if not amount and not negate:
         raise RuleError("Enter the reduction, or tick negate.", "reduction")
-    result = dn.reduction(value, amount, negate=negate, unstoppable=entered_flag(p, "unstoppable"),
-                          unbreakable=entered_flag(p, "unbreakable"))
-    text = ("Unstoppable " if entered_flag(p, "unstoppable") else "") + result["summary"]
+    result = dn.reduction(value, amount, negate=negate, unstoppable=p.get("unstoppable", False),
+                          unbreakable=p.get("unbreakable", False))
+    text = ("Unstoppable " if p.get("unstoppable", False) else "") + result["summary"]
     g["helper"] = {"kind": "reduce", "result": result["result"], "summary": text}
     return text
 

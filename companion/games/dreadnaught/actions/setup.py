@@ -4,7 +4,7 @@ from __future__ import annotations
 import copy
 
 from companion import trackers
-from companion.actions import action, chance, entered_int, phase_now
+from companion.actions import action, chance, needed, phase_now
 from companion.actions.core import phase_reminders
 from companion.errors import RuleError, Stale
 from companion.games.dreadnaught import rules as dn
@@ -197,7 +197,7 @@ def upgrades(state: dict, p: dict) -> str:
     if p.get("levels") is not None:
         if len(p["levels"]) != len(names):
             raise RuleError(f"Give one Power Level per Upgrade Card ({len(names)}).", "levels")
-        check = dn.upgrade_power_check(p["levels"], entered_int(p, "system_power"))
+        check = dn.upgrade_power_check(p["levels"], needed(p, "system_power"))
         text = f" ({check['summary'].rstrip('.')})"
     placed = dn.upgrade_slots(names)
     data["slots"] = placed["slots"]

@@ -1,7 +1,7 @@
 """Dreadnaught ship actions: Damage, healing, Card Burn and the card counts of each step of the turn."""
 from __future__ import annotations
 
-from companion.actions import action, entered_flag, entered_int, phase_now
+from companion.actions import action, needed, phase_now
 from companion.errors import RuleError
 from companion.games.dreadnaught import rules as dn
 from companion.games.dreadnaught.state import (
@@ -41,7 +41,7 @@ def damage(state: dict, p: dict) -> str:
     """Damage a ship (after modifiers): HP down, 0 or less Eliminates (seed 000, Damage)."""
     battle_on(state)
     uid, data, unit = ship(state, p.get("ship"))
-    amount = entered_int(p, "amount")
+    amount = needed(p, "amount")
     t = turn(state)
     result = dn.damage(count(unit, "hp"), amount, t["damage"].get(uid, 0))
     set_count(unit, "hp", result["hp"])
@@ -63,7 +63,7 @@ def heal(state: dict, p: dict) -> str:
     """Heal a ship (green HP): never above its starting HP (seed 000, Symbols & Colours, Increase)."""
     battle_on(state)
     uid, data, unit = ship(state, p.get("ship"))
-    amount = entered_int(p, "amount")
+    amount = needed(p, "amount")
     result = dn.heal(count(unit, "hp"), unit["stats"]["start_hp"], amount)
     set_count(unit, "hp", result["hp"])
     return said(state, p, data["player"], result["summary"])
@@ -91,19 +91,19 @@ def card_burn(state: dict, p: dict) -> str:
     """Card Burn: discards from hand, tokens, Remains in Play, Indestructible-X and revealed deck cards."""
     battle_on(state)
     uid, data, unit = ship(state, p.get("ship"))
-    amount = entered_int(p, "amount")
+    amount = needed(p, "amount")
     # the burned player's choices, in an order that lets a Primary card or an Indestructible card
     # absorb what is left (seed 000, Damage Push & Burn; Special Keywords)
-    choices = ([{"from": "token"}] * entered_int(p, "tokens", 0)
-               + [{"from": "remains_in_play"}] * entered_int(p, "remains", 0)
+    choices = ([{"from": "token"}] * p.get("tokens", 0)
+               + [{"from": "remains_in_play"}] * p.get("remains", 0)
                + [{"from": "remains_in_play", "primary": True}]
-               * entered_int(p, "remains_primary", 0)
-               + [{"from": "hand"}] * entered_int(p, "hand_cards", 0)
-               + [{"from": "hand", "primary": True}] * entered_int(p, "hand_primary", 0))
-    if p.get("indestructible_x") not in (None, ""):
+               * p.get("remains_primary", 0)
+               + [{"from": "hand"}] * p.get("hand_cards", 0)
+               + [{"from": "hand", "primary": True}] * p.get("hand_primary", 0))
+    if p.get("indestructible_x") is not None:
         choices.append({"from": "indestructible", "name": p.get("indestructible_name") or "Indestructible card",
-                        "x": entered_int(p, "indestructible_x"),
-                        "tokens": entered_int(p, "indestructible_tokens", 0)})
+                        "x": p["indestructible_x"],
+                        "tokens": p.get("indestructible_tokens", 0)})
     result = dn.card_burn(amount, count(unit, "hand"), count(unit, "deck"), choices=choices,
                           revealed=p.get("revealed", []), tokens=count(unit, "tokens"))
     if result["still_to_burn"]:
@@ -182,7 +182,7 @@ def draw(state: dict, p: dict) -> str:
         uids = [u for u in g["ships"] if not g["ships"][u]["eliminated"] and u not in t["drawn"]]
         if not uids:
             raise RuleError("Every ship has already drawn this turn.", "ship")
-    no_attack = entered_flag(p, "no_attack")
+    no_attack = p.get("no_attack", False)
     parts = []
     for uid in uids:
         data, unit = g["ships"][uid], state["units"][uid]
@@ -224,11 +224,11 @@ def power(state: dict, p: dict) -> str:
     t = turn(state)
     if uid in t["power"]:
         raise RuleError(f"{data['player']} has already played cards this turn; undo to change them.", "cards")
-    cards = entered_int(p, "cards", 0)
-    offense = entered_int(p, "offense", 0)
-    slot = entered_int(p, "ready_slot", 0)
-    terrain = entered_int(p, "terrain", 0)
-    events = entered_int(p, "events", 0)
+    cards = p.get("cards", 0)
+    offense = p.get("offense", 0)
+    slot = p.get("ready_slot", 0)
+    terrain = p.get("terrain", 0)
+    events = p.get("events", 0)
     result = dn.power_management_options(cards, offense, ready_played=1 if slot else 0, terrain_played=terrain,
                                          event_played=events, hand=count(unit, "hand"))
     ready = ""
@@ -264,7 +264,7 @@ def ready(state: dict, p: dict) -> str:
         raise RuleError("Name the card to ready.", "card")
     if count(unit, "hand") < 1:
         raise RuleError(f"{data['player']} has no card in hand to ready.", "card")
-    result = dn.ready_cards(data["slots"], [{"name": name, "slot": entered_int(p, "slot")}])
+    result = dn.ready_cards(data["slots"], [{"name": name, "slot": needed(p, "slot")}])
     data["slots"] = result["slots"]
     set_count(unit, "hand", count(unit, "hand") - 1)
     per_ship(t, "readied", uid, 1)
@@ -292,7 +292,7 @@ def flip(state: dict, p: dict) -> str:
     face = p.get("face")
     if face not in ("up", "down"):
         raise RuleError("Flip face up or face down.", "face")
-    result = dn.flip_upgrade(data["slots"], entered_int(p, "slot"), face == "up")
+    result = dn.flip_upgrade(data["slots"], needed(p, "slot"), face == "up")
     data["slots"] = result["slots"]
     return said(state, p, data["player"], result["summary"])
 
@@ -310,7 +310,7 @@ def discard(state: dict, p: dict) -> str:
     """Discard step: the face-up cards that have fully resolved go to the discard pile."""
     battle_on(state)
     uid, data, unit = ship(state, p.get("ship"))
-    n = entered_int(p, "count")
+    n = needed(p, "count")
     set_count(unit, "discard", count(unit, "discard") + n)
     per_ship(turn(state), "discarded", uid, n)
     return said(state, p, data["player"],
@@ -329,7 +329,7 @@ def return_cards(state: dict, p: dict) -> str:
     battle_on(state)
     uid, data, unit = ship(state, p.get("ship"))
     t = turn(state)
-    n = entered_int(p, "count")
+    n = needed(p, "count")
     done = t["returned"].get(uid, 0)
     if done + n > dn.RETURN_MAX:
         raise RuleError(f"Return up to {dn.RETURN_MAX} cards a turn (seed 000, Turn Sequence); "
