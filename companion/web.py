@@ -17,7 +17,7 @@ from jinja2 import BaseLoader, TemplateNotFound
 from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 
-from companion import export_signature, roster, store, validate, words
+from companion import assets, export_signature, roster, store, validate, words
 from companion.actions import Ctx
 from companion.db import get_db, systems
 from companion.errors import Conflict, Finished, InputError, RuleError, Stale
@@ -46,6 +46,8 @@ def init_app(app) -> None:
     app.jinja_env.globals["import_note"] = lambda row: export_signature.sentence(row.get("imported"))
     app.jinja_env.loader = MissRemembered(app.jinja_env.loader)
     app.jinja_env.globals["url_for"] = url_for_once
+    app.jinja_env.globals["module_url"] = assets.module_url  # the phone's modules (static/js), versioned
+    app.add_url_rule("/static/m/<version>/<name>", "module", assets.send_module)
     app.errorhandler(404)(lambda e: _api_error(e, "Not found.") or (
         render_template("error.html", status=404, message="Nothing here."), 404))
     app.errorhandler(403)(lambda e: _api_error(e, e.description) or (
@@ -276,7 +278,7 @@ def _static_headers(resp) -> None:
     body = resp.get_data()
     if hasattr(source, "close"):
         source.close()
-    if len(body) < GZIP_MIN_BYTES:
+    if len(body) < GZIP_MIN_BYTES and request.endpoint != "module":  # (the modules, small ones too: 34 -> 24 KB)
         return
     resp.set_data(_gzipped(request.path, version or str(hash(body)), body))
     resp.headers["Content-Encoding"] = "gzip"
@@ -289,7 +291,7 @@ def _static_headers(resp) -> None:
 def _headers(resp):
     if resp.status_code == 204:
         return resp  # the empty poll answer stays as small as possible
-    if request.endpoint == "static":
+    if request.endpoint in ("static", "module"):  # (a module: cached by its view, assets.send_module)
         _static_headers(resp)
         resp.headers.setdefault("X-Content-Type-Options", "nosniff")
         return resp

@@ -100,7 +100,7 @@ def test_a_docked_auxiliary_sends_its_row_but_no_card_until_it_is_deployed(clien
 
 
 def test_the_decks_list_the_units_once(client):
-    """A deck's "Drawn card goes to" select copies the units from #unit-options (static/companion.js)
+    """A deck's "Drawn card goes to" select copies the units from #unit-options (static/js/units.js)
     instead of listing every unit again for each deck."""
     page = Table(client, "dreadfleet").page()
     assert page.count('<select id="unit-options"') == 1
@@ -108,3 +108,30 @@ def test_the_decks_list_the_units_once(client):
     selects = re.findall(r'<select name="to"[^>]*>.*?</select>', page, re.S)
     assert len(selects) == 2  # the Damage deck and the Fate deck
     assert all('data-units data-unit-value="unit:"' in s and '<option value="discard">' in s for s in selects)
+
+
+# Issue 41: a board's JavaScript no larger than at dcb459b, before the phone's script was modules
+# (htmx 52,182 bytes, companion.js 41,973, NoSleep 16,732, connection.js 10,866, Dreadfleet's 2,223).
+SCRIPTS_CEILING = 123_976
+IMPORT = re.compile(r'^import .*? from "(\./[\w-]+\.js)";$', re.M)
+
+
+def scripts_loaded(client, page: str) -> dict[str, int]:
+    """Every script a page loads, a module's imports followed: {url: raw bytes}."""
+    todo, found = re.findall(r'<script[^>]* src="([^"]+)"', page), {}
+    while todo:
+        url = todo.pop()
+        if url.split("?")[0] in {u.split("?")[0] for u in found}:
+            continue
+        with client.get(url) as resp:
+            assert resp.status_code == 200, url
+            body = resp.get_data()
+        found[url] = len(body)
+        todo += [url.rsplit("/", 1)[0] + "/" + name[2:] for name in IMPORT.findall(body.decode())]
+    return found
+
+
+def test_a_boards_javascript_is_no_larger_than_before_it_was_modules(client):
+    loaded = scripts_loaded(client, Table(client, "dreadfleet").page())
+    assert any(u.endswith("/push.js") for u in loaded) and any("htmx-" in u for u in loaded)
+    assert sum(loaded.values()) <= SCRIPTS_CEILING, sorted(loaded.items(), key=lambda kv: -kv[1])

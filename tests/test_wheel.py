@@ -46,7 +46,7 @@ def wheel(tmp_path_factory) -> Path:
 
 def test_wheel_carries_templates_static_content_and_every_game(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    for must in ("companion/templates/board.html", "companion/static/companion.js",
+    for must in ("companion/templates/board.html", "companion/static/js/phone.js",
                  "companion/content/freeform/system.toml", "companion/games/__init__.py"):
         assert must in names, must
     for game in (p for p in (REPO / "companion" / "games").iterdir() if (p / "__init__.py").exists()):
@@ -95,8 +95,8 @@ def test_installed_wheel_serves_and_creates_a_table(wheel, tmp_path):
         secret = created["seat_token"]
         got = json.loads(_get(f"{base}/api/tables/{created['code']}", Authorization=f"Bearer {secret}"))
         assert got["system"] == "dreadfleet" and got["state"]["name"] == "From the wheel"
-        script = _get(f"{base}/static/companion.js")
-        assert script == (REPO / "static" / "companion.js").read_bytes()  # served from the installed package
+        script = _get(f"{base}/static/js/phone.js")
+        assert script == (REPO / "static" / "js" / "phone.js").read_bytes()  # served from the installed package
         assert b"<form" in _get(f"{base}/")  # templates render from the installed package
     finally:
         server.terminate()

@@ -1,5 +1,5 @@
 // Dreadfleet's broadside tool after a shot (issue 10 §2, §4): its fields are emptied (data-clear, by
-// companion.js, whose listener runs first) and the odds are drawn again from the emptied form (a board
+// static/js/clear.js, whose listener runs first) and the odds are drawn again from the emptied form (a board
 // redraw may already have asked for them with the old dice). The odds above "Fire the broadside" then
 // shrink to a one-line prompt; the page is scrolled by as much, so the button stays under the thumb.
 // Also while the player is at the tool (focus in it), not only within 3 s of the shot: with the CPU

@@ -2,18 +2,22 @@
 // the page's fresh body (one request, however many events came at once); a new roll stays large
 // for a few seconds, then takes its place beside the ticker.  EventSource reconnects by itself after
 // a sleeping TV wakes, sending Last-Event-ID, and the feed sends what was missed; if the browser
-// gives up (an HTTP error), this tries again every few seconds from the last event it had.
-(function () {
-  "use strict";
-  var main = document.getElementById("display");
-  if (!main || !window.EventSource) return;
-  var link = document.getElementById("dsp-link");
-  var FRESH = (parseFloat(main.dataset.fresh) || 6) * 1000;
-  var after = main.dataset.after, source = null, busy = false, again = false;
-  var shown = rollSeq(), freshSeq = null, freshUntil = 0, timer = null;
+// gives up (an HTTP error), this tries again every few seconds from the last event it had. The
+// screen stays on as a phone's does (wake-lock.js), unless it is an overlay.
+import * as wakeLock from "./wake-lock.js";
+
+wakeLock.install();
+const main = document.getElementById("display");
+if (main && window.EventSource) live();
+
+function live() {
+  let link = document.getElementById("dsp-link");
+  let FRESH = (parseFloat(main.dataset.fresh) || 6) * 1000;
+  let after = main.dataset.after, source = null, busy = false, again = false;
+  let shown = rollSeq(), freshSeq = null, freshUntil = 0, timer = null;
 
   function rollSeq() {
-    var r = main.querySelector("[data-roll-seq]");
+    let r = main.querySelector("[data-roll-seq]");
     return r ? r.dataset.rollSeq : "";
   }
   function say(state) {
@@ -24,8 +28,8 @@
   }
   // the newest roll large while it is fresh, whatever body is swapped in meanwhile
   function large() {
-    var r = main.querySelector("[data-roll-seq]");
-    var on = !!r && r.dataset.rollSeq === freshSeq && Date.now() < freshUntil;
+    let r = main.querySelector("[data-roll-seq]");
+    let on = !!r && r.dataset.rollSeq === freshSeq && Date.now() < freshUntil;
     if (r) r.classList.toggle("fresh", on);
     document.body.classList.toggle("has-fresh", on);
   }
@@ -35,7 +39,7 @@
   // at the floor rolls slowly through its units and back, so nothing is cut for good, whatever a side
   // holds, at any screen size. The ticker and the earlier rolls show as many lines as their room holds,
   // the oldest going first, never a line cut in half.
-  var FLOOR = 0.5, rolling = [];
+  let FLOOR = 0.5, rolling = [];
   function over(side) {
     return side.scrollHeight > side.clientHeight || (side.classList.contains("two") &&
       Array.prototype.some.call(side.querySelectorAll(".dsp-name"), function (n) { return n.scrollWidth > n.clientWidth + 1; }));
@@ -43,11 +47,11 @@
   function scale(side) {  // the largest --fit at which the side shows whole, or null below the floor
     side.style.setProperty("--fit", "1");
     if (!over(side)) return 1;
-    var lo = FLOOR, hi = 1;
+    let lo = FLOOR, hi = 1;
     side.style.setProperty("--fit", String(lo));
     if (over(side)) return null;
-    for (var i = 0; i < 7; i++) {
-      var mid = (lo + hi) / 2;
+    for (let i = 0; i < 7; i++) {
+      let mid = (lo + hi) / 2;
       side.style.setProperty("--fit", String(mid));
       if (over(side)) hi = mid; else lo = mid;
     }
@@ -55,36 +59,36 @@
   }
   function oldestGo(box, items) {
     items.forEach(function (li) { li.hidden = false; });
-    for (var i = items.length - 1; i >= 0 && box.scrollHeight > box.clientHeight + 1; i--) items[i].hidden = true;
+    for (let i = items.length - 1; i >= 0 && box.scrollHeight > box.clientHeight + 1; i--) items[i].hidden = true;
   }
   function fit() {
     rolling = [];
-    var ticker = main.querySelector(".dsp-ticker"), roll = main.querySelector(".dsp-roll:not(.fresh)");
+    let ticker = main.querySelector(".dsp-ticker"), roll = main.querySelector(".dsp-roll:not(.fresh)");
     if (ticker) oldestGo(ticker, Array.prototype.slice.call(ticker.querySelectorAll("li"), 1));  // (the newest stays)
     if (roll) oldestGo(roll, Array.prototype.slice.call(roll.querySelectorAll(".dsp-earlier li")));
     main.querySelectorAll(".dsp-side").forEach(function (side) {
       side.classList.remove("rolling", "two");
-      var one = scale(side);
+      let one = scale(side);
       if (one === 1) return;
       side.classList.add("two");
-      var two = side.querySelectorAll(".dsp-unit").length > 1 ? scale(side) : null;
+      let two = side.querySelectorAll(".dsp-unit").length > 1 ? scale(side) : null;
       if (two !== null && (one === null || two > one + 0.05)) { side.style.setProperty("--fit", String(two)); return; }
       side.classList.remove("two");
       if (one === null) { side.style.setProperty("--fit", String(FLOOR)); side.classList.add("rolling"); rolling.push(side); return; }
       side.style.setProperty("--fit", String(one));
     });
   }
-  var down = true, pause = 0;
+  let down = true, pause = 0;
   setInterval(function () {  // a rolling side moves 1 px a tick, waits 3 s at each end
     if (!rolling.length || Date.now() < pause) return;
     rolling.forEach(function (side) { side.scrollTop += down ? 1 : -1; });
-    var ends = rolling.every(function (s) { return down ? s.scrollTop + s.clientHeight >= s.scrollHeight - 1 : s.scrollTop <= 0; });
+    let ends = rolling.every(function (s) { return down ? s.scrollTop + s.clientHeight >= s.scrollHeight - 1 : s.scrollTop <= 0; });
     if (ends) { down = !down; pause = Date.now() + 3000; }
   }, 40);
   window.addEventListener("resize", fit);
   // and whenever the room changes otherwise (a note above the table comes or goes, the game's gauge
   // or a font loads after the first fit)
-  var refit = null;
+  let refit = null;
   function soon() { if (!refit) refit = requestAnimationFrame(function () { refit = null; fit(); }); }
   if (window.ResizeObserver) new ResizeObserver(soon).observe(main);
   window.addEventListener("load", soon);
@@ -93,7 +97,7 @@
 
   function swapped() {
     fit();
-    var seq = rollSeq();
+    let seq = rollSeq();
     if (seq && seq !== shown) {
       freshSeq = seq;
       freshUntil = Date.now() + FRESH;
@@ -110,7 +114,7 @@
                                                  cache: "no-store"})
       .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.text(); })
       .then(function (html) {
-        var at = {};  // where each rolling side was: a change does not send it back to its top
+        let at = {};  // where each rolling side was: a change does not send it back to its top
         rolling.forEach(function (side) { at[side.dataset.side] = side.scrollTop; });
         main.innerHTML = html;
         swapped();
@@ -130,4 +134,4 @@
   }
   connect();
   document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") refresh(); });
-})();
+}

@@ -1,40 +1,37 @@
 // The log page, live (issue 40 §8): the newest page holds the table's live stream open as the board does
-// (companion/live.py, static/connection.js) and, each time the table moves on, asks for the newest page
+// (companion/live.py, static/js/push.js) and, each time the table moves on, asks for the newest page
 // once and puts its new lines in at the top.  A line already on the page is drawn again in place (a move
 // taken back or undone since is struck through), except one the player is using (its "Take back or
 // correct" open, a field of it in use): only its words change.  What the player reads stays where it is
 // on the screen, unless they are at the top, where the new line comes in sight.  An older page ("Older ▶")
 // is not live: it stays as drawn, and its paging is the server's.
-(function () {
-  "use strict";
-  var log = document.getElementById("log");
-  if (!log || !log.dataset.live || !window.EventSource || !window.fetch || !window.DOMParser) return;
-  var busy = false, again = false, source = null;
+import {eventSeq} from "./seq.js";
+
+const log = document.getElementById("log");
+if (log?.dataset.live && window.EventSource && window.fetch && window.DOMParser) live();
+
+function live() {
+  let busy = false, again = false, source = null;
 
   function shown() { return +(log.dataset.seq || 0); }
-  // an event's seq: a step's first line is "since seq", a plain event's data is the seq
-  function seqOf(data) {
-    var head = String(data || "").split("\n", 1)[0].split(" ");
-    return +(head.length > 1 ? head[1] : head[0]) || 0;
-  }
-  function heard(data) { if (seqOf(data) > shown()) refresh(); }
+  function heard(data) { if (eventSeq(data) > shown()) refresh(); }
 
   function held(li) {  // the player is using this line: its section open, or a field of it in use
     return !!(li.querySelector("details[open]") || li.contains(document.activeElement));
   }
   function merge(fresh) {
-    var list = log.querySelector("ol.log"), next = fresh.querySelector("ol.log");
+    let list = log.querySelector("ol.log"), next = fresh.querySelector("ol.log");
     if (!next) return;
     if (!list) {  // (a page drawn with no line: the list comes in place of "No older events.")
-      var none = log.querySelector(".no-events");
+      let none = log.querySelector(".no-events");
       list = next.cloneNode(false);
       if (none) none.replaceWith(list); else log.appendChild(list);
     }
-    var mid = document.elementFromPoint(window.innerWidth / 2, window.innerHeight / 2);
-    var keep = mid && mid.closest && mid.closest("ol.log > li[id]"), top = keep ? keep.getBoundingClientRect().top : 0;
-    var atTop = window.scrollY < 8, before = list.firstElementChild;
+    let mid = document.elementFromPoint(window.innerWidth / 2, window.innerHeight / 2);
+    let keep = mid && mid.closest && mid.closest("ol.log > li[id]"), top = keep ? keep.getBoundingClientRect().top : 0;
+    let atTop = window.scrollY < 8, before = list.firstElementChild;
     Array.prototype.forEach.call(next.children, function (li) {
-      var now = li.id && document.getElementById(li.id), copy = document.importNode(li, true);
+      let now = li.id && document.getElementById(li.id), copy = document.importNode(li, true);
       if (!now) {  // a new line: above the lines the page had (the list is newest first)
         copy.classList.add("fresh");
         list.insertBefore(copy, before);
@@ -43,14 +40,14 @@
       }
       if (held(now)) {  // its words (struck through, "taken back: #12") and nothing else
         now.className = copy.className;
-        var words = now.querySelector(":scope > span"), newWords = copy.querySelector(":scope > span");
+        let words = now.querySelector(":scope > span"), newWords = copy.querySelector(":scope > span");
         if (words && newWords) words.innerHTML = newWords.innerHTML;
         return;
       }
       if (now.outerHTML !== copy.outerHTML) now.replaceWith(copy);
     });
     if (next.getAttribute("start")) list.setAttribute("start", next.getAttribute("start"));
-    var same = keep && document.getElementById(keep.id);  // (it may have been drawn again)
+    let same = keep && document.getElementById(keep.id);  // (it may have been drawn again)
     if (!atTop && same) window.scrollBy(0, same.getBoundingClientRect().top - top);
   }
   function refresh() {
@@ -59,7 +56,7 @@
     fetch(log.dataset.page, {credentials: "same-origin", cache: "no-store", headers: {"X-Log-Refresh": "1"}})
       .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.text(); })
       .then(function (html) {
-        var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("log");
+        let fresh = new DOMParser().parseFromString(html, "text/html").getElementById("log");
         if (!fresh) return;
         merge(fresh);
         if (+(fresh.dataset.seq || 0) > shown()) log.dataset.seq = fresh.dataset.seq;
@@ -82,4 +79,4 @@
   // a phone that slept, or was offline, may have missed a change: it asks once when it is back
   document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") refresh(); });
   window.addEventListener("online", function () { if (!source) open(); refresh(); });
-})();
+}

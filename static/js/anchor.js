@@ -1,0 +1,67 @@
+// No action moves the page away from the control the player used (issue 10 §2): when the board is
+// redrawn, the tapped control (for a poll, what is in the middle of the screen) stays where it was on
+// screen and keeps the focus, and folded sections stay as they were.
+import {admit} from "./board-seq.js";
+import {all, byId, find, keyOf, middle, on, topOf} from "./dom.js";
+
+const openDetails = (root) => all("details[open]", root).map((d) => {
+  const owner = d.parentElement.closest("[id]");
+  return d.id ? d.id + "|self" : (owner ? owner.id : "") + "|" + all("details", owner || root).indexOf(d);
+});
+
+export function install() {
+  let anchor = null, rowsAtSubmit = [];
+  // the rows there were when a unit was added (a poll may bring the new one before the answer)
+  on("htmx:beforeRequest", (e) => {
+    if (e.detail.requestConfig?.verb === "post") rowsAtSubmit = all("details.unitrow").map((d) => d.id);
+  });
+  function boardSwap(e) {
+    anchor = null;
+    if (!admit(e)) return;
+    const board = e.detail.target, cfg = e.detail.requestConfig, tapped = cfg?.triggeringEvent?.submitter;
+    if (board?.id !== "board") return;
+    let el = tapped || (cfg?.elt && board.contains(cfg.elt) && cfg.elt !== board ? cfg.elt : null);
+    if (!el?.getBoundingClientRect?.().height) {
+      // else what is in the middle of the screen, on the board or in a tool below it
+      const mid = middle();
+      el = mid && mid !== document.body && mid !== document.documentElement && mid !== board ? mid : null;
+    }
+    const at = document.activeElement, key = keyOf(el), same = find(key);  // what the key finds after the swap
+    anchor = {key, top: same ? topOf(same) : 0, focus: at && board.contains(at) ? keyOf(at) : null, open: openDetails(board),
+      y: scrollY, rows: tapped?.closest("form[id^='add-'], form[id^='roster']") ? rowsAtSubmit : null};  // (a unit just added opens)
+  }
+  // htmx announces a swap on its target: a board that left the page listens for itself
+  on("htmx:beforeRequest", (e) => {
+    const t = e.detail.target;
+    if (t?.id !== "board" || t.crossingWatched) return;
+    t.crossingWatched = true;
+    t.addEventListener("htmx:beforeSwap", (s) => { if (!t.isConnected) boardSwap(s); });
+  });
+  on("htmx:beforeSwap", boardSwap);
+  on("htmx:afterSwap", () => {
+    const board = byId("board"), a = anchor;
+    if (!a || !board) return;
+    anchor = null;
+    for (const k of a.open) {
+      const [id, n] = k.split("|"), owner = id ? byId(id) : board;
+      const d = n === "self" ? owner : owner?.querySelectorAll("details")[+n];
+      if (d) d.open = true;
+    }
+    for (const d of a.rows ? all("details.unitrow", board) : []) if (!a.rows.includes(d.id)) d.open = true;
+    const el = find(a.key);
+    if (el && document.body.contains(el)) scrollBy(0, topOf(el) - a.top);  // (a tool outside the board too)
+    else scrollTo(0, a.y);
+    find(a.focus)?.focus?.({preventScroll: true});
+  });
+  // a part swapped out of band (a step) keeps its sections (with an id) folded or open as they were
+  const oobOpen = {};
+  on("htmx:oobBeforeSwap", (e) => {
+    const t = e.detail.target;
+    if (t?.id && t.querySelectorAll) oobOpen[t.id] = all("details[id][open]", t).map((d) => d.id);
+  });
+  on("htmx:oobAfterSwap", (e) => {
+    const id = e.detail.target?.id;
+    for (const i of oobOpen[id] || []) { const d = byId(i); if (d) d.open = true; }
+    delete oobOpen[id];
+  });
+}

@@ -1,0 +1,27 @@
+// Whether the phone is in touch with the host, and how that is said. Pure: tests/js/link-state.test.js.
+// "nohost": on its network, but the host does not answer (stopped, restarting); "offline" would send
+// the player to their Wi-Fi settings for nothing (issue 40 §7).
+export const WORD = {live: "● live", offline: "○ offline", nohost: "○ no answer", reconnecting: "◌ reconnecting"};
+const OLD = " This board may be out of date.", NOT = ": your taps are not sent.";
+export const SAY = {live: "", reconnecting: "Reconnecting… this board may be out of date.", offline: "Offline" + NOT + OLD,
+  nohost: "The host is not answering" + NOT + OLD};
+// out of touch: a tap is refused on the spot, never sent later behind the player's back
+export const cut = (state) => state === "offline" || state === "nohost";
+export const refusal = (state) => "Not sent: " + (state === "nohost" ? "the host is not answering"
+  : "this phone is not in touch with the host") + ". Tap again when the board says live.";
+export const lostState = (onLine) => (onLine === false ? "offline" : "nohost");  // a request without an answer
+
+// the poll period (ms) in the board's hx-trigger ("every 2s")
+export function period(trigger) {
+  const m = /every (\d+(?:\.\d+)?)s/.exec(trigger || "");
+  return m ? parseFloat(m[1]) * 1000 : 2000;
+}
+// Out of date: no answer for three poll periods and a second or, the stream through, 1.75 of its pings.
+export const isStale = ({now, lastAnswer, streaming, ping, every}) =>
+  now - lastAnswer > (streaming ? 1.75 * ping : 3 * every + 1000);
+// a phone that slept has not heard from the host for a while: that is not the host's fault
+export const woke = (lastAnswer, now, every) => Math.max(lastAnswer, now - every);
+// a stream whose first event is 10 s late (a buffering proxy, a phone that slept) is closed, another
+// tried later and later
+export const tooLate = (openedAt, now) => now - openedAt > 10000;
+export const nextBackoff = (backoff) => Math.min(backoff * 2, 60000);
