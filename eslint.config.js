@@ -1,0 +1,16 @@
+// eslint's flat config (scripts/test runs `npx eslint .` before the tests; any finding fails the run).
+import js from "@eslint/js";
+import globals from "globals";
+
+const page = {...globals.browser, htmx: "readonly"};
+
+export default [
+  {ignores: ["node_modules/", ".venv/", "build/", "static/htmx-*.min.js", "static/nosleep-*.min.js", "tests/browser/vendor/"]},
+  js.configs.recommended,
+  {linterOptions: {reportUnusedDisableDirectives: "error"}},
+  // the phone's script: ES modules, no build step (static/js/phone.js and the pages' entries)
+  {files: ["static/js/**/*.js"], languageOptions: {sourceType: "module", globals: page}},
+  // a game's own script: a classic one, linked in the page head (Game(scripts=...))
+  {files: ["static/games/**/*.js"], languageOptions: {sourceType: "script", globals: page}},
+  {files: ["tests/js/**/*.js", "eslint.config.js"], languageOptions: {sourceType: "module", globals: globals.node}},
+];
