@@ -1,4 +1,4 @@
-"""What a browser (with htmx and companion.js) sends from a page's controls (issue 43).
+"""What a browser (with htmx and static/js) sends from a page's controls (issue 43).
 
 ``controls(page)`` reads a page's forms and lists every control a player can press that posts: a
 submit button of a form (or one placed elsewhere with ``form="..."``), or an htmx button that posts
@@ -6,7 +6,7 @@ with its form's fields (``hx-post``).  ``Control.fields(fill)`` is what the brow
 pressed: every named, enabled field the form owns, in tree order (a checkbox only when ticked, a
 select's chosen option, the pressed button's own name and value, no other button), then ``hx-vals``.
 ``fill(field)`` chooses each field's value (``plausible`` is a curious player's choice).  Only what
-the page's script does to a form before it is sent is mirrored (companion.js: a ``select[data-units]``
+the page's script does to a form before it is sent is mirrored (static/js: a ``select[data-units]``
 lists the board's units, a tracker form's fields of another kind are disabled); the browser's own
 constraint checks are kept (a required field is filled, a number stays within min..max).
 """
@@ -119,7 +119,7 @@ class _Parser(HTMLParser):
         if tag not in ("input", "select", "textarea", "button"):
             return
         if self.kinds and "data-kinds" not in a:
-            a["data-kinds"] = self.kinds[-1][0]  # companion.js disables a field of another kind
+            a["data-kinds"] = self.kinds[-1][0]  # static/js/forms.js disables a field of another kind
         f = Field(tag, a)
         owner = a.get("form") or (self.open_forms[-1] if self.open_forms else None)
         self.order.append((owner, f))
@@ -179,7 +179,7 @@ def parse(page: str) -> tuple[dict[str, Form], list[tuple[str | None, Field]]]:
 
 
 def _sync_units(select: Field, source: Field) -> None:
-    """companion.js syncUnits: the fixed options, then the board's units (of a side, or not of one)."""
+    """static/js/units.js syncUnits: the fixed options, then the board's units (of a side, or not of one)."""
     fixed = [o for o in select.options if "data-unit" not in o[2]]
     want, prefix = select.attrs.get("data-units", ""), select.attrs.get("data-unit-value", "")
     copies = []
@@ -210,7 +210,7 @@ def controls(page: str) -> list[Control]:
 
 
 def kind_disabled(control: Control, f: Field, chosen: dict) -> bool:
-    """A tracker form's field for another kind than the one chosen (companion.js kindFields)."""
+    """A tracker form's field for another kind than the one chosen (static/js/forms.js kindFields)."""
     kinds = f.attrs.get("data-kinds")
     if not kinds or control.form is None or "data-kind-form" not in control.form.attrs:
         return False
@@ -280,7 +280,7 @@ def _bounds(f: Field) -> tuple[int | None, int | None]:
 
 
 def sent_by(control: Control, fill) -> list[tuple[str, str]]:
-    """The form data of a press, the kind-form's hidden fields disabled as companion.js does."""
+    """The form data of a press, the kind-form's hidden fields disabled as static/js/forms.js does."""
     chosen: dict = {}
 
     def fill_kind(f: Field):

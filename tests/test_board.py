@@ -103,7 +103,7 @@ def test_no_phone_has_its_own_token_or_name_in_the_board(app, club):
 
 def test_undo_names_the_move_and_the_page_names_the_seat(club):
     """Undo asks first for another seat's move (issue 10 §5): the board names whose move it is and the
-    page names the phone's seat; companion.js lets the phone's own move go without the question
+    page names the phone's seat; static/js/ask.js lets the phone's own move go without the question
     (tests/browser/test_phone_board.py taps it)."""
     club["anna"].act(do="adjust unit=u1 tracker=hp by=-1")
     for key in ("anna", "ada", "ben"):
@@ -241,7 +241,7 @@ def test_a_step_is_worked_out_once_per_view(club, monkeypatch):
 
 def test_an_action_a_change_behind_is_answered_with_what_changed(club):
     """An action's answer is a step too: the phone says which seq its board shows (X-Board-Seq,
-    static/companion.js) and gets the parts that changed since, its own change and the one it had
+    static/js/cards.js) and gets the parts that changed since, its own change and the one it had
     not polled for yet, with the cards of its open rows; the whole board when it cannot say."""
     ben, anna = club["ben"], club["anna"]
     seq = seq_of(ben)

@@ -1,6 +1,6 @@
 """A unit's full card goes only to a phone that has its row open (companion/board): the
 board carries each row with an empty slot, the phone says which rows are open (X-Open-Units, sent by
-static/companion.js with every htmx request; ``?open=`` on a page load), and a row opened later asks
+static/js/cards.js with every htmx request; ``?open=`` on a page load), and a row opened later asks
 for its card alone (GET /t/<code>/card/<unit>)."""
 from __future__ import annotations
 
@@ -110,7 +110,7 @@ def test_a_strange_name_is_a_name_nothing_more(two_ships):
 
 
 def test_a_page_loaded_again_comes_with_the_rows_that_were_open(two_ships):
-    """companion.js keeps the open rows in the table's "open" cookie ("~" between ids): a page load
+    """static/js/cards.js keeps the open rows in the table's "open" cookie ("~" between ids): a page load
     (the phone slept, a reload) draws those rows open with their cards; a header or ?open= wins."""
     client, code = two_ships.client, two_ships.code
     client.set_cookie("open", "u2~u9~<b>", path=f"/t/{code}")
@@ -125,7 +125,7 @@ def test_a_page_loaded_again_comes_with_the_rows_that_were_open(two_ships):
 
 def test_an_htmx_board_drawn_for_one_request_leaves_its_rows_closed(two_ships):
     """A 409's fresh board carries the cards of the rows the phone said were open, but draws no row
-    open: companion.js opens again the rows open when it swaps, so a row folded meanwhile stays so."""
+    open: static/js/anchor.js opens again the rows open when it swaps, so a row folded meanwhile stays so."""
     resp = two_ships.client.post(f"/t/{two_ships.code}/act", data={"csrf_token": two_ships.csrf, "_seq": "1",
                                  "do": "adjust unit=u1 tracker=hp by=-1"}, headers={**HX, "X-Open-Units": "u1"})
     assert resp.status_code == 409

@@ -59,7 +59,7 @@ def test_undo_shows_the_whole_label_and_asks_only_before_undoing_another_seat(ap
     label = "Anna: The Bloody Reaver of the Southern Seas HP -3 (10 → 7)"
     assert f"<small data-undo-label>{label}</small>" in page
     # the board is the view's: it names whose move Undo takes back, the page names the seat, and
-    # companion.js lets Anna's own move go in one tap (tests/browser/test_phone_deadends.py)
+    # static/js/ask.js lets Anna's own move go in one tap (tests/browser/test_phone_deadends.py)
     assert f'data-undo="{label}"' in page
     assert 'data-seat="Anna"' in client.get(f"/t/{table.code}").data.decode()
     player, _ = table.secrets()

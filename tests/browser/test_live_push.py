@@ -122,7 +122,7 @@ def test_a_phone_whose_stream_events_come_late_polls_on(live_server, phone):
     """A proxy that lets a stream's events through only every 12 s (its buffer timing out): the first
     event comes more than 10 s after the stream opened, so Ben's phone does not count the stream as
     through, closes it and tries another later; his polls go on meanwhile, and Anna's change reaches
-    him within a poll, not at the proxy's next letting go (connection.js ``through``)."""
+    him within a poll, not at the proxy's next letting go (static/js/push.js ``through``)."""
     port = int(live_server.rsplit(":", 1)[1])
     proxy = HoldingProxy(port, let_go=12)
     try:

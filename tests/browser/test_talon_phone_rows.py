@@ -230,7 +230,7 @@ def test_a_typed_hit_goes_with_its_tap_when_the_answer_redraws_the_whole_board(l
     """The number typed beside the damage buttons is emptied once its hit is accepted, so a second tap
     cannot apply it again; also when the tap's answer is the whole board (the table moved on several
     changes while the tap was on its way), where htmx's afterRequest no longer reaches the page
-    (companion.js empties the fields when the request itself ends)."""
+    (static/js/clear.js empties the fields when the request itself ends)."""
     anna, ben, table = at_war(live_server, phone)
     zhukov = table.uid("Zhukov")
     row(anna, "Nimitz").locator("summary .rname").click()

@@ -49,7 +49,7 @@ def test_no_ship_name_is_split_inside_a_word_on_the_tv(live_server, phone, brows
     add("Side B", NAMES[3:5])
     tv = tv_page(browser, display_url(anna, live_server), viewport)
     for many in (False, True):
-        if many:  # a side of many: smaller type, or two columns a side (display.js)
+        if many:  # a side of many: smaller type, or two columns a side (static/js/display.js)
             add("Side A", NAMES[3:] + [f"{n} II" for n in NAMES[:6]])
             expect(tv.locator(".dsp-side").first.locator(".dsp-unit")).to_have_count(14)
         tv.wait_for_timeout(300)
