@@ -31,7 +31,6 @@ from companion.store.engine import (  # noqa: F401
     disk_full,
     is_postgres,
     location,
-    open_db,
     refusals,
     synchronous,
     write_lock,
@@ -45,7 +44,7 @@ from companion.store.library import (  # noqa: F401
     library_revision,
     library_save,
 )
-from companion.store.schema import migrations  # noqa: F401
+from companion.store.schema import migrations, open_db  # noqa: F401
 from companion.store.seats import (  # noqa: F401
     REFUSED,
     REMOVED,

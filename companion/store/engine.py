@@ -58,13 +58,14 @@ class Busy(Exception):
     """Another writer holds the write lock (``write_lock(wait=False)``)."""
 
 
-def open_db(target, migrate: bool = True):
-    """The database at ``target`` (a SQLite file, or a PostgreSQL URL), migrated unless told not to."""
-    from companion.store import schema
+def connect(target, migrate=None):
+    """The database at ``target`` (a SQLite file, or a PostgreSQL URL); ``migrate(db)``, if given,
+    runs once it is set up (on SQLite under the lock every writer takes).  The store's ``open_db``
+    passes the schema's migrations: the engine knows no table."""
     if is_postgres(target):
         db = _postgres(str(target))
         if migrate:
-            schema.apply(db)
+            migrate(db)
         return db
     conn = sqlite3.connect(str(target), timeout=10, check_same_thread=False)
     db = Database(conn)
@@ -72,12 +73,12 @@ def open_db(target, migrate: bool = True):
     # a server thread's connection to a file already set up (create_app migrated it) writes
     # nothing, so it waits for no lock (an import's slice, another worker's tap)
     if migrate or db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-        _set_up(db, migrate, schema)
+        _set_up(db, migrate)
     db.execute(f"PRAGMA synchronous={synchronous()}")
     return db
 
 
-def _set_up(db: Database, migrate: bool, schema) -> None:
+def _set_up(db: Database, migrate) -> None:
     writers = _writers_lock()
     writers.acquire()
     fd = _lock_fd(db)
@@ -90,7 +91,7 @@ def _set_up(db: Database, migrate: bool, schema) -> None:
         with db.ensure_autocommit_on():
             db.execute("PRAGMA journal_mode=wal")
         if migrate:
-            schema.apply(db)
+            migrate(db)
     finally:
         if fd is not None:
             fcntl.flock(fd, fcntl.LOCK_UN)

@@ -13,7 +13,7 @@ import json
 from sqlite_utils.migrations import Migrations
 
 from companion import actions, roster
-from companion.store import tables
+from companion.store import engine, tables
 from companion.store.chain import now
 from companion.store.engine import Postgres
 from companion.store.seats import SEATED
@@ -280,3 +280,8 @@ def apply(db) -> None:
             if step.name not in done:
                 step.fn(db)
                 db.execute(f"insert into {PG_MIGRATIONS} (name, applied_at) values (?, ?)", [step.name, now()])
+
+
+def open_db(target, migrate: bool = True):
+    """The database at ``target`` (a SQLite file, or a PostgreSQL URL), migrated unless told not to."""
+    return engine.connect(target, apply if migrate else None)
