@@ -8,7 +8,7 @@ entered from the table.
 """
 from __future__ import annotations
 
-from companion.actions import action, chance, entered_dice, entered_int
+from companion.actions import action, chance, entered_int, needed
 from companion.dice import roll_or_take
 from companion.errors import RuleError
 from companion.games.talon import state as books
@@ -47,7 +47,7 @@ def fire(state: dict, p: dict) -> str:
         raise RuleError(f"{target_unit['name']} is on your side.", "target")
     if "in_arc" in p:  # an event logged before firing arcs were asked for (issue 24) has none
         in_firing_arc(unit, group, index, target_unit, p["in_arc"])
-    distance = entered_int(p, "range")
+    distance = needed(p, "range")
     arc = p.get("arc")
     if arc not in counter.ARCS:
         raise RuleError("Say which of the target's arcs faces you: F, R, Rear or L.", "arc")
@@ -98,7 +98,7 @@ def decide_fire(state: dict, args: dict, ctx) -> dict:
         raise RuleError("Say which of your arcs the target is in: Fwd, Right, Rear or Left (seed 003 5.3.1).", "in_arc")
     payload = {k: args[k] for k in ("unit", "group", "target", "range", "arc", "in_arc") if k in args}
     if group["weapon"] != "missile":
-        payload["dice"] = roll_or_take(group["count"], 6, entered_dice(args, "dice"), ctx.rng, "dice", field="dice")
+        payload["dice"] = roll_or_take(group["count"], 6, args.get("dice"), ctx.rng, "dice", field="dice")
     return payload
 
 
@@ -128,7 +128,7 @@ def missile(state: dict, p: dict) -> str:
 def take_damage(state: dict, p: dict) -> str:
     """Damage from elsewhere (explosion, terrain, a correction): to an arc's shields first, or straight to hull."""
     unit, ship = books.live_ship(state, p.get("unit"))
-    amount = entered_int(p, "amount")
+    amount = needed(p, "amount")
     arc = p.get("arc")
     if arc == "hull":
         hit = damage.mark_hull(ship, amount)
@@ -158,11 +158,11 @@ def decide_critical(state: dict, args: dict, ctx) -> dict:
     unit, ship = books.live_ship(state, args.get("unit"))
     if ship["pending"] < 1:
         raise RuleError(f"{unit['name']} has no critical hull box waiting for its roll.", "unit")
-    dice = roll_or_take(2, 6, entered_dice(args, "crit_dice"), ctx.rng, "2D6", field="crit_dice")
+    dice = roll_or_take(2, 6, args.get("crit_dice"), ctx.rng, "2D6", field="crit_dice")
     payload = {"unit": args["unit"], "dice": dice}
     alive = [i for i, g in enumerate(ship["groups"]) if not g["destroyed"]]
     if sum(dice) in criticals.GROUP_LOSS and len(alive) > 1:
-        rounds = entered_dice(args, "group_dice")  # entered: rounds split by '/', one die per group still in it
+        rounds = args.get("group_dice")  # entered: rounds split by '/', one die per group still in it
         if rounds and not isinstance(rounds[0], list):
             rounds = [rounds]  # one round, entered without a '/'
         if not rounds:
@@ -197,7 +197,7 @@ def repair(state: dict, p: dict) -> str:
 @repair.decider
 def decide_repair(state: dict, args: dict, ctx) -> dict:
     return {"unit": args.get("unit"), "what": args.get("what"),
-            "dice": roll_or_take(1, 6, entered_dice(args, "repair_dice"), ctx.rng, "die", field="repair_dice")}
+            "dice": roll_or_take(1, 6, args.get("repair_dice"), ctx.rng, "die", field="repair_dice")}
 
 
 missile.decider(books.keep("missile", "op", "arc"))

@@ -9,7 +9,7 @@ in an impulse without AP (BGA help 1.1.2, TT#3, TT#7); afterburner to move in an
 """
 from __future__ import annotations
 
-from companion.actions import action, entered_flag, entered_int
+from companion.actions import action, entered_int
 from companion.errors import RuleError
 from companion.games.talon import state as books
 from companion.games.talon.actions.missile_and_fighter_ap import redirect_missile, transmit_power
@@ -121,7 +121,7 @@ def move(state: dict, p: dict) -> str:
     if ship["moved"] == key:
         raise RuleError(f"{unit['name']} has already moved this impulse (at most one hex per impulse).", "how")
     scheduled = counter.moves_now(ship, letter)
-    burner = entered_flag(p, "afterburner")
+    burner = p.get("afterburner", False)
     if burner:
         if scheduled:
             raise RuleError(f"{unit['name']} moves in impulse {letter} anyway: no afterburner needed.", "how")

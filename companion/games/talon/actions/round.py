@@ -4,7 +4,7 @@ phase.py.
 """
 from __future__ import annotations
 
-from companion.actions import action, entered_int
+from companion.actions import action, entered_int, needed
 from companion.errors import RuleError
 from companion.games.talon import state as books
 from companion.games.talon.rules import weapons
@@ -48,7 +48,7 @@ def set_rules(state: dict, p: dict) -> str:
         weapon = p.get("weapon")
         if weapon not in tables or "damage" not in tables[weapon]:
             raise RuleError("Choose a weapon with a damage table.", "weapon")
-        distance = entered_int(p, "range")
+        distance = needed(p, "range")
         raw = str(p.get("value", "")).replace(",", " ").split()
         if len(raw) != 6 or not all(v.isdigit() and int(v) <= 30 for v in raw):
             raise RuleError("Enter six damages, for rolls 1 to 6 (like 0 0 0 0 2 2).", "value")
@@ -64,7 +64,7 @@ def add_points(state: dict, p: dict) -> str:
     side = p.get("side")
     if side not in state["sides"][:2]:
         raise RuleError(f"side must be one of {', '.join(state['sides'][:2])}.", "side")
-    points = entered_int(p, "points")
+    points = needed(p, "points")
     if not points:
         raise RuleError("points must not be 0.", "points")
     why = " ".join(str(p.get("why") or "").split())[:60]

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from companion.errors import RuleError
 from companion.games.talon.rules import counter
+from companion.schema import whole_argument
 
 
 def mark_hull(ship: dict, amount: int) -> dict:
     """Mark ``amount`` hull boxes in order; each critical box marked adds a pending 2D6 roll."""
+    whole_argument(amount, "amount", 0, what="Damage")
     marked = crits = 0
     for _ in range(amount):
         if ship["hull_hits"] >= len(ship["hull"]):
@@ -31,6 +33,7 @@ def apply(ship: dict, arc: str, amount: int, reinforce_points: int | None) -> di
     """Damage from the given arc.  A Shield Reinforcement on that arc absorbs first (its points are
     the table's setting: the number is not in our sources, TALON.md 11.2), then shield boxes, then
     hull.  Under "Shields Down" (crit 3, PAC) shields and reinforcements are unusable: all to hull."""
+    whole_argument(amount, "amount", 0, what="Damage")
     if arc not in counter.ARCS:
         raise RuleError(f"arc must be one of {', '.join(counter.ARCS)}.", "arc")
     if ship["destroyed"]:
