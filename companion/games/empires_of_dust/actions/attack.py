@@ -338,7 +338,7 @@ def decide_attack(state: dict, args: dict, ctx) -> dict:
     expected, hits = 0.0, []
     for i, hit in enumerate(plan["hits"]):
         target = state["units"][hit["target"]]
-        dice = entered_dice(args, "rolled") if i == 0 else \
+        dice = args.get("rolled") if i == 0 else \
             entered_dice(args, "rolled", hit_dice.get(hit["target"]) or "", name="hit_dice")
         try:
             result = eod.attack(plan["weapon"], target_of(target, state), **hit["options"], dice=dice, rng=ctx.rng)

@@ -3,7 +3,7 @@ cloak and ECM, afterburner, FTL jump, tractor beam, a ship off the edge, the det
 """
 from __future__ import annotations
 
-from companion.actions import action, chance, core, entered_dice, entered_flag, entered_int
+from companion.actions import action, chance, core, entered_int, needed
 from companion.errors import RuleError
 from companion.games.empires_of_dust import rules as eod
 from companion.games.empires_of_dust.state import SYSTEMS, cls_of, conditions, designed, game, is_base, set_condition, stats_of
@@ -15,7 +15,7 @@ ONE_D20 = Dice(eod.D20, 1, "the real D20, or empty to roll")
 
 
 def _roll_payload(args: dict, ctx, needs: int) -> dict:
-    dice = entered_dice(args, "rolled")
+    dice = args.get("rolled")
     value = dice[0] if dice else ctx.rng.randint(1, eod.D20)
     chance = eod._pass_chance(needs)
     return {"roll": value, "real": bool(dice),
@@ -35,7 +35,7 @@ def device(state: dict, p: dict) -> str:
     if game(state)["fired"]:
         raise RuleError("Cloaks and ECM switch only at the start of the combat phase, before the first "
                         "attack (seed 001, Cloaking Device, ECM).", "device")
-    on = entered_flag(p, "on")
+    on = p.get("on", False)
     name = eod.DEVICES[kind][1]
     if (name in conditions(unit)) == on:
         raise RuleError(f"{unit['name']}'s {eod.equipment()[eod.DEVICES[kind][0]]['name']} is already "
@@ -108,7 +108,7 @@ def _tractor_check(state: dict, args: dict):
 @tractor_beam.decider
 def decide_tractor_beam(state: dict, args: dict, ctx) -> dict:
     unit, target, mode = _tractor_check(state, args)
-    distance = entered_int(args, "distance")
+    distance = needed(args, "distance")
     if distance > eod.TRACTOR_RANGE:
         raise RuleError(f"Tractor beams have a range of {eod.TRACTOR_RANGE}; {target['name']} is {distance} "
                         "away (seed 001, Tractor Beam).", "distance")

@@ -3,7 +3,7 @@ at the end of a turn, the chosen conditions, convoy and prize ships, captures, a
 """
 from __future__ import annotations
 
-from companion.actions import action, entered_flag, entered_int
+from companion.actions import action
 from companion.errors import RuleError
 from companion.games.empires_of_dust import rules as eod
 from companion.games.empires_of_dust.state import SYSTEMS, cls_of, designed, game, hp_of, points, set_hp
@@ -53,10 +53,10 @@ def victory_checks(state: dict) -> list[str]:
 @action("eod-victory", systems=SYSTEMS, fields={"turns": Int(1, 99), **{v: Flag() for v in VICTORY}})
 def victory(state: dict, p: dict) -> str:
     """Choose the win conditions (checkmate, points, capture, gladiator, interdiction) and turns."""
-    chosen = [v for v in VICTORY if entered_flag(p, v)]
+    chosen = [v for v in VICTORY if p.get(v, False)]
     if not chosen:
         raise RuleError("Pick at least one win condition (seed 001, Win Condition).", "victory")
-    turns = entered_int(p, "turns", None)
+    turns = p.get("turns")
     g = game(state)
     old = g.get("victory") or {}
     g["victory"] = {**{v: v in chosen for v in VICTORY}, "turns": turns,
