@@ -9,9 +9,10 @@ The distance is measured on the table; typed, it is checked against Size x 2.  T
 """
 from __future__ import annotations
 
-from companion.actions import action, chance, entered_dice, entered_number
+from companion.actions import action, chance
 from companion.errors import RuleError
 from companion.games.astral_action.rules.damage import has_active, take_damage
+from companion.games.astral_action.rules.equipment import AWS_REACH_PER_SIZE
 from companion.games.astral_action.state import (
     SYSTEMS,
     destroy_if_done,
@@ -24,8 +25,6 @@ from companion.games.astral_action.state import (
     whose_activation,
 )
 from companion.schema import Dice, Num, Ref, Scalar
-
-REACH_PER_SIZE = 2  # L189 "within (Ship Size x 2) distance of this Ship"
 
 
 def _token(state: dict, aim) -> dict | None:
@@ -47,8 +46,8 @@ def aa_aws(state: dict, p: dict) -> str:
     used = turn(state).setdefault("aws", {})
     if used.get(unit["id"], 0) >= count:
         raise RuleError(f"{unit['name']} has used its AWS this turn: one Missile token or Fighter per AWS (L189).", "aim")
-    reach = REACH_PER_SIZE * ship["card"]["size"]
-    distance = entered_number(p, "distance", None)
+    reach = AWS_REACH_PER_SIZE * ship["card"]["size"]
+    distance = p.get("distance")
     if distance is not None and distance > reach:
         raise RuleError(f"{distance:g} is beyond {unit['name']}'s AWS: Size x 2 = {reach} (L189).", "distance")
     used[unit["id"]] = used.get(unit["id"], 0) + 1
@@ -69,11 +68,11 @@ def aa_aws(state: dict, p: dict) -> str:
 def decide_aa_aws(state: dict, args: dict, ctx) -> dict:
     aim = args.get("aim")
     p = {"unit": args.get("unit"), "aim": aim}
-    if args.get("distance") not in (None, ""):
-        p["distance"] = entered_number(args, "distance")
+    if args.get("distance") is not None:
+        p["distance"] = args["distance"]
     if _token(state, aim):
         return {**p, "dice": []}
-    return {**p, "dice": entered_dice(args, "dice", count=1) or roll(ctx, 1)}
+    return {**p, "dice": args.get("dice") or roll(ctx, 1)}
 
 
 @aa_aws.dice_check

@@ -5,7 +5,7 @@ L77-L83: the result is worked out first and can be rerolled or dodged "before ap
 """
 from __future__ import annotations
 
-from companion.actions import action, chance, entered_dice, entered_flag, entered_int, entered_number, phase_now
+from companion.actions import action, chance, declared, entered_dice, entered_int, phase_now
 from companion.errors import RuleError
 from companion.games.astral_action.rules import attack as atk
 from companion.games.astral_action.rules.damage import take_damage
@@ -23,7 +23,7 @@ from companion.games.astral_action.state import (
     target_view,
     turn,
 )
-from companion.schema import Dice, Flag, Int, Num, Ref, Scalar, Text
+from companion.schema import Dice, Flag, Int, Num, Ref, Scalar, Text, parse_args
 
 NUMBER_MODS = ("obscuring", "accuracy", "damage", "formation", "extra_pws")  # typed X, from -9 to 9
 # a [Marked] token removed for one effect each (Mark Target, L275-L279): more than one token, more effects
@@ -31,6 +31,7 @@ MARKED = {"marked": "Marked target: +2 Accuracy (L276)",
           "marked_terrain": "Marked target: ignore terrain (L277; Blocking still blocks direct fire)",
           "marked_range": "Marked target: +4 to the weapon's largest Range/Extended Range (L278)"}
 MODS = (*MARKED, *NUMBER_MODS)  # the situational modifiers the players tick or type (atk.plan)
+PLANNED = ("band", "distance", *MODS)  # what an attack's plan reads of its request (plan_attack)
 REROLLS = {"focus": "Offensive Focus (L252)", "command": "[Offensive] Command (L255)",
            "blocking": "Blocking terrain, the defender's choice (L298)", "veteran": "Veteran crew (optional, L369)"}
 
@@ -68,10 +69,10 @@ def shot_of(args: dict) -> tuple[str, int | None]:
 def band_of(item: dict, p: dict, mods: dict) -> int:
     """The attack's range band: from the measured distance (equipment.band_at, the one place that
     reads ranges), or the band chosen when no distance was typed; both must agree when both come.
-    ``p``: an aa-attack request or payload (the fields it declared read both); ``mods``: the attack's
-    (a [Marked] token spent for range, a Beam-specialist faction)."""
-    distance = entered_number(p, "distance", None)
-    chosen = entered_int(p, "band", None)
+    ``p``: an aa-attack request or payload, read by its fields (``read_form`` for the odds preview's);
+    ``mods``: the attack's (a [Marked] token spent for range, a Beam-specialist faction)."""
+    distance = p.get("distance")
+    chosen = p.get("band")
     if distance is None:
         return chosen or 0
     band = band_at(item, distance, bool(mods.get("marked_range")), bool(mods.get("specialist")))
@@ -84,14 +85,21 @@ def band_of(item: dict, p: dict, mods: dict) -> int:
 
 
 def attack_mods(p: dict) -> dict:
-    """The situational modifiers of an aa-attack request or payload, read by their declared fields
-    (the Marked effects yes/no, so "no" or "off" is no; the others whole numbers from -9 to 9)."""
-    mods = {key: True for key in MARKED if entered_flag(p, key)}
+    """The situational modifiers of an aa-attack request or payload, already read by their declared
+    fields (the Marked effects yes/no, so "no" or "off" is no; the others whole numbers from -9 to 9)."""
+    mods = {key: True for key in MARKED if p.get(key)}
     for key in NUMBER_MODS:
-        value = entered_int(p, key, 0)
+        value = p.get(key, 0)
         if value:
             mods[key] = value
     return mods
+
+
+def read_form(form: dict) -> dict:
+    """The attack form as the odds preview sends it (no action runs), its band, distance and
+    modifiers read by the fields aa-attack declares, as the action gets them (3, True; left out
+    when empty): a bad one is refused in the same words."""
+    return parse_args(tuple((key, declared("aa-attack", key)) for key in PLANNED), dict(form))
 
 
 def plan_attack(state: dict, p: dict) -> tuple[dict, dict, dict, dict]:
@@ -141,7 +149,7 @@ def aa_attack(state: dict, p: dict) -> str:
         why = check_may_attack(state, a_unit["id"])
         if p["weapon"] in fired:
             raise RuleError(f"{item['label']} has already attacked this turn (L77).", "weapon")
-        distance = entered_number(p, "distance", None)
+        distance = p.get("distance")
         if distance is not None and needs_missile_token(item, distance):
             raise RuleError(f"Missiles farther than {MISSILE_DIRECT} place a Missile token (L182): "
                             "tap \u201cMissiles beyond 10: place a token\u201d.", "distance")
@@ -152,7 +160,7 @@ def aa_attack(state: dict, p: dict) -> str:
     dice = p["dice"]
     result = atk.resolve(plan, dice[0], dice[1:])
     g["attack"] = {"attacker": a_unit["id"], "target": target["unit"]["id"], "weapon": p["weapon"],
-                   "band": plan["band_index"], "distance": entered_number(p, "distance", None),
+                   "band": plan["band_index"], "distance": p.get("distance"),
                    "mods": {k: p[k] for k in MODS if k in p}, "dice": dice,
                    "dodged": False, "rerolls": [], "result": result}
     fired.append(p["weapon"])
@@ -176,8 +184,6 @@ def decide_aa_attack(state: dict, args: dict, ctx) -> dict:
             raise RuleError("Missile tokens resolve at the beginning of the Resolution phase (L182).", "token")
         args.update(attacker=token["attacker"], weapon=token["weapon"], target=token["target"], band=0)
     p = {k: args[k] for k in ("type", "attacker", "target", "weapon", "band", "distance", "token", *MODS) if k in args}
-    if p.get("distance") not in (None, ""):
-        p["distance"] = entered_number(p, "distance")  # "14" from a form is kept as the number 14
     plan, *_ = plan_attack(state, p)
     count = 1 + atk.dice_needed(plan["dice"])
     dice = entered_dice(args, "dice", count=count) or roll(ctx, count)
@@ -237,7 +243,7 @@ def aa_reroll(state: dict, p: dict) -> str:
 def decide_aa_reroll(state: dict, args: dict, ctx) -> dict:
     pending, _ = _pending(state)
     index = entered_int(args, "die", 0, hi=len(pending["dice"]) - 1)
-    value = entered_dice(args, "value", count=1)
+    value = args.get("value")
     return {"why": args.get("why"), "die": index, "via": args.get("via"),
             "value": value[0] if value else roll(ctx, 1)[0]}
 

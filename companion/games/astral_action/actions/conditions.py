@@ -4,7 +4,7 @@ replaces it (L262), a lucky ship rerolls it (L369), and it is applied.
 """
 from __future__ import annotations
 
-from companion.actions import action, chance, entered_dice, entered_flag, entered_int
+from companion.actions import action, chance, entered_dice, entered_int
 from companion.errors import RuleError
 from companion.games.astral_action.rules.damage import apply_condition, condition_of, has_effect
 from companion.games.astral_action.state import (
@@ -91,7 +91,7 @@ def decide_aa_replace_condition(state: dict, args: dict, ctx) -> dict:
 def aa_lucky(state: dict, p: dict) -> str:
     """Mark a ship as "lucky" (optional rule, L358: agreed by both players; L369)."""
     unit, ship = ship_of(state, p.get("unit"))
-    ship["lucky"] = entered_flag(p, "lucky")
+    ship["lucky"] = p.get("lucky", False)
     return f"{unit['name']} is a lucky ship (optional rule)" if ship["lucky"] else f"{unit['name']} is no longer a lucky ship"
 
 

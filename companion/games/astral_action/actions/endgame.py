@@ -2,7 +2,7 @@
 upkeep (L137-L138, L259) is the phase hook, ``phase``."""
 from __future__ import annotations
 
-from companion.actions import action, chance, entered_dice, entered_int
+from companion.actions import action, chance, entered_dice, needed
 from companion.errors import RuleError
 from companion.games.astral_action.rules import turn as tn
 from companion.games.astral_action.rules import victory as vc
@@ -30,7 +30,7 @@ def aa_end_roll(state: dict, p: dict) -> str:
 
 @aa_end_roll.decider
 def decide_aa_end_roll(state: dict, args: dict, ctx) -> dict:
-    return {"dice": entered_dice(args, "dice", count=1) or roll(ctx, 1)}
+    return {"dice": args.get("dice") or roll(ctx, 1)}
 
 
 def scoring_ships(state: dict) -> list[dict]:
@@ -50,7 +50,7 @@ def scoring_ships(state: dict) -> list[dict]:
     "count": Int(1, 2), "drawn": Dice(4, 2, "the Victory Conditions drawn (1 to 4), or empty to draw")})
 def aa_victory(state: dict, p: dict) -> str:
     """Draw the victory conditions after the game and score those the app can count (L344-L349)."""
-    count = entered_int(p, "count")
+    count = needed(p, "count")
     drawn = vc.draw(p["drawn"], count)
     ships = scoring_ships(state)
     results = []
@@ -118,7 +118,7 @@ def aa_victory_result(state: dict, p: dict) -> str:
 
 @aa_victory.decider
 def decide_aa_victory(state: dict, args: dict, ctx) -> dict:
-    count = entered_int(args, "count", 2)
+    count = args.get("count", 2)
     entered = entered_dice(args, "drawn", count=count)
     if entered:
         vc.draw(entered, count)

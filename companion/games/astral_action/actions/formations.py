@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from companion.actions import action, in_phase
 from companion.errors import RuleError
+from companion.games.astral_action.rules.turn import FORMATION_KINDS
 from companion.games.astral_action.state import SYSTEMS, formation_of, game, ship_of
 from companion.schema import Either, List, Obj, Ref, Text
-
-KINDS = ("offensive", "defensive")  # L383
 
 
 @action("aa-formation", systems=SYSTEMS, fields={"dissolve": Ref("lead ship"), "lead": Ref("lead ship"), "kind": Text(20),
@@ -25,7 +24,7 @@ def aa_formation(state: dict, p: dict) -> str:
     in_phase(state, "Command", "Declaring a Formation")
     lead, lead_ship = ship_of(state, p.get("lead"), "lead")
     kind = p.get("kind")
-    if kind not in KINDS:
+    if kind not in FORMATION_KINDS:
         raise RuleError("A Formation is Offensive or Defensive (L383).", "kind")
     raw = p.get("members")
     # a form's checkboxes arrive as {"u2": 1, "u3": 1} (members.u2 ...); the API may send a list or "u2 u3"

@@ -2,7 +2,7 @@
 the Ship Activation phase in the seed's order by Size (L124-L136, L245-L286)."""
 from __future__ import annotations
 
-from companion.actions import action, entered_flag
+from companion.actions import action
 from companion.actions.sealed import next_id, sealed_label, store_part
 from companion.errors import RuleError
 from companion.games.astral_action.rules import turn as tn
@@ -67,7 +67,7 @@ def decide_aa_order(state: dict, args: dict, ctx) -> dict:
     name = args.get("order")
     _may_order(state, unit, ctx.side)
     _check_order(state, unit["id"], name)
-    if not entered_flag(args, "hidden"):
+    if not args.get("hidden"):
         return {"unit": unit["id"], "order": name}
     # the Order's name is the secret: its type would give it away, so it is sealed too
     return {"unit": unit["id"], "id": next_id(state), "seat": ctx.seat,

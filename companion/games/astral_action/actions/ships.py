@@ -1,7 +1,7 @@
 """Astral Action actions: ships enter play from their cards; velocity, damage by hand, settings."""
 from __future__ import annotations
 
-from companion.actions import action, entered_flag, entered_int
+from companion.actions import action, entered_int, needed
 from companion.actions.sealed import next_id, store_part
 from companion.errors import RuleError, Stale
 from companion.games.astral_action.rules import design
@@ -69,7 +69,7 @@ def decide_aa_ship(state: dict, args: dict, ctx) -> dict:
     card = design.validate(args.get("card") or {})
     side = args.get("side") or ctx.side or state["sides"][0]
     uid = f"u{state['next_unit']}"
-    if not entered_flag(args, "hidden"):
+    if not args.get("hidden"):
         name = " ".join(str(args.get("name") or card["name"]).split())[:40]
         return {"unit": uid, "card": card, "side": side, "name": name, "carrier": args.get("carrier") or None}
     # Stealth (L359-L360): an unmarked token with an ID; the card's own name would give it away
@@ -89,7 +89,7 @@ def aa_velocity(state: dict, p: dict) -> str:
     if unit["template"] == "fighter":
         raise RuleError(f"Fighters move up to {FIGHTER_MOVE} (or {INTERCEPTOR_MOVE}) in any direction; "
                         "they have no Velocity (L219).", "by")
-    by = entered_int(p, "by")
+    by = needed(p, "by")
     if "b" in ship["propulsion"]:
         raise RuleError(f"{unit['name']} may not change its Velocity (Propulsion Damage, L110).", "by")
     table = {v: (m, h) for v, m, h in ship["card"]["movement"]}
@@ -107,13 +107,13 @@ def aa_damage(state: dict, p: dict) -> str:
     """Damage not from an attack: terrain (X per Size), a PWS exchange, an AWS: through the track."""
     unit, ship = ship_of(state, p.get("unit"))
     why = need_text(p, "why", 40) if p.get("why") else "damage"
-    if p.get("per_size") not in (None, ""):
+    if p.get("per_size") is not None:
         # Dangerous (X) L296 / Hazardous (X) L297: "X damage per Size of the Ship"
-        x = entered_int(p, "per_size")
+        x = p["per_size"]
         amount = x * max(ship["card"]["size"], 1)
         why += f" ({x} per Size)"
     else:
-        amount = entered_int(p, "amount")
+        amount = needed(p, "amount")
     result = take_damage(ship, amount, order=setting(state, "damage_order"),
                          brace=in_effect(state, unit["id"], "Brace for Impact"))
     gone = destroy_if_done(state, unit["id"], ship)

@@ -1,7 +1,7 @@
 """Astral Action actions: Missile tokens (L182, L189) and Patrol objective tokens (L352)."""
 from __future__ import annotations
 
-from companion.actions import action, entered_flag, entered_number
+from companion.actions import action
 from companion.errors import RuleError
 from companion.games.astral_action.actions.combat import MARKED, faction_weapon, shot_of
 from companion.games.astral_action.rules.equipment import MISSILE_DIRECT, band_at, needs_missile_token
@@ -36,9 +36,9 @@ def aa_missile_token(state: dict, p: dict) -> str:
     if weapon in fired:
         raise RuleError(f"{equipment[weapon]['label']} has already attacked this turn (L77).", "weapon")
     check_may_attack(state, a_unit["id"])  # a missile attack beyond 10 is an attack (L182)
-    distance = entered_number(p, "distance", None)
+    distance = p.get("distance")
     if distance is not None:
-        band_at(equipment[weapon], distance, entered_flag(p, "marked_range"))  # within the Missiles' 24 (L179), 28 marked (L278)
+        band_at(equipment[weapon], distance, p.get("marked_range", False))  # within the Missiles' 24 (L179), 28 marked (L278)
         if not needs_missile_token(equipment[weapon], distance):
             raise RuleError(f"Within {MISSILE_DIRECT}, Missiles attack now (L182): tap Attack.", "distance")
     fired.append(weapon)
@@ -59,8 +59,8 @@ def decide_aa_missile_token(state: dict, args: dict, ctx) -> dict:
     attacker, weapon = shot_of(args)
     return {"attacker": args.get("attacker") or attacker, "target": args.get("target"),
             "weapon": args["weapon"] if isinstance(args.get("weapon"), int) else weapon,
-            **({"distance": entered_number(args, "distance")} if args.get("distance") not in (None, "") else {}),
-            **({"marked_range": True} if entered_flag(args, "marked_range") else {})}
+            **({"distance": args["distance"]} if args.get("distance") is not None else {}),
+            **({"marked_range": True} if args.get("marked_range") else {})}
 
 
 @action("aa-patrol", systems=SYSTEMS, phase="Resolution", doing="Taking a Patrol objective token", fields={"unit": Ref("unit")})

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from companion.errors import RuleError
 from companion.games.astral_action.rules.equipment import COMPONENTS, is_weapon
+from companion.schema import whole_argument
 
 CONDITIONS = {2: "Catastrophic Damage", 3: "Critical Damage", 4: "Structural Damage", 5: "Structural Damage",
               6: "Serious Damage", 7: "Serious Damage", 8: "Weapons Damage", 9: "Component Damage",
@@ -69,6 +70,7 @@ def take_damage(ship: dict, amount: int, *, roll: int | None = None, kinetic: bo
                 order: int = 0, brace: bool = False) -> dict:
     """Apply ``amount`` damage (already positive and scaled by the hit).  ``roll``: the Accuracy roll
     that may bypass a component (L163, L196); None for damage that is not an attack."""
+    whole_argument(amount, "amount", 0, what="Damage")  # a stored move is not read by its field again
     steps = []
     left = amount
     kinds = ["shields", "armor"] if order == 0 or beam else ["armor", "shields"]

@@ -40,6 +40,7 @@ MARKED_RANGE = 4
 # L362, the optional Beam-specialist faction: "adds 2 to the Range (but not Extended Range) at the expense
 # of being restricted to Beam Weapons only".
 SPECIALIST_RANGE = 2
+AWS_REACH_PER_SIZE = 2  # L189 "within (Ship Size x 2) distance of this Ship"
 
 # Variants, L155-L158.  One per weapon (L155).
 VARIANTS = {

@@ -24,6 +24,7 @@ COMMANDS = {
 }
 # L275 "Mark Target (May be performed more than once per turn if on separate ships)"; L248 "Any
 # specific Order or Command cannot be given in the same ship more than once in a turn".
+FORMATION_KINDS = ("offensive", "defensive")  # L383
 MIN_TURNS = 5  # L342 "It is recommended to play for at least 5 turns"
 END_ON = (4, 5, 6)  # L342 "On a 4-6, the game ends"
 

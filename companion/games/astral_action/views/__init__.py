@@ -22,7 +22,7 @@ from companion.game_pages import (
     store,
     uploaded_json,
 )
-from companion.games.astral_action.actions.combat import plan_attack, shot_of
+from companion.games.astral_action.actions.combat import plan_attack, read_form, shot_of
 from companion.games.astral_action.rules import attack as atk
 from companion.games.astral_action.rules import design
 from companion.games.astral_action.rules import turn as tn
@@ -265,11 +265,11 @@ def odds(code: str):
     _, row = _table(code)
     args = request.args
     try:
-        asked = {**args.to_dict(), "type": "aa-attack"}  # read by the fields aa-attack declares
+        asked = {**args.to_dict(), "type": "aa-attack"}
         attacker, weapon = shot_of(asked)
         if not attacker or not args.get("target"):
             raise RuleError("Choose a weapon and a target.", "shot")
-        plan, *_ = plan_attack(row["state"], {**asked, "attacker": attacker, "weapon": weapon})
+        plan, *_ = plan_attack(row["state"], {**read_form(asked), "attacker": attacker, "weapon": weapon})
         return render_template("games/astral-action/_odds.html", plan=plan, odds=atk.odds(plan), problem=None)
     except (RuleError, ValueError) as exc:
         return render_template("games/astral-action/_odds.html", plan=None, odds=None,
