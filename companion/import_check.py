@@ -103,6 +103,9 @@ def check_event(state: dict, ev: dict, system) -> None:
             _decide_again(state, payload, system, entry)
         if entry.dice:  # a game's chance action: its dice within their sides, its totals from its dice
             _chance(state, payload, entry)
+        if entry.typed:  # its numbers, flags and dice within what its fields declare, as live (issue 41:
+            # an action reads them as given, and a replayed import is checked here, not by a reader)
+            schema.parse_args(entry.typed, dict(payload))
         _deck_steps(type_, payload)
     except RuleError as exc:
         raise _refuse(seq, type_, exc.message) from None

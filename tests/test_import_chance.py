@@ -198,3 +198,24 @@ def test_talon_a_forged_repair_die_is_refused(app, client):
     doc["events"].append({**doc["events"][-1], "seq": 3, "type": "talon-repair", "label": "forged",
                           "payload": {"type": "talon-repair", "unit": "u1", "what": "shields", "dice": [9]}})
     assert refused(app, doc) == "Event 3 (talon-repair): it records 9 for its dice, which no D6 shows."
+
+
+# --- any game: its numbers within what its fields declare (issue 41) -------------------------------
+
+def test_a_forged_number_outside_its_declared_field_is_refused(app, table):
+    """An action now reads its arguments as given (they were read by its fields before it was stored);
+    so an import checks every typed field of every game's event against its declaration: a Damage of
+    500 where the field says 1 to 99 never reaches the ship."""
+    from test_dreadnaught_actions import DUEL, Dreadnaught
+    duel = Dreadnaught(app, table).create()
+    duel.ok("dn-setup", **DUEL)
+    duel.ok("dn-damage", ship="Anna", amount=5)
+    doc = export(app, duel.table.code)
+    imports(app, doc)  # the honest export comes back
+    seq = event(doc, "dn-damage")["seq"]
+    assert event(doc, "dn-damage")["payload"]["amount"] == 5  # stored as read: a number, not "5"
+
+    def five_hundred(p):
+        p["amount"] = 500
+    assert refused(app, forged(doc, "dn-damage", five_hundred)) == \
+        f"Event {seq} (dn-damage): The Damage must be from 1 to 99; got 500."
