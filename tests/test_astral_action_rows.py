@@ -146,7 +146,7 @@ def test_one_attack_inputs_empty_after_it_and_the_board_cites_no_rule_lines(aa):
     tools = aa.client.get(f"/t/{aa.code}/tools/game").data.decode()
     attack = tools[tools.index('id="aa-attack"'):tools.index("</form>", tools.index('id="aa-attack"'))]
     for name in ("dice", "obscuring", "accuracy", "damage", "extra_pws", "formation"):
-        assert re.search(rf'<input name="{name}" data-clear', attack), name
+        assert re.search(rf'<input name="{name}"[^>]* data-clear', attack), name  # the dice: dice_input's
     assert 'name="marked" value="1" data-aa-untick' in attack and "aa-one-action" in attack
     hurt = tools[tools.index('id="aa-damage"'):tools.index("</form>", tools.index('id="aa-damage"'))]
     assert all(re.search(rf'<input name="{n}" data-clear', hurt) for n in ("per_size", "amount", "why"))
