@@ -454,7 +454,8 @@ def check(fields: dict, args: dict) -> None:
         field.check(value, key)
 
 
-TYPED = (Int, Flag, Dice)  # the kinds that read text (a form's "3", "on", "5 6 2") into their type
+TYPED = (Int, Flag, Dice)
+_ABSENT = object()  # the kinds that read text (a form's "3", "on", "5 6 2") into their type
 
 
 def typed_fields(fields: dict | None) -> tuple:
@@ -470,8 +471,13 @@ def parse_args(typed: tuple, args: dict, *, text_only: bool = False) -> dict:
     ``text_only``: only text is read (an event stored before values were stored parsed: its
     numbers and lists are already what parse gives, and a replay should not pay for them)."""
     for key, field in typed:
-        value = args.get(key)
-        if value is None or (text_only and not isinstance(value, str)):
+        value = args.get(key, _ABSENT)
+        if value is _ABSENT:
+            continue
+        if text_only and not isinstance(value, str):  # (a stored None stays: its action stored it so)
+            continue
+        if value is None:  # JSON's null in a request: left empty, as "" is
+            del args[key]
             continue
         if isinstance(value, str) and not value.strip():
             del args[key]

@@ -25,6 +25,7 @@ def test_parse_args_reads_each_typed_field_once_and_leaves_the_rest():
     assert schema.parse_args(TYPED, args) == {"dice": 3, "rolled": [5, 6, 2], "advance": True, "name": "  Vow ",
                                               "other": "7"}  # "amount" left empty: left out, p.get's default
     assert "dice" not in schema.parse_args(TYPED, {})  # left out stays left out: the action asks in its words
+    assert schema.parse_args(TYPED, {"dice": None, "name": None}) == {"name": None}  # JSON's null: left empty too
     assert schema.parse_args(TYPED, {"dice": 3, "rolled": [5]}) == {"dice": 3, "rolled": [5]}  # idempotent
 
 
