@@ -2,7 +2,7 @@
 Auxiliaries; Treasure Tokens; Sea Monsters)."""
 from __future__ import annotations
 
-from companion.actions import action, entered_dice, entered_flag, entered_int
+from companion.actions import action
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
 from companion.games.dreadfleet.actions.damage import _bump, lift_damage
@@ -73,8 +73,8 @@ def decide_deploy(state: dict, args: dict, ctx) -> dict:
         anchored = (df.AT_ANCHOR in [c["name"] for c in status_cards(state, carrier["id"])] and done != "drop") \
             or done == "weigh"
         result = df.capsize_test(aux["name"], at_anchor=anchored, run_aground=aground_since_before(state, carrier),
-                                 dice=entered_dice(args, "capsize_dice"), rng=ctx.rng)
-    treasure = entered_int(args, "treasure", 0)
+                                 dice=args.get("capsize_dice"), rng=ctx.rng)
+    treasure = args.get("treasure", 0)
     return {"unit": aux["id"], "result": result, "treasure": treasure,
             "dice": [result["roll"]] if result["roll"] else []}
 
@@ -135,7 +135,7 @@ def treasure(state: dict, p: dict) -> str:
         other = unit_at_sea(state, p.get("to"), "to")
         if not is_auxiliary(other) or is_monster(other) or other is unit:
             raise RuleError("Tokens are handed between auxiliaries in base contact.", "to")
-        count = entered_int(p, "count", 1)
+        count = p.get("count", 1)
         if count > unit["trackers"]["treasure"]["value"]:
             raise RuleError(f"The {unit['name']} carries only {unit['trackers']['treasure']['value']} tokens.", "count")
         _bump(unit, "treasure", -count)
@@ -147,7 +147,7 @@ def treasure(state: dict, p: dict) -> str:
 # --- sea monsters (seed 002, Sea Monsters) -----------------------------------------------------------
 
 def _controller(state: dict, args: dict) -> tuple[str, bool]:
-    if entered_flag(args, "noctilus"):
+    if args.get("noctilus"):
         if df.SIDES[1] not in state["sides"]:
             raise RuleError("Count Noctilus commands the Dreadfleet, which is not a side at this table.", "noctilus")
         return df.SIDES[1], True

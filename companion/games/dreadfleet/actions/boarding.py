@@ -2,7 +2,7 @@
 Boarding Actions sub-phase of an activated ship."""
 from __future__ import annotations
 
-from companion.actions import action, chance, entered_dice
+from companion.actions import action, chance
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
 from companion.games.dreadfleet.actions.damage import _told, damage_ready, owe, plan_damage, resolve_damage
@@ -71,7 +71,7 @@ def duel(state: dict, p: dict) -> str:
 @duel.decider
 def decide_duel(state: dict, args: dict, ctx) -> dict:
     a, b, _ = _duel_check(state, args)
-    result = df.captains_duel(_captains(a), _captains(b), entered_dice(args, "dice"), ctx.rng, tuple(sides(state)))
+    result = df.captains_duel(_captains(a), _captains(b), args.get("dice"), ctx.rng, tuple(sides(state)))
     rolled = [die for c in result["side_a"] + result["side_b"] for die in c["dice"]]
     mine = result["side_a"] if any(u["id"] == turn(state)["current"] for u in a) else result["side_b"]
     return {"ships": [u["id"] for u in a + b], "result": result, "dice": rolled,
@@ -111,7 +111,7 @@ def decide_boarding(state: dict, args: dict, ctx) -> dict:
     def crews(group):
         return [{"name": u["name"], "crew": now_stat(u, "crew")} for u in group]
     damage_ready(state)
-    result = df.boarding_action(crews(a), crews(b), entered_dice(args, "dice"), ctx.rng, tuple(sides(state)))
+    result = df.boarding_action(crews(a), crews(b), args.get("dice"), ctx.rng, tuple(sides(state)))
     draws = [(u["id"], ship["damage_cards"]) for u, ship in zip(a + b, result["side_a"] + result["side_b"], strict=False)
              if ship["damage_cards"]]
     physical = state["decks"]["damage"]["mode"] != "virtual"

@@ -2,7 +2,7 @@
 fired as she bears, with the Damage cards its unsaved hits draw."""
 from __future__ import annotations
 
-from companion.actions import action, chance, entered_dice, entered_flag, entered_int, entered_number
+from companion.actions import action, chance, declared, needed
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
 from companion.games.dreadfleet.actions.damage import _told, damage_ready, owe, plan_damage, resolve_damage
@@ -17,7 +17,7 @@ from companion.games.dreadfleet.state import (
     turn,
     unit_at_sea,
 )
-from companion.schema import Dice, Flag, Int, Num, Ref
+from companion.schema import Dice, Flag, Int, Num, Ref, parse_args
 
 
 def fired_before(state: dict, unit: dict) -> bool:
@@ -34,7 +34,7 @@ def _shot_check(state: dict, args: dict) -> tuple[dict, dict, bool]:
     if firer is target:
         raise RuleError("A ship cannot fire at itself: choose another target.", "target")
     now = turn(state)
-    fasb = entered_flag(args, "fasb")
+    fasb = args.get("fasb", False)
     if fasb:
         if not order_held(state, firer["id"], "Fire As She Bears"):
             raise RuleError(f"The {firer['name']} has no Fire As She Bears order in play.", "fasb")
@@ -49,11 +49,21 @@ def _shot_check(state: dict, args: dict) -> tuple[dict, dict, bool]:
 
 
 def shot_options(state: dict, args: dict, firer: dict, target: dict) -> dict:
-    """The keyword options of a shot; a first broadside is found from the books, not asked."""
-    return {"partial": entered_flag(args, "partial", type_="df-broadside"),
-            "raking": entered_flag(args, "raking", type_="df-broadside"),
-            "first_broadside": not fired_before(state, firer), "modifier": entered_int(args, "modifier", 0, type_="df-broadside"),
+    """The keyword options of a shot (``args`` read by df-broadside's fields: its request, or the odds
+    preview's form through ``read_form``); a first broadside is found from the books, not asked."""
+    return {"partial": args.get("partial", False), "raking": args.get("raking", False),
+            "first_broadside": not fired_before(state, firer), "modifier": args.get("modifier", 0),
             "target_is_auxiliary": is_auxiliary(target)}
+
+
+PREVIEWED = ("distance", "partial", "raking", "modifier", "dice", "save_dice")  # what the odds preview reads
+
+
+def read_form(form: dict) -> dict:
+    """The broadside form as the odds preview sends it (no action runs), its range, options and dice
+    read by the fields df-broadside declares, as the action gets them (7.5, True, [6, 5, 2]; left
+    out when empty): a bad one is refused in the same words."""
+    return parse_args(tuple((key, declared("df-broadside", key)) for key in PREVIEWED), dict(form))
 
 
 @action("df-broadside", phase="Action", doing="A broadside", systems=GAME, chance=True, fields={
@@ -92,13 +102,13 @@ def broadside(state: dict, p: dict) -> str:
 @broadside.decider
 def decide_broadside(state: dict, args: dict, ctx) -> dict:
     firer, target, fasb = _shot_check(state, args)
-    distance = entered_number(args, "distance")
+    distance = needed(args, "distance")
     options = shot_options(state, args, firer, target)
     odds = df.broadside_odds(firer["stats"].get("broadside", 0), distance, target["stats"]["armour"], **options)
     damage_ready(state)
-    hits = entered_dice(args, "dice")
+    hits = args.get("dice")
     shot = df.broadside(firer["stats"].get("broadside", 0), distance, target["stats"]["armour"], **options,
-                        dice=hits, save_dice=entered_dice(args, "save_dice"), rng=None if hits else ctx.rng,
+                        dice=hits, save_dice=args.get("save_dice"), rng=None if hits else ctx.rng,
                         firer=firer["name"], target=target["name"])
     if shot["awaiting"]:
         raise RuleError(f"{shot['hits']} hit{'s' if shot['hits'] != 1 else ''}: now enter the "

@@ -7,7 +7,7 @@ the real deck, the cards a ship owes are recorded as players draw them.
 """
 from __future__ import annotations
 
-from companion.actions import action, entered_int
+from companion.actions import action
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
 from companion.games.dreadfleet.actions.entries import physical_card
@@ -244,7 +244,7 @@ def decide_damage(state: dict, args: dict, ctx) -> dict:
                 "steps": [{"step": "record", "card": card, "to": to}]}
     damage_ready(state)
     if mode == "card":
-        steps = plan_damage(state, ctx.rng, [(unit["id"], entered_int(args, "count", 1))])
+        steps = plan_damage(state, ctx.rng, [(unit["id"], args.get("count", 1))])
     elif mode in ("aground", "type"):
         wanted = "Hull" if mode == "aground" else card_type({"type": args.get("value")})
         if wanted is None:

@@ -1,7 +1,7 @@
 """What players type at the table that is not one declared field: a card drawn
 from the real deck (its yes/no marks read by the declared Flags); and the luck line a roll leaves
-in the log.  Flags, numbers, inches and dice are read through the action's declared fields
-(companion.actions.entered_*)."""
+in the log.  An action's own flags, numbers, inches and dice arrive already read by its declared
+fields (companion.schema.parse_args); a card's, nested in an Obj, are read here."""
 from __future__ import annotations
 
 from companion.actions import declared

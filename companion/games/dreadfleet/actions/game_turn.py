@@ -3,7 +3,7 @@ the wind they move, activating ships in turn; what to remember as each phase sta
 (``phase``)."""
 from __future__ import annotations
 
-from companion.actions import action, entered_dice
+from companion.actions import action
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
 from companion.games.dreadfleet.actions.entries import physical_card
@@ -48,7 +48,7 @@ def decide_initiative(state: dict, args: dict, ctx) -> dict:
     now = turn(state)
     if now["initiative"] and now["initiative"]["winner"]:
         raise RuleError(f"{now['initiative']['winner']} already has the initiative this turn.", "initiative")
-    result = df.initiative_roll_off(entered_dice(args, "dice"), ctx.rng, tuple(sides(state)))
+    result = df.initiative_roll_off(args.get("dice"), ctx.rng, tuple(sides(state)))
     return {**result, "dice": list(result["rolls"].values())}
 
 
@@ -127,7 +127,7 @@ def decide_fate(state: dict, args: dict, ctx) -> dict:
         df.validate_card(card, "fate")
     wind_dice = None
     if card.get("markers") == "2D6":
-        wind_dice = entered_dice(args, "wind_dice") or [ctx.rng.randint(1, 6), ctx.rng.randint(1, 6)]
+        wind_dice = args.get("wind_dice") or [ctx.rng.randint(1, 6), ctx.rng.randint(1, 6)]
         df.place_wind(wind_dice)
     return {"side": side, "deck": "fate", "steps": steps, "wind_dice": wind_dice,
             "dice": wind_dice or []}

@@ -2,7 +2,7 @@
 order (or a brief respite) that discards a card at the start of the Movement sub-phase."""
 from __future__ import annotations
 
-from companion.actions import action, entered_dice, entered_flag, entered_int, in_phase
+from companion.actions import action, in_phase
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
 from companion.games.dreadfleet.actions.damage import lift_damage
@@ -70,7 +70,7 @@ def decide_issue_order(state: dict, args: dict, ctx) -> dict:
     anchored = at_anchor(state, uid)
     result = df.issue_order(order, unit["stats"]["command"], current_speed=now_stat(unit, "speed"),
                             in_irons=in_irons, at_anchor=anchored, first_mate=mate,
-                            modifier=entered_int(args, "modifier", 0), dice=entered_dice(args, "order_dice"), rng=ctx.rng)
+                            modifier=args.get("modifier", 0), dice=args.get("order_dice"), rng=ctx.rng)
     odds = df.command_odds(unit["stats"]["command"], result["modifier"], mate,
                            reroll_allowed=order == "Repair" and anchored)
     return {**result, "unit": uid, "order": order, "dice": result["rolls"],
@@ -92,7 +92,7 @@ def repair(state: dict, p: dict) -> str:
     unit = unit_at_sea(state, p.get("unit"))
     uid = unit["id"]
     now = turn(state)
-    if entered_flag(p, "respite"):
+    if p.get("respite", False):
         # seed 002, Fate: (BR) "immediately issue a free Repair order to one of his warships"
         in_phase(state, "Fate", "A brief respite")
         side = unit["side"]

@@ -2,7 +2,7 @@
 Escaping Jeopardy): how far the wind lets a ship sail, anchors, and escaping jeopardy."""
 from __future__ import annotations
 
-from companion.actions import action, entered_dice, entered_int, entered_number
+from companion.actions import action, needed
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
 from companion.games.dreadfleet.actions.entries import luck
@@ -92,7 +92,7 @@ def decide_sail(state: dict, args: dict, ctx) -> dict:
     result = df.sail_move_allowance(
         now_stat(unit, "speed"), wind_strength(state), args.get("relation") or "side", sail=sail_class,
         at_anchor=at_anchor(state, unit["id"]), command=unit["stats"].get("command"),
-        first_mate=first_mate(unit), dice=entered_dice(args, "sail_dice"), rng=ctx.rng)
+        first_mate=first_mate(unit), dice=args.get("sail_dice"), rng=ctx.rng)
     check = result.get("command_check")
     return {**result, "unit": unit["id"], "dice": check["rolls"] if check else []}
 
@@ -119,7 +119,7 @@ def decide_full_speed(state: dict, args: dict, ctx) -> dict:
     unit = _fsa_check(state, args)
     in_irons = turn(state)["sail"].get(unit["id"], {}).get("relation") == "in irons"
     result = df.full_speed_ahead(now_stat(unit, "speed"), in_irons=in_irons,
-                                 at_anchor=at_anchor(state, unit["id"]), dice=entered_dice(args, "fsa_dice"),
+                                 at_anchor=at_anchor(state, unit["id"]), dice=args.get("fsa_dice"),
                                  rng=ctx.rng)
     return {**result, "unit": unit["id"], "luck": luck(7.0, result["inches"], "inches at Full Speed")}
 
@@ -134,7 +134,7 @@ def anchor(state: dict, p: dict) -> str:
     done = turn(state)["anchor"].get(uid)
     attached = status_cards(state, uid)
     if p.get("op") == "drop":
-        df.drop_anchor(attached, entered_number(p, "distance"),
+        df.drop_anchor(attached, needed(p, "distance"),
                        weighed_this_turn=done == "weigh")
         set_status(unit, df.AT_ANCHOR, True)
         turn(state)["anchor"][uid] = "drop"
@@ -171,10 +171,10 @@ def _escape_check(state: dict, args: dict) -> dict:
 @escape.decider
 def decide_escape(state: dict, args: dict, ctx) -> dict:
     unit = _escape_check(state, args)
-    dice = entered_dice(args, "escape_dice")
-    move = entered_dice(args, "move_dice")
+    dice = args.get("escape_dice")
+    move = args.get("move_dice")
     result = df.escape_jeopardy(unit["stats"].get("command", df.FIRST_MATE_COMMAND),
-                                entered_int(args, "enemies", 0), at_anchor=at_anchor(state, unit["id"]),
+                                args.get("enemies", 0), at_anchor=at_anchor(state, unit["id"]),
                                 auxiliary=is_auxiliary(unit), first_mate=first_mate(unit), dice=dice,
                                 move_dice=move, rng=None if dice is not None else ctx.rng)
     if result.get("awaiting"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 
 from companion import trackers
-from companion.actions import action, entered_dice, entered_flag, entered_int
+from companion.actions import action
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
 from companion.games.dreadfleet.state import GAME, books, set_wind
@@ -55,7 +55,7 @@ def decide_put_to_sea(state: dict, args: dict, ctx) -> dict:
     side, auxiliaries = df.WARSHIPS[name]
     if side not in state["sides"]:
         raise RuleError(f"The {name} sails for the {side}, which is not a side at this table.", "side")
-    card = df.validate_warship({**(args.get("stats") or {}), "sail": entered_flag(args, "sail")})
+    card = df.validate_warship({**(args.get("stats") or {}), "sail": args.get("sail", False)})
     stats = {**{k: card[k] for k in df.WARSHIP_STATS}, "sail": int(card["sail"]), "captain": True,
              "has_handling": True}
     units = [{"unit": f"u{state['next_unit']}", "name": name, "side": side, "template": "warship",
@@ -79,7 +79,7 @@ def scenario(state: dict, p: dict) -> str:
     name = " ".join(str(p.get("name") or "").split())
     if not name or len(name) > 60:
         raise RuleError("Name the scenario (1 to 60 characters).", "name")
-    turns = entered_int(p, "turns", None)
+    turns = p.get("turns")
     victory = " ".join(str(p.get("victory") or "").split())
     if len(victory) > 200:
         raise RuleError("Victory conditions are at most 200 characters.", "victory")
@@ -102,6 +102,6 @@ def place_wind(state: dict, p: dict) -> str:
 def decide_place_wind(state: dict, args: dict, ctx) -> dict:
     if books(state)["wind_placed"]:
         raise RuleError("The wind gauge is already placed; Fate cards move it from now on.", "wind")
-    dice = entered_dice(args, "dice")
+    dice = args.get("dice")
     result = df.place_wind(dice, ctx.rng)
     return {**result, "dice": [result["red"], result["white"]], "real": dice is not None}

@@ -1,9 +1,8 @@
 """Odds before rolling, for the broadside and boarding tool forms (an htmx fragment in ``views``)."""
 from __future__ import annotations
 
-from companion.actions import entered_dice, entered_number
 from companion.games.dreadfleet import rules as df
-from companion.games.dreadfleet.actions.broadsides import shot_options
+from companion.games.dreadfleet.actions.broadsides import read_form, shot_options
 from companion.games.dreadfleet.state import now_stat, wounds
 
 
@@ -13,17 +12,17 @@ def shot_preview(state: dict, args: dict) -> dict:
     firer, target = units.get(args.get("firer") or ""), units.get(args.get("target") or "")
     if not firer or not target:
         return {"message": "Choose the firing ship and its target."}
-    if args.get("distance") in (None, ""):
+    args = read_form(args)  # as df-broadside reads them
+    distance = args.get("distance")
+    if distance is None:
         return {"message": "Enter the range in inches (closest points of the bases)."}
     options = shot_options(state, args, firer, target)
-    odds = df.broadside_odds(firer["stats"].get("broadside", 0), entered_number(args, "distance", type_="df-broadside"),
-                             target["stats"]["armour"], **options)
+    odds = df.broadside_odds(firer["stats"].get("broadside", 0), distance, target["stats"]["armour"], **options)
     out = {"odds": odds, "firer": firer, "target": target, "first": options["first_broadside"]}
-    typed = entered_dice(args, "dice", type_="df-broadside")
+    typed = args.get("dice")
     if typed:
-        shot = df.broadside(firer["stats"].get("broadside", 0), entered_number(args, "distance", type_="df-broadside"),
-                            target["stats"]["armour"], **options, dice=typed,
-                            save_dice=entered_dice(args, "save_dice", type_="df-broadside"))
+        shot = df.broadside(firer["stats"].get("broadside", 0), distance, target["stats"]["armour"], **options,
+                            dice=typed, save_dice=args.get("save_dice"))
         out["typed"] = shot
     return out
 
