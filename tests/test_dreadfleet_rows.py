@@ -98,7 +98,7 @@ def test_the_broadside_and_boarding_fields_of_one_action_are_emptied_after_it(ga
     page = tools(game)
     shot = page[page.index('id="df-shot"'):page.index("</form>", page.index('id="df-shot"'))]
     for name in ("distance", "modifier", "dice", "save_dice"):
-        assert re.search(rf'<input name="{name}"[^>]* data-clear>', shot), name
+        assert re.search(rf'<input name="{name}"[^>]* data-clear[ >]', shot), name  # dice: dice_input's
     boarding = page[page.index('id="df-board"'):page.index("</form>", page.index('id="df-board"'))]
     assert re.search(r'<input name="dice"[^>]* data-clear>', boarding)
     assert "games/dreadfleet.js" in page  # keeps "Fire the broadside" under the thumb after it
