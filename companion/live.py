@@ -28,7 +28,7 @@ from companion.store import push
 
 # The stream's first text: how soon the browser reconnects, and an event at once.  A phone takes its
 # stream as through (and stops polling) only once an event has come: behind a proxy that passes the
-# headers but holds the events back, the phone goes on polling (static/connection.js).
+# headers but holds the events back, the phone goes on polling (static/js/push.js).
 OPENING = "retry: 1000\n\nevent: ping\ndata: \n\n"
 TICK = 0.02  # seconds between two looks at the database (the push delay's bound, besides the wake-up)
 PING = 20  # seconds between two keep-alive events on an idle stream (issue 25: every 15-30 s)

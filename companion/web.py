@@ -502,7 +502,7 @@ def roster_of(state: dict, seated: list[dict] | None = None) -> str:
     ``game.names``, and the seats joined: ``seated``, store.seated), every unit by id, name, side and whether
     it is on the table, and the table's settings (a game's helpers may show them).  The board carries it
     (#unit-options, a part every step brings) and so do the helpers drawn with it (#game-tools):
-    companion.js asks for the helpers again when the two differ (issue 28 §4)."""
+    static/js asks for the helpers again when the two differ (issue 28 §4)."""
     game = state.get("game") if isinstance(state.get("game"), dict) else {}
     units = [(uid, u.get("name"), u.get("side"), bool(u.get("removed"))) for uid, u in state.get("units", {}).items()]
     seats = [(s["name"], s["side"], s["role"]) for s in seated or ()]

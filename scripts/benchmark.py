@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 from urllib.parse import quote
 
-from load import SEQ_RE  # the board's seq as companion.js reads it (scripts/ is on the path: run as a script)
+from load import SEQ_RE  # the board's seq as static/js reads it (scripts/ is on the path: run as a script)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -162,7 +162,7 @@ def act_worker(job) -> list[float]:
 
 
 def htmx_act_worker(job) -> list[float]:
-    """One phone tapping a tracker's -/+ as its board's form posts it (htmx, as static/companion.js
+    """One phone tapping a tracker's -/+ as its board's form posts it (htmx, as static/js
     sends it: the seq its board shows, the unit's row open): the board, or what changed in it since
     that seq, comes back."""
     port, code, cookie, token, n, count = job
@@ -411,7 +411,7 @@ def profile(count: int = 300) -> None:
     seq = [SEQ_RE.search(phone.get(f"/t/{code}").data).group(1).decode()]
 
     def tap(i: int) -> None:
-        # as static/companion.js sends it: the seq its board shows (the answer is a step) and its open rows
+        # as static/js sends it: the seq its board shows (the answer is a step) and its open rows
         resp = phone.post(f"/t/{code}/act", data={"csrf_token": token, "_control": "unit-u1",
                                                    "do": f"adjust unit=u1 tracker=hp by={1 if i % 2 else -1}"},
                           headers={"HX-Request": "true", "X-CSRF-Token": token, "Accept-Encoding": "gzip",

@@ -5,7 +5,7 @@ about six ships (``table_plan``: a game's opening from tests/property_data).  Ea
 table through the player QR address (its own seat cookie, like a real phone; ``take_seat``), then
 polls the board's real poll URL every 2 s (x0.9-1.1 jitter) with the ``seq`` of the board it holds,
 taking the new ``seq`` from every answer it gets back (a whole board's data-seq, or a step's
-X-Board-Seq, as static/companion.js does).  About every 40 s (x0.5-1.5) it makes its game's signature
+X-Board-Seq, as static/js does).  About every 40 s (x0.5-1.5) it makes its game's signature
 move as the board's form posts it (htmx headers, CSRF token, gzip accepted, the seq its board shows):
 Freeform's -1 on a ship's HP, a Dreadfleet broadside, an Empires of Dust attack, damage to a
 Dreadnaught, a Talon fire, an Astral Action attack; and 0.3-1 s later takes it back with Undo, so a
@@ -33,7 +33,7 @@ client's own CPU and how late its loop sent (its lag), since it shares the box. 
 table uses the ratios to the floor measured in the same run.
 
 With ``--live`` each phone holds the board's live stream (/t/<code>/live, companion/live.py) instead of
-polling, as static/connection.js does: a step pushed on the stream is held on arrival; an event that
+polling, as static/js/push.js does: a step pushed on the stream is held on arrival; an event that
 says only the new seq makes it ask for the step (the poll URL with the seq its board shows) at once.
 The stream is asked for with Accept-Encoding: gzip, as Chromium's EventSource does
 (``--stream-identity``: without).  The sync delay is measured from the moment a tap's answer reached
@@ -260,7 +260,7 @@ class Phone:
         return h
 
     def take_seq(self, headers: dict, body: bytes) -> None:
-        """The seq the phone's board shows now, as static/companion.js keeps it: a step's answer
+        """The seq the phone's board shows now, as static/js keeps it: a step's answer
         says it in X-Board-Seq (the board stays), a whole board in its data-seq."""
         seq = headers.get("x-board-seq")
         if seq is None:
@@ -423,7 +423,7 @@ async def stream_loop(phone: Phone, res: Results, start: float, end: float, meas
                     before = int(phone.seq)
                     data = [line[len(b"data: "):] for line in lines if line.startswith(b"data: ")]
                     if fields.get(b"event") == b"step" and int(data[0].split()[0]) <= before:
-                        # the step itself, pushed (connection.js swaps it in): held on arrival
+                        # the step itself, pushed (static/js/push.js swaps it in): held on arrival
                         now = sent = loop.time()
                         phone.seq = str(int(data[0].split()[1]))
                         res.pushed += 1

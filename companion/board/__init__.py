@@ -3,7 +3,7 @@
 The board is a pure function of (table, seq, view), where the view is (role, side): every phone of a
 view is served the same HTML, drawn once per change by each server process and kept in its memory.
 What belongs to one phone is not in it: the page shell carries the seat's name and side
-(``data-seat``/``data-side`` on the body) and its CSRF token (``hx-headers``), and companion.js does
+(``data-seat``/``data-side`` on the body) and its CSRF token (``hx-headers``), and static/js does
 the little that needs them (Undo asks first only for another seat's move).  The forms' hidden token is
 the view's own (``form_token``): the same for every phone of the view, so a form works without
 JavaScript too.

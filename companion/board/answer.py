@@ -20,7 +20,7 @@ VARY = "HX-Request, Cookie, Accept-Encoding, X-Open-Units"
 
 def open_units() -> set[str]:
     """The unit rows this request's phone has open: X-Open-Units (htmx), else ``?open=`` (a page
-    load; "*" opens every card), else the table's "open" cookie (companion.js keeps it, so a page
+    load; "*" opens every card), else the table's "open" cookie (static/js keeps it, so a page
     loaded again, say after the phone slept, comes with the rows that were open, cards and all);
     ids that cannot be a unit's are ignored."""
     said = request.headers.get("X-Open-Units")
@@ -79,7 +79,7 @@ def _changed_since(board: Board, head: tuple, since: int | None) -> tuple[str, .
 def pushed_step(code: str, seat: dict, since: int, head: tuple | None = None) -> tuple[int, int, str] | None:
     """What a live stream pushes to a phone whose board is at ``since`` (companion/live.py): (since, the
     table's seq, the parts that changed), every changed unit with its card in (the stream does not know
-    which rows the phone has open; companion.js keeps each row folded or open as the player left it).
+    which rows the phone has open; static/js keeps each row folded or open as the player left it).
     Worked out once per view and ``since`` however many streams push it.  None when the phone is to ask
     with a poll instead: the board at ``since`` is not kept by this process (the stream's first change),
     it is too far behind, or more than the named parts changed.  ``head``: (id, seq, system) when the

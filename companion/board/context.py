@@ -44,7 +44,7 @@ def board_context(code: str, seat: dict, errors=None, flash=None, row=None) -> d
             "result": newest_result(row, log["rolls"]),
             "unit_result": unit_results(row, log["rolls"], log["undo"]),
             "lineup": lineup(row["state"]), "roster_print": roster_of(row["state"], seated),
-            # each side as the side selects below the board name it ("Side B (Ben)"): kept in step by companion.js
+            # each side as the side selects below the board name it ("Side B (Ben)"): kept in step by static/js
             "side_labels": {side: roster.called(seated, side) for side in row["state"]["sides"]},
             "errors": errors or {}, "flash": flash, "poll_seconds": current_app.config["POLL_SECONDS"]}
 

@@ -96,7 +96,7 @@ class Board:
             return segment[1]
         uid = segment.unit[0]
         opened = uid in open_units or "*" in open_units
-        # a page load draws the open rows open; an htmx answer leaves that to companion.js (a row the
+        # a page load draws the open rows open; an htmx answer leaves that to static/js (a row the
         # player folded while the request was out stays folded)
         return self.unit_html(segment, opened, opened and page_load and uid in open_units) if opened else segment.html
 
