@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import ast
 import importlib
+import inspect
 from pathlib import Path
 
 import pytest
+from flask import Blueprint
 
 from companion import actions, games
 
@@ -88,8 +90,11 @@ def test_the_phase_hook_and_the_pages_are_found_by_name(slug):
     assert (hook is not None) == ("phase" in roles)
     if hook is not None:
         assert hook.__name__ == "on_phase" and hook.__module__ == f"{found.package}.phase"
+        assert list(inspect.signature(hook).parameters) == ["state"], "on_phase(state) -> reminders"
     bp = found.blueprint()
     assert (bp is not None) == ("views" in roles)
+    if bp is not None:
+        assert isinstance(bp, Blueprint)
 
 
 @pytest.mark.parametrize("slug,folder", PACKAGES, ids=[s for s, _ in PACKAGES])
@@ -101,3 +106,18 @@ def test_template_globals_are_registered_one_way_in_views(slug, folder):
         assert "jinja_env" not in text, f"{path.relative_to(REPO)} reaches into the app's jinja_env"
         if "app_template_global" in text or "add_app_template_global" in text:
             assert path.relative_to(folder).parts[0] in ("views.py", "views"), path
+
+
+@pytest.mark.parametrize("slug", sorted(FOUND))
+def test_every_action_takes_the_state_and_its_arguments(slug):
+    """An action is ``apply(state, p) -> label``; its decider ``(state, args, ctx) -> payload``; its
+    dice check ``(state, p)``: the three shapes docs/adding-a-game.md §5 and §7 name."""
+    def takes(fn) -> int:  # the arguments it must be given (the core's wrapper adds one with a default)
+        return sum(p.default is inspect.Parameter.empty for p in inspect.signature(fn).parameters.values())
+    own = {t: a for t, a in actions.available(slug).items() if a.systems and slug in a.systems}
+    for type_, entry in own.items():
+        assert takes(entry.apply) == 2, type_
+        if entry.decide:
+            assert takes(entry.decide) == 3, type_
+        if entry.dice:
+            assert takes(entry.dice) == 2, type_
