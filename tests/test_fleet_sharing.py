@@ -125,23 +125,30 @@ def test_a_fleet_too_big_for_a_qr_says_so_and_points_to_the_file(app, monkeypatc
                      text(resp))
 
 
+def typed(page: str, name: str) -> dict:
+    """The attributes of the input called ``name`` (in whatever order its macro writes them)."""
+    tag = re.search(rf'<input [^>]*name="{re.escape(name)}"[^>]*>', page)
+    assert tag, f"no input {name}"
+    return {m[0]: m[1] for m in re.findall(r'([\w-]+)(?:="([^"]*)")?', tag.group(0)[len("<input "):-1])}
+
+
 def test_the_fleet_editor_starts_from_the_card_this_table_saved_last(app):
     anna = seated(app, PHONE_A, "dreadfleet", "Anna")
     ben = seated(app, PHONE_B, "dreadfleet", "Ben")
     board = text(anna.client.get(f"/t/{anna.code}/tools/game"))
-    assert 'name="stats.speed" inputmode="numeric" class="num" value=""' in board  # nothing saved yet
+    assert typed(board, "stats.speed")["value"] == ""  # nothing saved yet
     assert warship(anna, "Heldenhammer", speed=7, crew=5).status_code == 200
     board = text(anna.client.get(f"/t/{anna.code}/tools/game"))
     editor = board[board.index('id="df-editor"'):board.index("Save Warship card")]
     assert re.search(r"<option [^>]*selected[^>]*>Flaming Scimitar</option>", editor)  # the next warship
-    assert 'name="stats.speed" inputmode="numeric" class="num" value="7"' in editor
-    assert 'name="stats.crew" inputmode="numeric" class="num" value="5"' in editor
+    assert typed(editor, "stats.speed")["value"] == "7" and typed(editor, "stats.crew")["value"] == "5"
     assert "Started from your last card, the Heldenhammer" in editor
     # a stepper per characteristic, within the game's own input limits (content/dreadfleet/system.toml)
-    assert 'aria-label="Armour" data-stepper data-min="1" data-max="7"' in editor
+    armour = typed(editor, "stats.armour")
+    assert (armour["aria-label"], armour["data-min"], armour["data-max"]) == ("Armour", "1", "7") and "data-stepper" in armour
     # another table's phone starts empty: the start is this table's last card
     other = text(ben.client.get(f"/t/{ben.code}/tools/game"))
-    assert 'name="stats.speed" inputmode="numeric" class="num" value=""' in other
+    assert typed(other, "stats.speed")["value"] == ""
 
 
 def test_the_ship_designer_starts_from_the_card_this_table_saved_last_without_its_name(app):
@@ -152,7 +159,7 @@ def test_the_ship_designer_starts_from_the_card_this_table_saved_last_without_it
     assert 'name="name" value=""' in designer  # a new name: saving must not replace the Falcon
     assert re.search(r'<option value="3" selected>3</option>', designer)
     assert 'name="mv.0.velocity" class="num" value="2"' in designer  # its Movement Table, 2:3/2 first
-    assert 'name="chart.miss" class="num" value="2"' in designer and "data-stepper" in designer
+    assert typed(designer, "chart.miss")["value"] == "2" and "data-stepper" in typed(designer, "chart.miss")
     assert "Started from your last card, Falcon" in designer
 
 
