@@ -1,7 +1,10 @@
 // Whether the phone is in touch with the host, and how that is said. Pure: tests/js/link-state.test.js.
 // "nohost": on its network, but the host does not answer (stopped, restarting); "offline" would send
 // the player to their Wi-Fi settings for nothing (issue 40 §7).
-export const WORD = {live: "● live", offline: "○ offline", nohost: "○ no answer", reconnecting: "◌ reconnecting"};
+// a no-break space holds the sign to its first word: beside a long seat name "●" and "live" wrapped
+// onto two lines on a 390 px phone; "no answer" may still wrap between its words
+export const WORD = {live: "●\u00a0live", offline: "○\u00a0offline", nohost: "○\u00a0no answer",
+  reconnecting: "◌\u00a0reconnecting"};
 const OLD = " This board may be out of date.", NOT = ": your taps are not sent.";
 export const SAY = {live: "", reconnecting: "Reconnecting… this board may be out of date.", offline: "Offline" + NOT + OLD,
   nohost: "The host is not answering" + NOT + OLD};

@@ -45,6 +45,20 @@ def test_a_short_seat_and_its_side_stay_whole_in_the_top_bar(live_server, phone,
     assert al.evaluate("document.documentElement.scrollWidth") <= width
 
 
+def test_the_link_sign_keeps_its_word_beside_a_long_seat_name(live_server, phone):
+    """"● live" beside "Annabelle · Grand Alliance" on a 390 px phone: the sign and its word on one line
+    (they wrapped apart: session 4's screenshot)."""
+    anna = phone()
+    anna.set_viewport_size({"width": 390, "height": 844})
+    open_table(anna, live_server, "dreadfleet", "The Bay", "Grand Alliance", ready="#board", seat="Annabelle")
+    expect(anna.locator("#link-state")).to_have_text("● live")
+    lines = anna.evaluate("""() => { const n = document.querySelector('#link-state').firstChild;
+        const r = document.createRange(); r.selectNodeContents(n);
+        return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; }""")
+    assert lines == 1
+    anna.screenshot(path=str(shots("dreadfleet") / "top-bar-long-seat.png"), clip={"x": 0, "y": 0, "width": 390, "height": 120})
+
+
 def test_a_host_that_stops_answering_is_said_so_and_a_refused_tap_shows_above_the_bar(live_server, phone):
     anna = phone()
     anna.route("**/live*", lambda route: route.abort("connectionrefused"))  # (the polls say who answers)
