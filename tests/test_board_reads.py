@@ -64,6 +64,20 @@ def test_prints_tell_apart_values_a_template_draws_differently():
     assert reads.value_print({"x": {"n": [1, 2]}}, "x") != reads.value_print({"x": {"n": [1, 3]}}, "x")
 
 
+def test_prints_of_nested_values_tell_apart_what_json_would_not():
+    """Nested values print through marshal (the fast path): True inside a dict is not 1, a key 1 is
+    not "1", a tuple is not a list; equal values built apart (a string made at run time beside a
+    literal) print the same; a nested Markup or object takes the JSON path and still compares."""
+    def p(value):
+        return reads.value_print({"x": value}, "x")
+    assert p({"n": True}) != p({"n": 1}) and p({1: "a"}) != p({"1": "a"}) and p({"n": (1, 2)}) != p({"n": [1, 2]})
+    made = "".join(["Gol", "iath"]) * 40  # not interned, unlike the literal below
+    assert p({"name": made, "hp": [3, 5]}) == p({"name": "Goliath" * 40, "hp": [3, 5]})
+    assert p({"m": Markup("<b>a</b>")}) == p({"m": Markup("<b>a</b>")}) != p({"m": Markup("<b>b</b>")})
+    with pytest.raises(NotKept):
+        p({"o": object()})
+
+
 def test_what_cannot_be_compared_is_never_kept():
     with pytest.raises(NotKept):
         reads.value_print({"x": object()}, "x")  # its only text is its address
