@@ -122,3 +122,18 @@ def test_a_content_pack_prints_as_the_digest_of_its_files(tmp_path, monkeypatch)
     assert reads.value_print({"system": changed}, "system") != reads.value_print({"system": first}, "system")
     # inside another value too (a dict a helper hands a template)
     assert reads.value_print({"x": {"s": changed}}, "x") != reads.value_print({"x": {"s": first}}, "x")
+
+
+def test_a_variant_is_told_apart_at_its_first_differing_read():
+    """same_prints says what comparing the whole prints said, and stops at the first read that differs
+    (the reads after it are not printed for this variant)."""
+    then = {"state": Watched("state", {"phase": 1, "round": 2, "units": {"u1": {"hp": 3}}}), "side": "A"}
+    now = {"state": Watched("state", {"phase": 2, "round": 2, "units": {"u1": {"hp": 3}}}), "side": "A"}
+    read = (("state", "phase"), ("state", "round"), ("state", "units"))
+    printed = reads.prints(read, then, {}) + reads.own_prints(("side",), then, {})
+    assert reads.same_prints(read, ("side",), printed, then, {})
+    shared: dict = {}
+    assert not reads.same_prints(read, ("side",), printed, now, shared)
+    assert list(shared) == [("state", "phase")]  # stopped there
+    assert not reads.same_prints(read, ("side",), printed, {**then, "side": "B"}, {})
+    assert not reads.same_prints(read[:2], ("side",), printed, then, {})  # another part's reads

@@ -177,7 +177,7 @@ def _drawn(board: Board, key: tuple, render, extra: dict | None = None, context:
     at, texts = board.parts_key + (key,), board.texts
     for read, own, printed, html in keep.parts(at):
         try:
-            if reads.prints(read, ctx, texts) + reads.own_prints(own, ctx, texts) == printed:
+            if reads.same_prints(read, own, printed, ctx, texts):
                 if CHECK_PARTS:
                     _check(key, render, ctx, read + own, html)
                 return html

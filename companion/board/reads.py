@@ -193,6 +193,21 @@ def own_prints(reads: tuple, ctx: dict, shared: dict) -> tuple:
     return tuple(out)
 
 
+def same_prints(reads: tuple, own: tuple, printed: tuple, ctx: dict, shared: dict) -> bool:
+    """Whether ``prints(reads) + own_prints(own)`` would be ``printed``, stopping at the first read whose
+    value differs: a part's variant drawn from another state is told apart without printing all it read
+    (a part has up to 8 variants, each reading some 30 values)."""
+    if len(reads) + len(own) != len(printed):
+        return False
+    for read, was in zip(reads, printed, strict=False):  # (printed goes on with the own reads)
+        found = shared.get(read, MISSING)
+        if found is MISSING:
+            found = shared[read] = value_print(ctx, read)
+        if found != was:
+            return False
+    return own_prints(own, ctx, shared) == printed[len(reads):]
+
+
 def noted(reads: set, ctx: dict, own: frozenset) -> tuple[tuple, tuple]:
     """The reads noted while a part was drawn, in a fixed order, as (the board context's, the part's own):
     names that are functions (macros, helpers) are left out, and so are the dicts read key by key."""
