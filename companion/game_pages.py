@@ -11,6 +11,7 @@ import json
 from flask import abort, request
 
 from companion import hidden, share, store
+from companion.actions import read_as  # noqa: F401  (for the games' pages)
 from companion.db import get_db, systems  # noqa: F401  (for the games' pages)
 from companion.errors import RuleError
 from companion.games import library  # noqa: F401  (for the games' pages)
@@ -22,7 +23,7 @@ from companion.web import ctx_for, error_fragment, page_or_partial, require_play
 # A game's pages import from the core only this module (issue 29): besides what is defined below,
 # the names they use are re-exported here, so the core can move them without touching a game:
 # ``store`` (library_item(s), act, NotFound), ``get_db``, ``systems``, ``library`` (save, delete), ``share``,
-# ``form_args``, ``RuleError``, ``ctx_for``, ``page_or_partial``, ``error_fragment``,
+# ``form_args``, ``read_as``, ``RuleError``, ``ctx_for``, ``page_or_partial``, ``error_fragment``,
 # ``require_player``, ``status_of``.
 
 

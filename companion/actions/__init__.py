@@ -146,6 +146,13 @@ def declared(type_: str, key: str) -> schema.Field:
     return field
 
 
+def read_as(type_: str, keys, form: dict) -> dict:
+    """A form that runs no action (a preview: the odds before a shot) read by the fields action type
+    ``type_`` declares for ``keys``, as the action gets them (3, True, [6, 5, 2]; an empty one left
+    out): a bad value is refused in the action's own words."""
+    return schema.parse_args(tuple((key, declared(type_, key)) for key in keys), dict(form))
+
+
 def entered(args: dict, key: str, value=_GIVEN, *, type_: str | None = None, name: str | None = None):
     """What a player entered for ``key`` (or ``value``, read the same way), parsed by the field the
     action type declared for it (``schema.<Kind>.parse``): a game reads its input through the

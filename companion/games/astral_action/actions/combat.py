@@ -5,7 +5,7 @@ L77-L83: the result is worked out first and can be rerolled or dodged "before ap
 """
 from __future__ import annotations
 
-from companion.actions import action, chance, declared, entered_dice, entered_int, phase_now
+from companion.actions import action, chance, entered_dice, entered_int, phase_now
 from companion.errors import RuleError
 from companion.games.astral_action.rules import attack as atk
 from companion.games.astral_action.rules.damage import take_damage
@@ -23,7 +23,7 @@ from companion.games.astral_action.state import (
     target_view,
     turn,
 )
-from companion.schema import Dice, Flag, Int, Num, Ref, Scalar, Text, parse_args
+from companion.schema import Dice, Flag, Int, Num, Ref, Scalar, Text
 
 NUMBER_MODS = ("obscuring", "accuracy", "damage", "formation", "extra_pws")  # typed X, from -9 to 9
 # a [Marked] token removed for one effect each (Mark Target, L275-L279): more than one token, more effects
@@ -69,7 +69,7 @@ def shot_of(args: dict) -> tuple[str, int | None]:
 def band_of(item: dict, p: dict, mods: dict) -> int:
     """The attack's range band: from the measured distance (equipment.band_at, the one place that
     reads ranges), or the band chosen when no distance was typed; both must agree when both come.
-    ``p``: an aa-attack request or payload, read by its fields (``read_form`` for the odds preview's);
+    ``p``: an aa-attack request or payload, read by its fields (``actions.read_as`` for the odds preview's);
     ``mods``: the attack's (a [Marked] token spent for range, a Beam-specialist faction)."""
     distance = p.get("distance")
     chosen = p.get("band")
@@ -93,13 +93,6 @@ def attack_mods(p: dict) -> dict:
         if value:
             mods[key] = value
     return mods
-
-
-def read_form(form: dict) -> dict:
-    """The attack form as the odds preview sends it (no action runs), its band, distance and
-    modifiers read by the fields aa-attack declares, as the action gets them (3, True; left out
-    when empty): a bad one is refused in the same words."""
-    return parse_args(tuple((key, declared("aa-attack", key)) for key in PLANNED), dict(form))
 
 
 def plan_attack(state: dict, p: dict) -> tuple[dict, dict, dict, dict]:

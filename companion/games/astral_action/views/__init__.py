@@ -17,12 +17,13 @@ from companion.game_pages import (
     json_file,
     library,
     listed,
+    read_as,
     refusal,
     share,
     store,
     uploaded_json,
 )
-from companion.games.astral_action.actions.combat import plan_attack, read_form, shot_of
+from companion.games.astral_action.actions.combat import PLANNED, plan_attack, shot_of
 from companion.games.astral_action.rules import attack as atk
 from companion.games.astral_action.rules import design
 from companion.games.astral_action.rules import turn as tn
@@ -269,7 +270,7 @@ def odds(code: str):
         attacker, weapon = shot_of(asked)
         if not attacker or not args.get("target"):
             raise RuleError("Choose a weapon and a target.", "shot")
-        plan, *_ = plan_attack(row["state"], {**read_form(asked), "attacker": attacker, "weapon": weapon})
+        plan, *_ = plan_attack(row["state"], {**read_as("aa-attack", PLANNED, asked), "attacker": attacker, "weapon": weapon})
         return render_template("games/astral-action/_odds.html", plan=plan, odds=atk.odds(plan), problem=None)
     except (RuleError, ValueError) as exc:
         return render_template("games/astral-action/_odds.html", plan=None, odds=None,

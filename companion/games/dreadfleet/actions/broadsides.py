@@ -2,7 +2,7 @@
 fired as she bears, with the Damage cards its unsaved hits draw."""
 from __future__ import annotations
 
-from companion.actions import action, chance, declared, needed
+from companion.actions import action, chance, needed
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
 from companion.games.dreadfleet.actions.damage import _told, damage_ready, owe, plan_damage, resolve_damage
@@ -17,7 +17,7 @@ from companion.games.dreadfleet.state import (
     turn,
     unit_at_sea,
 )
-from companion.schema import Dice, Flag, Int, Num, Ref, parse_args
+from companion.schema import Dice, Flag, Int, Num, Ref
 
 
 def fired_before(state: dict, unit: dict) -> bool:
@@ -50,20 +50,13 @@ def _shot_check(state: dict, args: dict) -> tuple[dict, dict, bool]:
 
 def shot_options(state: dict, args: dict, firer: dict, target: dict) -> dict:
     """The keyword options of a shot (``args`` read by df-broadside's fields: its request, or the odds
-    preview's form through ``read_form``); a first broadside is found from the books, not asked."""
+    preview's form through ``actions.read_as``); a first broadside is found from the books, not asked."""
     return {"partial": args.get("partial", False), "raking": args.get("raking", False),
             "first_broadside": not fired_before(state, firer), "modifier": args.get("modifier", 0),
             "target_is_auxiliary": is_auxiliary(target)}
 
 
 PREVIEWED = ("distance", "partial", "raking", "modifier", "dice", "save_dice")  # what the odds preview reads
-
-
-def read_form(form: dict) -> dict:
-    """The broadside form as the odds preview sends it (no action runs), its range, options and dice
-    read by the fields df-broadside declares, as the action gets them (7.5, True, [6, 5, 2]; left
-    out when empty): a bad one is refused in the same words."""
-    return parse_args(tuple((key, declared("df-broadside", key)) for key in PREVIEWED), dict(form))
 
 
 @action("df-broadside", phase="Action", doing="A broadside", systems=GAME, chance=True, fields={

@@ -1,8 +1,9 @@
 """Odds before rolling, for the broadside and boarding tool forms (an htmx fragment in ``views``)."""
 from __future__ import annotations
 
+from companion.game_pages import read_as
 from companion.games.dreadfleet import rules as df
-from companion.games.dreadfleet.actions.broadsides import read_form, shot_options
+from companion.games.dreadfleet.actions.broadsides import PREVIEWED, shot_options
 from companion.games.dreadfleet.state import now_stat, wounds
 
 
@@ -12,7 +13,7 @@ def shot_preview(state: dict, args: dict) -> dict:
     firer, target = units.get(args.get("firer") or ""), units.get(args.get("target") or "")
     if not firer or not target:
         return {"message": "Choose the firing ship and its target."}
-    args = read_form(args)  # as df-broadside reads them
+    args = read_as("df-broadside", PREVIEWED, args)  # as df-broadside reads them
     distance = args.get("distance")
     if distance is None:
         return {"message": "Enter the range in inches (closest points of the bases)."}
