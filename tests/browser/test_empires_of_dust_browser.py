@@ -189,6 +189,44 @@ def test_designer_and_board_fit_a_phone(live_server, phone):
     assert_fits_a_phone(anna, "#eod-panel button, .eod-unit button, #eod-attack button, #eod-attack select, #eod-designer button, #eod-designer select")
 
 
+def helper_caught_up(page):
+    """The attack helper has been drawn for the ships on the board (its own redraw after a change is in)."""
+    expect(page.locator("#eod-attack")).to_have_attribute(
+        "data-roster", page.locator("#eod-roster").get_attribute("data-roster"), timeout=SYNC)
+
+
+def test_an_attacker_chosen_while_the_ships_redraw_is_out_wins(live_server, phone):
+    """The helper asks for itself again when the ships change; an attacker chosen while that answer is
+    on its way wins, whichever answer comes back last (the older request is replaced)."""
+    anna, ben = phone(), phone()
+    at_the_table(anna, ben, live_server)
+    anna.select_option("#eod-average select[name=side]", "Fleet 1")
+    anna.click("#eod-average button.primary")
+    expect(hp(anna, "Fleet 1", "Avg. B.")).to_have_text("80")
+    helper_caught_up(anna)
+    held = []
+    anna.route("**/eod/attack?*", lambda route: held.append(route))
+    anna.evaluate("htmx.trigger(document.body, 'eod-roster')")  # the ships' redraw, as after a change
+    anna.wait_for_function("() => document.querySelector('#eod-attack [hx-trigger^=eod-roster]')"
+                           ".classList.contains('htmx-request')")
+    anna.select_option("#eod-attack select[name=attacker]", "u2")
+    for _ in range(100):
+        if len(held) >= 2:
+            break
+        anna.wait_for_timeout(50)
+    assert len(held) == 2, len(held)
+    anna.unroute("**/eod/attack?*")
+    for route in reversed(held):  # the attacker's answer first, then the redraw's (old attacker)
+        try:
+            route.continue_()
+        except Exception:  # noqa: BLE001 - the replaced request was aborted by the page
+            pass
+        anna.wait_for_timeout(300)
+    expect(anna.locator("#eod-attack select[name=attacker]")).to_have_value("u2")
+    anna.wait_for_timeout(500)
+    expect(anna.locator("#eod-attack select[name=attacker]")).to_have_value("u2")
+
+
 def test_dice_typed_while_the_helper_is_redrawn_stay(live_server, phone):
     """The attack helper is drawn again when the attacker changes (or the ships do); the dice the
     player types while that answer is on its way are still there when it lands."""
@@ -197,6 +235,7 @@ def test_dice_typed_while_the_helper_is_redrawn_stay(live_server, phone):
     anna.select_option("#eod-average select[name=side]", "Fleet 1")
     anna.click("#eod-average button.primary")
     expect(hp(anna, "Fleet 1", "Avg. B.")).to_have_text("80")
+    helper_caught_up(anna)  # (its redraw for the new ships is in: the test holds the attacker's answer only)
     held, holding = [], [True]
     anna.route("**/eod/attack?*", lambda route: held.append(route) if holding[0] else route.continue_())
     anna.select_option("#eod-attack select[name=attacker]", "u2")  # the helper asks for itself again
