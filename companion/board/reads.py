@@ -112,7 +112,8 @@ def recording(reads: set):
 
 def _print(value):
     """A value as something short to compare: itself when small and plain, else a 16-byte hash of its
-    JSON (an object whose only text is its address cannot be compared across draws)."""
+    marshal (plain values) or JSON (the rest; an object whose only text is its address cannot be
+    compared across draws)."""
     kind = type(value)
     if value is None or kind is int:
         return value
