@@ -126,10 +126,6 @@ def wait_past(path: str, code: str, seq: int, timeout: float) -> int | None:
                     watch.seqs.pop(code, None)  # not watched now: read afresh when watched again
 
 
-_texts: OrderedDict[tuple, str] = OrderedDict()  # a step's event text, made once per process (every stream of a view sends it)
-_TEXTS_KEPT = 256
-
-
 def event_text(pushed: tuple[int, int, str] | None, seq: int) -> str:
     """A change's event: the step ``pushed`` ((since, seq, html)), or the new seq alone.  A step's text is
     made once and handed to every stream that sends it: the same text object, whose hash Python keeps,
@@ -200,7 +196,9 @@ GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"  # gzip, deflate, no n
 WINDOW = 32768  # what a deflate run may refer back to
 _runs: OrderedDict[tuple, bytes] = OrderedDict()
 _RUNS_KEPT = 256  # runs of the last changes (a change is pushed within a moment of its commit)
-_runs_lock = threading.Lock()
+_runs_lock = threading.Lock()  # (guards _texts too)
+_texts: OrderedDict[tuple, str] = OrderedDict()  # a step's event text, made once per process (event_text)
+_TEXTS_KEPT = 256
 
 
 def deflate_run(text: bytes, before: bytes | None = None) -> bytes:
