@@ -115,8 +115,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     from companion.seat import KeptSeatCookies
     app.session_interface = KeptSeatCookies()  # a phone's cookie is checked once, not every poll
 
-    from companion import api, db, disk, display, lobby, lookup, play, share, tracker_view, web
+    from companion import api, db, disk, display, i18n, lobby, lookup, play, share, tracker_view, web
     from companion.actions import _load_all
+    i18n.init_app(app)  # before any template is loaded: the templates' _() comes with it
     db.init_app(app)
     if not app.config.get("SECRET_KEY"):
         # one key for every app server behind the address: the database's own when it is shared

@@ -25,6 +25,8 @@ from flask import current_app
 from flask.sessions import SecureCookieSessionInterface
 from itsdangerous import BadSignature
 
+from companion import i18n
+
 KEEP = 4096  # distinct cookies remembered: a club night's phones, many times over
 
 
@@ -74,6 +76,7 @@ class View(NamedTuple):
     role: str  # "player" or "spectator"
     side: str  # "" for a seat without a side
     locked: bool = False  # its side's sealed parts came boxed in an import: not read (hidden.viewer_side)
+    lang: str = "en"  # the language it is drawn in (companion/i18n.py): the phone's, shared by its view
 
     def seat(self) -> dict:
         """The seat the board is drawn for: a view has no name (the phone's own is in the page shell)."""
@@ -81,7 +84,8 @@ class View(NamedTuple):
 
 
 def view_of(seat: dict) -> View:
-    return View(seat.get("role") or "player", seat.get("side") or "", bool(seat.get("locked")))
+    """The seat's view, in the language this request is drawn in."""
+    return View(seat.get("role") or "player", seat.get("side") or "", bool(seat.get("locked")), i18n.current())
 
 
 def form_token(code: str, view: View) -> str:

@@ -40,7 +40,8 @@ def board_context(code: str, seat: dict, errors=None, flash=None, row=None) -> d
             "unit_rows": has_template(f"games/{system.slug}/_row.html")
             or not has_template(f"games/{system.slug}/_unit.html"),
             "readonly": seat["role"] == "spectator" or row["finished"],
-            "history": {k: log[k] for k in ("undo", "redo", "undo_seq", "redo_seq")}, "rolls": log["rolls"],
+            "history": {k: log[k] for k in ("undo", "redo", "undo_seq", "redo_seq", "undo_said", "redo_said")},
+            "rolls": log["rolls"],
             "result": newest_result(row, log["rolls"]),
             "unit_result": unit_results(row, log["rolls"], log["undo"]),
             "lineup": lineup(row["state"]), "roster_print": roster_of(row["state"], seated),

@@ -18,12 +18,14 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from flask import current_app, g
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from companion.board import keep, reads
 from companion.board.context import board_context
 from companion.board.isolate import drawn_or_stand_in
 from companion.board.reads import Watched
+from companion.i18n import drawn_in
+from companion.said import _
 from companion.seat import View, form_token
 from companion.web import without_indentation
 
@@ -88,7 +90,8 @@ class Board:
             return segment.html  # (retired meanwhile: the row's slot asks for the card)
         key = (segment.unit[0], row_open)
         if key not in variants:
-            variants[key] = _render_unit(self, segment.unit, with_card=True, row_open=row_open, context=context)
+            with drawn_in(self.view.lang):
+                variants[key] = _render_unit(self, segment.unit, with_card=True, row_open=row_open, context=context)
         return variants[key]
 
     def html_of(self, segment: Segment, open_units: set[str], page_load: bool) -> str:
@@ -125,7 +128,7 @@ def _changed(old: Board, new: Board) -> tuple[str, ...] | None:
     if len(old.segments) != len(new.segments):
         return None
     changed = []
-    for (was_key, was_html, _), (key, html, _) in zip(old.segments, new.segments, strict=False):  # (either retired)
+    for (was_key, was_html, _was_unit), (key, html, _unit) in zip(old.segments, new.segments, strict=False):  # (either retired)
         if was_key != key:
             return None
         if was_html != html:
@@ -143,6 +146,11 @@ def draw(row: dict, view: View, errors: dict | None = None, flash: str | None = 
     templates); ``errors``/``flash``: one answer's own sentences (such a board is not kept, nor are its
     parts); ``version``: the templates' and the library's (keep.version), which kept parts are drawn
     from too."""
+    with drawn_in(view.lang):  # every phone of the view reads it: drawn in the view's language
+        return _draw(row, view, errors, flash, version)
+
+
+def _draw(row: dict, view: View, errors: dict | None, flash: str | None, version: str) -> Board:
     token = form_token(row["code"], view)
     ctx = board_context(row["code"], view.seat(), errors, flash, row)
     ctx["csrf_token"] = token
@@ -156,7 +164,7 @@ def draw(row: dict, view: View, errors: dict | None = None, flash: str | None = 
     ctx["unit_result"] = Watched("unit_result", ctx["unit_result"])  # read unit by unit (context.unit_results)
     board = Board(row["code"], ctx["row"]["seq"], view, "", [], ctx, version=version)
     if not (errors or flash):
-        board.parts_key = keep.part_key(row["id"], view.role, version)
+        board.parts_key = keep.part_key(row["id"], view.role, view.lang, version)
     with _forms_of(token):
         board.opening = drawn_or_stand_in(lambda: _render("board/open.html", ctx), "board/open.html", "board",
                                           row["code"], board.seq)
@@ -240,7 +248,8 @@ def _segments(board: Board, ctx: dict):
                 yield Segment(f"u-{uid}", _render_unit(board, (uid, unit)), (uid, unit))
         yield Segment(None, part("board/side_close.html", side=side, si=si))
     yield Segment("board-decks", part("board/decks.html", "board-decks"))
-    yield Segment(None, '<section class="card"><h2>Rolls and draws</h2>')
+    heading = escape(_("Rolls and draws"))  # (outside the f-string: the catalogs' extraction reads no call inside one)
+    yield Segment(None, f'<section class="card"><h2>{heading}</h2>')
     yield Segment("rolls", part("board/rolls.html", "rolls"))
     yield Segment(None, "</section>")
     yield Segment("dock", part("board/dock.html", "dock"))

@@ -65,9 +65,9 @@ PART_BUDGET = 32 * 1024 * 1024  # bytes of parts' HTML kept per server process
 VARIANTS = 8  # of one part (a side's own, a row drawn open ...), newest first
 
 
-def part_key(table_id: int, role: str, version: str) -> tuple:
-    """Where the parts of a table's boards for ``role`` are kept (a part's own key is added to it)."""
-    return _key(table_id, 0, View(role, ""), version)
+def part_key(table_id: int, role: str, lang: str, version: str) -> tuple:
+    """Where the parts of a table's boards for ``role`` in ``lang`` are kept (a part's own key is added to it)."""
+    return _key(table_id, 0, View(role, "", False, lang), version)
 
 
 def parts(key: tuple) -> list:

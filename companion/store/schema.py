@@ -210,6 +210,14 @@ def m014_settings(db) -> None:
     table_of(db, "settings").create({"name": str, "value": str}, pk="name", not_null={"value"})
 
 
+@migrations()
+def m015_said(db) -> None:
+    """A move keeps what it said as a message and its values (companion/said.py, issue 42), so each
+    phone draws it in its own language; the English ``label`` stays (the API, old readers).  Events
+    stored before have none and read in their English."""
+    table_of(db, "events").add_column("said", str)
+
+
 # --- what a migration uses of a table, on PostgreSQL ----------------------------------------------
 PG_TYPES = {int: "integer", str: "text", float: "double precision"}
 PG_MIGRATIONS = "companion_migrations"

@@ -1,0 +1,222 @@
+"""Each phone in its player's language (issue 42): which language a request is drawn in, and the app's
+words in it.
+
+- The words are written in English where they are used (templates' ``_()``, Python's ``gettext``):
+  English is the message ids themselves.  German and French come from
+  ``companion/translations/<lang>/LC_MESSAGES/messages.po``, read by Babel once per process: the
+  ``.po`` is the one place a translation lives (no compiled ``.mo`` beside it to drift).
+- Which language: ``?lang=`` (the big screen's link), else the phone's own choice (the menu's switch,
+  kept in the seat cookie beside its seats), else the browser's ``Accept-Language``, else English.
+- The board is drawn once per view and shared by every phone of it (companion/board), so a view
+  carries its language (``seat.View.lang``) and a board is drawn in it (``drawn_in``).
+- The rulebooks' own words (a table's name, a ship's, a quoted rule) are not the app's: they are
+  data in ``content/`` and are never passed through gettext.
+"""
+from __future__ import annotations
+
+import io
+from contextlib import contextmanager
+from functools import cache
+from pathlib import Path
+from urllib.parse import urlencode
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import NullTranslations, Translations
+from flask import Blueprint, abort, current_app, g, has_request_context, redirect, request, session, url_for
+from flask_babel import Babel, Domain, force_locale, get_locale
+
+from companion import said
+from companion.said import drawn
+
+# the languages a player can choose, each in its own words (the menu shows them so)
+LANGUAGES = {"en": "English", "de": "Deutsch", "fr": "Français"}
+DEFAULT = "en"
+PSEUDO = "xx"  # the tests' pseudo-language: every message wrapped, so an unmarked word shows (tests/test_i18n.py)
+_PSEUDO_AS = "eo"
+CATALOGS = Path(__file__).parent / "translations"
+
+
+def valid(lang: str | None) -> str | None:
+    """``lang`` if the app speaks it (the pseudo-language only where the app is told to), else None."""
+    if lang in LANGUAGES:
+        return lang
+    if lang == PSEUDO and current_app.config.get("PSEUDO_LOCALE"):
+        return lang
+    return None
+
+
+def choose() -> str:
+    """The language this request is drawn in (Flask-Babel asks once per request and keeps it)."""
+    if not has_request_context():
+        return DEFAULT
+    asked = valid(request.args.get("lang"))
+    if asked:
+        return asked
+    chosen = valid(session.get("lang"))
+    if chosen:
+        return chosen
+    return request.accept_languages.best_match(LANGUAGES, DEFAULT) or DEFAULT
+
+
+def current() -> str:
+    """The language in force now (a forced one while a board is drawn for a view)."""
+    locale = get_locale()
+    if locale is None:
+        return DEFAULT
+    return PSEUDO if locale.language == _PSEUDO_AS else locale.language
+
+
+def catalog() -> NullTranslations:
+    """The catalog in force now, found once per request (and per board drawn in another language):
+    every message of a render is one dictionary lookup in it (issue 42's bound on a board's time)."""
+    try:
+        return g._catalog
+    except AttributeError:
+        found = g._catalog = translations(current())
+        return found
+
+
+@contextmanager
+def drawn_in(lang: str):
+    """Draw in ``lang`` whatever the request's own is: a view's board is drawn once for every phone of it."""
+    if lang == current():
+        yield
+        return
+    before = g.pop("_catalog", None)
+    with force_locale(_babel_name(lang)):
+        g._catalog = translations(lang)
+        try:
+            yield
+        finally:
+            g.pop("_catalog", None)
+            if before is not None:
+                g._catalog = before
+
+
+def _babel_name(lang: str) -> str:
+    # Babel knows no "xx": the pseudo-language borrows Esperanto's locale, which the app never offers
+    return _PSEUDO_AS if lang == PSEUDO else lang
+
+
+class Pseudo(NullTranslations):
+    """Every message wrapped in [[ ]]: a page drawn in it shows any word that was not marked.  It keeps
+    what it was asked (``asked``): the tests check that each is in the catalogs (a message no
+    extraction found would stay English in German)."""
+
+    def __init__(self):
+        super().__init__()
+        self.asked: set[str] = set()
+
+    def gettext(self, message):
+        self.asked.add(message)
+        return f"[[{message}]]"
+
+    def ngettext(self, singular, plural, n):
+        self.asked.add(singular)
+        return f"[[{singular if n == 1 else plural}]]"
+
+    def pgettext(self, context, message):
+        return self.gettext(message)
+
+    def npgettext(self, context, singular, plural, n):
+        return self.ngettext(singular, plural, n)
+
+    ugettext, ungettext, upgettext, unpgettext = gettext, ngettext, pgettext, npgettext
+
+
+@cache
+def translations(lang: str) -> NullTranslations:
+    """The catalog of ``lang``, read once: English is the ids themselves."""
+    if lang == PSEUDO:
+        return Pseudo()
+    path = CATALOGS / lang / "LC_MESSAGES" / "messages.po"
+    if lang == DEFAULT or not path.exists():
+        return NullTranslations()
+    with path.open("rb") as po:
+        catalog = read_po(po, locale=lang)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)  # fuzzy entries are left out, as gettext does
+    compiled.seek(0)
+    return Translations(compiled)
+
+
+class _Catalogs(Domain):
+    def get_translations(self):
+        return catalog() if g else NullTranslations()
+
+
+_DOMAIN = _Catalogs()
+_ENGLISH = translations(DEFAULT)  # (the ids themselves: a label reads as it was stored)
+
+
+class _Babel(Babel):
+    @property
+    def domain_instance(self):
+        return _DOMAIN
+
+
+bp = Blueprint("i18n", __name__)
+
+
+@bp.post("/lang")
+def switch():
+    """The menu's switch: the phone's language, kept in its seat cookie (every table it sits at), and
+    back to the page it was on, drawn anew in it."""
+    lang = valid(request.form.get("lang"))
+    if lang is None:
+        abort(400, said._("Choose one of: %(langs)s.", langs=", ".join(LANGUAGES)))
+    session["lang"] = lang
+    back = request.form.get("next", "")
+    # only a path of this site: never a redirect elsewhere
+    return redirect(back if back.startswith("/") and not back.startswith("//") else url_for("lobby.home"), 303)
+
+
+def in_words(label: str | None, said) -> str | None:
+    """A stored label in the reader's language: its message (companion/said.py) drawn in it, else the
+    English it was stored in (an event from before messages were kept)."""
+    if said is None or label is None:
+        return label
+    found = catalog()
+    return label if found is _ENGLISH else drawn(said, found.gettext)
+
+
+def _now(msg: str) -> str:
+    """The words of the phone asking now (companion.said._): English outside a request's app."""
+    return catalog().gettext(msg) if g else msg
+
+
+@cache
+def _script_words() -> tuple[str, ...]:
+    """The English of every ``word("…")`` in the phone's script (static/js), found once."""
+    from babel.messages.extract import extract_from_dir
+    folder = Path(current_app.static_folder) / "js"
+    return tuple(sorted({m[2] for m in extract_from_dir(str(folder), [("**.js", "javascript")], keywords={"word": None})}))
+
+
+def phone_words() -> dict[str, str]:
+    """What the phone's script says, in this page's language (static/js/words.js): none in English."""
+    lang = current()
+    if lang == DEFAULT:
+        return {}
+    found = translations(lang)
+    return {w: found.gettext(w) for w in _script_words()}
+
+
+def lang_next() -> str:
+    """Where the switch returns to: this page, without a ``?lang=`` that would outvote the choice."""
+    args = [(k, v) for k, v in request.args.items(multi=True) if k != "lang"]
+    return request.path + ("?" + urlencode(args) if args else "")
+
+
+def init_app(app) -> None:
+    _Babel(app, locale_selector=lambda: _babel_name(choose()))
+    app.context_processor(lambda: {"lang": current(), "languages": LANGUAGES, "lang_next": lang_next,
+                                               "phone_words": phone_words})
+    app.jinja_env.globals["told"] = in_words  # {{ told(e.label, e.said) }}: a move in the reader's words
+    said.translate = _now
+    # the templates' _() and ngettext(): one lookup in the catalog found once (Flask-Babel's own would
+    # find the locale and the domain again for every message)
+    app.jinja_env.install_gettext_callables(gettext=lambda s: catalog().gettext(s),
+                                            ngettext=lambda s, p, n: catalog().ngettext(s, p, n), newstyle=True)
+    app.register_blueprint(bp)

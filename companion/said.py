@@ -1,0 +1,105 @@
+"""What a move says, kept as what happened (issue 42): a message and its values, so each reader draws
+it in their own language.
+
+A game's action returns its label as a ``Said``: a ``str`` whose text is the English sentence (what the
+log stored before, what the tests and the API read), carrying the message id and its values.  The store
+keeps both: the English ``label`` and the message (``told(…)``'s JSON, the events' ``said`` column).  A
+reader in another language draws the message in theirs (``companion/i18n.py``: ``in_words``).
+
+- A value that is a name (a ship's, a seat's, a rulebook table's) is a plain ``str``: shown as it is.
+- A value that is itself words of the app (the part of a sentence a game composes) is a ``Said``: drawn
+  in the reader's language too.  ``joined`` composes Said parts with a separator ("; ").
+- An old event (before this) has no message: it reads in the English it was stored in.
+
+Refusals are not kept: ``_`` (below) draws them in the asking phone's language at once.
+
+A message is %-formatted only when it has values (a literal "%" then is "%%"), in Python as in
+``Said``; the templates' ``_()`` always formats (Jinja's newstyle gettext).
+
+Pure: no Flask.  The message ids are extracted by scripts/i18n (the keyword ``Said``).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+
+class Said(str):
+    """An English sentence that remembers its message and values: ``Said("%(ship)s sinks", ship=name)``."""
+
+    msg: str | None
+    args: dict[str, Any]
+    parts: tuple | None
+
+    def __new__(cls, msg: str, **args):
+        self = super().__new__(cls, msg % {k: _english(v) for k, v in args.items()} if args else msg)
+        self.msg, self.args, self.parts = msg, args, None
+        return self
+
+
+def joined(separator: str, parts) -> str:
+    """``separator.join(parts)`` that keeps each part's message (a plain join forgets them)."""
+    parts = tuple(parts)
+    if not any(isinstance(p, Said) for p in parts):
+        return separator.join(parts)
+    text = str.__new__(Said, separator.join(parts))
+    text.msg, text.args, text.parts = None, {"sep": separator}, parts
+    return text
+
+
+# msgid -> the words of the phone asking now; set by companion.i18n (None: English, e.g. outside the app)
+translate = None
+
+
+def N_(msg: str) -> str:
+    """A sentence kept in a constant, marked for the catalogs; ``_(CONSTANT)`` says it when it is used."""
+    return msg
+
+
+def _(msg: str, **args) -> str:
+    """A sentence said at once (a refusal) in the asking phone's language: ``_("%(x)s is full.", x=name)``."""
+    text = translate(msg) if translate is not None else msg
+    return _filled(text, msg, args)
+
+
+def _filled(text: str, english: str, args: dict) -> str:
+    if not args:
+        return text
+    try:
+        return text % args
+    except (KeyError, ValueError, TypeError):
+        return english % args  # a translation that lost a value: the English rather than nothing
+
+
+def message(msg: str, **args) -> dict:
+    """A message kept as data whose values are kept data already (an undo names its move's message)."""
+    return {"m": msg, "a": args} if args else {"m": msg}
+
+
+def _english(value):
+    return str.__str__(value) if isinstance(value, str) else value
+
+
+def told(label) -> Any:
+    """The message of a label as JSON-ready data (None for a plain sentence: nothing to translate)."""
+    if not isinstance(label, Said):
+        return None
+    return _data(label)
+
+
+def _data(value):
+    if not isinstance(value, Said):
+        return value if isinstance(value, (int, float)) or value is None else str(value)
+    if value.parts is not None:
+        return {"j": value.args["sep"], "p": [_data(p) for p in value.parts]}
+    return {"m": value.msg, "a": {k: _data(v) for k, v in value.args.items()}} if value.args else {"m": value.msg}
+
+
+def drawn(data, translate) -> str:
+    """A kept message drawn with ``translate`` (msgid -> the reader's words): the sentence in their language."""
+    if isinstance(data, dict):
+        if "j" in data:
+            return data["j"].join(drawn(p, translate) for p in data["p"])
+        text = translate(data["m"])
+        args = {k: drawn(v, translate) for k, v in data.get("a", {}).items()}
+        return _filled(text, data["m"], args)
+    return "" if data is None else data  # a name as it is; a number stays a number (%(n)d)
