@@ -5,6 +5,7 @@
 // page.link, shared with push.js: {state, lastAnswer, streaming, show(state), heard()}.
 import {all, byId, on, one} from "./dom.js";
 import {cut, lostState, period, refusal, SAY, WORD, woke} from "./link-state.js";
+import {word} from "./words.js";
 
 function make(tag, id, role) {
   const el = document.createElement(tag);
@@ -30,18 +31,18 @@ function say(e, text) {
 export const isTap = (e) => (e.detail.requestConfig?.verb || "get") !== "get";  // (a poll or a card is a GET)
 
 export function install(page) {
-  let strip = null, word = null;
+  let strip = null, sign = null;
   const link = page.link = {state: null, lastAnswer: Date.now(), streaming: false, show, heard};
   function show(next) {
     if (!byId("board") || next === link.state) return;
     link.state = next;
-    if (!word) {
-      word = make("span", "link-state", "status");
+    if (!sign) {
+      sign = make("span", "link-state", "status");
       const nav = one("nav.top");
-      nav?.insertBefore(word, one(".seat", nav) || nav.lastElementChild);
+      nav?.insertBefore(sign, one(".seat", nav) || nav.lastElementChild);
     }
     if (!strip) document.body.append(strip = make("p", "stale", "alert"));
-    word.textContent = WORD[next];
+    sign.textContent = WORD[next];
     strip.textContent = SAY[next];
     strip.hidden = next === "live";
     page.root.classList.toggle("stale-board", next !== "live");
@@ -56,7 +57,7 @@ export function install(page) {
   on("htmx:afterRequest", (e) => { if (e.detail.xhr?.status > 0) heard(); });
   function lost(e) {
     show(lostState(navigator.onLine));
-    if (isTap(e)) say(e, "No answer from the host: this tap may not have counted. The board shows it once the phone is back.");
+    if (isTap(e)) say(e, word("No answer from the host: this tap may not have counted. The board shows it once the phone is back."));
   }
   on("htmx:sendError", lost);
   on("htmx:timeout", lost);

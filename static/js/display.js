@@ -5,6 +5,7 @@
 // gives up (an HTTP error), this tries again every few seconds from the last event it had. The
 // screen stays on as a phone's does (wake-lock.js), unless it is an overlay.
 import * as wakeLock from "./wake-lock.js";
+import {word} from "./words.js";
 
 wakeLock.install();
 const main = document.getElementById("display");
@@ -24,7 +25,7 @@ function live() {
     document.body.dataset.link = state;
     if (!link) return;
     link.hidden = state === "live";
-    link.textContent = state === "live" ? "" : "Reconnecting… this screen may be out of date.";
+    link.textContent = state === "live" ? "" : word("Reconnecting… this screen may be out of date.");
   }
   // the newest roll large while it is fresh, whatever body is swapped in meanwhile
   function large() {

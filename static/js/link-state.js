@@ -1,17 +1,20 @@
 // Whether the phone is in touch with the host, and how that is said. Pure: tests/js/link-state.test.js.
 // "nohost": on its network, but the host does not answer (stopped, restarting); "offline" would send
 // the player to their Wi-Fi settings for nothing (issue 40 §7).
+import {word} from "./words.js";
+
 // a no-break space holds the sign to its first word: beside a long seat name "●" and "live" wrapped
 // onto two lines on a 390 px phone; "no answer" may still wrap between its words
-export const WORD = {live: "●\u00a0live", offline: "○\u00a0offline", nohost: "○\u00a0no answer",
-  reconnecting: "◌\u00a0reconnecting"};
-const OLD = " This board may be out of date.", NOT = ": your taps are not sent.";
-export const SAY = {live: "", reconnecting: "Reconnecting… this board may be out of date.", offline: "Offline" + NOT + OLD,
-  nohost: "The host is not answering" + NOT + OLD};
+export const WORD = {live: "●\u00a0" + word("live"), offline: "○\u00a0" + word("offline"),
+  nohost: "○\u00a0" + word("no answer"), reconnecting: "◌\u00a0" + word("reconnecting")};
+export const SAY = {live: "", reconnecting: word("Reconnecting… this board may be out of date."),
+  offline: word("Offline: your taps are not sent. This board may be out of date."),
+  nohost: word("The host is not answering: your taps are not sent. This board may be out of date.")};
 // out of touch: a tap is refused on the spot, never sent later behind the player's back
 export const cut = (state) => state === "offline" || state === "nohost";
-export const refusal = (state) => "Not sent: " + (state === "nohost" ? "the host is not answering"
-  : "this phone is not in touch with the host") + ". Tap again when the board says live.";
+export const refusal = (state) => (state === "nohost"
+  ? word("Not sent: the host is not answering. Tap again when the board says live.")
+  : word("Not sent: this phone is not in touch with the host. Tap again when the board says live."));
 export const lostState = (onLine) => (onLine === false ? "offline" : "nohost");  // a request without an answer
 
 // the poll period (ms) in the board's hx-trigger ("every 2s")

@@ -2,6 +2,7 @@
 // typed. A tap writes the next number (step.js) and fires input/change, as typing does.
 import {all, fire, on} from "./dom.js";
 import {stepped} from "./step.js";
+import {word} from "./words.js";
 
 export function install() {
   let ids = 0;
@@ -14,7 +15,7 @@ export function install() {
       const wrap = document.createElement("span");
       wrap.className = "stepper";
       input.before(wrap);
-      for (const [text, d, says] of [["\u2212", -1, "one less"], [], ["+", 1, "one more"]]) {
+      for (const [text, d, says] of [["\u2212", -1, word("one less")], [], ["+", 1, word("one more")]]) {
         if (!text) { wrap.append(input); continue; }
         const btn = document.createElement("button");
         btn.type = "button"; btn.textContent = text; btn.dataset.step = d;
