@@ -14,6 +14,7 @@ from companion.db import get_db, systems
 from companion.errors import Conflict, Moved, RuleError
 from companion.lobby import open_table
 from companion.lookup import system_or_404, table_or_404
+from companion.said import _
 from companion.schema import whole as whole_number
 from companion.validate import shielded
 from companion.web import ctx_for, public_url, remember_seat, require_player, same_secret, seat_for, status_of
@@ -32,13 +33,13 @@ def body() -> dict:
     """The request's JSON object, as the gate (companion.validate, via web) parsed and checked it."""
     data = g.get("json_body")
     if not isinstance(data, dict):
-        raise RuleError("Send a JSON object (Content-Type: application/json).", "body")
+        raise RuleError(_("Send a JSON object (Content-Type: application/json)."), "body")
     return data
 
 
 @bp.errorhandler(404)
 def not_found(exc):
-    return jsonify({"error": "Not found."}), 404
+    return jsonify({"error": _("Not found.")}), 404
 
 
 @bp.errorhandler(403)
@@ -90,7 +91,7 @@ def whole(data: dict, key: str) -> int:
     """A whole number field (a numeral in text is taken too); RuleError naming it otherwise."""
     value = whole_number(data.get(key))  # the schema's reading of digits
     if value is None:
-        raise RuleError(f"{key} must be a whole number.", key)
+        raise RuleError(_("%(field)s must be a whole number.", field=key), key)
     return value
 
 
@@ -149,7 +150,7 @@ def answer_ask(code: str):
     try:
         data = body()
         if data.get("answer") not in ("allow", "refuse"):
-            raise RuleError("answer is allow or refuse.", "answer")
+            raise RuleError(_("answer is allow or refuse."), "answer")
         store.answer_ask(get_db(), code, str(data.get("name", "")), data["answer"] == "allow", seat)
     except RuleError as exc:
         return error(exc)
@@ -200,7 +201,7 @@ def post_action(code: str):
         data = body()
         expect = data.pop("seq", None)
         if expect is not None and (isinstance(expect, bool) or not isinstance(expect, int)):
-            raise RuleError("seq must be the integer seq you last saw.", "seq")
+            raise RuleError(_("seq must be the integer seq you last saw."), "seq")
         with shielded(data):
             result = store.act(get_db(), code, data, ctx_for(g.table, seat), expect_seq=expect)
     except RuleError as exc:
@@ -228,9 +229,9 @@ def take_back(code: str):
         data = body()
         expect = data.get("seq")
         if expect is not None and (isinstance(expect, bool) or not isinstance(expect, int)):
-            raise RuleError("seq must be the integer seq you last saw.", "seq")
+            raise RuleError(_("seq must be the integer seq you last saw."), "seq")
         if set(data) - {"targets", "instead", "seq"}:
-            raise RuleError("A take-back takes targets, instead and seq only.",
+            raise RuleError(_("A take-back takes targets, instead and seq only."),
                             sorted(set(data) - {"targets", "instead", "seq"})[0])
         with shielded(data):
             result = store.take_back(get_db(), code, data.get("targets"), ctx_for(g.table, seat),
@@ -262,8 +263,8 @@ def _undo(code: str, redo: bool):
         data = g.get("json_body")
         expect = data.get("target") if isinstance(data, dict) else None
         if expect is not None and (isinstance(expect, bool) or not isinstance(expect, int)):
-            raise RuleError("target must be the integer seq of the event you mean to "
-                            f"{'redo' if redo else 'undo'}.", "target")
+            raise RuleError(_("target must be the integer seq of the event you mean to redo.") if redo
+                            else _("target must be the integer seq of the event you mean to undo."), "target")
         result = store.undo(get_db(), code, ctx_for(g.table, seat), redo=redo, expect=expect)
     except Moved as exc:
         return jsonify({"error": exc.message, "field": exc.field, "top": exc.top}), 409
@@ -285,8 +286,8 @@ def event_feed(code: str):
     seat = seat_for(code)
     sent = request.headers.get("Last-Event-ID") or request.args.get("after")
     if sent is not None and not (sent.isascii() and sent.isdigit() and len(sent) <= 15):
-        return error(RuleError("Last-Event-ID (or after) must be the seq of the last event you had, a whole "
-                               "number.", "after"))
+        return error(RuleError(_("Last-Event-ID (or after) must be the seq of the last event you had, a whole "
+                                 "number."), "after"))
     stream = feed.stream(current_app.config["DATABASE"], code, hidden.viewer_side(seat),
                          int(sent) if sent is not None else None, lifetime=current_app.config["FEED_SECONDS"],
                          seat_id=seat.get("id"))

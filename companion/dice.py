@@ -14,6 +14,7 @@ import d20.expression
 import icepool
 
 from companion.errors import RuleError
+from companion.said import _
 
 MAX_EXPR = 60
 MAX_DICE = 100
@@ -40,11 +41,12 @@ class _Source:
         value = next(script, None)
         if len(args) == 3:  # the tens die of d%: 0, 10 ... 90
             if value not in range(*args):
-                raise RuleError(f"A d% die cannot show {value!r}.", "dice")
+                raise RuleError(_("A d%% die cannot show %(value)r.", value=value), "dice")
             return value
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= args[0]:
-            raise RuleError(f"A d{args[0]} cannot show {value!r}." if value is not None
-                            else "The roll records fewer dice than its expression rolls.", "dice")
+            if value is None:
+                raise RuleError(_("The roll records fewer dice than its expression rolls."), "dice")
+            raise RuleError(_("A d%(sides)s cannot show %(value)r.", sides=args[0], value=value), "dice")
         return value - 1
 
 
@@ -65,7 +67,7 @@ def reroll(expr: str, values: list) -> dict:
         # a reroll (ro, rr) keeps only the die's last value, so the dice are fed back without it
         result = roll(_REROLL.sub("", expr) or expr)
         if next(_source.local.script, None) is not None:
-            raise RuleError("The roll records more dice than its expression rolls.", "dice")
+            raise RuleError(_("The roll records more dice than its expression rolls."), "dice")
     finally:
         _source.local.script = None
     return {**result, "expr": expr}
@@ -81,22 +83,23 @@ def _dice_nodes(node):
 def check_expr(expr: str) -> str:
     """Parse and bound a dice expression; a 400-worthy sentence for anything else."""
     if not isinstance(expr, str) or not expr.strip():
-        raise RuleError("Enter a dice expression such as 2d6, d20+3 or 4d6kh3.", "expr")
+        raise RuleError(_("Enter a dice expression such as 2d6, d20+3 or 4d6kh3."), "expr")
     expr = expr.strip().lower().replace(" ", "")
     if len(expr) > MAX_EXPR:
-        raise RuleError(f"A dice expression has at most {MAX_EXPR} characters.", "expr")
+        raise RuleError(_("A dice expression has at most %(most)s characters.", most=MAX_EXPR), "expr")
     try:
         tree = d20.parse(expr)
     except d20.RollSyntaxError:
-        raise RuleError(f"{expr!r} is not dice notation; try 2d6, d20+3 or 4d6kh3.", "expr") from None
+        raise RuleError(_("%(expr)r is not dice notation; try 2d6, d20+3 or 4d6kh3.", expr=expr), "expr") from None
     total = 0
     for node in _dice_nodes(tree):
         size = 100 if node.size == "%" else node.size
         if size < 2 or size > MAX_SIDES:
-            raise RuleError(f"Dice have 2 to {MAX_SIDES} sides; got d{size}.", "expr")
+            raise RuleError(_("Dice have 2 to %(most)s sides; got d%(sides)s.", most=MAX_SIDES, sides=size), "expr")
         total += node.num
     if total > MAX_DICE:
-        raise RuleError(f"At most {MAX_DICE} dice in one roll; {expr} has {total}.", "expr")
+        raise RuleError(_("At most %(most)s dice in one roll; %(expr)s has %(count)s.", most=MAX_DICE, expr=expr, count=total),
+                        "expr")
     return expr
 
 
@@ -121,30 +124,32 @@ def roll(expr: str) -> dict:
         result = d20.roll(expr, allow_comments=False)
         total = result.total  # d20 works the arithmetic out here, lazily: 1d6/0 fails on this line
     except (d20.TooManyRolls, d20.RollValueError, ZeroDivisionError, OverflowError) as exc:
-        raise RuleError(f"Cannot roll {expr}: {_why_not(exc)}", "expr") from None
+        raise RuleError(_why_not(exc, expr), "expr") from None
     if not isinstance(total, (int, float)) or not math.isfinite(total) or abs(total) > MAX_TOTAL:
-        raise RuleError(f"Cannot roll {expr}: its total would be larger than {MAX_TOTAL:,}.", "expr")
+        raise RuleError(_("Cannot roll %(expr)s: its total would be larger than %(most)s.", expr=expr,
+                          most=format(MAX_TOTAL, ",")), "expr")
     return {"expr": expr, "total": int(total), "dice": _dice_of(result), "text": str(result)}
 
 
-def _why_not(exc: Exception) -> str:
+def _why_not(exc: Exception, expr: str) -> str:
     if isinstance(exc, (ZeroDivisionError, d20.RollValueError)) and "zero" in str(exc).lower():
-        return "it divides by zero (or takes a remainder by zero)."
+        return _("Cannot roll %(expr)s: it divides by zero (or takes a remainder by zero).", expr=expr)
     if isinstance(exc, d20.TooManyRolls):
-        return "it would roll too many dice."
-    return str(exc).rstrip(".") + "."
+        return _("Cannot roll %(expr)s: it would roll too many dice.", expr=expr)
+    return _("Cannot roll %(expr)s: %(why)s", expr=expr, why=str(exc).rstrip(".") + ".")  # (d20's own words)
 
 
 def real_dice(sides: int, values: list) -> list[int]:
     """Dice the players rolled on the table, checked one by one."""
     if not isinstance(values, list) or not 1 <= len(values) <= MAX_DICE:
-        raise RuleError(f"Enter 1 to {MAX_DICE} dice results.", "dice")
+        raise RuleError(_("Enter 1 to %(most)s dice results.", most=MAX_DICE), "dice")
     out = []
     for v in values:
         if isinstance(v, str) and v.strip().isdigit():
             v = int(v)
         if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= sides:
-            raise RuleError(f"Each result must be a whole number from 1 to {sides}; got {v!r}.", "dice")
+            raise RuleError(_("Each result must be a whole number from 1 to %(sides)s; got %(value)r.", sides=sides, value=v),
+                            "dice")
         out.append(v)
     return out
 
@@ -153,13 +158,13 @@ def real_dice(sides: int, values: list) -> list[int]:
 
 def _pool_args(dice: int, target: int, save: int | None, sides: int) -> None:
     if not 1 <= dice <= MAX_POOL:
-        raise RuleError(f"A pool has 1 to {MAX_POOL} dice.", "dice")
+        raise RuleError(_("A pool has 1 to %(most)s dice.", most=MAX_POOL), "dice")
     if sides not in POOL_SIDES:
-        raise RuleError("Pool dice have 6, 8, 10, 12 or 20 sides.", "sides")
+        raise RuleError(_("Pool dice have 6, 8, 10, 12 or 20 sides."), "sides")
     if not 2 <= target <= sides:
-        raise RuleError(f"Success needs 2+ to {sides}+ on a d{sides}.", "target")
+        raise RuleError(_("Success needs 2+ to %(sides)s+ on a d%(sides)s.", sides=sides), "target")
     if save is not None and not 2 <= save <= sides:
-        raise RuleError(f"Saves need 2+ to {sides}+ on a d{sides}.", "save")
+        raise RuleError(_("Saves need 2+ to %(sides)s+ on a d%(sides)s.", sides=sides), "save")
 
 
 def pool_odds(dice: int, target: int, save: int | None = None, sides: int = 6) -> dict:
@@ -192,14 +197,14 @@ def pool_roll(dice: int, target: int, save: int | None = None, sides: int = 6,
     rng = rng or secrets.SystemRandom()
     values = real_dice(sides, rolled) if rolled is not None else [rng.randint(1, sides) for _ in range(dice)]
     if len(values) != dice:
-        raise RuleError(f"Enter exactly {dice} results for the pool.", "dice")
+        raise RuleError(_("Enter exactly %(count)s results for the pool.", count=dice), "dice")
     successes = sum(1 for v in values if v >= target)
     saves = []
     if save is not None and successes:
         if saves_rolled is not None:
             saves = real_dice(sides, saves_rolled)
             if len(saves) != successes:
-                raise RuleError(f"Enter exactly {successes} save results (one per success).", "saves")
+                raise RuleError(_("Enter exactly %(count)s save results (one per success).", count=successes), "saves")
         else:
             saves = [rng.randint(1, sides) for _ in range(successes)]
     saved = sum(1 for v in saves if v >= save) if save is not None else 0
@@ -214,12 +219,15 @@ def roll_or_take(count: int, sides: int, dice, rng, what: str = "dice", field: s
     a refusal names the control ``field`` (the one the dice were typed in)."""
     if dice is None:
         if rng is None:
-            raise RuleError(f"Enter the {count} {what} you rolled, or let the companion roll.", field)
+            raise RuleError(_("Enter the %(count)s %(what)s you rolled, or let the companion roll.", count=count, what=_(what)),
+                            field)
         return [rng.randint(1, sides) for _ in range(count)]
     dice = list(dice)
     if len(dice) != count:
-        raise RuleError(f"Expected {count} {what} (D{sides}), got {len(dice)}.", field)
+        raise RuleError(_("Expected %(count)s %(what)s (D%(sides)s), got %(got)s.", count=count, what=_(what), sides=sides,
+                          got=len(dice)), field)
     for value in dice:
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:
-            raise RuleError(f"Each die must be a whole number from 1 to {sides}; got {value!r}.", field)
+            raise RuleError(_("Each die must be a whole number from 1 to %(sides)s; got %(value)r.", sides=sides, value=value),
+                            field)
     return dice

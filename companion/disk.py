@@ -11,10 +11,11 @@ from flask import jsonify, render_template, request
 
 from companion import store
 from companion.errors import RuleError
+from companion.said import N_, _
 from companion.validate import CONTROL_RE
 from companion.web import error_fragment
 
-FULL = "The host's disk is full: free space on the serving device."
+FULL = N_("The host's disk is full: free space on the serving device.")
 LOW_BYTES = 200 * 1024 * 1024  # warn below this at start-up (a long game's log is a few MB; pages kept, more)
 STATUS = 507  # Insufficient Storage (RFC 4918): the server cannot store what the request needs
 
@@ -31,11 +32,11 @@ def _refused(exc: Exception):
         raise exc  # not ours: the usual 500, logged
     log.warning("disk full: %s %s refused (%s)", request.method, request.path, exc)
     if request.path.startswith("/api/"):
-        return jsonify({"error": FULL}), STATUS
+        return jsonify({"error": _(FULL)}), STATUS
     if request.headers.get("HX-Request"):
         control = request.form.get("_control") if request.method == "POST" else None
-        return error_fragment(RuleError(FULL), control if control and CONTROL_RE.match(control) else None, STATUS)
-    return render_template("error.html", status=STATUS, message=FULL), STATUS
+        return error_fragment(RuleError(_(FULL)), control if control and CONTROL_RE.match(control) else None, STATUS)
+    return render_template("error.html", status=STATUS, message=_(FULL)), STATUS
 
 
 def low_space(path) -> str | None:

@@ -20,6 +20,7 @@ from companion import feed, games, hidden, report, store
 from companion.board import has_template
 from companion.db import get_db, systems
 from companion.lobby import _role
+from companion.said import _
 from companion.web import remember_seat, seat_for, seats
 
 bp = Blueprint("display", __name__)
@@ -44,14 +45,15 @@ def options() -> dict:
     overlay = request.args.get("overlay", "0")
     theme = request.args.get("theme", "night")
     if overlay not in ("0", "1"):
-        raise BadOption("overlay is 1 (a transparent background, for a stream) or 0.")
+        raise BadOption(_("overlay is 1 (a transparent background, for a stream) or 0."))
     if theme not in THEMES:
-        raise BadOption(f"theme is one of {', '.join(THEMES)}.")
+        raise BadOption(_("theme is one of %(themes)s.", themes=", ".join(THEMES)))
     return {"overlay": overlay == "1", "theme": theme}
 
 
 def reading(t: dict, state: dict) -> str:
-    """A tracker as a few words (the display has no buttons): "7/10", "Fore 3/4", "ready"."""
+    """A tracker as a few words (the display has no buttons): "7/10", "Fore 3/4", "ready" (in the
+    screen's language)."""
     kind = t.get("kind")
     if kind == "counter":
         return f"{t['value']}/{t['max']}" if feed.bounded(t) else str(t["value"])
@@ -60,12 +62,12 @@ def reading(t: dict, state: dict) -> str:
     if kind == "arcs":
         return " · ".join(f"{a['name']} {a['marked'].count(False)}/{len(a['marked'])}" for a in t["arcs"])
     if kind == "charge":
-        return "ready" if all(t["red"]) and all(t["yellow"]) else "charging"
+        return _("ready") if all(t["red"]) and all(t["yellow"]) else _("charging")
     if kind == "cooldown":
         now = state["tick"] if t["per"] == "phase" else state["round"]
-        return "ready" if t["ready_at"] is None or now >= t["ready_at"] else "cooling down"
+        return _("ready") if t["ready_at"] is None or now >= t["ready_at"] else _("cooling down")
     if kind == "conditions":
-        return ", ".join(t["active"]) or "none"
+        return ", ".join(t["active"]) or _("none")
     if kind == "gauge":
         return str(t["positions"][t["index"]])
     return ""
@@ -91,6 +93,16 @@ def screen_joined(event: dict) -> bool:
     return event.get("type") == "join" and p.get("name") == DISPLAY_SEAT and p.get("role") == "spectator"
 
 
+def _without_pending(said, pending: str):
+    """A kept message (companion/said.py) without the game's pending words: "%(attack)s (not yet
+    applied)" is its attack; any other shape reads in the English label instead (None)."""
+    if isinstance(said, dict) and len(said.get("a", {})) == 1:
+        (name, inner), = said["a"].items()
+        if said.get("m") == f"%({name})s{pending}":
+            return inner
+    return None
+
+
 def roll_views(rolls: list[dict], since: list[dict], game) -> list[dict]:
     """The last few rolls as the TV says them (issue 40 §6): each with its dice, its odds, the game's
     word for it (a payload's ``luck.call``: "MISS", "GLANCE", "HIT"), whether it was taken back, and,
@@ -100,14 +112,14 @@ def roll_views(rolls: list[dict], since: list[dict], game) -> list[dict]:
     for r in rolls:
         luck = (r.get("payload") or {}).get("luck")
         call = luck.get("call") if isinstance(luck, dict) and isinstance(luck.get("call"), str) else None
-        label, applied = r["label"], None
+        label, said, applied = r["label"], r.get("said"), None
         if r["type"] in applies:
             later = [e for e in since if e["seq"] > r["seq"] and not e["withdrawn"] and not e.get("taken_back")]
             nxt = next((e for e in reversed(later) if e["type"] in (applies[r["type"]], r["type"])), None)
             applied = bool(nxt and nxt["type"] == applies[r["type"]])
             if game.pending_words and label.endswith(game.pending_words):
-                label = label[:-len(game.pending_words)]
-        views.append({**r, "label": label, "call": call.upper() if call else None, "applied": applied,
+                label, said = label[:-len(game.pending_words)], _without_pending(said, game.pending_words)
+        views.append({**r, "label": label, "said": said, "call": call.upper() if call else None, "applied": applied,
                       "withdrawn": bool(r["withdrawn"] or r.get("taken_back")),
                       "dice": feed.dice_of(r["payload"]), "odds": feed.odds_of(r)})
     return views
@@ -154,7 +166,7 @@ def _page(code: str, part: str, side: str | None = None):
         return make_response(render_template("error.html", status=400, message=str(exc)), 400)
     context = display_context(g.table)
     if side is not None and side not in context["state"]["sides"]:
-        abort(404, f"This table has no side called {side}.")
+        abort(404, _("This table has no side called %(side)s.", side=side))
     body = request.headers.get("X-Display-Body") == "1"  # display.js asks for the body alone
     html = render_template("_display_body.html" if body else "display.html", part=part, side=side, **opts, **context)
     resp = make_response(html)

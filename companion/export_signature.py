@@ -14,12 +14,14 @@ import hashlib
 import hmac
 import json
 
+from companion.said import N_, _
+
 FIELD = "signature"
 ALG = "HMAC-SHA256"
 PURPOSE = b"companion export signature"
-SIGNED = "This is this server's own export, unchanged."
-NOT_SIGNED = ("Not signed by this server: the file was edited or made elsewhere; its dice are taken as "
-              "they are written.")
+SIGNED = N_("This is this server's own export, unchanged.")
+NOT_SIGNED = N_("Not signed by this server: the file was edited or made elsewhere; its dice are taken as "
+                "they are written.")
 # what a table row's ``imported`` column (and an export's field of that name) holds (NULL: made
 # here, not imported)
 IMPORTED = "imported"
@@ -70,4 +72,4 @@ def sentence(imported: str | None) -> str | None:
     """What the players read about a table's origin (None: made here)."""
     if imported is None:
         return None
-    return SIGNED if imported == OWN else NOT_SIGNED
+    return _(SIGNED) if imported == OWN else _(NOT_SIGNED)

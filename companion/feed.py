@@ -18,6 +18,7 @@ import time
 
 from companion import dice, hidden, live, report, store
 from companion.db import connection_for
+from companion.said import _
 from companion.trackers import counter
 
 KEEP_ALIVE_SECONDS = 15  # a comment this often: proxies and sleeping Wi-Fi keep the stream open
@@ -75,8 +76,12 @@ def odds_of(event: dict) -> str | None:
         r = p["result"]
         got = r["unsaved"] if r.get("save") else r["successes"]
         chance = dice.at_least(p["odds"]["probabilities"], got)
-        word = "unsaved" if r.get("save") else ("success" if got == 1 else "successes")
-        return f"{got} {word} of {len(r['dice'])} dice · {chance:.0%} to do this well"
+        said = {"got": got, "dice": len(r["dice"]), "chance": f"{chance:.0%}"}
+        if r.get("save"):
+            return _("%(got)s unsaved of %(dice)s dice · %(chance)s to do this well", **said)
+        if got == 1:
+            return _("%(got)s success of %(dice)s dice · %(chance)s to do this well", **said)
+        return _("%(got)s successes of %(dice)s dice · %(chance)s to do this well", **said)
     try:
         luck = report.luck_of(event)
     except (KeyError, TypeError):
@@ -84,7 +89,9 @@ def odds_of(event: dict) -> str | None:
     if luck is None:
         return None
     expected, actual, what = luck
-    return f"{actual} {what} · {expected:.1f} expected"
+    # ``what``: the game's word for what it counts ("damage", "hits"), in the screen's words where the game marked it
+    return _("%(actual)s %(what)s · %(expected).1f expected", actual=actual, what=_(what) if isinstance(what, str) else what,
+             expected=expected)
 
 
 def message(event: dict, units: dict) -> dict:

@@ -16,6 +16,7 @@ from companion.db import get_db, systems  # noqa: F401  (for the games' pages)
 from companion.errors import RuleError
 from companion.games import library  # noqa: F401  (for the games' pages)
 from companion.play import form_args  # noqa: F401  (for the games' pages)
+from companion.said import _
 from companion.share import json_file  # noqa: F401  (for the games' pages)
 from companion.validate import CONTROL_RE
 from companion.web import ctx_for, error_fragment, page_or_partial, require_player, seat_for, status_of  # noqa: F401
@@ -65,7 +66,7 @@ def uploaded_json(what: str, field: str = "file", text_field: str = "text"):
     try:
         return json.loads(text or "null")
     except (ValueError, RecursionError):
-        raise RuleError(f"That is not an export of {what} (JSON) nor a share link.", field) from None
+        raise RuleError(_("That is not an export of %(what)s (JSON) nor a share link.", what=_(what)), field) from None
 
 
 def uploaded_list(what: str, key: str, most: int, field: str = "file") -> list[dict]:
@@ -78,8 +79,9 @@ def listed(doc, what: str, key: str, most: int, field: str = "file") -> list[dic
     """The entries of an exported document (uploaded, or carried by a share link)."""
     found = doc.get(key) if isinstance(doc, dict) else doc
     if not isinstance(found, list) or not 1 <= len(found) <= most:
-        raise RuleError(f"The file needs 1 to {most} {what}.", field)
+        raise RuleError(_("The file needs 1 to %(most)s %(what)s.", most=most, what=_(what)), field)
     for i, entry in enumerate(found, start=1):
         if not isinstance(entry, dict):
-            raise RuleError(f"Entry {i} of the file is not one of the {what} (a JSON object with its fields).", field)
+            raise RuleError(_("Entry %(n)s of the file is not one of the %(what)s (a JSON object with its fields).", n=i,
+                              what=_(what)), field)
     return found

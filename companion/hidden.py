@@ -32,6 +32,7 @@ import json
 import secrets
 
 from companion.errors import RuleError
+from companion.said import _
 
 KEY = "sealed"  # the dedicated key, in the state (id -> part) and in an event payload (one part)
 
@@ -204,8 +205,8 @@ def unbox(text, server_key: str, bound: bytes = b""):
     """Open a box made by ``box`` with the same key at the same place; RuleError if it is not
     ours, was altered or moved, or predates boxes bound to their place."""
     if not str(text).startswith(BOX_VERSION):
-        raise RuleError("The export was made before sealed orders were bound to where they were sealed, so "
-                        "it cannot be checked: export the table again and import the new file.", "file")
+        raise RuleError(_("The export was made before sealed orders were bound to where they were sealed, so "
+                          "it cannot be checked: export the table again and import the new file."), "file")
     enc, mac = _keys(server_key)
     try:
         raw = base64.urlsafe_b64decode(str(text)[len(BOX_VERSION):].encode())
@@ -214,9 +215,9 @@ def unbox(text, server_key: str, bound: bytes = b""):
     nonce, cipher, tag = raw[:16], raw[16:-32], raw[-32:]
     if len(raw) < 48 or not hmac.compare_digest(
             tag, hmac.new(mac, _authenticated(bound, nonce, cipher), hashlib.sha256).digest()):
-        raise RuleError("The export holds orders sealed by another companion server, or altered or moved ones "
-                        "(a sealed order opens only in the event and table it was sealed in); only the "
-                        "server that exported it can import it, unchanged.", "file")
+        raise RuleError(_("The export holds orders sealed by another companion server, or altered or moved ones "
+                          "(a sealed order opens only in the event and table it was sealed in); only the "
+                          "server that exported it can import it, unchanged."), "file")
     return json.loads(bytes(a ^ b for a, b in zip(cipher, _stream(enc, nonce, len(cipher)), strict=False)))
 
 
@@ -262,8 +263,8 @@ def open_export(events: list, server_key: str | None, table: list = (None, None)
         part = ev.get("payload", {}).get(KEY) if isinstance(ev, dict) and isinstance(ev.get("payload"), dict) else None
         if isinstance(part, dict) and part.get("redacted"):
             if not part.get("box") or not server_key:
-                raise RuleError("The export hides another side's sealed orders without a sealed copy; "
-                                "it cannot be imported.", "file")
+                raise RuleError(_("The export hides another side's sealed orders without a sealed copy; "
+                                  "it cannot be imported."), "file")
             restored = {k: v for k, v in part.items() if k not in ("box", "redacted")}
             restored["secret"] = unbox(part["box"], server_key, place(table, ev.get("seq"), ev["payload"]))
             ev = {**ev, "payload": {**ev["payload"], KEY: restored}}

@@ -29,6 +29,7 @@ import json
 from companion import actions, dice, roster, schema, validate
 from companion.actions import Ctx
 from companion.errors import RuleError
+from companion.said import _
 from companion.trackers import deck as decks
 
 MAX_EVENT_BYTES = 100_000
@@ -49,7 +50,7 @@ class _NeedsChance(Exception):
 
 
 def _refuse(seq: int, type_: str, message: str) -> RuleError:
-    return RuleError(f"Event {seq} ({type_}): {message}", "file")
+    return RuleError(_("Event %(seq)s (%(type)s): %(problem)s", seq=seq, type=type_, problem=message), "file")
 
 
 def check_envelope(ev: dict) -> None:
@@ -57,14 +58,16 @@ def check_envelope(ev: dict) -> None:
     seq = ev.get("seq")
     seat, side, ts = ev.get("seat", ""), ev.get("side"), ev.get("ts")
     if seat is not None and (not isinstance(seat, str) or len(seat) > MAX_SEAT):
-        raise _refuse(seq, ev.get("type"), f"the seat must be a name of at most {MAX_SEAT} characters.")
+        raise _refuse(seq, ev.get("type"), _("the seat must be a name of at most %(most)s characters.", most=MAX_SEAT))
     if side is not None and (not isinstance(side, str) or len(side) > MAX_SIDE):
-        raise _refuse(seq, ev.get("type"), f"the side must be a side's name of at most {MAX_SIDE} characters.")
+        raise _refuse(seq, ev.get("type"), _("the side must be a side's name of at most %(most)s characters.",
+                                                most=MAX_SIDE))
     if ts is not None and (not isinstance(ts, str) or len(ts) > 40):
-        raise _refuse(seq, ev.get("type"), "the time must be an ISO date and time.")
+        raise _refuse(seq, ev.get("type"), _("the time must be an ISO date and time."))
     size = len(json.dumps(ev.get("payload")))
     if size > MAX_EVENT_BYTES:
-        raise _refuse(seq, ev.get("type"), f"it is {size:,} bytes; an event is at most {MAX_EVENT_BYTES:,}.")
+        raise _refuse(seq, ev.get("type"), _("it is %(size)s bytes; an event is at most %(most)s.", size=format(size, ","),
+                                                most=format(MAX_EVENT_BYTES, ",")))
     try:
         validate.check_value(ev.get("payload"), "payload")
     except RuleError as exc:
@@ -75,11 +78,11 @@ def check_event(state: dict, ev: dict, system) -> None:
     """Refuse an event a live table could not have stored at this point (see the module doc)."""
     seq, type_, payload = ev["seq"], ev["type"], ev["payload"]
     if state.get("finished"):
-        raise _refuse(seq, type_, "it comes after the game was finished.")
+        raise _refuse(seq, type_, _("it comes after the game was finished."))
     if type_ in ("undo", "redo"):
         if set(payload) != {"type", "target"} or isinstance(payload["target"], bool) \
                 or not isinstance(payload["target"], int):
-            raise _refuse(seq, type_, "an undo or redo holds only its target event.")
+            raise _refuse(seq, type_, _("an undo or redo holds only its target event."))
         return
     if type_ == roster.JOIN:  # a seat sat down: a name, and a side of this table (or none: a spectator)
         try:
@@ -118,7 +121,7 @@ def _chance(state: dict, payload: dict, entry) -> None:
     except RuleError:
         raise
     except (TypeError, KeyError, ValueError, AttributeError, IndexError, ZeroDivisionError):
-        raise RuleError("its dice are not recorded the way the app records them.", "file") from None
+        raise RuleError(_("its dice are not recorded the way the app records them."), "file") from None
 
 
 def _decide_again(state: dict, payload: dict, system, entry) -> None:
@@ -129,15 +132,15 @@ def _decide_again(state: dict, payload: dict, system, entry) -> None:
     try:
         again = entry.decide(json.loads(json.dumps(state)), _args_of(payload), ctx)
     except _NeedsChance:
-        raise RuleError("it needs chance that its payload does not record.", "file") from None
+        raise RuleError(_("it needs chance that its payload does not record."), "file") from None
     except (TypeError, KeyError, ValueError, AttributeError, IndexError) as exc:
         if isinstance(exc, RuleError):
             raise
-        raise RuleError("it is not an action the app could have stored.", "file") from None
+        raise RuleError(_("it is not an action the app could have stored."), "file") from None
     again["type"] = entry.type
     if again != payload:
         key = next((k for k in sorted(set(again) | set(payload)) if again.get(k) != payload.get(k)), "payload")
-        raise RuleError(f"its {key} is not what the app would have stored.", "file")
+        raise RuleError(_("its %(key)s is not what the app would have stored.", key=key), "file")
 
 
 def _args_of(payload: dict) -> dict:
@@ -154,16 +157,16 @@ def _args_of(payload: dict) -> dict:
 def _roll(state: dict, p: dict, system) -> None:
     expr = p.get("expr")
     if not isinstance(expr, str) or dice.check_expr(expr) != expr:
-        raise RuleError("its expression is not one the app writes.", "expr")
+        raise RuleError(_("its expression is not one the app writes."), "expr")
     recorded = p.get("dice")
     if not isinstance(recorded, list) or not all(isinstance(d, dict) for d in recorded):
-        raise RuleError("its dice are not a list of dice.", "dice")
+        raise RuleError(_("its dice are not a list of dice."), "dice")
     again = dice.reroll(expr, [d.get("value") for d in recorded])
     for key in ("total", "dice"):
         if p.get(key) != again[key]:
-            raise RuleError(f"its {key} is not what {expr} gives for those dice.", key)
+            raise RuleError(_("its %(key)s is not what %(expr)s gives for those dice.", key=key, expr=expr), key)
     if not isinstance(p.get("text"), str) or len(p["text"]) > 2000:
-        raise RuleError("its text is not d20's.", "text")
+        raise RuleError(_("its text is not d20's."), "text")
     _same_keys(p, {"type", "expr", "total", "dice", "text", "why"})
     _why(p)
 
@@ -171,17 +174,17 @@ def _roll(state: dict, p: dict, system) -> None:
 def _pool(state: dict, p: dict, system) -> None:
     r = p.get("result")
     if not isinstance(r, dict) or not isinstance(r.get("dice"), list) or not isinstance(r.get("saves"), list):
-        raise RuleError("its result is not a pool's result.", "result")
+        raise RuleError(_("its result is not a pool's result."), "result")
     save, successes = r.get("save"), sum(1 for v in r["dice"] if isinstance(v, int) and v >= (r.get("target") or 0))
     again = dice.pool_roll(len(r["dice"]), r.get("target"), save, r.get("sides"), rolled=r["dice"],
                            saves_rolled=r["saves"] if save is not None and successes else None)
     if again != r:
-        raise RuleError("its successes and saves are not what its dice give.", "result")
+        raise RuleError(_("its successes and saves are not what its dice give."), "result")
     odds = dice.pool_odds(len(r["dice"]), r["target"], save, r["sides"])
     if p.get("odds") != {"mean": odds["mean"], "probabilities": odds["probabilities"]}:
-        raise RuleError("its odds are not the pool's odds.", "odds")
+        raise RuleError(_("its odds are not the pool's odds."), "odds")
     if not isinstance(p.get("real"), bool):
-        raise RuleError("it must say whether the dice were real.", "real")
+        raise RuleError(_("it must say whether the dice were real."), "real")
     _same_keys(p, {"type", "result", "odds", "real", "why"})
     _why(p)
 
@@ -190,57 +193,57 @@ def _why(p: dict) -> None:
     from companion.actions.rolls import MAX_WHY
     why = p.get("why", "")
     if not isinstance(why, str) or len(why) > MAX_WHY:
-        raise RuleError(f"its reason is at most {MAX_WHY} characters.", "why")
+        raise RuleError(_("its reason is at most %(most)s characters.", most=MAX_WHY), "why")
 
 
 def _same_keys(p: dict, keys: set) -> None:
     extra = set(p) - keys
     if extra:
-        raise RuleError(f"it holds {sorted(extra)[0]!r}, which this action never stores.", sorted(extra)[0])
+        raise RuleError(_("it holds %(key)r, which this action never stores.", key=sorted(extra)[0]), sorted(extra)[0])
 
 
 def _deck_load(state: dict, p: dict, system) -> None:
     steps = p.get("steps")
     if not isinstance(steps, list) or len(steps) != 1 or not isinstance(steps[0], dict) \
             or steps[0].get("step") != "load":
-        raise RuleError("a deck load has exactly one load step.", "steps")
+        raise RuleError(_("a deck load has exactly one load step."), "steps")
     step = steps[0]
     cards = step.get("cards")
     if not isinstance(cards, list) or not 1 <= len(cards) <= decks.MAX_CARDS:
-        raise RuleError(f"a deck holds 1 to {decks.MAX_CARDS} cards.", "cards")
+        raise RuleError(_("a deck holds 1 to %(most)s cards.", most=decks.MAX_CARDS), "cards")
     for card in cards:
         if decks.clean_card(card) != card:
-            raise RuleError("a card is not as the app stores cards.", "cards")
+            raise RuleError(_("a card is not as the app stores cards."), "cards")
     if sorted(step.get("order") or []) != list(range(len(cards))):
-        raise RuleError("its order is not a shuffle of its cards.", "order")
+        raise RuleError(_("its order is not a shuffle of its cards."), "order")
     definition = step.get("definition")
     if definition is not None and (not isinstance(definition, str) or len(definition) > 60):
-        raise RuleError("its definition is not a deck definition's name.", "definition")
+        raise RuleError(_("its definition is not a deck definition's name."), "definition")
 
 
 def _deck_record(state: dict, p: dict, system) -> None:
     steps = p.get("steps")
     if not isinstance(steps, list) or len(steps) != 1 or not isinstance(steps[0], dict) \
             or steps[0].get("step") != "record" or steps[0].get("to") != p.get("to"):
-        raise RuleError("a recorded draw has exactly one record step.", "steps")
+        raise RuleError(_("a recorded draw has exactly one record step."), "steps")
     if decks.clean_card(steps[0].get("card")) != steps[0]["card"]:
-        raise RuleError("the card is not as the app stores cards.", "card")
+        raise RuleError(_("the card is not as the app stores cards."), "card")
 
 
 def _deck_draws(state: dict, p: dict, system) -> None:
     """A draw (or draw-until) plans only reshuffles of the discard and draws from the top."""
     steps = p.get("steps")
     if not isinstance(steps, list) or not steps:
-        raise RuleError("a draw has its steps.", "steps")
+        raise RuleError(_("a draw has its steps."), "steps")
     draws = [s for s in steps if isinstance(s, dict) and s.get("step") == "draw"]
     if len(draws) + sum(1 for s in steps if isinstance(s, dict) and s.get("step") == "reshuffle") != len(steps):
-        raise RuleError("a draw only reshuffles the discard and draws.", "steps")
+        raise RuleError(_("a draw only reshuffles the discard and draws."), "steps")
     if not draws or draws[-1].get("to") != p.get("to"):
-        raise RuleError("its last card does not go where the draw says.", "to")
+        raise RuleError(_("its last card does not go where the draw says."), "to")
     if p["type"] == "deck-draw" and (len(draws) > 20 or any(d.get("to") != p["to"] for d in draws)):
-        raise RuleError("a draw takes 1 to 20 cards to one place.", "steps")
+        raise RuleError(_("a draw takes 1 to 20 cards to one place."), "steps")
     if p["type"] == "deck-draw-until" and any(d.get("to") != "discard" for d in draws[:-1]):
-        raise RuleError("the cards drawn before the one wanted go to the discard.", "steps")
+        raise RuleError(_("the cards drawn before the one wanted go to the discard."), "steps")
 
 
 def _deck_shuffle(state: dict, p: dict, system) -> None:
@@ -248,7 +251,7 @@ def _deck_shuffle(state: dict, p: dict, system) -> None:
     if not isinstance(steps, list) or not steps or not all(isinstance(s, dict) for s in steps) \
             or steps[-1].get("step") != "shuffle" \
             or any(s.get("step") != "move" or s.get("to") != "bottom" for s in steps[:-1]):
-        raise RuleError("a shuffle moves the discard under the pile and shuffles, nothing else.", "steps")
+        raise RuleError(_("a shuffle moves the discard under the pile and shuffles, nothing else."), "steps")
 
 
 def _seal(state: dict, p: dict, system) -> None:
@@ -260,15 +263,15 @@ def _seal(state: dict, p: dict, system) -> None:
     unit = state.get("units", {}).get(p["unit"]) if isinstance(p["unit"], str) else None
     part = p[KEY]
     if unit is None:
-        raise RuleError("it seals an order for a unit that is not at the table.", "file")
+        raise RuleError(_("it seals an order for a unit that is not at the table."), "file")
     if not isinstance(part, dict) or set(part) != {"side", "secret"} or part["side"] != unit["side"]:
-        raise RuleError("its sealed part is not one the app stores (the unit's side and a text).", "file")
+        raise RuleError(_("its sealed part is not one the app stores (the unit's side and a text)."), "file")
     secret = part["secret"]
     if not isinstance(secret, dict) or set(secret) != {"text"} or not isinstance(secret["text"], str) \
             or not 0 < len(secret["text"]) <= 200:
-        raise RuleError("its sealed text is not 1 to 200 characters.", "file")
+        raise RuleError(_("its sealed text is not 1 to 200 characters."), "file")
     if p["id"] != next_id(json.loads(json.dumps(state))) or not isinstance(p["seat"], str) or len(p["seat"]) > 40:
-        raise RuleError("its id or seat is not what the app would have stored.", "file")
+        raise RuleError(_("its id or seat is not what the app would have stored."), "file")
 
 
 VERIFY = {"roll": _roll, "pool": _pool, "deck-load": _deck_load, "deck-record": _deck_record,
@@ -286,44 +289,47 @@ def _deck_steps(type_: str, payload: dict) -> None:
         if not isinstance(step, dict):
             continue  # a game's own "steps" (not a deck's)
         if step.get("step") == "load" and type_ != "deck-load":
-            raise RuleError("only a deck load brings a deck's cards in.", "steps")
+            raise RuleError(_("only a deck load brings a deck's cards in."), "steps")
         if step.get("step") == "record" and decks.clean_card(step.get("card")) != step.get("card"):
-            raise RuleError("a recorded card is not as the app stores cards.", "card")
+            raise RuleError(_("a recorded card is not as the app stores cards."), "card")
 
 
 # --- the state after each event --------------------------------------------------------------------
 
 def check_state(seq: int, type_: str, state: dict) -> None:
     """Values in range after the event: what no live action lets happen."""
-    owners = [("Table", state.get("trackers", {}))] + [
+    owners = [(_("Table"), state.get("trackers", {}))] + [
         (u.get("name", uid), u.get("trackers", {})) for uid, u in state.get("units", {}).items()]
     for owner, tracks in owners:
         for tid, t in tracks.items():
-            problem = _tracker_problem(t)
+            problem = _tracker_problem(t, owner, t.get("label", tid))
             if problem:
-                raise _refuse(seq, type_, f"{owner}'s {t.get('label', tid)} {problem}.")
+                raise _refuse(seq, type_, problem)
 
 
-def _tracker_problem(t: dict) -> str | None:
+def _tracker_problem(t: dict, owner: str, label: str) -> str | None:
+    """What is wrong with a tracker after an event, as one sentence naming it (None: nothing)."""
+    names = {"owner": owner, "tracker": label}
     kind = t.get("kind")
     if kind == "counter":
         lo, hi, value = t.get("min"), t.get("max"), t.get("value")
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (lo, hi, value)):
-            return "is not a whole number"
+            return _("%(owner)s's %(tracker)s is not a whole number.", **names)
         if not lo <= value <= hi:
-            return f"would be {value}, outside {lo} to {hi}"
+            return _("%(owner)s's %(tracker)s would be %(value)s, outside %(lo)s to %(hi)s.", value=value, lo=lo, hi=hi,
+                     **names)
     elif kind == "boxes":
         marked = t.get("marked")
         if not isinstance(marked, list) or not 1 <= len(marked) <= 200 \
                 or not all(isinstance(m, bool) for m in marked):
-            return "is not a track of 1 to 200 boxes"
+            return _("%(owner)s's %(tracker)s is not a track of 1 to 200 boxes.", **names)
     elif kind == "charge":
         if not all(isinstance(t.get(c), list) and len(t[c]) <= 50 for c in ("red", "yellow")):
-            return "is not a charge bar"
+            return _("%(owner)s's %(tracker)s is not a charge bar.", **names)
     elif kind == "cooldown":
         if isinstance(t.get("every"), bool) or not isinstance(t.get("every"), int) or not 1 <= t["every"] <= 100:
-            return "does not come back every 1 to 100 rounds"
+            return _("%(owner)s's %(tracker)s does not come back every 1 to 100 rounds.", **names)
     elif kind not in ("arcs", "conditions", "gauge"):
-        return f"is of an unknown kind {kind!r}"
+        return _("%(owner)s's %(tracker)s is of an unknown kind %(kind)r.", kind=kind, **names)
     return None
 

@@ -20,6 +20,7 @@ from companion import export_signature, hidden, qr, replay, store
 from companion.db import get_db, systems
 from companion.errors import RuleError
 from companion.roster import chosen_side, host_side, seat_name
+from companion.said import _
 from companion.web import (
     ctx_for,
     forget_seat,
@@ -47,9 +48,9 @@ def open_table(system_slug, table_name, sides: list[str] | None, side: str | Non
     (the same checks, one place).  ``sides`` None or empty: the system's own."""
     system = systems().get(system_slug) if isinstance(system_slug, str) else None
     if system is None:
-        raise RuleError(f"Pick a game system (one of {', '.join(systems())}).", "system")
+        raise RuleError(_("Pick a game system (one of %(systems)s).", systems=", ".join(systems())), "system")
     if sides is not None and (not isinstance(sides, list) or not all(isinstance(s, str) for s in sides)):
-        raise RuleError("sides must be a list of side names.", "sides")
+        raise RuleError(_("sides must be a list of side names."), "sides")
     sides = [s for s in sides or () if s.strip()] or system.sides
     side = chosen_side(sides, side if isinstance(side, str) and side else None)
     row = store.create(get_db(), system, {"name": table_name, "sides": sides},
@@ -84,11 +85,11 @@ def import_table():
     try:
         name = seat_name(request.form.get("seat"))
         if upload is None or not upload.filename:
-            raise RuleError("Choose an exported .json file.", "file")
+            raise RuleError(_("Choose an exported .json file."), "file")
         try:
             doc = json.load(upload.stream)
         except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested too deeply
-            raise RuleError("That file is not JSON (export a table to get one).", "file") from None
+            raise RuleError(_("That file is not JSON (export a table to get one)."), "file") from None
         row = replay.import_table(get_db(), doc, systems(), current_app.config["SECRET_KEY"])
     except RuleError as exc:
         return render_template("home.html", tables=my_tables(), systems=systems(),
@@ -206,7 +207,7 @@ def waiting(code: str):
 def _seat_or_403(code: str) -> dict:
     seat = seat_for(code)
     if seat.get("invited"):
-        abort(403, "Take a seat first.")
+        abort(403, _("Take a seat first."))
     return seat
 
 
@@ -254,20 +255,22 @@ def unlock(code: str):
     locked = json.loads(row["locked"]) if row.get("locked") else {}
     try:
         if not seat.get("locked"):
-            raise RuleError("Your side's sealed orders are not shut here.", "unlock")
+            raise RuleError(_("Your side's sealed orders are not shut here."), "unlock")
         upload = request.files.get("file")
         if upload is None or not upload.filename:
-            raise RuleError("Choose your side's own export of that game (.json).", "unlock")
+            raise RuleError(_("Choose your side's own export of that game (.json)."), "unlock")
         try:
             doc = json.load(upload.stream)
         except (ValueError, UnicodeDecodeError, RecursionError):
-            raise RuleError("That file is not JSON (export the table to get one).", "unlock") from None
+            raise RuleError(_("That file is not JSON (export the table to get one)."), "unlock") from None
         if not isinstance(doc, dict) or export_signature.origin(doc, current_app.config["SECRET_KEY"]) != export_signature.OWN:
-            raise RuleError("That file is not this server's own export, unchanged.", "unlock")
+            raise RuleError(_("That file is not this server's own export, unchanged."), "unlock")
         if hidden.table_of(doc) != locked.get("from"):
-            raise RuleError("That export is of another game than the one this table was imported from.", "unlock")
+            raise RuleError(_("That export is of another game than the one this table was imported from."), "unlock")
         if doc.get("side") != seat["side"]:
-            raise RuleError(f"That export was made by {doc.get('side') or 'a spectator'}, not by {seat['side']}.", "unlock")
+            raise RuleError(_("That export was made by %(by)s, not by %(side)s.", by=doc["side"], side=seat["side"])
+                            if doc.get("side") else
+                            _("That export was made by a spectator, not by %(side)s.", side=seat["side"]), "unlock")
     except RuleError as exc:
         return _refused(code, seat, exc)
     store.unlock_side(get_db(), code, seat["side"])
@@ -297,7 +300,7 @@ def delete(code: str):
     """The host deletes the table: every seat's next request finds nothing."""
     require_host(_seat_or_403(code))
     if request.form.get("confirm") != code:
-        return _refused(code, seat_for(code), RuleError(f"Type the table's code ({code}) to delete it.", "delete"))
+        return _refused(code, seat_for(code), RuleError(_("Type the table's code (%(code)s) to delete it.", code=code), "delete"))
     store.delete_table(get_db(), code)
     forget_seat(code)
     return redirect(url_for("lobby.home"), 303)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, render_template, request
 
 from companion.db import systems
+from companion.said import _
 
 bp = Blueprint("lookup", __name__)
 
@@ -65,7 +66,7 @@ def two_way(table: dict, args) -> dict | None:
     if not table.get("row_label") or not heads or not all(h.lstrip("-").isdigit() for h in heads):
         return None
     corner = str(table["columns"][0])
-    across = corner.split("\\")[-1].strip() if "\\" in corner else "Column"
+    across = corner.split("\\")[-1].strip() if "\\" in corner else _("Column")
     out = {"row_label": table["row_label"], "col_label": across, "rows": [str(r[0]) for r in table["rows"]],
            "cols": heads, "row": args.get("row"), "col": args.get("col"), "answer": None}
     if out["row"] in out["rows"] and out["col"] in heads:

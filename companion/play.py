@@ -11,6 +11,7 @@ from companion import dice, hidden, live, replay, report_cache, roster, same_hit
 from companion.board import board_context, board_fragment, board_page, card_answer, pushed_step
 from companion.db import get_db
 from companion.errors import Conflict, RuleError, Stale
+from companion.said import _
 from companion.validate import shielded
 from companion.web import (
     ctx_for,
@@ -36,7 +37,7 @@ def parse_do(text: str) -> dict:
     parts = text.split()
     out = {"type": parts[0]} if parts else {}
     for part in parts[1:]:
-        key, _, value = part.partition("=")
+        key, _sep, value = part.partition("=")
         out[key] = unquote(value)
     return out
 
@@ -63,9 +64,9 @@ def form_args(form) -> dict:
         for part in parts[:-1]:
             target = target.setdefault(part, {})
             if not isinstance(target, dict):
-                raise RuleError(f"{part} is sent both as a value and as a group of fields.", parts[0])
+                raise RuleError(_("%(field)s is sent both as a value and as a group of fields.", field=part), parts[0])
         if isinstance(target.get(parts[-1]), dict):
-            raise RuleError(f"{key} is sent both as a value and as a group of fields.", parts[0])
+            raise RuleError(_("%(field)s is sent both as a value and as a group of fields.", field=key), parts[0])
         target[parts[-1]] = value
     if args.get("type") == "add-tracker" and isinstance(args.get("spec"), dict):
         args["spec"] = tracker_spec_from_form(args["spec"])
@@ -302,7 +303,7 @@ def odds(code: str):
                                 int(args["save"]) if args.get("save") not in (None, "", 0) else None,
                                 int(args.get("sides") or 6))
     except (RuleError, ValueError, TypeError) as exc:
-        message = exc.message if isinstance(exc, RuleError) else "Enter whole numbers."
+        message = exc.message if isinstance(exc, RuleError) else _("Enter whole numbers.")
         return render_template("_odds.html", odds=None, message=message), 200
     return render_template("_odds.html", odds=result, message=None)
 
@@ -340,7 +341,7 @@ def take_back_move(code: str):
         args = form_args(request.form)
         other = request.form.get("_same_as", "")
         if INT_RE.match(other) and not same_hit.still_counts(get_db(), g.table["id"], int(other)):
-            raise RuleError("The other hit was taken back since: yours is the one that counts now.", "same-hit")
+            raise RuleError(_("The other hit was taken back since: yours is the one that counts now."), "same-hit")
         with shielded(args):
             done = store.take_back(get_db(), code, args.get("targets"), ctx_for(g.table, seat),
                                    instead=args.get("instead"))
@@ -398,11 +399,11 @@ def save_roster(code: str):
     name = " ".join(request.form.get("name", "").split())
     try:
         if not name or len(name) > 40:
-            raise RuleError("Name the roster (1 to 40 characters).", "roster")
+            raise RuleError(_("Name the roster (1 to 40 characters)."), "roster")
         units = [{"name": u["name"], "side": u["side"], "template": u["template"], "stats": u["stats"]}
                  for u in (row["state"]["units"][i] for i in row["state"]["unit_order"]) if not u["removed"]]
         if not units:
-            raise RuleError("There are no units on the table to save.", "roster")
+            raise RuleError(_("There are no units on the table to save."), "roster")
         store.library_save(get_db(), row["system"], "roster", name, {"units": units}, owner=code,
                            host=is_host())
     except RuleError as exc:
@@ -419,9 +420,9 @@ def load_roster(code: str, item: int):
     try:
         saved = store.library_item(get_db(), item)
     except store.NotFound:
-        return _answer(code, seat, RuleError("That roster is gone.", "roster"))
+        return _answer(code, seat, RuleError(_("That roster is gone."), "roster"))
     if saved["system"] != row["system"]:
-        return _answer(code, seat, RuleError("That roster is for another game.", "roster"))
+        return _answer(code, seat, RuleError(_("That roster is for another game."), "roster"))
     ctx = ctx_for(row, seat)
     try:
         for unit in saved["data"]["units"]:

@@ -7,6 +7,7 @@ from companion import actions, export_signature, hidden, import_check, take_back
 from companion.actions import TAKE_BACK
 from companion.errors import RuleError
 from companion.roster import JOIN
+from companion.said import _
 from companion.store import _append_join, _insert_table, _row, delete_table, events, mark_imported, table, write_lock
 from companion.store.chain import _append_action
 
@@ -44,29 +45,29 @@ def import_table(db, doc: dict, systems: dict, server_key: str | None = None) ->
     The new row's ``imported`` says whether the file is this server's own export, unchanged (its
     signature holds) or not; neither is refused (companion/export_signature.py)."""
     if not isinstance(doc, dict) or doc.get("format") != EXPORT_FORMAT:
-        raise RuleError(f"This is not a companion table export (format must be {EXPORT_FORMAT!r}).", "file")
+        raise RuleError(_("This is not a companion table export (format must be %(format)r).", format=EXPORT_FORMAT), "file")
     system = systems.get(doc.get("system")) if isinstance(doc.get("system"), str) else None
     if system is None:
-        raise RuleError(f"Unknown system {str(doc.get('system'))[:40]!r} in the export.", "file")
+        raise RuleError(_("Unknown system %(system)r in the export.", system=str(doc.get("system"))[:40]), "file")
     log = doc.get("events")
     if not isinstance(log, list) or not log or len(log) > MAX_EVENTS_IMPORT:
-        raise RuleError(f"The export needs 1 to {MAX_EVENTS_IMPORT} events.", "file")
+        raise RuleError(_("The export needs 1 to %(most)s events.", most=MAX_EVENTS_IMPORT), "file")
     boxed = hidden.boxed_sides(log)
     log = hidden.open_export(log, server_key, hidden.table_of(doc))
     version = doc.get("content_version") or system.version
     if not isinstance(version, str) or len(version) > 64:
-        raise RuleError("The export's content_version is not a version.", "file")
+        raise RuleError(_("The export's content_version is not a version."), "file")
     clean = []
     for i, ev in enumerate(log, start=1):
         if not isinstance(ev, dict) or ev.get("seq") != i or not isinstance(ev.get("payload"), dict) \
                 or ev.get("type") != ev["payload"].get("type"):
-            raise RuleError(f"Event {i} of the export is damaged (seq, type or payload).", "file")
+            raise RuleError(_("Event %(seq)s of the export is damaged (seq, type or payload).", seq=i), "file")
         import_check.check_envelope(ev)
         clean.append({"seq": i, "type": ev["type"], "payload": ev["payload"]})
     if sum(ev["type"] == TAKE_BACK for ev in clean) > take_back.MAX_IN_IMPORT:
-        raise RuleError(f"The export holds more than {take_back.MAX_IN_IMPORT} take-backs.", "file")
+        raise RuleError(_("The export holds more than %(most)s take-backs.", most=take_back.MAX_IN_IMPORT), "file")
     if clean[0]["type"] != "create-table" or clean[0]["payload"].get("system") != system.slug:
-        raise RuleError("The export must start with the table's create-table event.", "file")
+        raise RuleError(_("The export must start with the table's create-table event."), "file")
     # checked outside the write lock (a long document's HMAC takes a while)
     origin = export_signature.origin(doc, server_key)
     code = None
@@ -91,7 +92,7 @@ def import_table(db, doc: dict, systems: dict, server_key: str | None = None) ->
         if isinstance(exc, (RuleError, KeyError, TypeError, IndexError, ValueError, AttributeError,
                             ZeroDivisionError, OverflowError, RecursionError)):
             message = exc.message if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
-            raise RuleError(f"The export does not replay: {message}", "file") from None
+            raise RuleError(_("The export does not replay: %(problem)s", problem=message), "file") from None
         raise
     return table(db, code)
 
@@ -127,7 +128,8 @@ def _check_replay(log: list[dict]) -> None:
         if ev["type"] in ("undo", "redo"):
             stack = done if ev["type"] == "undo" else undone
             if not stack or stack[-1] != ev["payload"].get("target") or (ev["type"] == "undo" and len(done) <= 1):
-                raise RuleError(f"event {ev['seq']} {ev['type']}s the wrong event", "file")
+                raise RuleError(_("event %(seq)s undos the wrong event", seq=ev["seq"]) if ev["type"] == "undo"
+                                else _("event %(seq)s redos the wrong event", seq=ev["seq"]), "file")
         elif ev["type"] == "create-table" and ev["seq"] != 1:
-            raise RuleError(f"event {ev['seq']} creates the table again", "file")
+            raise RuleError(_("event %(seq)s creates the table again", seq=ev["seq"]), "file")
     actions.timeline(log, check)

@@ -10,6 +10,7 @@ import json
 from array import array
 
 from companion import actions
+from companion.said import N_
 
 CHART_KINDS = ("counter", "boxes", "arcs")
 MAX_POINTS = 120  # a chart keeps at most this many points (a long game is sampled, last point kept)
@@ -19,10 +20,10 @@ def luck_of(event: dict) -> tuple[float, float, str] | None:
     """(expected, actual, what) for a roll whose odds were known before it was made."""
     p = event["payload"]
     if "luck" in p:
-        return p["luck"]["expected"], p["luck"]["actual"], p["luck"].get("what", "successes")
+        return p["luck"]["expected"], p["luck"]["actual"], p["luck"].get("what", N_("successes"))
     if event["type"] == "pool":
         r = p["result"]
-        return p["odds"]["mean"], r["unsaved"] if r["save"] else r["successes"], "successes"
+        return p["odds"]["mean"], r["unsaved"] if r["save"] else r["successes"], N_("successes")
     return None
 
 
@@ -189,7 +190,7 @@ def build(state: dict, events: list[dict]) -> dict:
 
 def corrections(events: list[dict]) -> list[dict]:
     """The take-backs and corrections in force, for the report's list of them."""
-    return [{"seq": ev["seq"], "seat": ev["seat"], "label": ev["label"]} for ev in events
+    return [{"seq": ev["seq"], "seat": ev["seat"], "label": ev["label"], "said": ev.get("said")} for ev in events
             if ev["type"] == actions.TAKE_BACK and not ev["withdrawn"]]
 
 

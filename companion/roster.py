@@ -12,6 +12,7 @@ Pure: no Flask, no database.
 from __future__ import annotations
 
 from companion.errors import RuleError
+from companion.said import Said, _
 
 JOIN = "join"
 MAX_SEAT_NAME = 24  # a seat's name: what the join page and the lobby accept
@@ -29,9 +30,9 @@ def seat_name(value, default: str = "") -> str:
     the one reading of it, for the home page, the join page and the API alike."""
     name = " ".join(str(value or default).split())
     if not name:
-        raise RuleError("Enter your name for this table (how the log shows you).", "seat")
+        raise RuleError(_("Enter your name for this table (how the log shows you)."), "seat")
     if len(name) > MAX_SEAT_NAME:
-        raise RuleError(f"Your name is at most {MAX_SEAT_NAME} characters.", "seat")
+        raise RuleError(_("Your name is at most %(most)s characters.", most=MAX_SEAT_NAME), "seat")
     return name
 
 
@@ -39,7 +40,7 @@ def chosen_side(sides: list[str], side: str | None) -> str | None:
     """The side a table's creator chose, refused if the table has no such side: never seated silently
     on another side than the one chosen (issue 10 §5); None: the first side (``host_side``)."""
     if side is not None and side not in [s.strip() for s in sides]:
-        raise RuleError(f"Pick one of this table's sides ({', '.join(s.strip() for s in sides)}).", "side")
+        raise RuleError(_("Pick one of this table's sides (%(sides)s).", sides=", ".join(s.strip() for s in sides)), "side")
     return side
 
 
@@ -63,21 +64,21 @@ def check(p: dict, sides: list[str]) -> None:
     table for a player, none for a spectator; RuleError otherwise."""
     keys = {"type", "name", "side", "role"}
     if not isinstance(p, dict) or set(p) - {"by"} != keys or p["type"] != JOIN:
-        raise RuleError("a join holds only a name, a side, a role and who let the seat in.", "seat")
+        raise RuleError(_("a join holds only a name, a side, a role and who let the seat in."), "seat")
     by = p.get("by", "x")
     if not isinstance(by, str) or not by or " ".join(by.split()) != by or len(by) > MAX_SEAT_NAME:
-        raise RuleError(f"who let a seat in is a seat's name (1 to {MAX_SEAT_NAME} characters).", "seat")
+        raise RuleError(_("who let a seat in is a seat's name (1 to %(most)s characters).", most=MAX_SEAT_NAME), "seat")
     name = p["name"]
     if not isinstance(name, str) or not name or " ".join(name.split()) != name or len(name) > MAX_SEAT_NAME:
-        raise RuleError(f"a seat's name is 1 to {MAX_SEAT_NAME} characters.", "seat")
+        raise RuleError(_("a seat's name is 1 to %(most)s characters.", most=MAX_SEAT_NAME), "seat")
     if p["role"] not in EVENT_ROLES:
-        raise RuleError("a seat is a player or a spectator.", "seat")
+        raise RuleError(_("a seat is a player or a spectator."), "seat")
     if p["role"] in (ASKING, REFUSED) and p["side"] not in sides:
-        raise RuleError(f"a phone asks for one of the table's sides ({', '.join(sides)}).", "side")
+        raise RuleError(_("a phone asks for one of the table's sides (%(sides)s).", sides=", ".join(sides)), "side")
     if p["role"] == "player" and p["side"] not in sides:
-        raise RuleError(f"a player sits on one of the table's sides ({', '.join(sides)}).", "side")
+        raise RuleError(_("a player sits on one of the table's sides (%(sides)s).", sides=", ".join(sides)), "side")
     if p["role"] == "spectator" and p["side"] is not None:
-        raise RuleError("a spectator sits on no side.", "side")
+        raise RuleError(_("a spectator sits on no side."), "side")
 
 
 def label(p: dict) -> str:
@@ -85,14 +86,19 @@ def label(p: dict) -> str:
     (Defender)", "Dan asks to sit with Defender", "Ann refused Dan's ask", "Ann removed Dan"."""
     name, side, role, by = p["name"], p.get("side"), p["role"], p.get("by")
     if role == ASKING:
-        return f"{name} asks to sit with {side}"
+        return Said("%(name)s asks to sit with %(side)s", name=name, side=side)
     if role == REFUSED:
-        return f"{by} refused {name}'s ask to sit with {side}" if by else f"{name}'s ask to sit with {side} lapsed"
+        if by:
+            return Said("%(by)s refused %(name)s's ask to sit with %(side)s", by=by, name=name, side=side)
+        return Said("%(name)s's ask to sit with %(side)s lapsed", name=name, side=side)
     if role == LEFT:
-        return f"{by} removed {name} from the table" if by and by != name else f"{name} left the table"
+        if by and by != name:
+            return Said("%(by)s removed %(name)s from the table", by=by, name=name)
+        return Said("%(name)s left the table", name=name)
     if role == "player":
-        return f"{by} let {name} in ({side})" if by else f"{name} joined ({side})"
-    return f"{name} joined as a spectator"
+        return Said("%(by)s let %(name)s in (%(side)s)", by=by, name=name, side=side) if by else \
+            Said("%(name)s joined (%(side)s)", name=name, side=side)
+    return Said("%(name)s joined as a spectator", name=name)
 
 
 def fold(rows: list[dict], sides: list[str]) -> list[dict]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from companion import games, store
+from companion.said import _
 
 WITHIN_SECONDS = 5  # "a moment ago": issue 28 item 3 ("say within 5 s"); the seeds are silent, it is not a rule
 LOOK_BACK = 30  # events looked at: a busy table makes fewer than this in 5 s
@@ -25,7 +26,7 @@ def asked_about(kind: str) -> bool:
 
 def earlier_same(db, table_id: int, seq: int) -> dict | None:
     """The newest move in force by another seat, within WITHIN_SECONDS before move ``seq``, that
-    made the same tracker change: {"seq", "seat", "seconds", "label"}; None if there is none."""
+    made the same tracker change: {"seq", "seat", "seconds", "label", "said"}; None if there is none."""
     mine = store.move_at(db, table_id, seq)
     if mine is None or not asked_about(mine["type"]):
         return None
@@ -43,7 +44,7 @@ def earlier_same(db, table_id: int, seq: int) -> dict | None:
             return None
         if 0 <= seconds <= WITHIN_SECONDS:
             return {"seq": other["seq"], "seat": other["seat"], "seconds": seconds, "label": other["label"],
-                    "payload": payload, "type": type_}
+                    "said": other["said"], "payload": payload, "type": type_}
         if seconds > WITHIN_SECONDS:
             return None
     return None
@@ -63,23 +64,30 @@ def asked(db, done: dict) -> dict | None:
 
 def question(state: dict, other: dict) -> str:
     """What the second phone is asked: "Ben also took 1 HP from Nimitz 2 s ago. Same hit?"."""
+    from companion.i18n import in_words
     p = other["payload"]
-    ago = "just now" if other["seconds"] < 1 else f"{round(other['seconds'])} s ago"
+    ago = _("just now") if other["seconds"] < 1 else _("%(n)s s ago", n=round(other["seconds"]))
+    label = in_words(other["label"], other.get("said"))  # the move as the asking phone reads it
     hit = games.hit_actions().get(other.get("type") or p.get("type"))
     if hit:  # a game's own hit: said as its log says it ("Raven takes 3 damage: ...")
-        said = other["label"] if len(other["label"]) <= 90 else other["label"][:90].rsplit(" ", 1)[0] + " …"
-        return f"{other['seat']} also recorded this {ago}: {said}. Same hit?"
+        said = label if len(label) <= 90 else label[:90].rsplit(" ", 1)[0] + " …"
+        return _("%(seat)s also recorded this %(ago)s: %(move)s. Same hit?", seat=other["seat"], ago=ago, move=said)
     unit = state["units"].get(p.get("unit") or "")
-    owner = unit["name"] if unit else "the table"
     tracker = (unit["trackers"] if unit else state["trackers"]).get(p.get("tracker"), {})
     what = tracker.get("label", p.get("tracker", ""))
     amount = p.get("amount") or abs(p.get("by") or 0) if "by" in p else p.get("n")
     op = "adjust" if other.get("payload", {}).get("type") == "adjust" else p.get("op")
+    names = {"seat": other["seat"], "amount": amount, "what": what, "ago": ago, "move": label,
+             "owner": unit["name"] if unit else ""}
     if op in DAMAGE_OPS and amount and (p.get("by", -1) < 0):
-        return f"{other['seat']} also took {amount} {what} from {owner} {ago}. Same hit?"
+        return _("%(seat)s also took %(amount)s %(what)s from %(owner)s %(ago)s. Same hit?", **names) if unit else \
+            _("%(seat)s also took %(amount)s %(what)s from the table %(ago)s. Same hit?", **names)
     if op in ("adjust", "move") and amount:
-        return f"{other['seat']} also added {amount} {what} to {owner} {ago}. Same move?"
-    return f"{other['seat']} made this same change to {owner}'s {what} {ago} ({other['label']}). Same move?"
+        return _("%(seat)s also added %(amount)s %(what)s to %(owner)s %(ago)s. Same move?", **names) if unit else \
+            _("%(seat)s also added %(amount)s %(what)s to the table %(ago)s. Same move?", **names)
+    if unit:
+        return _("%(seat)s made this same change to %(owner)s's %(what)s %(ago)s (%(move)s). Same move?", **names)
+    return _("%(seat)s made this same change to the table's %(what)s %(ago)s (%(move)s). Same move?", **names)
 
 
 def still_counts(db, table_id: int, seq: int) -> bool:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 
 from companion.errors import InputError, RuleError
+from companion.said import _
 from companion.validate import MAX_INT
 
 _INT_TEXT = re.compile(r"^\s*-?[0-9]{1,18}\s*$")
@@ -84,13 +85,16 @@ def whole_argument(value, name: str, lo: int | None = None, hi: int | None = Non
     the player typed through its declared field already) within ``lo``..``hi``, either end open;
     else a RuleError naming ``name``, in ``what``'s words ("Hull must be from 1 to 20; got 0.").
     The one such guard of every game's rules (issue 29: three games each wrote their own)."""
-    said = what or name
+    said = _(what) if what else name
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"{said} must be a whole number; got {value!r}.", name)
+        raise RuleError(_("%(what)s must be a whole number; got %(value)s.", what=said, value=repr(value)), name)
     if (lo is not None and value < lo) or (hi is not None and value > hi):
-        limits = (f"from {lo} to {hi}" if lo is not None and hi is not None
-                  else f"at least {lo}" if lo is not None else f"at most {hi}")
-        raise RuleError(f"{said} must be {limits}; got {value}.", name)
+        if lo is not None and hi is not None:
+            raise RuleError(_("%(what)s must be from %(lo)s to %(hi)s; got %(value)s.", what=said, lo=lo, hi=hi,
+                              value=value), name)
+        if lo is not None:
+            raise RuleError(_("%(what)s must be at least %(lo)s; got %(value)s.", what=said, lo=lo, value=value), name)
+        raise RuleError(_("%(what)s must be at most %(hi)s; got %(value)s.", what=said, hi=hi, value=value), name)
     return value
 
 
@@ -122,24 +126,28 @@ class Int(Field):
         if not lo <= number <= hi:
             if self.plain:
                 self.refuse_kind(value, name, lo, hi)
-            _refuse(f"{self._said(name)} must be from {lo} to {hi}; got {number}.", name)
+            _refuse(_("%(what)s must be from %(lo)s to %(hi)s; got %(value)s.", what=self._said(name), lo=lo, hi=hi,
+                      value=number), name)
         return number
 
     def _said(self, name: str) -> str:
-        return self.what[0].upper() + self.what[1:] if self.what else name
+        what = _(self.what) if self.what else ""  # (a game's words: translated where the game marked them)
+        return what[0].upper() + what[1:] if what else name
 
     def refuse_kind(self, value, name: str, lo: int | None = None, hi: int | None = None):
         """Refuse a value that is not a whole number (or, ``plain``, out of bounds) in this field's words."""
         lo, hi = self.lo if lo is None else lo, self.hi if hi is None else hi
         if self.what:
-            shown = repr(value) if isinstance(value, (str, int, float, bool)) and len(repr(value)) <= 24 else "something else"
-            _refuse(f"{self._said(name)} must be a whole number; got {shown}.", name)
-        _refuse(f"{name.replace('_', ' ') if self.plain else name} must be a whole number from {lo} to {hi}.", name)
+            shown = repr(value) if isinstance(value, (str, int, float, bool)) and len(repr(value)) <= 24 \
+                else _("something else")
+            _refuse(_("%(what)s must be a whole number; got %(value)s.", what=self._said(name), value=shown), name)
+        _refuse(_("%(field)s must be a whole number from %(lo)s to %(hi)s.",
+                  field=name.replace("_", " ") if self.plain else name, lo=lo, hi=hi), name)
 
     def refuse_missing(self, name: str):
         """Refuse a number the action needs and was not given ("Enter the Damage.")."""
         if self.what:
-            _refuse(f"Enter {self.what}.", name)
+            _refuse(_("Enter %(what)s.", what=_(self.what)), name)
         self.refuse_kind(None, name)
 
     def check(self, value, name):
@@ -160,7 +168,7 @@ class Num(Int):
         super().__init__(lo, hi, doc, **kw)
         self.unit = unit
 
-    def parse(self, value, name: str, **_):
+    def parse(self, value, name: str, **_bounds):
         """The number in ``value`` (an int when whole), None when left empty."""
         if value is None or value == "":
             return None
@@ -173,17 +181,21 @@ class Num(Int):
         if isinstance(number, bool) or not isinstance(number, (int, float)) or number != number:
             self.refuse_kind(value, name)
         if not self.lo <= number <= self.hi:
+            if self.what and self.unit:
+                _refuse(_("%(what)s must be from %(lo)s to %(hi)s %(unit)s.", what=self._said(name), lo=self.lo,
+                          hi=self.hi, unit=_(self.unit)), name)
             if self.what:
-                _refuse(f"{self._said(name)} must be from {self.lo} to {self.hi}"
-                        f"{' ' + self.unit if self.unit else ''}.", name)
+                _refuse(_("%(what)s must be from %(lo)s to %(hi)s.", what=self._said(name), lo=self.lo, hi=self.hi), name)
             self.refuse_kind(value, name)
         return int(number) if float(number).is_integer() else number
 
     def refuse_kind(self, value, name: str, lo=None, hi=None):
+        if self.what and self.unit:
+            _refuse(_("%(what)s must be a distance in %(unit)s, e.g. 7 or 7.5.", what=self._said(name),
+                      unit=_(self.unit)), name)
         if self.what:
-            _refuse(f"{self._said(name)} must be a {'distance in ' + self.unit if self.unit else 'number'}, "
-                    "e.g. 7 or 7.5.", name)
-        _refuse(f"{name} must be a number from {self.lo} to {self.hi}.", name)
+            _refuse(_("%(what)s must be a number, e.g. 7 or 7.5.", what=self._said(name)), name)
+        _refuse(_("%(field)s must be a number from %(lo)s to %(hi)s.", field=name, lo=self.lo, hi=self.hi), name)
 
     def check(self, value, name):
         self.parse(value, name)
@@ -204,12 +216,14 @@ class Text(Field):
         if isinstance(value, (int, float)) and not isinstance(value, bool) and not self.choices:
             value = str(value)
         if not isinstance(value, str):
-            _refuse(f"{name} must be text" + (f": one of {', '.join(map(str, self.choices))}."
-                                              if self.choices else f" of at most {self.max_len} characters."), name)
+            if self.choices:
+                _refuse(_("%(field)s must be text: one of %(choices)s.", field=name,
+                          choices=", ".join(map(str, self.choices))), name)
+            _refuse(_("%(field)s must be text of at most %(most)s characters.", field=name, most=self.max_len), name)
         if self.choices and value not in self.choices:
-            _refuse(f"{name} must be one of {', '.join(map(str, self.choices))}.", name)
+            _refuse(_("%(field)s must be one of %(choices)s.", field=name, choices=", ".join(map(str, self.choices))), name)
         if len(value) > self.max_len:
-            _refuse(f"{name} must be at most {self.max_len} characters.", name)
+            _refuse(_("%(field)s must be at most %(most)s characters.", field=name, most=self.max_len), name)
 
     def schema(self):
         if self.choices:
@@ -251,8 +265,9 @@ class Flag(Field):
             for meaning, words in FLAG_WORDS.items():
                 if word in words:
                     return meaning
-        shown = repr(value) if isinstance(value, (str, int, float)) and len(repr(value)) <= 24 else "something else"
-        _refuse(f"{name} must be yes or no (yes/no, true/false, on/off or 1/0); got {shown}.", name)
+        shown = repr(value) if isinstance(value, (str, int, float)) and len(repr(value)) <= 24 else _("something else")
+        _refuse(_("%(field)s must be yes or no (yes/no, true/false, on/off or 1/0); got %(value)s.", field=name,
+                  value=shown), name)
 
     def schema(self):
         return self.described({"anyOf": [{"type": "boolean"}, {"type": "integer", "enum": [0, 1]},
@@ -309,8 +324,8 @@ class Dice(Field):
         for die in values:
             number = _whole(die)
             if number is None or not 1 <= number <= self.sides:
-                _refuse(f"Each die must be a whole number from 1 to {self.sides}; "
-                        f"got {number if number is not None else die!r}.", name)
+                _refuse(_("Each die must be a whole number from 1 to %(sides)s; got %(value)s.", sides=self.sides,
+                          value=repr(number if number is not None else die)), name)
             out.append(number)
         return out
 
@@ -321,9 +336,17 @@ class Dice(Field):
         return values
 
     def _too_many(self, name: str, count: int | None = None):
-        dice = "1 die" if self.most == 1 else f"{self.most} dice"
-        _refuse(f"{name} takes at most {dice}, each a whole number from 1 to {self.sides}"
-                + (f"; got {count}." if count is not None else "."), name)
+        if self.most == 1 and count is not None:
+            _refuse(_("%(field)s takes at most 1 die, each a whole number from 1 to %(sides)s; got %(count)s.",
+                      field=name, sides=self.sides, count=count), name)
+        if self.most == 1:
+            _refuse(_("%(field)s takes at most 1 die, each a whole number from 1 to %(sides)s.", field=name,
+                      sides=self.sides), name)
+        if count is not None:
+            _refuse(_("%(field)s takes at most %(most)s dice, each a whole number from 1 to %(sides)s; got %(count)s.",
+                      field=name, most=self.most, sides=self.sides, count=count), name)
+        _refuse(_("%(field)s takes at most %(most)s dice, each a whole number from 1 to %(sides)s.", field=name,
+                  most=self.most, sides=self.sides), name)
 
     def schema(self):
         die = {"type": "integer", "minimum": 1, "maximum": self.sides}
@@ -345,14 +368,14 @@ class Scalar(Field):
     def check(self, value, name):
         if isinstance(value, str):
             if len(value) > self.max_len:
-                _refuse(f"{name} must be at most {self.max_len} characters.", name)
+                _refuse(_("%(field)s must be at most %(most)s characters.", field=name, most=self.max_len), name)
         elif isinstance(value, bool) or value is None:
             return
         elif isinstance(value, (int, float)):
             if not -MAX_INT <= value <= MAX_INT:
-                _refuse(f"{name} is too large a number.", name)
+                _refuse(_("%(field)s is too large a number.", field=name), name)
         else:
-            _refuse(f"{name} must be one value (text or a number), not a list or an object.", name)
+            _refuse(_("%(field)s must be one value (text or a number), not a list or an object.", field=name), name)
 
     def schema(self):
         # what check() takes: any number within ±MAX_INT (a fraction too), yes/no, and null
@@ -372,10 +395,10 @@ class List(Field):
     def check(self, value, name):
         if isinstance(value, str) and self.text_too:
             if len(value) > self.text_too:
-                _refuse(f"{name} must be at most {self.text_too} characters.", name)
+                _refuse(_("%(field)s must be at most %(most)s characters.", field=name, most=self.text_too), name)
             return
         if not isinstance(value, list) or len(value) > self.most:
-            _refuse(f"{name} must be a list of at most {self.most} items.", name)
+            _refuse(_("%(field)s must be a list of at most %(most)s items.", field=name, most=self.most), name)
         for i, item in enumerate(value):
             self.item.check(item, f"{name}[{i}]")
 
@@ -396,12 +419,12 @@ class Obj(Field):
 
     def check(self, value, name):
         if not isinstance(value, dict) or len(value) > self.most:
-            _refuse(f"{name} must be an object of at most {self.most} fields.", name)
+            _refuse(_("%(field)s must be an object of at most %(most)s fields.", field=name, most=self.most), name)
         for key, field in self.fields.items():
             if key in value and value[key] is not None:
                 field.check(value[key], f"{name}.{key}")
             elif field.required:
-                _refuse(f"{name}.{key} is required.", name)
+                _refuse(_("%(field)s is required.", field=name + "." + key), name)
 
     def schema(self):
         out = {"type": "object"}
@@ -449,7 +472,7 @@ def check(fields: dict, args: dict) -> None:
         value = args.get(key)
         if value is None or (value == "" and not isinstance(field, Text)):
             if field.required:
-                _refuse(f"{key} is required.", key)
+                _refuse(_("%(field)s is required.", field=key), key)
             continue
         field.check(value, key)
 

@@ -27,6 +27,7 @@ from markupsafe import Markup
 from companion import qr, store
 from companion.db import get_db
 from companion.errors import RuleError
+from companion.said import _
 
 bp = Blueprint("share", __name__)
 
@@ -75,27 +76,28 @@ def link_data(text: str) -> str | None:
 def unpack(data: str, field: str = "file") -> dict:
     """The document a link carries; one sentence when it is cut, damaged or too big (nothing saved)."""
     if len(data) > MAX_LINK_DATA:
-        raise RuleError(f"That share link is too long ({len(data):,} characters of data; at most "
-                        f"{MAX_LINK_DATA:,}): share the fleet as a file instead.", field)
+        raise RuleError(_("That share link is too long (%(size)s characters of data; at most %(most)s): share the fleet "
+                          "as a file instead.", size=format(len(data), ","), most=format(MAX_LINK_DATA, ",")), field)
     if not _DATA.fullmatch(data or ""):
-        raise RuleError("That share link is damaged (it has characters a share link never has): scan the "
-                        "QR again or use the file.", field)
+        raise RuleError(_("That share link is damaged (it has characters a share link never has): scan the "
+                          "QR again or use the file."), field)
     inflate = zlib.decompressobj()
     try:
         raw = inflate.decompress(base64.urlsafe_b64decode(data + "=" * (-len(data) % 4)), MAX_UNPACKED)
     except (binascii.Error, zlib.error, ValueError):
         raw = None
     if raw is not None and inflate.unconsumed_tail:
-        raise RuleError(f"That share link unpacks to more than {MAX_UNPACKED:,} bytes: it is no fleet.", field)
+        raise RuleError(_("That share link unpacks to more than %(most)s bytes: it is no fleet.",
+                          most=format(MAX_UNPACKED, ",")), field)
     try:
         if raw is None or not inflate.eof:
             raise ValueError("cut short")
         doc = json.loads(raw.decode("utf-8"))
     except (ValueError, RecursionError):
-        raise RuleError("That share link is cut short or damaged: scan the QR again, or use the file.",
+        raise RuleError(_("That share link is cut short or damaged: scan the QR again, or use the file."),
                         field) from None
     if not isinstance(doc, dict) or doc.get("format") not in IMPORTERS:
-        raise RuleError("That share link holds no fleet or cards this companion knows.", field)
+        raise RuleError(_("That share link holds no fleet or cards this companion knows."), field)
     return doc
 
 
@@ -115,10 +117,14 @@ def share_url(data: str) -> str:
 def _title(doc: dict) -> str:
     """A shared document's one line: its name (a fleet has one) and how many ships or cards it holds."""
     ships = doc.get("ships")
-    items, word = (ships, "ship") if isinstance(ships, list) else (doc.get("cards"), "card")
+    items = ships if isinstance(ships, list) else doc.get("cards")
     count = len(items) if isinstance(items, list) else 0
+    if isinstance(ships, list):
+        held = _("%(count)s ship", count=count) if count == 1 else _("%(count)s ships", count=count)
+    else:
+        held = _("%(count)s card", count=count) if count == 1 else _("%(count)s cards", count=count)
     name = " ".join(str(doc.get("name") or "").split())[:40]
-    return f"{name + ': ' if name else ''}{count} {word}{'' if count == 1 else 's'}"
+    return f"{name}: {held}" if name else held
 
 
 def _tables(slug: str) -> list[dict]:
@@ -149,10 +155,10 @@ def page():
 
 def _page(data: str, doc: dict, said: dict | None = None, errors: dict | None = None, status: int = 200):
     """The share page; ``said``/``errors`` by table code after a save sent without JavaScript."""
-    slug, what, _ = IMPORTERS[doc["format"]]
+    slug, what, _fn = IMPORTERS[doc["format"]]
     items = doc.get("ships") if isinstance(doc.get("ships"), list) else doc.get("cards")
     names = [str(i.get("name") or "")[:40] for i in items if isinstance(i, dict)] if isinstance(items, list) else []
-    return make_response(render_template("share.html", data=data, what=what, title=_title(doc), names=names,
+    return make_response(render_template("share.html", data=data, what=_(what), title=_title(doc), names=names,
                                          tables=_tables(slug), said=said or {}, errors=errors or {}), status)
 
 
@@ -177,9 +183,9 @@ def save_at(code: str):
     data, doc = request.form.get("f", ""), None
     try:
         doc = unpack(data, "share")
-        slug, _, fn = IMPORTERS[doc["format"]]
+        slug, _what, fn = IMPORTERS[doc["format"]]
         if store.table(get_db(), code)["system"] != slug:
-            raise RuleError("That table plays another game: open a table of this fleet's game.", "share")
+            raise RuleError(_("That table plays another game: open a table of this fleet's game."), "share")
         said = fn(code, doc)
     except RuleError as exc:
         if request.headers.get("HX-Request"):

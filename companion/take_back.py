@@ -23,6 +23,7 @@ import re
 from companion import actions, games, hidden
 from companion.actions import TAKE_BACK, schema
 from companion.errors import Conflict, RuleError, Stale
+from companion.said import Said, _, joined
 from companion.store import chain as links  # (a local "chain" is a list of moves here)
 from companion.store.chain import _append_undo, _insert_event, _state_at
 
@@ -59,13 +60,13 @@ def clean_targets(raw) -> list[int]:
     if isinstance(raw, (int, str)) and not isinstance(raw, bool):
         raw = str(raw).replace(",", " ").split()
     if not isinstance(raw, list) or not raw or len(raw) > MAX_TARGETS:
-        raise RuleError(f"Name 1 to {MAX_TARGETS} moves to take back by their number.", "targets")
+        raise RuleError(_("Name 1 to %(most)s moves to take back by their number.", most=MAX_TARGETS), "targets")
     out = []
     for value in raw:
         if isinstance(value, str) and value.strip().lstrip("#").isdecimal():
             value = int(value.strip().lstrip("#"))
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise RuleError("Moves are named by their number in the log (#412).", "targets")
+            raise RuleError(_("Moves are named by their number in the log (#412)."), "targets")
         out.append(value)
     return sorted(set(out))
 
@@ -74,11 +75,11 @@ def check_payload(payload: dict) -> None:
     """A take-back's payload as stored (a live request's or an imported one): targets, and a
     correction's move checked against its action's declared fields."""
     if set(payload) - {"type", "targets", "instead"} or clean_targets(payload.get("targets")) != payload["targets"]:
-        raise RuleError("a take-back holds only its targets (oldest first) and a correction.", "targets")
+        raise RuleError(_("a take-back holds only its targets (oldest first) and a correction."), "targets")
     instead = payload.get("instead")
     if instead is not None:
         if not isinstance(instead, dict) or not correctable({"type": instead.get("type"), "payload": instead}):
-            raise RuleError("Only a tracker change by an amount or a hit can be corrected.", "instead")
+            raise RuleError(_("Only a tracker change by an amount or a hit can be corrected."), "instead")
         schema.check(actions.REGISTRY[instead["type"]].fields or {}, instead)
 
 
@@ -106,12 +107,12 @@ def _chain(db, table_id: int, top: int, low: int, start_state: list | None = Non
         if rows is None:
             rows = links.chain_down(db, table_id, start, low, limit)
         payloads = json.loads("[" + ",".join(r[4] for r in rows) + "]")  # one parse for the stretch
-        for (seq, link, type_, label, _, side, taken), payload in zip(rows, payloads, strict=True):
+        for (seq, link, type_, label, _text, side, taken), payload in zip(rows, payloads, strict=True):
             out.append({"seq": seq, "link": link, "type": type_, "label": label,
                         "payload": payload, "side": side, "taken_back": taken})
         if len(out) > MAX_REPLAY:
-            raise RuleError(f"#{low} is more than {MAX_REPLAY:,} moves back: a take-back reaches that far at most "
-                            "(undo step by step to go further).", "targets")
+            raise RuleError(_("#%(seq)s is more than %(most)s moves back: a take-back reaches that far at most "
+                              "(undo step by step to go further).", seq=low, most=format(MAX_REPLAY, ",")), "targets")
         lowest = min([low] + [t for ev in out if ev["type"] == TAKE_BACK for t in ev["payload"]["targets"]])
         start = out[-1]["link"] if out else None
         if lowest >= low or start is None:
@@ -155,6 +156,14 @@ def _named(message: str, state: dict) -> str:
     return _UNIT_ID.sub(lambda m: units[m.group(1)]["name"] if m.group(1) in units else m.group(0), message)
 
 
+def _both(items: list, kept: bool = False):
+    """"#3 and #5 and #7": a label's (``kept``: Said, drawn in each reader's words) or a refusal's (drawn now)."""
+    out = items[0]
+    for item in items[1:]:
+        out = Said("%(some)s and %(more)s", some=out, more=item) if kept else _("%(some)s and %(more)s", some=out, more=item)
+    return out
+
+
 def _secrets(*states: dict) -> set[str]:
     return {s for state in states for s in hidden.secrets_in(state) if len(s) >= 2}
 
@@ -172,12 +181,12 @@ def withdraw(db, row: dict, payload: dict, seat: str, side, ts=None) -> tuple[in
     killed = _killers(chain, me)  # (a move a target withdrew counts again: it may be a target too)
     for t in targets:
         if t == 1:
-            raise RuleError("The table's set-up cannot be taken back.", "targets")
+            raise RuleError(_("The table's set-up cannot be taken back."), "targets")
         if t not in by_seq:
-            raise RuleError(f"#{t} is not a move in force (undone, an undo, or not in the log); "
-                            "only moves in force can be taken back.", "targets")
+            raise RuleError(_("#%(seq)s is not a move in force (undone, an undo, or not in the log); "
+                              "only moves in force can be taken back.", seq=t), "targets")
         if killed[t] is not me:
-            raise RuleError(f"#{t} was already taken back (#{killed[t]['seq']}).", "targets")
+            raise RuleError(_("#%(seq)s was already taken back (#%(by)s).", seq=t, by=killed[t]["seq"]), "targets")
     state = start_state[0] if start_state else _state_at(db, table_id, chain[-1]["link"])
     labels: dict[int, str] = {}
     for ev in reversed(chain):  # oldest first
@@ -196,23 +205,29 @@ def withdraw(db, row: dict, payload: dict, seat: str, side, ts=None) -> tuple[in
             labels[ev["seq"]] = actions.apply(state, move, own=move is ev["payload"])
         except RuleError as exc:
             if whose is me:
-                raise RuleError(f"The correction does not apply in the place of #{ev['seq']}: {exc.message}",
-                                "instead") from None
-            without = " and ".join(f"#{t}" for t in targets)
+                raise RuleError(_("The correction does not apply in the place of #%(seq)s: %(why)s", seq=ev["seq"],
+                                  why=exc.message), "instead") from None
+            without = _both([f"#{t}" for t in targets])
+            what = _what(whose, _secrets(row["state"], state))
             # a Stale refusal ("the table changed ... try again") means the move was checked against,
             # or names, what a withdrawn move made (the next unit's id, the top card, the phase)
-            why = f"it was entered on the table as {without} left it" if isinstance(exc, Stale) \
-                else _named(exc.message, row["state"])
             # (a correction that no longer applies in its move's place is named as the correction)
-            raise Conflict(f"#{whose['seq']} {_what(whose, _secrets(row['state'], state))} no longer applies "
-                           f"without {without}: {why.rstrip('.')}.", whose["seq"], targets) from None
+            if isinstance(exc, Stale):
+                raise Conflict(_("#%(seq)s %(move)s no longer applies without %(without)s: it was entered on the table as "
+                                 "%(without)s left it.", seq=whose["seq"], move=what, without=without),
+                               whose["seq"], targets) from None
+            raise Conflict(_("#%(seq)s %(move)s no longer applies without %(without)s: %(why)s.", seq=whose["seq"],
+                             move=what, without=without, why=_named(exc.message, row["state"]).rstrip(".")),
+                           whose["seq"], targets) from None
     secrets = _secrets(row["state"], state)
+    # the other moves' labels are named as they were stored (their English)
     said = [f"#{t}: {_what(by_seq[t], secrets)}" for t in targets]
     if instead is not None:
-        label = f"corrected #{targets[0]} to {labels[targets[0]]} (was {_what(by_seq[targets[0]], secrets)})"
-        label += "".join(f"; took back {s}" for s in said[1:])
+        label = joined("; ", [Said("corrected #%(seq)s to %(move)s (was %(was)s)", seq=targets[0], move=labels[targets[0]],
+                                   was=_what(by_seq[targets[0]], secrets))]
+                       + [Said("took back %(move)s", move=s) for s in said[1:]])
     else:
-        label = "took back " + " and ".join(said)
+        label = Said("took back %(moves)s", moves=_both(said, kept=True))
     _insert_event(db, table_id, seq, seat, side, payload, label, False, target=targets[0], ts=ts,
                   link=row["done_top"], since_snap=0)
     text = json.dumps(state)
@@ -258,9 +273,10 @@ def correction(db, row: dict, target: int, asked: dict, ctx) -> dict:
     found = links.move_of(db, row["id"], target)
     event = {"type": found[0], "payload": found[1]} if found else {}
     if not found or not correctable(event):
-        raise RuleError(f"#{target} is not a tracker change by an amount or a hit; take it back instead.", "instead")
+        raise RuleError(_("#%(seq)s is not a tracker change by an amount or a hit; take it back instead.", seq=target),
+                        "instead")
     if not isinstance(asked, dict) or set(asked) - {"unit", "by"}:
-        raise RuleError("A correction names another unit, another amount, or both.", "instead")
+        raise RuleError(_("A correction names another unit, another amount, or both."), "instead")
     move = dict(event["payload"])
     unit_field, by_field = amount_field(event)
     hit = by_field != "by"  # a game's own hit: its amount is what was taken, a positive whole number
@@ -271,11 +287,14 @@ def correction(db, row: dict, target: int, asked: dict, ctx) -> dict:
         if isinstance(by, str) and by.strip().lstrip("+-").isdecimal():
             by = int(by)
         if isinstance(by, bool) or not isinstance(by, int) or by == 0 or (hit and by < 0):
-            raise RuleError("Enter the amount it should have been (a whole number, " + ("more than 0" if hit else "not 0")
-                            + "; to leave it out, take it back).", "by")
+            if hit:
+                raise RuleError(_("Enter the amount it should have been (a whole number, more than 0; to leave it out, "
+                                  "take it back)."), "by")
+            raise RuleError(_("Enter the amount it should have been (a whole number, not 0; to leave it out, take it back)."),
+                            "by")
         move[by_field] = by
         if not hit:
             move.pop("amount", None)  # the amount typed beside the -/+ buttons sized "by"; the new amount is whole
     if move == event["payload"]:
-        raise RuleError(f"That is #{target} as it was: change the unit or the amount.", "instead")
+        raise RuleError(_("That is #%(seq)s as it was: change the unit or the amount.", seq=target), "instead")
     return move

@@ -22,6 +22,7 @@ import re
 from contextlib import contextmanager
 
 from companion.errors import CrashShielded, InputError, RuleError
+from companion.said import N_, _
 
 MAX_DEPTH = 32
 MAX_INT = 2 ** 53 - 1  # exact in SQLite INTEGER (64-bit) and in a JavaScript number
@@ -34,7 +35,7 @@ log = logging.getLogger(__name__)
 
 
 def _refuse_constant(word: str):
-    raise InputError(f"{word} is not a number JSON allows; send a finite number.", "body")
+    raise InputError(_("%(word)s is not a number JSON allows; send a finite number.", word=word), "body")
 
 
 def parse_json(raw: bytes | str, field: str = "body"):
@@ -44,9 +45,9 @@ def parse_json(raw: bytes | str, field: str = "body"):
     except InputError:
         raise
     except RecursionError:
-        raise InputError(f"The JSON is nested too deeply (at most {MAX_DEPTH} levels).", field) from None
+        raise InputError(_("The JSON is nested too deeply (at most %(most)s levels).", most=MAX_DEPTH), field) from None
     except (ValueError, UnicodeDecodeError):
-        raise InputError("The body is not valid JSON (Content-Type: application/json).", field) from None
+        raise InputError(_("The body is not valid JSON (Content-Type: application/json)."), field) from None
     check_value(data, field)
     return data
 
@@ -65,37 +66,42 @@ def check_value(value, field: str = "body") -> None:
     while stack:
         item, path, depth = stack.pop()
         if depth > MAX_DEPTH:
-            raise InputError(f"{path} is nested too deeply (at most {MAX_DEPTH} levels).", _top(path))
+            raise InputError(_("%(field)s is nested too deeply (at most %(most)s levels).", field=path, most=MAX_DEPTH),
+                             _top(path))
         if isinstance(item, bool) or item is None:
             continue
         if isinstance(item, int):
             if not -MAX_INT <= item <= MAX_INT:
-                raise InputError(f"{path} is too large a number (at most {MAX_INT:,} either way).", _top(path))
+                raise InputError(_("%(field)s is too large a number (at most %(most)s either way).", field=path,
+                                   most=format(MAX_INT, ",")), _top(path))
         elif isinstance(item, float):
             if not math.isfinite(item) or abs(item) > MAX_INT:
-                raise InputError(f"{path} must be a finite number of at most {MAX_INT:,} either way.", _top(path))
+                raise InputError(_("%(field)s must be a finite number of at most %(most)s either way.", field=path,
+                                   most=format(MAX_INT, ",")), _top(path))
         elif isinstance(item, str):
             check_text(item, path)
         elif isinstance(item, dict):
             for key, sub in item.items():
                 if not isinstance(key, str):
-                    raise InputError(f"{path} has a key that is not text.", _top(path))
+                    raise InputError(_("%(field)s has a key that is not text.", field=path), _top(path))
                 check_text(key, path, MAX_KEY)
                 stack.append((sub, _name(path, key), depth + 1))
         elif isinstance(item, list):
             stack.extend((sub, _name(path, i), depth + 1) for i, sub in enumerate(item))
         else:
-            raise InputError(f"{path} is not a JSON value.", _top(path))
+            raise InputError(_("%(field)s is not a JSON value.", field=path), _top(path))
 
 
 def check_text(text: str, field: str, limit: int = MAX_TEXT) -> str:
     """Valid Unicode (no lone surrogates) of at most ``limit`` characters."""
     if len(text) > limit:
-        raise InputError(f"{field} is too long (at most {limit:,} characters).", _top(field))
+        raise InputError(_("%(field)s is too long (at most %(most)s characters).", field=field, most=format(limit, ",")),
+                         _top(field))
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise InputError(f"{field} holds a broken character (a lone UTF-16 surrogate).", _top(field)) from None
+        raise InputError(_("%(field)s holds a broken character (a lone UTF-16 surrogate).", field=field),
+                         _top(field)) from None
     return text
 
 
@@ -128,8 +134,8 @@ SHIELDED = (TypeError, KeyError, AttributeError, IndexError, ValueError, ZeroDiv
 
 
 def _kind(value) -> str:
-    return {dict: "an object", list: "a list", bool: "true/false", float: "a fraction", int: "a number",
-            str: "text", type(None): "empty"}.get(type(value), type(value).__name__)
+    return {dict: N_("an object"), list: N_("a list"), bool: N_("true/false"), float: N_("a fraction"),
+            int: N_("a number"), str: N_("text"), type(None): N_("empty")}.get(type(value), type(value).__name__)
 
 
 def culprit(args) -> tuple[str, object]:
@@ -159,8 +165,8 @@ def shielded(args):
         field, value = culprit(args)
         log.warning("refused input the action code could not use: %s: %s (field %s)",
                     type(exc).__name__, exc, field)
-        raise CrashShielded(f"{field} cannot be {_kind(value)} here; check what this action takes "
-                         f"(see /api/openapi.json).", field) from None
+        raise CrashShielded(_("%(field)s cannot be %(kind)s here; check what this action takes (see /api/openapi.json).",
+                              field=field, kind=_(_kind(value))), field) from None
 
 
 # An element id, the only thing a form's ``_control`` may be: it goes into the HX-Retarget header.

@@ -1,7 +1,6 @@
 """Web plumbing shared by the blueprints: seats and credentials, CSRF, page-or-partial, errors."""
 from __future__ import annotations
 
-import base64
 import gzip
 import hashlib
 import hmac
@@ -9,7 +8,6 @@ import os
 import re
 import secrets
 from functools import lru_cache
-from pathlib import Path
 from urllib.parse import quote
 
 from flask import abort, current_app, g, jsonify, make_response, render_template, request, session
@@ -22,6 +20,7 @@ from companion.actions import Ctx
 from companion.db import get_db, systems
 from companion.errors import Conflict, Finished, InputError, RuleError, Stale
 from companion.roster import MAX_SEAT_NAME  # noqa: F401  (the lobby's limit, one place)
+from companion.said import _
 from companion.seat import form_token, view_of
 
 
@@ -30,7 +29,7 @@ def init_app(app) -> None:
     app.before_request(_csrf_protect)
     app.after_request(_headers)
     app.url_defaults(_static_version)
-    app.extensions["companion.csp"] = content_security_policy(app.extensions["companion.template_dirs"])
+    app.extensions["companion.csp"] = content_security_policy()
     app.errorhandler(HTTPException)(_http_error)
     app.context_processor(lambda: {"csrf_token": csrf_token()})
     app.jinja_env.trim_blocks = True  # block tags leave no blank lines: the board is sent every change
@@ -48,12 +47,12 @@ def init_app(app) -> None:
     app.jinja_env.globals["url_for"] = url_for_once
     app.jinja_env.globals["module_url"] = assets.module_url  # the phone's modules (static/js), versioned
     app.add_url_rule("/static/m/<version>/<name>", "module", assets.send_module)
-    app.errorhandler(404)(lambda e: _api_error(e, "Not found.") or (
-        render_template("error.html", status=404, message="Nothing here."), 404))
+    app.errorhandler(404)(lambda e: _api_error(e, _("Not found.")) or (
+        render_template("error.html", status=404, message=_("Nothing here.")), 404))
     app.errorhandler(403)(lambda e: _api_error(e, e.description) or (
         render_template("error.html", status=403, message=e.description), 403))
-    app.errorhandler(413)(lambda e: _api_error(e, "That request is too large (4 MB at most).") or (
-        render_template("error.html", status=413, message="That file is too large (4 MB at most)."), 413))
+    app.errorhandler(413)(lambda e: _api_error(e, _("That request is too large (4 MB at most).")) or (
+        render_template("error.html", status=413, message=_("That file is too large (4 MB at most).")), 413))
 
 
 class MissRemembered(BaseLoader):
@@ -101,7 +100,7 @@ def _api_error(exc: HTTPException, message: str):
 
 def _http_error(exc: HTTPException):
     if request.path.startswith("/api/"):
-        sentence = {405: f"{request.method} is not allowed here.", 400: "Bad request."}.get(
+        sentence = {405: _("%(method)s is not allowed here.", method=request.method), 400: _("Bad request.")}.get(
             exc.code, exc.description or exc.name)
         resp = jsonify({"error": sentence})
         resp.status_code = exc.code
@@ -147,7 +146,8 @@ def _gate():
         return None
     if request.endpoint in ("lobby.create_table", "lobby.import_table", "api.create_table", "api.import_table") \
             and too_many_tables():
-        message = f"This address made {MADE_PER_WINDOW} tables in the last {MADE_WINDOW // 60} minutes; wait a while."
+        message = _("This address made %(made)s tables in the last %(minutes)s minutes; wait a while.",
+                    made=MADE_PER_WINDOW, minutes=MADE_WINDOW // 60)
         if request.path.startswith("/api/"):
             return jsonify({"error": message}), 429
         return make_response(render_template("error.html", status=429, message=message), 429)
@@ -224,9 +224,9 @@ def _csrf_protect():
     sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token") or ""
     if not (session.get("csrf") and same_secret(sent, session["csrf"])) and not _view_form_token(sent):
         if request.path.startswith("/api/"):
-            return {"error": "Missing or wrong CSRF token (send X-CSRF-Token, or use a Bearer secret)."}, 400
+            return {"error": _("Missing or wrong CSRF token (send X-CSRF-Token, or use a Bearer secret).")}, 400
         return make_response(render_template("error.html", status=400,
-                                             message="This form is out of date; reload the page and try again."), 400)
+                                             message=_("This form is out of date; reload the page and try again.")), 400)
     return None
 
 
@@ -309,19 +309,12 @@ def _headers(resp):
     return resp
 
 
-_INLINE_HANDLER = re.compile(r'\son[a-z]+="([^"{}]*)"')
-
-
-def content_security_policy(templates: list[Path]) -> str:
+def content_security_policy() -> str:
     """Scripts only from our own files; htmx's ``hx-on`` handlers need 'unsafe-eval' (htmx 2
-    compiles them with Function), and each static inline handler (the finish form's confirm) is
-    allowed by its hash alone.  htmx adds its indicator <style> and some templates size bars with
-    style="", so styles may be inline.  No plugins, no framing, forms post only here."""
-    hashes = sorted({"'sha256-" + base64.b64encode(hashlib.sha256(m.encode()).digest()).decode() + "'"
-                     for folder in templates for path in folder.rglob("*.html")
-                     for m in _INLINE_HANDLER.findall(path.read_text())})
-    script = " ".join(["'self'", "'unsafe-eval'"] + (["'unsafe-hashes'"] + hashes if hashes else []))
-    return ("default-src 'self'; script-src " + script + "; style-src 'self' 'unsafe-inline'; "
+    compiles them with Function).  No inline handler: a question before a form is sent is its
+    ``data-ask`` (static/js/ask.js), in the page's language.  htmx adds its indicator <style> and some
+    templates size bars with style="", so styles may be inline.  No plugins, no framing, forms post only here."""
+    return ("default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; "
             "img-src 'self' data:; media-src 'self' data: blob:; connect-src 'self'; object-src 'none'; "
             "base-uri 'self'; "
             "form-action 'self'; frame-ancestors 'none'")
@@ -416,11 +409,11 @@ def seat_for(code: str) -> dict:
         seat = seats().get(code)
         if not seat:
             if isinstance((session.get("seats") or {}).get(code), str):  # a token whose seat is gone
-                abort(403, "This phone no longer has a seat at this table (its host removed it, or it moved to "
-                           "another phone). Scan the table's invitation to ask for one again.")
+                abort(403, _("This phone no longer has a seat at this table (its host removed it, or it moved to "
+                             "another phone). Scan the table's invitation to ask for one again."))
             abort(404)
     if "X-Side" in request.headers and request.headers["X-Side"] != (seat.get("side") or ""):
-        abort(403, "X-Side is not read: the seat's own token says which side it plays.")
+        abort(403, _("X-Side is not read: the seat's own token says which side it plays."))
     g.table = row
     return seat
 
@@ -439,12 +432,12 @@ def still_seated(code: str, seat: dict):
 
 def require_player(seat: dict) -> None:
     if seat["role"] == "spectator":
-        abort(403, "Spectators can watch but not change anything.")
+        abort(403, _("Spectators can watch but not change anything."))
 
 
 def require_host(seat: dict) -> None:
     if not seat.get("host"):
-        abort(403, "Only the table's host can do that (the host's phone can hand the role on: Invite).")
+        abort(403, _("Only the table's host can do that (the host's phone can hand the role on: Invite)."))
 
 
 def is_host() -> bool:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from companion import schema
 from companion.errors import RuleError
 from companion.roster import JOIN
+from companion.said import _
 
 
 @dataclass
@@ -117,12 +118,18 @@ def in_phase(state: dict, phases, doing: str = "") -> None:
     phases = (phases,) if isinstance(phases, str) else tuple(phases)
     now = phase_now(state)
     if now not in phases:
-        when = phases[0] if len(phases) == 1 else ", ".join(phases[:-1]) + " or " + phases[-1]
-        raise RuleError(f"{doing or 'This move'} happens in the {_phase(when)}; it is now the {_phase(now)}.", "phase")
+        when = phases[0] if len(phases) == 1 else _("%(phases)s or %(last)s", phases=", ".join(phases[:-1]),
+                                                    last=phases[-1])
+        if doing:  # the move in the game's words (a game marks it with N_ where it registers the action)
+            raise RuleError(_("%(doing)s happens in the %(when)s; it is now the %(now)s.", doing=_(doing),
+                              when=_phase(when), now=_phase(now)), "phase")
+        raise RuleError(_("This move happens in the %(when)s; it is now the %(now)s.", when=_phase(when),
+                          now=_phase(now)), "phase")
 
 
 def _phase(name: str) -> str:
-    return name if name.casefold().endswith("phase") else f"{name} phase"  # a name that already says it ("Power Phase")
+    # a name that already says it ("Power Phase") stays as it is
+    return name if name.casefold().endswith("phase") else _("%(phase)s phase", phase=name)
 
 
 def check_phase(state: dict, type_: str) -> None:
@@ -171,7 +178,10 @@ def entered_dice(args: dict, key: str, value=None, *, type_: str | None = None, 
     dice = entered(args, key, args.get(key) if value is None else value, type_=type_, name=name)
     if dice is not None and count is not None and len(dice) != count:
         sides = declared(type_ or args["type"], key).sides
-        raise RuleError(f"Enter {count} d{sides} result{'s' if count > 1 else ''} from 1 to {sides}.", name or key)
+        if count > 1:
+            raise RuleError(_("Enter %(count)s d%(sides)s results from 1 to %(sides)s.", count=count, sides=sides),
+                            name or key)
+        raise RuleError(_("Enter %(count)s d%(sides)s result from 1 to %(sides)s.", count=count, sides=sides), name or key)
     return dice
 
 
@@ -208,7 +218,7 @@ def needed(p: dict, key: str, *, type_: str | None = None):
     field = declared(type_ or p["type"], key)
     if hasattr(field, "refuse_missing"):
         field.refuse_missing(key)
-    raise RuleError(f"Enter {key}.", key)
+    raise RuleError(_("Enter %(key)s.", key=key), key)
 
 
 def available(system_slug: str) -> dict[str, Action]:
@@ -220,16 +230,16 @@ def lookup(type_: str, system_slug: str) -> Action:
     _load_all()
     entry = REGISTRY.get(type_)
     if entry is None or (entry.systems is not None and system_slug not in entry.systems):
-        raise RuleError(f"Unknown action {type_!r} for this game.", "type")
+        raise RuleError(_("Unknown action %(type)r for this game.", type=type_), "type")
     return entry
 
 
 def prepare(state: dict, args: dict, ctx: Ctx) -> dict:
     """Turn a seat's request into an event payload (chance decided here, once)."""
     if not isinstance(args, dict) or not isinstance(args.get("type"), str):
-        raise RuleError("An action needs a type.", "type")
+        raise RuleError(_("An action needs a type."), "type")
     if len(json.dumps(args)) > MAX_ARGS_BYTES:
-        raise RuleError("That action is too large.", "type")
+        raise RuleError(_("That action is too large."), "type")
     entry = lookup(args["type"], state.get("system", ctx.system.slug))
     schema.check(entry.fields or {}, args)
     if entry.phase:
@@ -309,7 +319,7 @@ def in_effect(events: list[dict]) -> list[tuple[dict, dict]]:
 def fold(events: list[dict]) -> dict:
     """The state a log describes: every move in effect applied in order (``in_effect``)."""
     state: dict = {}
-    for _, payload in in_effect(events):
+    for _ev, payload in in_effect(events):
         apply(state, payload)
     return state
 

@@ -11,24 +11,27 @@ from __future__ import annotations
 
 from companion.actions import REGISTRY
 from companion.errors import RuleError
+from companion.said import _
 
 
 def dice(values, sides: int, what: str, count: int | None = None, most: int = 100) -> list[int]:
     """A list of dice, each a whole number from 1 to ``sides`` (``count`` of them, if given)."""
     if not isinstance(values, list) or len(values) > most:
-        raise RuleError(f"its {what} are not a list of dice.", what)
+        raise RuleError(_("its %(what)s are not a list of dice.", what=what), what)
     if count is not None and len(values) != count:
-        raise RuleError(f"it records {len(values)} {what} where the rules roll {count}.", what)
+        raise RuleError(_("it records %(count)s %(what)s where the rules roll %(rules)s.", count=len(values), what=what,
+                          rules=count), what)
     for value in values:
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:
-            raise RuleError(f"it records {value!r} for its {what}, which no D{sides} shows.", what)
+            raise RuleError(_("it records %(value)r for its %(what)s, which no D%(sides)s shows.", value=value, what=what,
+                              sides=sides), what)
     return values
 
 
 def groups(values, sides: int, what: str, most: int = 60) -> None:
     """Dice for several rollers: a list of lists of dice (or one flat list)."""
     if not isinstance(values, list) or len(values) > most:
-        raise RuleError(f"its {what} are not lists of dice.", what)
+        raise RuleError(_("its %(what)s are not lists of dice.", what=what), what)
     for group in values:
         dice(group if isinstance(group, list) else [group], sides, what)
 
@@ -83,11 +86,12 @@ def _dice_in(value, sides: int, what: str) -> None:
 def same(recorded, derived, what: str) -> None:
     """A total the payload records must be the one its dice give."""
     if recorded != derived:
-        raise RuleError(f"its {what} is {recorded!r}, but its dice give {derived!r}.", what)
+        raise RuleError(_("its %(what)s is %(recorded)r, but its dice give %(derived)r.", what=what, recorded=recorded,
+                          derived=derived), what)
 
 
 def part(payload: dict, key: str, kind=dict):
     value = payload.get(key)
     if not isinstance(value, kind):
-        raise RuleError(f"its {key} is not what this action stores.", key)
+        raise RuleError(_("its %(key)s is not what this action stores.", key=key), key)
     return value

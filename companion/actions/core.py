@@ -5,6 +5,7 @@ from companion import games, trackers
 from companion.actions import action
 from companion.content import ContentError, check_tracker
 from companion.errors import RuleError, Stale
+from companion.said import Said, _, joined
 from companion.schema import Int, List, Obj, Ref, Scalar, Text
 from companion.trackers import Clock, need_int, need_text
 from companion.validate import MAX_INT
@@ -30,19 +31,21 @@ def clock(state: dict) -> Clock:
 def unit_of(state: dict, unit_id) -> dict:
     unit = state["units"].get(unit_id) if isinstance(unit_id, str) else None
     if unit is None:
-        raise RuleError(f"No unit {unit_id!r} at this table.", "unit")
+        raise RuleError(_("No unit %(unit)r at this table.", unit=unit_id), "unit")
     return unit
 
 
 def tracker_of(state: dict, unit_id, tracker_id) -> tuple[dict, str]:
     """A unit's tracker (or the table's own when unit is empty/'table') and whose it is."""
     if unit_id in (None, "", "table"):
-        owner, name = state["trackers"], "Table"
+        owner, name = state["trackers"], Said("Table")
     else:
         unit = unit_of(state, unit_id)
         owner, name = unit["trackers"], unit["name"]
     if tracker_id not in owner:
-        raise RuleError(f"{name} has no tracker {tracker_id!r}.", "tracker")
+        if isinstance(name, Said):
+            raise RuleError(_("Table has no tracker %(tracker)r.", tracker=tracker_id), "tracker")
+        raise RuleError(_("%(unit)s has no tracker %(tracker)r.", unit=name, tracker=tracker_id), "tracker")
     return owner[tracker_id], name
 
 
@@ -52,12 +55,12 @@ def clean_sides(raw, default: list[str]) -> list[str]:
     if isinstance(raw, str):
         raw = [s for s in raw.split(",")]
     if not isinstance(raw, list):
-        raise RuleError("sides must be a list of side names.", "sides")
+        raise RuleError(_("sides must be a list of side names."), "sides")
     sides = [need_text({"side": s}, "side", 30) for s in raw if str(s).strip()]
     if not 1 <= len(sides) <= MAX_SIDES:
-        raise RuleError(f"A table has 1 to {MAX_SIDES} sides.", "sides")
+        raise RuleError(_("A table has 1 to %(most)s sides.", most=MAX_SIDES), "sides")
     if len(set(sides)) != len(sides):
-        raise RuleError("Each side needs its own name.", "sides")
+        raise RuleError(_("Each side needs its own name."), "sides")
     return sides
 
 
@@ -68,7 +71,7 @@ def clean_sides(raw, default: list[str]) -> list[str]:
 def create_table(state: dict, p: dict) -> str:
     """Set up a new table (always the first event)."""
     if state:
-        raise RuleError("This table already exists.", "type")
+        raise RuleError(_("This table already exists."), "type")
     state.update(
         system=p["system"], name=p["name"], sides=p["sides"], phases=p["phases"],
         round_label=p["round_label"], phase_reminders=p["phase_reminders"], settings=p["settings"],
@@ -76,7 +79,7 @@ def create_table(state: dict, p: dict) -> str:
         trackers=p["trackers"], decks=p["decks"], reminders=[], finished=False, game={},
     )
     state["reminders"] = phase_reminders(state)
-    return f"Table {p['name']!r} set up ({', '.join(p['sides'])})"
+    return Said("Table %(table)r set up (%(sides)s)", table=p["name"], sides=", ".join(p["sides"]))
 
 
 @create_table.decider
@@ -111,21 +114,21 @@ def note(state: dict, p: dict) -> str:
 def finish(state: dict, p: dict) -> str:
     """End the game; the table stays browsable with its battle report (cannot be undone)."""
     if state["finished"]:
-        raise RuleError("This table is already finished.", "type")
+        raise RuleError(_("This table is already finished."), "type")
     result = p.get("result", "")
     if result and (not isinstance(result, str) or len(result) > 200):
-        raise RuleError("result must be at most 200 characters.", "result")
+        raise RuleError(_("result must be at most 200 characters."), "result")
     state["finished"] = True
     if result:
         state["result"] = result  # the battle report's headline
-    return "Game finished" + (f": {result}" if result else "")
+    return Said("Game finished: %(result)s", result=result) if result else Said("Game finished")
 
 
 @finish.decider
 def decide_finish(state: dict, args: dict, ctx) -> dict:
     """Only the host ends the game for good (issue 37): every later tap is refused."""
     if not (ctx.host or ctx.trusted):
-        raise RuleError("Only the table's host finishes the game (the host can hand the role on: Invite).", "type")
+        raise RuleError(_("Only the table's host finishes the game (the host can hand the role on: Invite)."), "type")
     return {k: v for k, v in args.items() if k != "type"}
 
 
@@ -137,15 +140,15 @@ def add_unit(state: dict, p: dict) -> str:
     """Put a unit on the table: name, side, template and its stats (trackers follow the template)."""
     uid = p["unit"]
     if uid in state["units"] or uid != f"u{state['next_unit']}":
-        raise Stale("The table changed while the unit was being added; try again.", "unit")
+        raise Stale(_("The table changed while the unit was being added; try again."), "unit")
     if len(state["units"]) >= MAX_UNITS:
-        raise RuleError(f"A table holds at most {MAX_UNITS} units.", "name")
+        raise RuleError(_("A table holds at most %(most)s units.", most=MAX_UNITS), "name")
     state["next_unit"] += 1
     state["units"][uid] = {"id": uid, "name": p["name"], "side": p["side"], "template": p["template"],
                           "stats": p["stats"], "trackers": p["trackers"], "activated": False,
                           "removed": False}
     state["unit_order"].append(uid)
-    return f"{p['name']} joins {p['side']}"
+    return Said("%(unit)s joins %(side)s", unit=p["name"], side=p["side"])
 
 
 @add_unit.decider
@@ -154,11 +157,13 @@ def decide_add_unit(state: dict, args: dict, ctx) -> dict:
     name = need_text(args, "name", 40)
     side = args.get("side") or ctx.side or state["sides"][0]
     if side not in state["sides"]:
-        raise RuleError(f"side must be one of {', '.join(state['sides'])}.", "side")
+        raise RuleError(_("side must be one of %(sides)s.", sides=", ".join(state["sides"])), "side")
     template_id = args.get("template") or next(iter(system.templates), None)
     template = system.templates.get(template_id)
     if template is None:
-        raise RuleError(f"template must be one of {', '.join(system.templates) or 'none'}.", "template")
+        if not system.templates:
+            raise RuleError(_("template must be one of none."), "template")
+        raise RuleError(_("template must be one of %(templates)s.", templates=", ".join(system.templates)), "template")
     raw_stats = dict(args.get("stats") or {})
     for stat in template.get("stats", []):  # shortcut: {"hp": 10} at the top level
         if stat["id"] in args and stat["id"] not in raw_stats:
@@ -166,7 +171,7 @@ def decide_add_unit(state: dict, args: dict, ctx) -> dict:
     stats = {}
     for stat in template.get("stats", []):
         if stat["id"] not in raw_stats and "default" not in stat:
-            raise RuleError(f"{stat['label']} is required (from your card).", stat["id"])
+            raise RuleError(_("%(stat)s is required (from your card).", stat=stat["label"]), stat["id"])
         value = raw_stats.get(stat["id"], stat.get("default"))
         try:
             stats[stat["id"]] = need_int({stat["label"]: value}, stat["label"], stat["min"], stat["max"])
@@ -185,12 +190,14 @@ def remove_unit(state: dict, p: dict) -> str:
     """Take a unit off the table (destroyed, sunk, fled); it stays listed as removed."""
     unit = unit_of(state, p.get("unit"))
     if unit["removed"]:
-        raise RuleError(f"{unit['name']} is already off the table.", "unit")
+        raise RuleError(_("%(unit)s is already off the table.", unit=unit["name"]), "unit")
     unit["removed"] = True
     reason = p.get("reason") or "removed"
     if not isinstance(reason, str) or len(reason) > 60:
-        raise RuleError("reason must be at most 60 characters.", "reason")
-    return f"{unit['name']} {reason}"
+        raise RuleError(_("reason must be at most 60 characters."), "reason")
+    if reason == "removed":
+        return Said("%(unit)s removed", unit=unit["name"])
+    return f"{unit['name']} {reason}"  # a reason typed by a player (the API) stays as typed
 
 
 @action("return-unit", fields={"unit": Ref("unit")})
@@ -198,9 +205,9 @@ def return_unit(state: dict, p: dict) -> str:
     """Put a removed unit back on the table."""
     unit = unit_of(state, p.get("unit"))
     if not unit["removed"]:
-        raise RuleError(f"{unit['name']} is on the table.", "unit")
+        raise RuleError(_("%(unit)s is on the table.", unit=unit["name"]), "unit")
     unit["removed"] = False
-    return f"{unit['name']} back on the table"
+    return Said("%(unit)s back on the table", unit=unit["name"])
 
 
 @action("add-tracker", fields={
@@ -215,23 +222,27 @@ def add_tracker(state: dict, p: dict) -> str:
     made = trackers.create(spec)
     _check_size(made)
     if p.get("unit") in (None, "", "table"):
-        owner, name = state["trackers"], "Table"
+        owner, name = state["trackers"], None
     else:
         unit = unit_of(state, p["unit"])
         owner, name = unit["trackers"], unit["name"]
     if spec["id"] in owner:
-        raise RuleError(f"{name} already has a tracker {spec['id']!r}.", "id")
+        if name is None:
+            raise RuleError(_("Table already has a tracker %(tracker)r.", tracker=spec["id"]), "id")
+        raise RuleError(_("%(unit)s already has a tracker %(tracker)r.", unit=name, tracker=spec["id"]), "id")
     if len(owner) >= MAX_TRACKERS_PER_UNIT:
-        raise RuleError(f"At most {MAX_TRACKERS_PER_UNIT} trackers each.", "id")
+        raise RuleError(_("At most %(most)s trackers each.", most=MAX_TRACKERS_PER_UNIT), "id")
     owner[spec["id"]] = made
-    return f"{name} gets {made['label']} ({spec['kind']})"
+    if name is None:
+        return Said("Table gets %(tracker)s (%(kind)s)", tracker=made["label"], kind=spec["kind"])
+    return Said("%(unit)s gets %(tracker)s (%(kind)s)", unit=name, tracker=made["label"], kind=spec["kind"])
 
 
 def _check_size(made: dict) -> None:
     size = max([len(made.get("marked", []))] + [len(a["marked"]) for a in made.get("arcs", [])]
                + [len(made.get("red", [])) + len(made.get("yellow", [])), len(made.get("positions", []))])
     if size > 200:
-        raise RuleError("A tracker has at most 200 boxes or positions.", "spec")
+        raise RuleError(_("A tracker has at most 200 boxes or positions."), "spec")
 
 
 @action("tracker", fields={"unit": Ref("unit"), "tracker": Ref("tracker"),
@@ -244,8 +255,8 @@ def tracker_op(state: dict, p: dict) -> str:
     tracker, owner = tracker_of(state, p.get("unit"), p.get("tracker"))
     op = p.get("op")
     if not isinstance(op, str):
-        raise RuleError("op is required.", "op")
-    return f"{owner} {trackers.operate(tracker, op, p, clock(state))}"
+        raise RuleError(_("op is required."), "op")
+    return joined(" ", (owner, trackers.operate(tracker, op, p, clock(state))))
 
 
 @action("adjust", fields={"unit": Ref("unit"), "tracker": Ref("tracker"),
@@ -256,9 +267,9 @@ def adjust(state: dict, p: dict) -> str:
     tracker, owner = tracker_of(state, p.get("unit"), p.get("tracker"))
     op = "adjust" if tracker["kind"] == "counter" else "move" if tracker["kind"] == "gauge" else None
     if op is None:
-        raise RuleError(f"{tracker['label']} is a {tracker['kind']}; adjust works on counters and gauges.",
-                        "tracker")
-    return f"{owner} {trackers.operate(tracker, op, p, clock(state))}"
+        raise RuleError(_("%(tracker)s is a %(kind)s; adjust works on counters and gauges.", tracker=tracker["label"],
+                          kind=tracker["kind"]), "tracker")
+    return joined(" ", (owner, trackers.operate(tracker, op, p, clock(state))))
 
 
 # --- turn ------------------------------------------------------------------------------------
@@ -286,7 +297,7 @@ def next_phase(state: dict, p: dict) -> str:
     """Go to the next phase (a new round after the last): {"expect_round", "expect_phase"} guard."""
     if "expect_round" in p or "expect_phase" in p:
         if (p.get("expect_round"), p.get("expect_phase")) != (state["round"], state["phase"]):
-            raise Stale("Someone already moved the turn on; here is where the table is now.", "phase")
+            raise Stale(_("Someone already moved the turn on; here is where the table is now."), "phase")
     state["tick"] += 1
     state["phase"] += 1
     if state["phase"] == len(state["phases"]):
@@ -309,17 +320,18 @@ def activate(state: dict, p: dict) -> str:
     """Mark a unit as activated this round; the turn passes to the next side with units to go."""
     unit = unit_of(state, p.get("unit"))
     if unit["activated"]:
-        raise RuleError(f"{unit['name']} has already activated this round.", "unit")
+        raise RuleError(_("%(unit)s has already activated this round.", unit=unit["name"]), "unit")
     if unit["removed"]:
-        raise RuleError(f"{unit['name']} is off the table.", "unit")
+        raise RuleError(_("%(unit)s is off the table.", unit=unit["name"]), "unit")
     unit["activated"] = True
     sides = state["sides"]
     waiting = {u["side"] for u in state["units"].values() if not u["activated"] and not u["removed"]}
     start = sides.index(unit["side"])
     state["active_side"] = next((sides[(start + i) % len(sides)] for i in range(1, len(sides) + 1)
                                  if sides[(start + i) % len(sides)] in waiting), None)
-    return f"{unit['name']} activated" + (f"; {state['active_side']} to go" if state["active_side"] else
-                                          "; every unit has activated")
+    if state["active_side"]:
+        return Said("%(unit)s activated; %(side)s to go", unit=unit["name"], side=state["active_side"])
+    return Said("%(unit)s activated; every unit has activated", unit=unit["name"])
 
 
 @action("deactivate", fields={"unit": Ref("unit")})
@@ -327,9 +339,9 @@ def deactivate(state: dict, p: dict) -> str:
     """Clear a unit's activated mark."""
     unit = unit_of(state, p.get("unit"))
     if not unit["activated"]:
-        raise RuleError(f"{unit['name']} has not activated this round.", "unit")
+        raise RuleError(_("%(unit)s has not activated this round.", unit=unit["name"]), "unit")
     unit["activated"] = False
-    return f"{unit['name']} not activated"
+    return Said("%(unit)s not activated", unit=unit["name"])
 
 
 @action("set-turn", fields={"side": Ref("side")})
@@ -337,6 +349,6 @@ def set_turn(state: dict, p: dict) -> str:
     """Say whose turn it is: {"side"}."""
     side = p.get("side")
     if side not in state["sides"]:
-        raise RuleError(f"side must be one of {', '.join(state['sides'])}.", "side")
+        raise RuleError(_("side must be one of %(sides)s.", sides=", ".join(state["sides"])), "side")
     state["active_side"] = side
-    return f"{side} to go"
+    return Said("%(side)s to go", side=side)

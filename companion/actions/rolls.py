@@ -4,6 +4,7 @@ from __future__ import annotations
 from companion import dice
 from companion.actions import action, entered_dice
 from companion.errors import RuleError
+from companion.said import Said, _, joined
 from companion.schema import Dice, Int, Text
 from companion.trackers import need_int
 
@@ -13,12 +14,8 @@ MAX_WHY = 60
 def _why(args: dict) -> str:
     why = args.get("why") or ""
     if not isinstance(why, str) or len(why) > MAX_WHY:
-        raise RuleError(f"The reason for a roll is at most {MAX_WHY} characters.", "why")
+        raise RuleError(_("The reason for a roll is at most %(most)s characters.", most=MAX_WHY), "why")
     return why.strip()
-
-
-def _tag(p: dict) -> str:
-    return f" for {p['why']}" if p.get("why") else ""
 
 
 def _count(state: dict) -> None:
@@ -31,7 +28,10 @@ def roll(state: dict, p: dict) -> str:
     """Roll dice in standard notation: {"expr": "2d6+1", "why"}."""
     _count(state)
     faces = " ".join(str(d["value"]) if d["kept"] else f"({d['value']})" for d in p["dice"])
-    return f"rolled {p['expr']}{_tag(p)}: [{faces}] = {p['total']}"
+    if p.get("why"):
+        return Said("rolled %(expr)s for %(why)s: [%(faces)s] = %(total)s", expr=p["expr"], why=p["why"], faces=faces,
+                    total=p["total"])
+    return Said("rolled %(expr)s: [%(faces)s] = %(total)s", expr=p["expr"], faces=faces, total=p["total"])
 
 
 @roll.decider
@@ -46,7 +46,11 @@ def roll_real(state: dict, p: dict) -> str:
     _count(state)
     mod = p.get("modifier", 0)
     mod_text = f" {mod:+d}" if mod else ""
-    return f"rolled real {len(p['dice'])}d{p['sides']}{_tag(p)}: [{' '.join(map(str, p['dice']))}]{mod_text} = {p['total']}"
+    said = {"count": len(p["dice"]), "sides": p["sides"], "dice": " ".join(map(str, p["dice"])), "mod": mod_text,
+            "total": p["total"]}
+    if p.get("why"):
+        return Said("rolled real %(count)sd%(sides)s for %(why)s: [%(dice)s]%(mod)s = %(total)s", why=p["why"], **said)
+    return Said("rolled real %(count)sd%(sides)s: [%(dice)s]%(mod)s = %(total)s", **said)
 
 
 @roll_real.decider
@@ -64,11 +68,20 @@ def pool(state: dict, p: dict) -> str:
     """Success pool: {"dice": N, "target": X, "save": Y?, "rolled": [...]?, "saves_rolled": [...]?}."""
     _count(state)
     r = p["result"]
-    text = (f"pool {r['dice'].__len__()}d{r['sides']} at {r['target']}+{_tag(p)}: [{' '.join(map(str, r['dice']))}] "
-            f"→ {r['successes']} success{'es' if r['successes'] != 1 else ''}")
+    if r["successes"] == 1:
+        result = Said("%(count)s success", count=r["successes"])
+    else:
+        result = Said("%(count)s successes", count=r["successes"])
+    said = {"count": len(r["dice"]), "sides": r["sides"], "target": r["target"], "dice": " ".join(map(str, r["dice"])),
+            "result": result}
+    if p.get("why"):
+        text = Said("pool %(count)sd%(sides)s at %(target)s+ for %(why)s: [%(dice)s] → %(result)s", why=p["why"], **said)
+    else:
+        text = Said("pool %(count)sd%(sides)s at %(target)s+: [%(dice)s] → %(result)s", **said)
     if r["save"]:
-        text += f"; saves at {r['save']}+ [{' '.join(map(str, r['saves']))}] → {r['unsaved']} unsaved"
-    return text + f" (expected {p['odds']['mean']:.2f})"
+        text = joined("; ", (text, Said("saves at %(save)s+ [%(saves)s] → %(unsaved)s unsaved", save=r["save"],
+                                        saves=" ".join(map(str, r["saves"])), unsaved=r["unsaved"])))
+    return Said("%(roll)s (expected %(mean).2f)", roll=text, mean=p["odds"]["mean"])
 
 
 @pool.decider

@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 
 from companion import actions
 from companion.errors import RuleError
+from companion.said import _, message, told
 
 # A snapshot of the folded state every this many links of the done stack: undo and redo then
 # apply at most this many events whatever the log's length (scripts/benchmark.py measures it).
@@ -31,12 +32,14 @@ def now() -> str:
 
 
 def _insert_event(db, table_id: int, seq: int, seat: str, side, payload: dict, label: str,
-                  chance: bool, target=None, ts=None, link=None, since_snap=0) -> None:
+                  chance: bool, target=None, ts=None, link=None, since_snap=0, said=None) -> None:
+    """``said``: the label's message (companion/said.py), when it is not the label's own (an undo's)."""
+    said = told(label) if said is None else said
     db.conn.execute(
         "insert into events (table_id, seq, ts, seat, side, type, label, payload, chance, target, link,"
-        " since_snap) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " since_snap, said) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [table_id, seq, ts or now(), seat, side, payload["type"], label, json.dumps(payload),
-         int(chance), target, link, since_snap])
+         int(chance), target, link, since_snap, None if said is None else json.dumps(said)])
 
 
 def _link(db, table_id: int, seq: int) -> tuple:
@@ -45,9 +48,9 @@ def _link(db, table_id: int, seq: int) -> tuple:
                       [table_id, seq]).fetchone()
 
 
-def _text(db, table_id: int, seq: int) -> tuple[str, str]:
-    """(label, payload) of one event, read only where undo/redo needs them."""
-    return db.execute("select label, payload from events where table_id = ? and seq = ?", [table_id, seq]).fetchone()
+def _text(db, table_id: int, seq: int) -> tuple[str, str, str | None]:
+    """(label, payload, said) of one event, read only where undo/redo needs them."""
+    return db.execute("select label, payload, said from events where table_id = ? and seq = ?", [table_id, seq]).fetchone()
 
 
 def _append_action(db, row: dict, payload: dict, seat: str, side, ts=None) -> tuple[int, str, dict]:
@@ -86,7 +89,7 @@ def _state_at(db, table_id: int, top: int) -> dict:
     if chain and chain[-1][1] is not None:
         state = json.loads(chain[-1][1])
         chain = chain[:-1]
-    for payload, _ in reversed(chain):
+    for payload, _snap in reversed(chain):
         actions.apply(state, json.loads(payload), own=True)  # parsed for this apply alone
     return state
 
@@ -96,27 +99,29 @@ def _append_undo(db, row: dict, redo: bool, seat: str, side, ts=None) -> tuple[i
     table_id, seq = row["id"], row["seq"] + 1
     if redo:
         if row.get("undone_event") is None:
-            raise RuleError("Nothing to redo.", "redo")
+            raise RuleError(_("Nothing to redo."), "redo")
         undone_link, target = _link(db, table_id, row["undone_event"])[:2]
-        target_label, payload = _text(db, table_id, target)
+        target_label, payload, target_said = _text(db, table_id, target)
         payload = json.loads(payload)
         if payload["type"] == actions.TAKE_BACK:  # what it left is its snapshot (companion/take_back.py)
             state = _state_at(db, table_id, target)
         else:
-            state, _ = actions.attempt(row["state"], payload)  # the top again: apply it once more
+            state, _again = actions.attempt(row["state"], payload)  # the top again: apply it once more
         top, undone, link, withdrawn = target, undone_link, None, 0
     else:
         target = row.get("done_top")
         parent = _link(db, table_id, target)[0]
-        target_label = _text(db, table_id, target)[0]
+        target_label, _payload, target_said = _text(db, table_id, target)
         if parent is None:
-            raise RuleError("Nothing to undo.", "undo")
+            raise RuleError(_("Nothing to undo."), "undo")
         state = _state_at(db, table_id, parent)
         top, undone, link, withdrawn = parent, seq, row.get("undone_event"), 1
     kind = "redo" if redo else "undo"
     label = f"{kind}: {target_label}"
+    move = target_label if target_said is None else json.loads(target_said)
+    said = message("redo: %(move)s", move=move) if redo else message("undo: %(move)s", move=move)
     _insert_event(db, table_id, seq, seat, side, {"type": kind, "target": target}, label, False, target,
-                  ts=ts, link=link)
+                  ts=ts, link=link, said=said)
     db.conn.execute("update events set withdrawn = ? where table_id = ? and seq = ?", [withdrawn, table_id, target])
     db.conn.execute("update tables set state = ?, seq = ?, done_top = ?, undone_event = ? where id = ?",
                     [json.dumps(state), seq, top, undone, table_id])

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 
 from companion.errors import RuleError
+from companion.said import _
 from companion.store.chain import now
 from companion.store.engine import write_lock
 from companion.store.tables import NotFound
@@ -68,8 +69,8 @@ def library_revision(db) -> int:
 def library_owned(item_owner: str | None, owner: str | None, host: bool, name: str) -> None:
     """An owned item is changed only by its own table or by the host; RuleError otherwise."""
     if item_owner and not host and owner != item_owner:
-        raise RuleError(f"{name!r} was saved at another table: only that table's players or the host "
-                        "can change or delete it; save yours under another name.", "name")
+        raise RuleError(_("%(name)r was saved at another table: only that table's players or the host "
+                          "can change or delete it; save yours under another name.", name=name), "name")
 
 
 def library_delete(db, item_id: int, owner: str | None = None, host: bool = False) -> None:

@@ -11,6 +11,7 @@ import secrets
 
 from companion import roster
 from companion.errors import Finished, RuleError
+from companion.said import _
 from companion.store.chain import now
 from companion.store.engine import write_lock
 from companion.store.tables import _append_join, _row
@@ -94,19 +95,20 @@ def ask_seat(db, code: str, name: str, side: str | None, role: str) -> tuple[str
     with write_lock(db, code=code):
         row = _row(db, code)
         if row["finished"]:
-            raise Finished("This game is finished: it can be browsed but nobody new sits down.", "seat")
+            raise Finished(_("This game is finished: it can be browsed but nobody new sits down."), "seat")
         sides = json.loads(row["state"])["sides"]
         if role == "player" and side not in sides:
-            raise RuleError("Pick the side you play.", "side")
+            raise RuleError(_("Pick the side you play."), "side")
         active = _active(db, row["id"])
         same = [s for s in active if s["name"].casefold() == name.casefold()]
         if any(s["status"] == WAITING for s in same):
-            raise RuleError(f"A phone is already asking to sit as {name}; wait for it to be let in, or pick "
-                            "another name.", "seat")
+            raise RuleError(_("A phone is already asking to sit as %(seat)s; wait for it to be let in, or pick "
+                              "another name.", seat=name), "seat")
         chair = next((s for s in same if not s["held"] and s["side"] == (side if role == "player" else None)
                       and s["role"] == role), None)
         if same and not chair and not (role == "player" and any(s["side"] == side for s in same)):
-            raise RuleError(f"Someone at this table is already called {same[0]['name']}; pick another name.", "seat")
+            raise RuleError(_("Someone at this table is already called %(seat)s; pick another name.", seat=same[0]["name"]),
+                            "seat")
         # (a script that made the table naming no seat, "API", is nobody at the table: roster.API_SEAT)
         held = role == "player" and any(s["status"] == SEATED and s["held"] and s["side"] == side
                                         and s["role"] == "player" and s["name"] != roster.API_SEAT for s in active)
@@ -163,9 +165,9 @@ def answer_ask(db, code: str, name: str, allow: bool, by: dict) -> None:
         active = _active(db, row["id"])
         ask = next((s for s in active if s["status"] == WAITING and s["name"] == name), None)
         if ask is None:
-            raise RuleError(f"Nobody is asking to sit as {name} now.", "ask")
+            raise RuleError(_("Nobody is asking to sit as %(seat)s now.", seat=name), "ask")
         if not (by.get("host") or (by["role"] == "player" and by.get("side") == ask["side"])):
-            raise RuleError(f"Only a seat of {ask['side']} or the host lets someone sit with {ask['side']}.", "ask")
+            raise RuleError(_("Only a seat of %(side)s or the host lets someone sit with %(side)s.", side=ask["side"]), "ask")
         if not allow:
             db.conn.execute("update seats set status = ? where id = ?", [REFUSED, ask["id"]])
             _event(db, row, name, ask["side"], roster.REFUSED, by["name"])
@@ -193,11 +195,11 @@ def remove_seat(db, code: str, name: str, by: dict) -> None:
         row = _row(db, code)
         found = [s for s in _active(db, row["id"]) if s["name"] == name and s["status"] == SEATED]
         if not found:
-            raise RuleError(f"Nobody sits at this table as {name}.", "seat")
+            raise RuleError(_("Nobody sits at this table as %(seat)s.", seat=name), "seat")
         if by["name"] != name and not by.get("host"):
-            raise RuleError("Only the host removes a seat.", "seat")
+            raise RuleError(_("Only the host removes a seat."), "seat")
         if any(s["host"] for s in found) and by["name"] == name and len(_active(db, row["id"])) > 1:
-            raise RuleError("Hand the host's role to another seat before you leave.", "seat")
+            raise RuleError(_("Hand the host's role to another seat before you leave."), "seat")
         db.conn.execute("update seats set status = ? where id in (select cast(value as integer) from json_each(?))",
                         [REMOVED, json.dumps([s["id"] for s in found])])
         _event(db, row, name, found[0]["side"], roster.LEFT, by["name"] if by["name"] != name else None)
@@ -207,10 +209,10 @@ def hand_host(db, code: str, name: str, by: dict) -> None:
     with write_lock(db, code=code):
         row = _row(db, code)
         if not by.get("host"):
-            raise RuleError("Only the host hands the host's role on.", "seat")
+            raise RuleError(_("Only the host hands the host's role on."), "seat")
         found = [s for s in _active(db, row["id"]) if s["name"] == name and s["status"] == SEATED]
         if not found:
-            raise RuleError(f"Nobody sits at this table as {name}.", "seat")
+            raise RuleError(_("Nobody sits at this table as %(seat)s.", seat=name), "seat")
         db.conn.execute("update seats set host = 0 where table_id = ?", [row["id"]])
         db.conn.execute("update seats set host = 1 where id = ?", [found[0]["id"]])
 

@@ -13,6 +13,7 @@ from companion import actions, hidden, roster
 from companion import take_back as tb  # (store.take_back is the locked write of one)
 from companion.actions import Ctx
 from companion.errors import Finished, Moved, RuleError, Stale
+from companion.said import _
 from companion.store.chain import _append_action, _insert_event, _link, now
 from companion.store.engine import write_lock
 
@@ -99,12 +100,12 @@ def act(db, code: str, args: dict, ctx: Ctx, expect_seq: int | None = None,
         else:
             row = table(db, code)
         if row["finished"]:
-            raise Finished("This game is finished: it can be browsed but not changed.", "type")
+            raise Finished(_("This game is finished: it can be browsed but not changed."), "type")
         if expect_seq is not None and expect_seq != row["seq"]:
-            raise Stale("The table changed since you looked; here is the fresh view.", "seq")
+            raise Stale(_("The table changed since you looked; here is the fresh view."), "seq")
         payload = actions.prepare(row["state"], args, ctx)
         if payload["type"] == "create-table":
-            raise RuleError("A table is created only once.", "type")
+            raise RuleError(_("A table is created only once."), "type")
         seq, label, state = _append_action(db, row, payload, ctx.seat, ctx.side)
     return {"seq": seq, "label": label, "payload": payload, "state": state, "row": row}
 
@@ -161,19 +162,20 @@ def undo(db, code: str, ctx: Ctx, redo: bool = False, expect: int | None = None)
     with write_lock(db, code=code):
         row = table(db, code)
         if row["finished"]:
-            raise Finished("This game is finished: it can be browsed but not changed.", "type")
+            raise Finished(_("This game is finished: it can be browsed but not changed."), "type")
         if expect is not None:
             now = _next_undo(db, row["id"], redo)
             if now is None or now[0] != expect:
-                kind = "Redo" if redo else "Undo"
-                raise Moved(f"Another move came in since; look at the {kind} button again.", kind.lower(),
-                            {"seq": now[0], "label": now[1]} if now else None)
+                top = {"seq": now[0], "label": now[1]} if now else None
+                if redo:
+                    raise Moved(_("Another move came in since; look at the Redo button again."), "redo", top)
+                raise Moved(_("Another move came in since; look at the Undo button again."), "undo", top)
         seq, label, target, state = tb.append_undo(db, row, redo, ctx.seat, ctx.side)
     return {"seq": seq, "label": label, "target": target, "state": state, "row": row}
 
 
-def _next_undo(db, table_id: int, redo: bool = False, row: dict | None = None) -> tuple[int, str] | None:
-    """(seq, "seat: label") of the event undo (or redo) would act on now (or at ``row``, the
+def _next_undo(db, table_id: int, redo: bool = False, row: dict | None = None) -> tuple[int, str, dict | None] | None:
+    """(seq, "seat: label", its message) of the event undo (or redo) would act on now (or at ``row``, the
     table as the caller read it); None if there is none.  A few indexed reads, whatever the log's
     length."""
     top, undone_event = (row["done_top"], row["undone_event"]) if row else db.execute(
@@ -184,8 +186,12 @@ def _next_undo(db, table_id: int, redo: bool = False, row: dict | None = None) -
         seq = top if top is not None and _link(db, table_id, top)[0] is not None else None
     if seq is None:
         return None
-    seat, label = db.execute("select seat, label from events where table_id = ? and seq = ?", [table_id, seq]).fetchone()
-    return seq, f"{seat}: {label}" if seat else label
+    seat, label, said = db.execute("select seat, label, said from events where table_id = ? and seq = ?",
+                                   [table_id, seq]).fetchone()
+    said = None if said is None else json.loads(said)
+    if not seat:
+        return seq, label, said
+    return seq, f"{seat}: {label}", None if said is None else {"j": ": ", "p": [seat, said]}
 
 
 def take_back(db, code: str, targets, ctx: Ctx, instead: dict | None = None,
@@ -196,9 +202,9 @@ def take_back(db, code: str, targets, ctx: Ctx, instead: dict | None = None,
     with write_lock(db, code=code):
         row = table(db, code)
         if row["finished"]:
-            raise Finished("This game is finished: it can be browsed but not changed.", "type")
+            raise Finished(_("This game is finished: it can be browsed but not changed."), "type")
         if expect_seq is not None and expect_seq != row["seq"]:
-            raise Stale("The table changed since you looked; here is the fresh view.", "seq")
+            raise Stale(_("The table changed since you looked; here is the fresh view."), "seq")
         if instead is not None:
             payload["instead"] = tb.correction(db, row, payload["targets"][0], instead, ctx)
         tb.check_payload(payload)
@@ -210,14 +216,14 @@ def _event_rows(db, table_id: int, chance_only=False, limit=None, newest_first=F
                 after=None):
     where = ("table_id = ?" + (" and chance = 1" if chance_only else "") + (" and seq < ?" if before else "")
              + (" and seq > ?" if after is not None else ""))
-    sql = (f"select seq, ts, seat, side, type, label, payload, target, withdrawn, chance, taken_back from events"
+    sql = (f"select seq, ts, seat, side, type, label, payload, target, withdrawn, chance, taken_back, said from events"
            f" where {where}"
            f" order by seq {'desc' if newest_first else 'asc'}" + (f" limit {int(limit)}" if limit else ""))
     params = [table_id] + ([int(before)] if before else []) + ([int(after)] if after is not None else [])
     return [{"seq": seq, "ts": ts, "seat": seat, "side": side, "type": type_, "label": label,
              "withdrawn": bool(withdrawn), "target": target, "payload": json.loads(payload), "chance": bool(chance),
-             "taken_back": taken_back}
-            for seq, ts, seat, side, type_, label, payload, target, withdrawn, chance, taken_back
+             "taken_back": taken_back, "said": None if said is None else json.loads(said)}
+            for seq, ts, seat, side, type_, label, payload, target, withdrawn, chance, taken_back, said
             in db.execute(sql, params)]
 
 
@@ -256,9 +262,10 @@ def move_at(db, table_id: int, seq: int) -> dict | None:
 
 def moves_in_force_before(db, table_id: int, seq: int, back: int, type_: str, not_by: str) -> list[dict]:
     """The moves of ``type_`` in force among the ``back`` events before ``seq`` that a seat other than
-    ``not_by`` made, newest first: seq, ts, seat, label and payload (parsed) each."""
-    return [{"seq": r[0], "ts": r[1], "seat": r[2], "label": r[3], "payload": json.loads(r[4])} for r in db.execute(
-        "select seq, ts, seat, label, payload from events where table_id = ? and seq < ? and seq >= ?"
+    ``not_by`` made, newest first: seq, ts, seat, label, payload (parsed) and said (its message) each."""
+    return [{"seq": r[0], "ts": r[1], "seat": r[2], "label": r[3], "payload": json.loads(r[4]),
+             "said": None if r[5] is None else json.loads(r[5])} for r in db.execute(
+        "select seq, ts, seat, label, payload, said from events where table_id = ? and seq < ? and seq >= ?"
         " and type = ? and withdrawn = 0 and seat != ? order by seq desc", [table_id, seq, seq - back, type_, not_by])]
 
 
@@ -282,6 +289,7 @@ def board_log(db, table_id: int, viewer: str | None, rolls: int = 4, row: dict |
     undo, redo = _next_undo(db, table_id, row=row), _next_undo(db, table_id, redo=True, row=row)
     before = row["seq"] + 1 if row else None
     return {"undo": undo[1] if undo else None, "undo_seq": undo[0] if undo else None,
+            "undo_said": undo[2] if undo else None, "redo_said": redo[2] if redo else None,
             "redo": redo[1] if redo else None, "redo_seq": redo[0] if redo else None,
             "rolls": hidden.for_viewer(_event_rows(db, table_id, True, rolls, True, before), viewer) if rolls else []}
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.errors import RuleError
+from companion.said import _
 from companion.schema import Int
 
 
@@ -42,10 +43,10 @@ def need_text(args: dict, key: str, max_len: int = 60, default=None) -> str:
     """A non-empty, trimmed text argument of at most ``max_len`` characters."""
     value = args.get(key, default)
     if not isinstance(value, str) or not value.strip():
-        raise RuleError(f"{key} is required.", key)
+        raise RuleError(_("%(key)s is required.", key=key), key)
     value = " ".join(value.split())
     if len(value) > max_len:
-        raise RuleError(f"{key} must be at most {max_len} characters.", key)
+        raise RuleError(_("%(key)s must be at most %(most)s characters.", key=key, most=max_len), key)
     return value
 
 
@@ -59,7 +60,7 @@ def kind_module(kind: str):
         modules.update({"counter": counter, "boxes": boxes, "arcs": arcs, "charge": charge,
                         "cooldown": cooldown, "conditions": conditions, "gauge": gauge})
     if kind not in modules:
-        raise RuleError(f"Unknown tracker kind {kind!r}; use one of {', '.join(modules)}.", "kind")
+        raise RuleError(_("Unknown tracker kind %(kind)r; use one of %(kinds)s.", kind=kind, kinds=", ".join(modules)), "kind")
     return modules[kind]
 
 
@@ -75,8 +76,8 @@ def operate(tracker: dict, op: str, args: dict, clock: Clock) -> str:
     """Apply one operation to a tracker; returns its description."""
     ops = kind_module(tracker["kind"]).OPS
     if op not in ops:
-        raise RuleError(f"A {tracker['kind']} tracker has no operation {op!r} "
-                        f"(it has {', '.join(ops)}).", "op")
+        raise RuleError(_("A %(kind)s tracker has no operation %(op)r (it has %(ops)s).", kind=tracker["kind"], op=op,
+                          ops=", ".join(ops)), "op")
     return ops[op](tracker, args, clock)
 
 

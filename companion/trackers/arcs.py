@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from companion.errors import RuleError
+from companion.said import Said, _
 from companion.trackers import need_int
 
 
@@ -17,18 +18,18 @@ def mark(tracker: dict, args: dict, clock) -> str:
     arc = _arc(tracker, args)
     box = need_int(args, "box", 0, len(arc["marked"]) - 1)
     if arc["marked"][box]:
-        raise RuleError(f"{arc['name']} box {box + 1} is already marked.", "box")
+        raise RuleError(_("%(arc)s box %(box)s is already marked.", arc=arc["name"], box=box + 1), "box")
     arc["marked"][box] = True
-    return f"{tracker['label']} {arc['name']} box {box + 1} marked"
+    return Said("%(tracker)s %(arc)s box %(box)s marked", tracker=tracker["label"], arc=arc["name"], box=box + 1)
 
 
 def unmark(tracker: dict, args: dict, clock) -> str:
     arc = _arc(tracker, args)
     box = need_int(args, "box", 0, len(arc["marked"]) - 1)
     if not arc["marked"][box]:
-        raise RuleError(f"{arc['name']} box {box + 1} is not marked.", "box")
+        raise RuleError(_("%(arc)s box %(box)s is not marked.", arc=arc["name"], box=box + 1), "box")
     arc["marked"][box] = False
-    return f"{tracker['label']} {arc['name']} box {box + 1} restored"
+    return Said("%(tracker)s %(arc)s box %(box)s restored", tracker=tracker["label"], arc=arc["name"], box=box + 1)
 
 
 def hit(tracker: dict, args: dict, clock) -> str:
@@ -38,10 +39,10 @@ def hit(tracker: dict, args: dict, clock) -> str:
     free = [i for i, m in enumerate(arc["marked"]) if not m]
     for i in free[:n]:
         arc["marked"][i] = True
-    text = f"{tracker['label']} {arc['name']} takes {min(n, len(free))}"
+    said = {"tracker": tracker["label"], "arc": arc["name"], "taken": min(n, len(free))}
     if n > len(free):
-        text += f", {n - len(free)} overflow"
-    return text
+        return Said("%(tracker)s %(arc)s takes %(taken)s, %(overflow)s overflow", overflow=n - len(free), **said)
+    return Said("%(tracker)s %(arc)s takes %(taken)s", **said)
 
 
 OPS = {"mark": mark, "unmark": unmark, "hit": hit}

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from companion.errors import RuleError
+from companion.said import Said, _, joined
 from companion.trackers import need_int
 
 
@@ -15,24 +16,23 @@ def _box(tracker: dict, args: dict) -> int:
     return need_int(args, "box", 0, len(tracker["marked"]) - 1)
 
 
-def _flag(tracker: dict, box: int) -> str:
-    return f" ({tracker['flag_label']}!)" if box in tracker["flagged"] else ""
-
-
 def mark(tracker: dict, args: dict, clock) -> str:
     box = _box(tracker, args)
     if tracker["marked"][box]:
-        raise RuleError(f"{tracker['label']} box {box + 1} is already marked.", "box")
+        raise RuleError(_("%(tracker)s box %(box)s is already marked.", tracker=tracker["label"], box=box + 1), "box")
     tracker["marked"][box] = True
-    return f"{tracker['label']} box {box + 1} marked{_flag(tracker, box)}"
+    if box in tracker["flagged"]:  # (the flag's name is the game's: "critical")
+        return Said("%(tracker)s box %(box)s marked (%(flag)s!)", tracker=tracker["label"], box=box + 1,
+                    flag=tracker["flag_label"])
+    return Said("%(tracker)s box %(box)s marked", tracker=tracker["label"], box=box + 1)
 
 
 def unmark(tracker: dict, args: dict, clock) -> str:
     box = _box(tracker, args)
     if not tracker["marked"][box]:
-        raise RuleError(f"{tracker['label']} box {box + 1} is not marked.", "box")
+        raise RuleError(_("%(tracker)s box %(box)s is not marked.", tracker=tracker["label"], box=box + 1), "box")
     tracker["marked"][box] = False
-    return f"{tracker['label']} box {box + 1} cleared"
+    return Said("%(tracker)s box %(box)s cleared", tracker=tracker["label"], box=box + 1)
 
 
 def hit(tracker: dict, args: dict, clock) -> str:
@@ -40,17 +40,18 @@ def hit(tracker: dict, args: dict, clock) -> str:
     n = need_int(args, "n", 1, 1000)
     free = [i for i, m in enumerate(tracker["marked"]) if not m]
     if not free:
-        raise RuleError(f"Every {tracker['label']} box is already marked.", "n")
+        raise RuleError(_("Every %(tracker)s box is already marked.", tracker=tracker["label"]), "n")
     taken = free[:n]
     for i in taken:
         tracker["marked"][i] = True
     flags = sum(1 for i in taken if i in tracker["flagged"])
-    text = f"{tracker['label']} {len(taken)} marked ({sum(tracker['marked'])}/{len(tracker['marked'])})"
+    parts = [Said("%(tracker)s %(count)s marked (%(marked)s/%(boxes)s)", tracker=tracker["label"], count=len(taken),
+                  marked=sum(tracker["marked"]), boxes=len(tracker["marked"]))]
     if flags:
-        text += f", {flags} {tracker['flag_label']}!"
+        parts.append(f"{flags} {tracker['flag_label']}!")
     if n > len(taken):
-        text += f", {n - len(taken)} more did not fit"
-    return text
+        parts.append(Said("%(count)s more did not fit", count=n - len(taken)))
+    return joined(", ", parts)
 
 
 OPS = {"mark": mark, "unmark": unmark, "hit": hit}

@@ -7,6 +7,7 @@ Ablaze is on.
 from __future__ import annotations
 
 from companion.errors import RuleError
+from companion.said import Said, _, joined
 from companion.trackers import need_int, need_text
 
 
@@ -21,12 +22,12 @@ def create(spec: dict, stats: dict) -> dict:
 def add(tracker: dict, args: dict, clock) -> str:
     name = need_text(args, "name", 40)
     if name in tracker["active"]:
-        raise RuleError(f"{name} is already on; change its count instead.", "name")
+        raise RuleError(_("%(condition)s is already on; change its count instead.", condition=name), "name")
     blocker = next((b for b in tracker.get("blocked_by", {}).get(name, []) if b in tracker["active"]), None)
     if blocker:
-        raise RuleError(f"{name} cannot go on while {blocker} is on.", "name")
+        raise RuleError(_("%(condition)s cannot go on while %(blocker)s is on.", condition=name, blocker=blocker), "name")
     if len(tracker["active"]) >= 30:
-        raise RuleError("At most 30 conditions at once.", "name")
+        raise RuleError(_("At most 30 conditions at once."), "name")
     count = need_int(args, "count", 1, 999) if args.get("count") not in (None, "") else None
     rounds = need_int(args, "rounds", 1, 99) if args.get("rounds") not in (None, "") else None
     # "for 2 rounds" from round 3 means it is on in rounds 3 and 4 and drops when round 5 begins
@@ -35,20 +36,23 @@ def add(tracker: dict, args: dict, clock) -> str:
     for gone in ended:
         del tracker["active"][gone]
     tracker["active"][name] = {"count": count, "until": until}
-    text = f"{name} on" + (f" ({', '.join(ended)} off)" if ended else "")
+    if ended:
+        text = Said("%(condition)s on (%(ended)s off)", condition=name, ended=", ".join(ended))
+    else:
+        text = Said("%(condition)s on", condition=name)
     if count is not None:
-        text += f" ({count})"
+        text = joined(" ", (text, f"({count})"))
     if until is not None:
-        text += f" until the end of round {until}"
+        text = Said("%(condition)s until the end of round %(round)s", condition=text, round=until)
     return text
 
 
 def remove(tracker: dict, args: dict, clock) -> str:
     name = need_text(args, "name", 40)
     if name not in tracker["active"]:
-        raise RuleError(f"{name} is not on.", "name")
+        raise RuleError(_("%(condition)s is not on.", condition=name), "name")
     del tracker["active"][name]
-    return f"{name} off"
+    return Said("%(condition)s off", condition=name)
 
 
 def adjust(tracker: dict, args: dict, clock) -> str:
@@ -56,14 +60,14 @@ def adjust(tracker: dict, args: dict, clock) -> str:
     by = need_int(args, "by", -999, 999)
     entry = tracker["active"].get(name)
     if entry is None:
-        raise RuleError(f"{name} is not on.", "name")
+        raise RuleError(_("%(condition)s is not on.", condition=name), "name")
     before = entry["count"] or 0
     after = before + by
     if not 0 <= after <= 999:
-        raise RuleError(f"{name} count must stay between 0 and 999.", "by")
+        raise RuleError(_("%(condition)s count must stay between 0 and 999.", condition=name), "by")
     if after == 0:
         del tracker["active"][name]
-        return f"{name} {by:+d} (gone)"
+        return Said("%(condition)s %(by)+d (gone)", condition=name, by=by)
     entry["count"] = after
     return f"{name} {by:+d} ({before} → {after})"
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from companion.errors import RuleError
+from companion.said import Said, _
 
 
 def create(spec: dict, stats: dict) -> dict:
@@ -18,17 +19,23 @@ def is_ready(tracker: dict, clock) -> bool:
 
 def use(tracker: dict, args: dict, clock) -> str:
     if not is_ready(tracker, clock):
-        raise RuleError(f"{tracker['label']} is cooling down: ready again at "
-                        f"{tracker['per']} {_shown(tracker, tracker['ready_at'])}.", "use")
+        at = _shown(tracker, tracker["ready_at"])
+        if tracker["per"] == "phase":
+            raise RuleError(_("%(tracker)s is cooling down: ready again at phase %(at)s.", tracker=tracker["label"], at=at),
+                            "use")
+        raise RuleError(_("%(tracker)s is cooling down: ready again at round %(at)s.", tracker=tracker["label"], at=at), "use")
     tracker["ready_at"] = now(tracker, clock) + tracker["every"]
-    return f"{tracker['label']} used; ready again at {tracker['per']} {_shown(tracker, tracker['ready_at'])}"
+    at = _shown(tracker, tracker["ready_at"])
+    if tracker["per"] == "phase":
+        return Said("%(tracker)s used; ready again at phase %(at)s", tracker=tracker["label"], at=at)
+    return Said("%(tracker)s used; ready again at round %(at)s", tracker=tracker["label"], at=at)
 
 
 def reset(tracker: dict, args: dict, clock) -> str:
     if is_ready(tracker, clock):
-        raise RuleError(f"{tracker['label']} is already ready.", "reset")
+        raise RuleError(_("%(tracker)s is already ready.", tracker=tracker["label"]), "reset")
     tracker["ready_at"] = None
-    return f"{tracker['label']} made ready"
+    return Said("%(tracker)s made ready", tracker=tracker["label"])
 
 
 def _shown(tracker: dict, value: int) -> int:

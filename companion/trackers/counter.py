@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from companion.errors import RuleError
+from companion.said import Said, _
 from companion.trackers import need_int
 
 LIMIT = 100_000  # input limit only: no game needs more
@@ -12,15 +13,15 @@ def create(spec: dict, stats: dict) -> dict:
     hi = stats[spec["max_stat"]] if "max_stat" in spec else spec.get("max", LIMIT)
     start = stats[spec["start_stat"]] if "start_stat" in spec else spec.get("start", lo)
     if not lo <= start <= hi:
-        raise RuleError(f"{spec.get('label', spec['id'])} must start between {lo} and {hi}; got {start}.",
-                        spec["id"])
+        raise RuleError(_("%(tracker)s must start between %(lo)s and %(hi)s; got %(start)s.",
+                          tracker=spec.get("label", spec["id"]), lo=lo, hi=hi, start=start), spec["id"])
     return {"value": start, "min": lo, "max": hi}
 
 
 def adjust(tracker: dict, args: dict, clock) -> str:
     by = need_int(args, "by", -LIMIT, LIMIT)
     if by == 0:
-        raise RuleError("by must not be 0.", "by")
+        raise RuleError(_("by must not be 0."), "by")
     if args.get("amount") is not None:
         # an amount typed beside the buttons (a 10-damage hit is one tap, not ten): that many, in
         # the direction of the button's by
@@ -28,11 +29,15 @@ def adjust(tracker: dict, args: dict, clock) -> str:
     before = tracker["value"]
     after = min(tracker["max"], max(tracker["min"], before + by))
     if after == before:
-        edge = "maximum" if by > 0 else "minimum"
-        raise RuleError(f"{tracker['label']} is already at its {edge} ({before}).", "by")
+        if by > 0:
+            raise RuleError(_("%(tracker)s is already at its maximum (%(value)s).", tracker=tracker["label"], value=before),
+                            "by")
+        raise RuleError(_("%(tracker)s is already at its minimum (%(value)s).", tracker=tracker["label"], value=before), "by")
     tracker["value"] = after
-    capped = "" if after == before + by else f", capped at {after}"
-    return f"{tracker['label']} {by:+d} ({before} → {after}{capped})"
+    if after != before + by:
+        return Said("%(tracker)s %(by)+d (%(before)s → %(after)s, capped at %(after)s)", tracker=tracker["label"], by=by,
+                    before=before, after=after)
+    return f"{tracker['label']} {by:+d} ({before} → {after})"  # (no word to translate)
 
 
 OPS = {"adjust": adjust}

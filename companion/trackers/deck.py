@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 from companion.errors import RuleError
+from companion.said import _
 
 CARD_FIELDS_MAX = 12
 MAX_CARDS = 500
@@ -29,25 +30,26 @@ def card_name(deck: dict, cid: str) -> str:
 def clean_card(raw: dict) -> dict:
     """A card definition with short text/number fields only (bad input named)."""
     if not isinstance(raw, dict):
-        raise RuleError("Each card must be a table of fields (name, type, value ...).", "cards")
+        raise RuleError(_("Each card must be a table of fields (name, type, value ...)."), "cards")
     name = raw.get("name")
     if not isinstance(name, str) or not name.strip() or len(name) > 60:
-        raise RuleError("Each card needs a name of 1 to 60 characters.", "name")
+        raise RuleError(_("Each card needs a name of 1 to 60 characters."), "name")
     if len(raw) > CARD_FIELDS_MAX:
-        raise RuleError(f"A card has at most {CARD_FIELDS_MAX} fields.", "cards")
+        raise RuleError(_("A card has at most %(most)s fields.", most=CARD_FIELDS_MAX), "cards")
     card = {}
     for key, value in raw.items():
         if key == "count":
             continue
         if isinstance(value, str):
             if len(value) > 200:
-                raise RuleError(f"Card field {key} is longer than 200 characters.", key)
+                raise RuleError(_("Card field %(field)s is longer than 200 characters.", field=key), key)
             value = value.strip()
         elif not isinstance(value, (int, float, bool)):
-            raise RuleError(f"Card field {key} must be text, a number or true/false.", key)
+            raise RuleError(_("Card field %(field)s must be text, a number or true/false.", field=key), key)
         elif not isinstance(value, bool) and not (math.isfinite(value) and abs(value) <= MAX_CARD_NUMBER):
             # NaN or Infinity would make the table's state unreadable as JSON
-            raise RuleError(f"Card field {key} must be a finite number of at most {MAX_CARD_NUMBER:,}.", key)
+            raise RuleError(_("Card field %(field)s must be a finite number of at most %(most)s.", field=key,
+                              most=format(MAX_CARD_NUMBER, ",")), key)
         card[str(key)[:30]] = value
     return card
 
@@ -58,10 +60,10 @@ def expand(cards: list[dict]) -> list[dict]:
     for raw in cards:
         count = raw.get("count", 1) if isinstance(raw, dict) else 1
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 60:
-            raise RuleError("A card's count must be from 1 to 60.", "count")
+            raise RuleError(_("A card's count must be from 1 to 60."), "count")
         out.extend(clean_card(raw) for _ in range(count))
     if len(out) > MAX_CARDS:
-        raise RuleError(f"A deck holds at most {MAX_CARDS} cards.", "cards")
+        raise RuleError(_("A deck holds at most %(most)s cards.", most=MAX_CARDS), "cards")
     return out
 
 
@@ -73,7 +75,7 @@ def where(deck: dict, cid: str) -> str:
     for unit, cards in deck["attached"].items():
         if cid in cards:
             return f"unit:{unit}"
-    raise RuleError(f"No card {cid} in {deck['label']}.", "card")
+    raise RuleError(_("No card %(card)s in %(deck)s.", card=cid, deck=deck["label"]), "card")
 
 
 def _remove(deck: dict, cid: str) -> None:
@@ -97,8 +99,7 @@ def _place(deck: dict, cid: str, to: str) -> None:
     elif to.startswith("unit:"):
         deck["attached"].setdefault(to[5:], []).append(cid)
     else:
-        raise RuleError(f"A card can go to the discard, the top or bottom of the deck, or a unit; not {to!r}.",
-                        "to")
+        raise RuleError(_("A card can go to the discard, the top or bottom of the deck, or a unit; not %(to)r.", to=to), "to")
 
 
 def apply_steps(deck: dict, steps: list[dict]) -> list[str]:
@@ -116,15 +117,15 @@ def apply_steps(deck: dict, steps: list[dict]) -> list[str]:
             deck["draw"] = [f"c{i + 1}" for i in step["order"]]
         elif kind == "shuffle":
             if sorted(step["order"]) != sorted(deck["draw"]):
-                raise RuleError("The deck changed before the shuffle; try again.", "deck")
+                raise RuleError(_("The deck changed before the shuffle; try again."), "deck")
             deck["draw"] = list(step["order"])
         elif kind == "reshuffle":
             if deck["draw"] or sorted(step["order"]) != sorted(deck["discard"]):
-                raise RuleError("The discard changed before the reshuffle; try again.", "deck")
+                raise RuleError(_("The discard changed before the reshuffle; try again."), "deck")
             deck["draw"], deck["discard"] = list(step["order"]), []
         elif kind == "draw":
             if not deck["draw"] or deck["draw"][0] != step["card"]:
-                raise RuleError(f"The top of {deck['label']} changed; look again and redraw.", "deck")
+                raise RuleError(_("The top of %(deck)s changed; look again and redraw.", deck=deck["label"]), "deck")
             deck["draw"].pop(0)
             _place(deck, step["card"], step["to"])
             drawn.append(step["card"])
@@ -138,7 +139,7 @@ def apply_steps(deck: dict, steps: list[dict]) -> list[str]:
             _remove(deck, step["card"])
             _place(deck, step["card"], step["to"])
         else:  # pragma: no cover - planned steps come from this module only
-            raise RuleError(f"Unknown deck step {kind!r}.", "deck")
+            raise RuleError(_("Unknown deck step %(step)r.", step=kind), "deck")
     return drawn
 
 
@@ -161,7 +162,7 @@ def plan_shuffle(deck: dict, rng, with_discard: bool = False) -> list[dict]:
         steps += [{"step": "move", "card": c, "to": "bottom"} for c in deck["discard"]]
     pile = deck["draw"] + (deck["discard"] if with_discard else [])
     if not pile:
-        raise RuleError(f"{deck['label']} has no cards to shuffle.", "deck")
+        raise RuleError(_("%(deck)s has no cards to shuffle.", deck=deck["label"]), "deck")
     return steps + [{"step": "shuffle", "order": _shuffled(pile, rng)}]
 
 
@@ -186,11 +187,11 @@ def _copy(deck: dict) -> dict:
 
 def plan_draw(deck: dict, rng, to: str = "discard", count: int = 1) -> list[dict]:
     if deck["mode"] != "virtual":
-        raise RuleError(f"{deck['label']} is a physical deck: record the card you drew instead.", "deck")
+        raise RuleError(_("%(deck)s is a physical deck: record the card you drew instead.", deck=deck["label"]), "deck")
     sim, steps = _copy(deck), []
-    for _ in range(count):
+    for _n in range(count):
         if _draw_one(sim, rng, to, steps) is None:
-            raise RuleError(f"{deck['label']} and its discard are empty: no card to draw.", "deck")
+            raise RuleError(_("%(deck)s and its discard are empty: no card to draw.", deck=deck["label"]), "deck")
     return steps
 
 
@@ -202,11 +203,12 @@ def plan_draw_until(deck: dict, rng, field: str, wanted, to: str, fallback_last:
     (the draw-of-type rule).
     """
     if deck["mode"] != "virtual":
-        raise RuleError(f"{deck['label']} is a physical deck: record the card you drew instead.", "deck")
+        raise RuleError(_("%(deck)s is a physical deck: record the card you drew instead.", deck=deck["label"]), "deck")
     if not any(c.get(field) == wanted for c in deck["cards"].values()):
-        raise RuleError(f"{deck['label']} has no card with {field} {wanted}.", field)
+        raise RuleError(_("%(deck)s has no card with %(field)s %(value)s.", deck=deck["label"], field=field, value=wanted),
+                        field)
     sim, steps = _copy(deck), []
-    for _ in range(2 * len(deck["cards"]) + 1):
+    for _n in range(2 * len(deck["cards"]) + 1):
         if fallback_last and not sim["draw"] and steps:
             break
         cid = _draw_one(sim, rng, "discard", steps)
@@ -216,9 +218,10 @@ def plan_draw_until(deck: dict, rng, field: str, wanted, to: str, fallback_last:
             break
     draws = [s for s in steps if s["step"] == "draw"]
     if not draws:
-        raise RuleError(f"{deck['label']} and its discard are empty: no card to draw.", "deck")
+        raise RuleError(_("%(deck)s and its discard are empty: no card to draw.", deck=deck["label"]), "deck")
     hit = draws[-1]
     if sim["cards"][hit["card"]].get(field) != wanted and not fallback_last:
-        raise RuleError(f"No card with {field} {wanted} is left to draw in {deck['label']}.", field)
+        raise RuleError(_("No card with %(field)s %(value)s is left to draw in %(deck)s.", field=field, value=wanted,
+                          deck=deck["label"]), field)
     hit["to"] = to
     return steps

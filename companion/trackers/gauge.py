@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from companion.errors import RuleError
+from companion.said import Said, _
 from companion.trackers import need_int
 
 
@@ -10,8 +11,8 @@ def create(spec: dict, stats: dict) -> dict:
         range(spec.get("min", 0), spec.get("max", 10) + 1))
     start = spec.get("start", positions[0])
     if start not in positions:
-        raise RuleError(f"{spec.get('label', spec['id'])} starts at {start}, which is not one of its positions.",
-                        "start")
+        raise RuleError(_("%(tracker)s starts at %(start)s, which is not one of its positions.",
+                          tracker=spec.get("label", spec["id"]), start=start), "start")
     return {"positions": positions, "index": positions.index(start), "ring": spec.get("ring", False)}
 
 
@@ -23,17 +24,18 @@ def move(tracker: dict, args: dict, clock) -> str:
     size = len(tracker["positions"])
     by = need_int(args, "by", -size, size)
     if by == 0:
-        raise RuleError("by must not be 0.", "by")
+        raise RuleError(_("by must not be 0."), "by")
     before = value(tracker)
     if tracker["ring"]:
         tracker["index"] = (tracker["index"] + by) % size
     else:
         target = tracker["index"] + by
         if not 0 <= target < size:
-            raise RuleError(f"{tracker['label']} cannot move {by:+d} from {before}: it runs from "
-                            f"{tracker['positions'][0]} to {tracker['positions'][-1]}.", "by")
+            raise RuleError(_("%(tracker)s cannot move %(by)+d from %(before)s: it runs from %(first)s to %(last)s.",
+                              tracker=tracker["label"], by=by, before=before, first=tracker["positions"][0],
+                              last=tracker["positions"][-1]), "by")
         tracker["index"] = target
-    return f"{tracker['label']} {by:+d} ({before} → {value(tracker)})"
+    return f"{tracker['label']} {by:+d} ({before} → {value(tracker)})"  # (no word to translate)
 
 
 def set_to(tracker: dict, args: dict, clock) -> str:
@@ -41,10 +43,10 @@ def set_to(tracker: dict, args: dict, clock) -> str:
     if isinstance(target, str) and target.strip().lstrip("-").isdigit():
         target = int(target)
     if target not in tracker["positions"]:
-        raise RuleError(f"{tracker['label']} has no position {target!r}.", "to")
+        raise RuleError(_("%(tracker)s has no position %(to)r.", tracker=tracker["label"], to=target), "to")
     before = value(tracker)
     tracker["index"] = tracker["positions"].index(target)
-    return f"{tracker['label']} set to {target} (was {before})"
+    return Said("%(tracker)s set to %(to)s (was %(before)s)", tracker=tracker["label"], to=target, before=before)
 
 
 OPS = {"move": move, "set": set_to}

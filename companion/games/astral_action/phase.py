@@ -5,6 +5,7 @@ from __future__ import annotations
 from companion.games.astral_action.rules import turn as tn
 from companion.games.astral_action.rules.damage import has_active, reinforce
 from companion.games.astral_action.state import game, hidden, in_effect
+from companion.said import Said
 
 
 def on_phase(state: dict) -> list[str]:
@@ -24,20 +25,21 @@ def on_phase(state: dict) -> list[str]:
             if in_effect(state, uid, "Reinforce Shields") and not hidden(state, uid):  # its label names its Shields
                 shields = has_active(ship, ship["card"], "shields")
                 removed = reinforce(ship, ship["card"]["size"], shields)  # L259
-                out.append(f"{unit['name']}: Reinforce Shields removes {removed} shield damage (Size + {shields} Shields).")
+                out.append(Said("%(unit)s: Reinforce Shields removes %(removed)s shield damage (Size + %(shields)s Shields).",
+                                unit=unit["name"], removed=removed, shields=shields))
         for piece in g.get("terrain", []):
             for attr in piece["attributes"]:
                 if attr["name"] in ("Dangerous", "Mobile"):  # L296, L299: at the beginning of the Resolution phase
-                    out.append(f"{piece['name']}: " + (f"ships inside take {attr['x']} damage per Size."
-                                                       if attr["name"] == "Dangerous"
-                                                       else f"moves {attr['x']} along its direction."))
+                    out.append(Said("%(piece)s: ships inside take %(x)s damage per Size.", piece=piece["name"], x=attr["x"])
+                               if attr["name"] == "Dangerous"
+                               else Said("%(piece)s: moves %(x)s along its direction.", piece=piece["name"], x=attr["x"]))
         if g["missiles"]:
-            out.append(f"{len(g['missiles'])} missile token(s) resolve now, from the token's position (L182).")
+            out.append(Said("%(n)s missile token(s) resolve now, from the token's position (L182).", n=len(g["missiles"])))
         if state["round"] >= tn.MIN_TURNS and not g["end"]:
-            out.append(f"End of turn {state['round']}: roll a d6 for the game's end, 4-6 ends it (L342).")
+            out.append(Said("End of turn %(turn)s: roll a d6 for the game's end, 4-6 ends it (L342).", turn=state["round"]))
         sides = {state["units"][u]["side"] for u in g["ships"] if not state["units"][u]["removed"]}
         if len(sides) == 1:
-            out.append(f"Only {sides.pop()} controls ships: the game ends (L342).")
+            out.append(Said("Only %(side)s controls ships: the game ends (L342).", side=sides.pop()))
     return out
 
 
@@ -61,6 +63,6 @@ def hyperspace_jumps(state: dict) -> list[str]:
             for part in sealed:
                 part["revealed"] = True
             ship["jumping"] = state["round"]
-            out.append(f"{unit['name']} jumps to Hyperspace: no Orders or Command Tokens this turn; it leaves "
-                       f"play when it activates (L286).")
+            out.append(Said("%(unit)s jumps to Hyperspace: no Orders or Command Tokens this turn; it leaves play when it "
+                            "activates (L286).", unit=unit["name"]))
     return out

@@ -14,6 +14,7 @@ from companion.actions.core import unit_of
 from companion.errors import RuleError
 from companion.games.astral_action.rules import turn as tn
 from companion.games.astral_action.rules.damage import has_active
+from companion.said import Said, _
 
 SYSTEMS = {"astral-action"}
 
@@ -59,14 +60,14 @@ def ship_of(state: dict, uid, field: str = "unit", allow_hidden: bool = False) -
     try:
         unit = unit_of(state, uid)
     except RuleError:
-        raise RuleError(f"Choose a ship ({uid!r} is not at this table).", field) from None
+        raise RuleError(_("Choose a ship (%(uid)r is not at this table).", uid=uid), field) from None
     ship = game(state)["ships"].get(unit["id"])
     if ship is None:
-        raise RuleError(f"{unit['name']} has no Ship Information Card.", field)
+        raise RuleError(_("%(unit)s has no Ship Information Card.", unit=unit["name"]), field)
     if unit["removed"]:
-        raise RuleError(f"{unit['name']} is no longer in play.", field)
+        raise RuleError(_("%(unit)s is no longer in play.", unit=unit["name"]), field)
     if not allow_hidden and hidden(state, unit["id"]):
-        raise RuleError(f"{unit['name']}'s card is hidden (Stealth): its side reveals it first (L359).", field)
+        raise RuleError(_("%(unit)s's card is hidden (Stealth): its side reveals it first (L359).", unit=unit["name"]), field)
     return unit, ship
 
 
@@ -91,36 +92,38 @@ def in_effect(state: dict, uid: str, name: str) -> bool:
     return name in this_turn(state).get("orders", {}).get(uid, []) or name in revealed
 
 
-def spend_command(state: dict, uid: str, command: str, via) -> str:
+def spend_command(state: dict, uid: str, command: str, via) -> Said:
     """Enact a Command: spend the ship's Command Token, or discard one of its unrevealed Orders
     ("as though they had used a Command Token", L127).  Checks the Condition locks and L248."""
     from companion.games.astral_action.rules.damage import locked_types
     unit, ship = ship_of(state, uid, allow_hidden=True)
     kind = tn.COMMANDS.get(command)
     if kind is None:
-        raise RuleError(f"Choose one of the Commands: {', '.join(tn.COMMANDS)}.", "command")
+        raise RuleError(_("Choose one of the Commands: %(commands)s.", commands=", ".join(tn.COMMANDS)), "command")
     if unit["template"] == "fighter":
-        raise RuleError("Fighters cannot be issued Commands or Orders (L232).", "command")
+        raise RuleError(_("Fighters cannot be issued Commands or Orders (L232)."), "command")
     if kind in locked_types(ship):
-        raise RuleError(f"{unit['name']} may no longer use [{kind}] Commands (its Conditions, L101-L110).", "command")
+        raise RuleError(_("%(unit)s may no longer use [%(kind)s] Commands (its Conditions, L101-L110).", unit=unit["name"],
+                          kind=kind), "command")
     books = turn(state)
     if command in books["commands"].get(uid, []):
-        raise RuleError(f"{unit['name']} already used {command} this turn (L248).", "command")
+        raise RuleError(_("%(unit)s already used %(command)s this turn (L248).", unit=unit["name"], command=command), "command")
     if via in (None, "", "token"):
         if books["tokens"].get(uid) != "ready":
-            raise RuleError(f"{unit['name']} has no unspent Command Token this turn.", "via")
+            raise RuleError(_("%(unit)s has no unspent Command Token this turn.", unit=unit["name"]), "via")
         books["tokens"][uid] = "spent"
-        how = "spends its Command Token"
+        how = Said("%(unit)s spends its Command Token: [%(kind)s] %(command)s", unit=unit["name"], kind=kind, command=command)
     else:
         part = state.get("sealed", {}).get(via)
         if not part or part.get("unit") != uid or part.get("kind") != "order" or part.get("round") != state["round"] \
                 or part.get("revealed") or part.get("discarded"):
-            raise RuleError(f"Only an unrevealed Order of {unit['name']} from this turn can be discarded "
-                            "for a Command (L127).", "via")
+            raise RuleError(_("Only an unrevealed Order of %(unit)s from this turn can be discarded for a Command (L127).",
+                              unit=unit["name"]), "via")
         part["discarded"] = True
-        how = "discards an unrevealed Order"
+        how = Said("%(unit)s discards an unrevealed Order: [%(kind)s] %(command)s", unit=unit["name"], kind=kind,
+                   command=command)
     books["commands"].setdefault(uid, []).append(command)
-    return f"{unit['name']} {how}: [{kind}] {command}"
+    return how
 
 
 def ships_for_activation(state: dict) -> list[dict]:
@@ -158,16 +161,16 @@ def activation_status(state: dict) -> dict:
 def whose_activation(state: dict) -> str:
     """Whose activation it is now, in words, from what the table has recorded (public facts only)."""
     if phase_now(state) != "Activation":
-        return f"this is the {phase_now(state)} phase: no ship is activating"
+        return _("this is the %(phase)s phase: no ship is activating", phase=phase_now(state))
     current = [u for u in turn(state).get("current", []) if u in state["units"]]
     if current:
         unit = state["units"][current[0]]
         size = max(game(state)["ships"][u]["card"]["size"] for u in current)
-        return f"now it is {unit['name']}'s activation ({unit['side']}, Size {size})"
+        return _("now it is %(unit)s's activation (%(side)s, Size %(size)s)", unit=unit["name"], side=unit["side"], size=size)
     status = activation_status(state)
     if status["stage"] == "done":
-        return "every ship has activated this turn"
-    return f"{status['next']} activates a Size {status['size']} ship next (L132)"
+        return _("every ship has activated this turn")
+    return _("%(side)s activates a Size %(size)s ship next (L132)", side=status["next"], size=status["size"])
 
 
 def in_own_activation(state: dict, uid: str) -> bool:
@@ -184,14 +187,21 @@ def check_may_attack(state: dict, uid: str) -> str:
     ``turn["free_attacks"]`` and spent here).  Returns what allowed it ("" for its own activation)."""
     allowed = attack_allowance(state, uid)
     if allowed is None:
-        raise RuleError(f"{state['units'][uid]['name']} attacks only in its own activation (L75, L141); "
-                        f"{whose_activation(state)}.", "attacker")
+        raise RuleError(_("%(unit)s attacks only in its own activation (L75, L141); %(now)s.", unit=state["units"][uid]["name"],
+                          now=whose_activation(state)), "attacker")
     if allowed == FREE_ATTACK:
         turn(state)["free_attacks"].remove(uid)
     return allowed
 
 
 FREE_ATTACK = "an [Offensive] Command (L256)"
+CONTINGENT = "a Contingent Attack Order (L251)"
+
+
+def allowed_by(allowed: str) -> Said:
+    """What let a ship attack outside its own activation (``attack_allowance``), as its attack's label
+    names it, without the source note: "a Contingent Attack Order", "an [Offensive] Command"."""
+    return Said("a Contingent Attack Order") if allowed == CONTINGENT else Said("an [Offensive] Command")
 
 
 def attack_allowance(state: dict, uid: str) -> str | None:
@@ -202,7 +212,7 @@ def attack_allowance(state: dict, uid: str) -> str | None:
     if phase_now(state) == "Activation" and uid in books.get("current", []):
         return ""
     if unit["activated"] and phase_now(state) in ("Activation", "Resolution") and in_effect(state, uid, "Contingent Attack"):
-        return "a Contingent Attack Order (L251)"
+        return CONTINGENT
     if uid in books.get("free_attacks", []):
         return FREE_ATTACK
     return None
@@ -219,16 +229,17 @@ def target_view(state: dict, uid: str, field: str = "target") -> dict:
 
 
 def roll(ctx, count: int, sides: int = 6) -> list[int]:
-    return [ctx.rng.randint(1, sides) for _ in range(count)]
+    return [ctx.rng.randint(1, sides) for _n in range(count)]
 
 
-def destroy_if_done(state: dict, uid: str, ship: dict) -> str:
+def destroy_if_done(state: dict, uid: str, ship: dict) -> Said | None:
+    """Take a ship whose every health row is filled off the table: the label's part that says so (or None)."""
     from companion.games.astral_action.rules.damage import destroyed
     if destroyed(ship) and not state["units"][uid]["removed"]:
         state["units"][uid]["removed"] = True
         ship["destroyed"] = True
-        return f"; {state['units'][uid]['name']} is destroyed (L94)"
-    return ""
+        return Said("%(unit)s is destroyed (L94)", unit=state["units"][uid]["name"])
+    return None
 
 
 # --- Formations (optional rules, L371-L395): read by the activation, the ship rows and the pages ---

@@ -5,6 +5,7 @@ from __future__ import annotations
 from companion.actions import phase_now
 from companion.games.dreadfleet import rules as df
 from companion.games.dreadfleet.state import books, cards_on, in_play, opponent, sides
+from companion.said import Said
 
 
 def on_phase(state: dict) -> list[str]:
@@ -16,7 +17,7 @@ def on_phase(state: dict) -> list[str]:
     out = []
     first = (game.get("turn") or {}).get("first") if (game.get("turn") or {}).get("round") == state["round"] else None
     if now == "Initiative" and not game["wind_placed"]:
-        out.append("Place the wind gauge: roll a red and a white die (set-up).")
+        out.append(Said("Place the wind gauge: roll a red and a white die (set-up)."))
     if now == "Status":
         order = [first, opponent(state, first)] if first else sides(state)
         for side in order:
@@ -30,19 +31,21 @@ def on_phase(state: dict) -> list[str]:
                 if red:
                     out.append(f"{unit['name']} ({side}): {', '.join(red)}")
         if len(out) == 0:
-            out.append("No red Status cards in play.")
+            out.append(Said("No red Status cards in play."))
     if now == "Fate":
-        out.append(f"{first} draws the first Fate card." if first else
-                   "Nobody has the initiative yet: roll off in the Initiative phase.")
+        out.append(Said("%(side)s draws the first Fate card.", side=first) if first else
+                   Said("Nobody has the initiative yet: roll off in the Initiative phase."))
     if now == "Action":
-        out += [f"{state['units'][uid]['name']} still owes {n} Damage card{'s' if n != 1 else ''} from the real deck."
+        out += [Said("%(unit)s still owes 1 Damage card from the real deck.", unit=state["units"][uid]["name"]) if n == 1
+                else Said("%(unit)s still owes %(n)s Damage cards from the real deck.", unit=state["units"][uid]["name"], n=n)
                 for uid, n in game["owed"].items() if n and not state["units"][uid]["removed"]]
     if now == "End":
         limit = game["scenario"].get("turns")
         if limit and state["round"] >= limit:
-            out.append(f"Turn {state['round']} of {limit}: the scenario's turns have run out - the game ends.")
+            out.append(Said("Turn %(turn)s of %(limit)s: the scenario's turns have run out - the game ends.",
+                            turn=state["round"], limit=limit))
         elif limit:
-            out.append(f"Turn {state['round']} of {limit}: check the victory conditions.")
+            out.append(Said("Turn %(turn)s of %(limit)s: check the victory conditions.", turn=state["round"], limit=limit))
         else:
-            out.append("No turn limit set: check the victory conditions.")
+            out.append(Said("No turn limit set: check the victory conditions."))
     return out

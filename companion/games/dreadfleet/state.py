@@ -12,6 +12,8 @@ from __future__ import annotations
 from companion.actions import in_phase, phase_now
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
+from companion.games.dreadfleet.rules.basics import retold, spoken  # noqa: F401 (the actions' label helper)
+from companion.said import N_, _
 
 GAME = {"dreadfleet"}
 STEPS = ("Orders", "Movement", "Broadsides", "Boarding Actions")  # seed 002, The Game Turn 4 a-d
@@ -59,13 +61,13 @@ def unit_at_sea(state: dict, uid, field: str = "unit") -> dict:
     """A unit in play: on the table, not sunk, not docked inside a warship."""
     unit = state["units"].get(uid) if isinstance(uid, str) else None
     if unit is None:
-        raise RuleError("Choose a ship at this table.", field)
+        raise RuleError(_("Choose a ship at this table."), field)
     if unit["removed"]:
-        raise RuleError(f"{unit['name']} is no longer in play.", field)
+        raise RuleError(_("%(unit)s is no longer in play.", unit=unit["name"]), field)
     carrier = books(state)["docked"].get(uid)
     if carrier:
-        raise RuleError(f"{unit['name']} is docked with the {state['units'][carrier]['name']}: deploy it first.",
-                        field)
+        raise RuleError(_("%(unit)s is docked with the %(carrier)s: deploy it first.", unit=unit["name"],
+                          carrier=state["units"][carrier]["name"]), field)
     return unit
 
 
@@ -82,9 +84,15 @@ def is_monster(unit: dict) -> bool:
     return unit["template"] == "sea-monster"
 
 
+NO_CAPTAIN = {"issue orders": N_("%(unit)s has no captain, so it cannot issue orders."),
+              "drop anchor": N_("%(unit)s has no captain, so it cannot drop anchor.")}
+
+
 def need_captain(unit: dict, what: str) -> None:
     # seed 002, Auxiliaries: "they do not have captains and cannot issue orders or duel"
     if not is_warship(unit):
+        if what in NO_CAPTAIN:
+            raise RuleError(_(NO_CAPTAIN[what], unit=unit["name"]), "unit")
         raise RuleError(f"{unit['name']} has no captain, so it cannot {what}.", "unit")
 
 
@@ -164,7 +172,7 @@ def aground_since_before(state: dict, unit: dict) -> bool:
 def wind_gauge(state: dict) -> dict:
     gauge = state["trackers"].get("wind")
     if gauge is None:
-        raise RuleError("This table has no wind gauge.", "wind")
+        raise RuleError(_("This table has no wind gauge."), "wind")
     return gauge
 
 
@@ -228,11 +236,13 @@ def side_to_go(state: dict, last: str | None) -> str | None:
 
 
 def current(state: dict, uid: str, what: str) -> dict:
-    """The unit, which must be the warship being activated now (Action phase)."""
+    """The unit, which must be the warship being activated now (Action phase); ``what``, the move in the
+    game's words, is a message its caller marked N_."""
     in_phase(state, "Action", what)  # the one phase guard; here, as every action of an activation asks
     unit = unit_at_sea(state, uid)
     if turn(state)["current"] != uid:
-        raise RuleError(f"{what} is part of a warship's activation: activate the {unit['name']} first.", "unit")
+        raise RuleError(_("%(what)s is part of a warship's activation: activate the %(unit)s first.", what=_(what),
+                          unit=unit["name"]), "unit")
     return unit
 
 
@@ -241,8 +251,8 @@ def reach_step(state: dict, uid: str, step: int, what: str) -> None:
     steps = turn(state)["steps"]
     done = steps.get(uid, -1)
     if done > step:
-        raise RuleError(f"{what} comes in the {STEPS[step]} sub-phase; the "
-                        f"{state['units'][uid]['name']} is already in {STEPS[done]}.", "unit")
+        raise RuleError(_("%(what)s comes in the %(step)s sub-phase; the %(unit)s is already in %(done)s.", what=_(what),
+                          step=STEPS[step], unit=state["units"][uid]["name"], done=STEPS[done]), "unit")
     steps[uid] = step
 
 

@@ -18,6 +18,9 @@ from __future__ import annotations
 from companion.actions import phase_now
 from companion.errors import RuleError
 from companion.games.dreadnaught import rules as dn
+from companion.games.dreadnaught.rules.elimination import REASON_WORDS
+from companion.games.dreadnaught.rules.numbers import bare
+from companion.said import Said, _, joined
 
 SYSTEM = "dreadnaught"
 SYSTEMS = {SYSTEM}
@@ -30,7 +33,7 @@ def game(state: dict) -> dict:
     """The battle's own state; refuses every Dreadnaught move before set-up."""
     g = state.get("game") or {}
     if not g.get("ships"):
-        raise RuleError("Set up the battle first (Set up the battle, at the top of the board).", "setup")
+        raise RuleError(_("Set up the battle first (Set up the battle, at the top of the board)."), "setup")
     return g
 
 
@@ -38,7 +41,7 @@ def battle_on(state: dict) -> dict:
     """The battle, refusing moves once its result is recorded."""
     g = game(state)
     if g.get("result"):
-        raise RuleError("This battle is over; set up the next battle to play on.", "battle")
+        raise RuleError(_("This battle is over; set up the next battle to play on."), "battle")
     return g
 
 
@@ -49,7 +52,8 @@ def ship_ref(state: dict, ref) -> str:
         return ref
     if isinstance(ref, str) and ref in g["ship_of"]:
         return g["ship_of"][ref]
-    raise RuleError(f"Pick a ship of this battle; {ref!r} is none of {', '.join(g['ship_of'])}.", "ship")
+    raise RuleError(_("Pick a ship of this battle; %(ref)r is none of %(ships)s.", ref=ref, ships=", ".join(g["ship_of"])),
+                    "ship")
 
 
 def ship(state: dict, ref, *, alive: bool = True) -> tuple[str, dict, dict]:
@@ -57,7 +61,7 @@ def ship(state: dict, ref, *, alive: bool = True) -> tuple[str, dict, dict]:
     uid = ship_ref(state, ref)
     data = state["game"]["ships"][uid]
     if alive and data["eliminated"]:
-        raise RuleError(f"{data['player']} is Eliminated.", "ship")
+        raise RuleError(_("%(player)s is Eliminated.", player=data["player"]), "ship")
     return uid, data, state["units"][uid]
 
 
@@ -109,9 +113,20 @@ def signed(out: dict, ctx) -> dict:
 def said(state: dict, p: dict, player: str, text: str, sep: str = ": ") -> str:
     """A label about ``player``'s ship.  The log and the undo button put the acting seat's name before
     every label, so a player acting on their own ship is named once: "Ben: Card Burn 3", not
-    "Ben: Ben: Card Burn 3"; when Anna does it for him, "Anna: Ben: Card Burn 3"."""
+    "Ben: Ben: Card Burn 3"; when Anna does it for him, "Anna: Ben: Card Burn 3".  ``text`` is a Said
+    (the words of the move): the label keeps it as its part, so each phone draws it in its language."""
     name = called(state, player)
-    return text if p.get("by") == name else f"{name}{sep}{text}"
+    return text if p.get("by") == name else joined(sep, (name, text))
+
+
+def retold(stored, build) -> str:
+    """A sentence rebuilt from the stored payload as a Said (``build()``), if it says exactly the English
+    the move stored (``stored``); else that English (an older payload, or a value it no longer has)."""
+    try:
+        again = build()
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return stored
+    return again if stored is None or str(again) == str(stored) else stored
 
 
 def players(state: dict) -> list[str]:
@@ -193,26 +208,26 @@ def eliminate(state: dict, uid: str, reasons: list[str], cause: str) -> str:
     data["eliminated"] = True   # the record itself lives once, in g["eliminations"] (no aliasing in state)
     data["pending_burn"] = []   # nothing left to burn on a ship that is gone
     g["eliminations"].append(record)
-    text = f"{data['player']} is Eliminated ({', '.join(reasons)})"
+    words = joined(", ", [Said(REASON_WORDS[r]) if r in REASON_WORDS else r for r in reasons])
     if g["mode"] == "duel":
         if record["initiative"] is not None:
             refresh_order(state)
-            text += (f" at initiative {record['initiative']}: cards within 1.0 initiative steps still "
-                     f"resolve, then the battle ends")
-        else:
-            text += ": the battle ends"
-        return text
+            return Said("%(player)s is Eliminated (%(reasons)s) at initiative %(initiative)s: cards within 1.0 "
+                        "initiative steps still resolve, then the battle ends", player=data["player"], reasons=words,
+                        initiative=record["initiative"])
+        return Said("%(player)s is Eliminated (%(reasons)s): the battle ends", player=data["player"], reasons=words)
+    parts = [Said("%(player)s is Eliminated (%(reasons)s)", player=data["player"], reasons=words)]
     # one player (or team) left: nothing is left to fight for (the end-battle button shows)
     g["last_standing"] = len({fleet_of(state, pl) for pl in remaining(state)}) <= 1
     # seed 000, Multiplayer, Player Elimination: terrain from how the ship went
     wreck = dn.wreck_terrain(t["damage"].get(uid, 0), t["burn"].get(uid, 0), cause)
     record["terrain"] = wreck["terrain"]
-    text += f". {wreck['summary'].rstrip('.')}"
+    parts.append(bare(wreck["summary"]))
     timer = g.get("timer")
     if not timer:
         fleets = list(dict.fromkeys(fleet_of(state, p) for p in remaining(state)))
         started = dn.fleet_arrival_start(fleets, teams=bool(g.get("teams")))
-        text += f". {started.pop('summary').rstrip('.')}"
+        parts.append(bare(started.pop("summary")))
         g["timer"] = {**started, "turn": state["round"], "arrived": False}
     else:
         fleet = fleet_of(state, data["player"])
@@ -221,8 +236,8 @@ def eliminate(state: dict, uid: str, reasons: list[str], cause: str) -> str:
             # seed 000, Fleet Arrival Effects: "if a ship is Eliminated before its Fleet arrives, that
             # Fleet will inflict no Damage or Card Burn"
             timer["lost"].append(fleet)
-            text += f". {fleet}'s Fleet will arrive without a Dreadnaught: no effect"
-    return text
+            parts.append(Said("%(fleet)s's Fleet will arrive without a Dreadnaught: no effect", fleet=fleet))
+    return joined(". ", parts)
 
 
 def elimination_of(state: dict, uid: str):
@@ -243,12 +258,14 @@ def move_tokens(state: dict, trigger: str, why: str, turn_no=None, **kw) -> str:
     g["timer"] = {**moved, "turn": g["timer"]["turn"] if turn_no is None else turn_no, "arrived": False}
     spaces = dn.FLEET_TRIGGERS[trigger][0]
     changed = [f"{f} {pos}" for f, pos in moved["tokens"].items() if pos != before[f]]
-    text = (f"Fleet Token{'s' if len(changed) > 1 else ''} forward {spaces} ({why}): "
-            f"{', '.join(changed) or 'already at 0'}")
+    where = ", ".join(changed) or Said("already at 0")
+    text = (Said("Fleet Tokens forward %(spaces)s (%(why)s): %(tokens)s", spaces=spaces, why=why, tokens=where)
+            if len(changed) > 1 else
+            Said("Fleet Token forward %(spaces)s (%(why)s): %(tokens)s", spaces=spaces, why=why, tokens=where))
     at_zero = [f for f, pos in moved["tokens"].items() if pos == 0 and before[f] != 0]
     if at_zero:
-        text += (f". {', '.join(at_zero)} at 0: the game ends at the end of this turn, when the Fleet arrives "
-                 f"(after initiative 0)")
+        text = joined(". ", (text, Said("%(fleets)s at 0: the game ends at the end of this turn, when the Fleet "
+                                        "arrives (after initiative 0)", fleets=", ".join(at_zero))))
     return text
 
 

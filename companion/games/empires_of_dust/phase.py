@@ -8,7 +8,7 @@ from companion.games.empires_of_dust import rules as eod
 from companion.games.empires_of_dust.actions.initiative import rotating_steps
 from companion.games.empires_of_dust.actions.victory import victory_checks
 from companion.games.empires_of_dust.state import (
-    ROLL_REMINDER,
+    DESTROYED,
     cls_of,
     game,
     hp_of,
@@ -16,9 +16,10 @@ from companion.games.empires_of_dust.state import (
     set_condition,
     set_hp,
 )
+from companion.said import Said
 
 
-def _destroy(state: dict, unit: dict, reason: str) -> str:
+def _destroy(state: dict, unit: dict, reason: str = DESTROYED) -> str:
     g = game(state)
     by = g["last_damage"].get(unit["id"])
     if by is None:  # damage entered by hand: with two fleets the other one destroyed it
@@ -29,8 +30,9 @@ def _destroy(state: dict, unit: dict, reason: str) -> str:
     g["destroyed"].append({"unit": unit["id"], "name": unit["name"], "class": cls, "side": unit["side"],
                            "by": by, "round": state["round"], "reason": reason})
     worth = eod.victory_points().get(cls)
-    score = f" ({by} +{worth})" if by and worth else ""
-    return f"{unit['name']} {reason}{score}"
+    if by and worth:
+        return Said("%(unit)s destroyed (%(fleet)s +%(points)s)", unit=unit["name"], fleet=by, points=worth)
+    return Said("%(unit)s destroyed", unit=unit["name"])
 
 
 def _capture_prize(state: dict, unit: dict) -> str | None:
@@ -52,7 +54,7 @@ def close_combat(state: dict) -> list[str]:
     g = game(state)
     notes = []
     for unit in pending_destroyed(state):
-        notes.append(_capture_prize(state, unit) or _destroy(state, unit, "destroyed"))
+        notes.append(_capture_prize(state, unit) or _destroy(state, unit))
     for uid, targets in list(g["surge_target"].items()):
         unit = state["units"][uid]
         shots = {str(f["weapon"]) for f in g["fired"].get(uid, [])}
@@ -62,7 +64,7 @@ def close_combat(state: dict) -> list[str]:
                 del targets[windex]
                 if tracker and tracker["index"]:
                     tracker["index"] = 0
-                    notes.append(f"{unit['name']}: {tracker['label']} reset (no attack)")
+                    notes.append(Said("%(unit)s: %(tracker)s reset (no attack)", unit=unit["name"], tracker=tracker["label"]))
     for unit in state["units"].values():
         for name in ("Designated", "Afterburner"):
             set_condition(unit, name, False)
@@ -78,7 +80,7 @@ def close_movement(state: dict) -> list[str]:
     out = []
     for unit in state["units"].values():
         if not unit["removed"] and set_condition(unit, "EMP", False):
-            out.append(f"{unit['name']}: EMP counter removed")
+            out.append(Said("%(unit)s: EMP counter removed", unit=unit["name"]))
     return out
 
 
@@ -103,8 +105,12 @@ def burn_fires(state: dict) -> list[str]:
         g["burns"][uid] = kept
         if not kept:
             del g["burns"][uid]
-        notes.append(f"{unit['name']} burns for {tick['damage']} (HP {before} → {hp_of(unit)})"
-                     + (": destroyed at end of combat phase" if hp_of(unit) == 0 else ""))
+        if hp_of(unit) == 0:
+            notes.append(Said("%(unit)s burns for %(damage)s (HP %(before)s → %(after)s): destroyed at end of combat phase",
+                              unit=unit["name"], damage=tick["damage"], before=before, after=hp_of(unit)))
+        else:
+            notes.append(Said("%(unit)s burns for %(damage)s (HP %(before)s → %(after)s)", unit=unit["name"],
+                              damage=tick["damage"], before=before, after=hp_of(unit)))
     return notes
 
 
@@ -125,7 +131,8 @@ def open_phase(state: dict) -> list[str]:
             ini["steps"], ini["summary"], ini["rolls"] = None, "", {}
     turns = (g.get("victory") or {}).get("turns")
     if turns and phase_now(state) == state["phases"][0] and state["round"] > turns:
-        notes.append(f"The agreed {turns} turns are played: tally the points (seed 001, Turns and Points).")
+        notes.append(Said("The agreed %(turns)s turns are played: tally the points (seed 001, Turns and Points).",
+                          turns=turns))
     return notes
 
 
@@ -143,5 +150,7 @@ def on_phase(state: dict) -> list[str]:
         g["phase_notes"] = notes
     ini = g.get("initiative")
     if ini and ini["mode"] != "rotating":
-        notes = notes + [f"{ROLL_REMINDER} {phase_now(state).lower()} phase ({ini['mode']})."]
+        # starts with ROLL_REMINDER: a new initiative takes it off the reminders
+        notes = notes + [Said("Roll initiative for this %(phase)s phase (%(mode)s).", phase=phase_now(state).lower(),
+                              mode=ini["mode"])]
     return notes

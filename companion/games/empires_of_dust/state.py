@@ -18,12 +18,15 @@ from __future__ import annotations
 from companion.actions import core
 from companion.errors import RuleError
 from companion.games.empires_of_dust import rules as eod
+from companion.said import N_, _
 
 SLUG = eod.SLUG
 SYSTEMS = {SLUG}
 EQUIPMENT_TRACKERS = {"ftl-jump-drive": "ftl", "overloader": "overloader",
                       "assassins-touch": "assassins_touch", "fine-tuned-detector": "fine_tuned_detector"}
-ROLL_REMINDER = "Roll initiative for this"
+ROLL_REMINDER = "Roll initiative for this"  # the English start of phase.py's reminder (a stored reminder is English)
+# why a ship left the table, kept in English with the record (the panel says it in the reader's words)
+DESTROYED, LOST_OFF_THE_EDGE, NO_ADMIRAL = N_("destroyed"), N_("lost off the edge"), N_("withdrawn: no admiral")
 
 
 def game(state: dict) -> dict:
@@ -38,14 +41,14 @@ def game(state: dict) -> dict:
 def alive(state: dict, uid, field: str = "unit") -> dict:
     unit = core.unit_of(state, uid)
     if unit["removed"]:
-        raise RuleError(f"{unit['name']} is off the table.", field)
+        raise RuleError(_("%(unit)s is off the table.", unit=unit["name"]), field)
     return unit
 
 
 def designed(state: dict, uid, field: str = "unit") -> dict:
     unit = alive(state, uid, field)
     if "design" not in unit:
-        raise RuleError(f"{unit['name']} has no design: put ships on the table from the fleet designer.", field)
+        raise RuleError(_("%(unit)s has no design: put ships on the table from the fleet designer.", unit=unit["name"]), field)
     return unit
 
 
@@ -102,7 +105,7 @@ def weapon_index(unit: dict, index, field: str = "weapon") -> int:
     if isinstance(index, str) and index.isdigit():
         index = int(index)
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(weapons):
-        raise RuleError(f"{field} must be one of {unit['name']}'s weapons.", field)
+        raise RuleError(_("%(field)s must be one of %(unit)s's weapons.", field=field, unit=unit["name"]), field)
     return index
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from companion.games.talon import state as books
 from companion.games.talon.rules import chart, counter, weapons
+from companion.said import Said, joined
 
 
 def _settle_initiative(state: dict, key: str) -> list[str]:
@@ -23,8 +24,10 @@ def _settle_initiative(state: dict, key: str) -> list[str]:
     defend = bid.get(first, {}).get("defend", 0)
     if change > defend:
         g["initiative"] = second
-        return [f"Initiative changes: {second} ({change} Change) over {first} ({defend} Defend)."]
-    return [f"{first} keeps the initiative ({change} Change, {defend} Defend)."]
+        return [Said("Initiative changes: %(second)s (%(change)s Change) over %(first)s (%(defend)s Defend).",
+                     second=second, change=change, first=first, defend=defend)]
+    return [Said("%(first)s keeps the initiative (%(change)s Change, %(defend)s Defend).", first=first, change=change,
+                 defend=defend)]
 
 
 def on_phase(state: dict) -> list[str]:
@@ -52,18 +55,19 @@ def on_phase(state: dict) -> list[str]:
             marker = [a for a, m in ship["reinforced"].items() if m["letter"] == letter and m["round"] < state["round"]]
             for arc in marker:
                 del ship["reinforced"][arc]
-                out.append(f"{unit['name']}: {counter.ARC_NAMES[arc]} Shield Reinforcement expires (placed in "
-                           f"impulse {letter} last round).")
+                out.append(Said("%(unit)s: %(arc)s Shield Reinforcement expires (placed in impulse %(letter)s last round).",
+                                unit=unit["name"], arc=counter.ARC_NAMES[arc], letter=letter))
             if not ship["destroyed"]:
                 todo = []
                 if counter.ap_now(ship, letter):
-                    todo.append("1 AP")
+                    todo.append(Said("1 AP"))
                 if counter.moves_now(ship, letter):
-                    todo.append("moves")
+                    todo.append(Said("moves"))
                 if ship["pending"]:
-                    todo.append(f"{ship['pending']} critical roll{'s' if ship['pending'] > 1 else ''} waiting")
+                    todo.append(Said("%(n)s critical rolls waiting", n=ship["pending"]) if ship["pending"] > 1
+                                else Said("%(n)s critical roll waiting", n=ship["pending"]))
                 if todo:
-                    out.append(f"{unit['name']}: {', '.join(todo)}.")
+                    out.append(Said("%(unit)s: %(todo)s.", unit=unit["name"], todo=joined(", ", todo)))
     else:
         state["active_side"] = None
         for _uid, unit, ship in books.ships(state):
@@ -71,14 +75,16 @@ def on_phase(state: dict) -> list[str]:
                 continue
             charged = sum(weapons.charge_red(gr) for gr in ship["groups"])
             if charged:
-                out.append(f"{unit['name']}: {charged} red box{'es' if charged > 1 else ''} charged.")
+                out.append(Said("%(unit)s: %(n)s red boxes charged.", unit=unit["name"], n=charged) if charged > 1
+                           else Said("%(unit)s: %(n)s red box charged.", unit=unit["name"], n=charged))
             if counter.power(ship) < 0:
                 safe = [r for r in counter.safe_rows(ship) if abs(r - ship["row"]) <= 1]
-                out.append(f"{unit['name']}: Power {counter.power(ship)} is negative: "
-                           + ("slow to a safe row now." if safe else "no safe row within one step: it overheats and "
-                              "breaks apart (TT#17)."))
-        out.append("Reinforcements placed this round expire when their impulse letter comes round again.")
-        if any(ship["afterburners_used"] for _, _, ship in books.ships(state)):
-            out.append("Afterburners used: when they refresh is in your rulebook (not in our sources); "
-                       "restore them on the ship's counter if it says so.")
+                out.append(Said("%(unit)s: Power %(power)s is negative: slow to a safe row now.", unit=unit["name"],
+                                power=counter.power(ship)) if safe else
+                           Said("%(unit)s: Power %(power)s is negative: no safe row within one step: it overheats and "
+                                "breaks apart (TT#17).", unit=unit["name"], power=counter.power(ship)))
+        out.append(Said("Reinforcements placed this round expire when their impulse letter comes round again."))
+        if any(ship["afterburners_used"] for _uid, _unit, ship in books.ships(state)):
+            out.append(Said("Afterburners used: when they refresh is in your rulebook (not in our sources); "
+                            "restore them on the ship's counter if it says so."))
     return out

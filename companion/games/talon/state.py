@@ -10,8 +10,18 @@ from __future__ import annotations
 
 from companion.errors import RuleError
 from companion.games.talon.rules import chart
+from companion.said import N_, _
 
 DEFAULT_FIRST = "Talon"  # "Talon canonically starts with initiative" (PBF; TT#2 example), TALON.md 3
+# why a ship left the fight, as ``ship["destroyed"]`` keeps it (stored English: fleet.lose, damage.mark_hull,
+# criticals.resolve); ``lost_words`` says it in the reader's language
+LOST_REASONS = (N_("overheats and breaks apart"), N_("retreats"), N_("destroyed"), N_("all hull boxes marked"),
+                N_("FTL core breach"))
+
+
+def lost_words(reason):
+    """A ship's stored reason for leaving the fight in the asking phone's words (None: still fighting)."""
+    return _(reason) if reason in LOST_REASONS else reason
 
 
 def game(state: dict) -> dict:
@@ -40,7 +50,7 @@ def now(state: dict) -> tuple[str | None, int | None, str | None]:
 
 def turn_side(state: dict) -> str | None:
     """Whose player turn it is in this impulse (rulebook 3.1: initiative player first)."""
-    letter, half, _ = now(state)
+    letter, half, _key = now(state)
     if letter is None:
         return None
     first = game(state)["initiative"]
@@ -50,23 +60,24 @@ def turn_side(state: dict) -> str | None:
 def ship_of(state: dict, uid, field: str = "unit") -> tuple[dict, dict]:
     unit = state["units"].get(uid) if isinstance(uid, str) else None
     if unit is None or "talon" not in unit:
-        raise RuleError("Choose a ship at this table.", field)
+        raise RuleError(_("Choose a ship at this table."), field)
     if unit["removed"]:
-        raise RuleError(f"{unit['name']} is off the table.", field)
+        raise RuleError(_("%(unit)s is off the table.", unit=unit["name"]), field)
     return unit, unit["talon"]
 
 
 def live_ship(state: dict, uid, field: str = "unit") -> tuple[dict, dict]:
     unit, ship = ship_of(state, uid, field)
     if ship["destroyed"]:
-        raise RuleError(f"{unit['name']} is destroyed ({ship['destroyed']}).", field)
+        raise RuleError(_("%(unit)s is destroyed (%(why)s).", unit=unit["name"], why=lost_words(ship["destroyed"])), field)
     return unit, ship
 
 
 def need_impulse(state: dict, what: str) -> tuple[str, str]:
-    letter, _, key = now(state)
+    """``what``: the move in the game's words, marked with N_ by the caller ("Firing")."""
+    letter, _half, key = now(state)
     if letter is None:
-        raise RuleError(f"{what} happens in an impulse (A-F), not in the Power Phase.", "phase")
+        raise RuleError(_("%(what)s happens in an impulse (A-F), not in the Power Phase.", what=_(what)), "phase")
     return letter, key
 
 
@@ -75,8 +86,8 @@ def need_own_turn(state: dict, unit: dict, what: str) -> tuple[str, str]:
     letter, key = need_impulse(state, what)
     side = turn_side(state)
     if unit["side"] != side:
-        raise RuleError(f"{what}: it is {side}'s turn in impulse {letter}; {unit['name']} acts in {unit['side']}'s.",
-                        "phase")
+        raise RuleError(_("%(what)s: it is %(side)s's turn in impulse %(letter)s; %(unit)s acts in %(own)s's.",
+                          what=_(what), side=side, letter=letter, unit=unit["name"], own=unit["side"]), "phase")
     return letter, key
 
 

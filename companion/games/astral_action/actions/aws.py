@@ -24,6 +24,7 @@ from companion.games.astral_action.state import (
     turn,
     whose_activation,
 )
+from companion.said import Said, _, joined
 from companion.schema import Dice, Num, Ref, Scalar
 
 
@@ -40,28 +41,33 @@ def aa_aws(state: dict, p: dict) -> str:
     unit, ship = ship_of(state, p.get("unit"))
     count = has_active(ship, ship["card"], "aws")
     if not count:
-        raise RuleError(f"{unit['name']} has no working Area Weapons System (L186-L189).", "unit")
+        raise RuleError(_("%(unit)s has no working Area Weapons System (L186-L189).", unit=unit["name"]), "unit")
     if not in_own_activation(state, unit["id"]):
-        raise RuleError(f"{unit['name']}'s AWS acts during its own activation (L189); {whose_activation(state)}.", "unit")
+        raise RuleError(_("%(unit)s's AWS acts during its own activation (L189); %(now)s.", unit=unit["name"],
+                          now=whose_activation(state)), "unit")
     used = turn(state).setdefault("aws", {})
     if used.get(unit["id"], 0) >= count:
-        raise RuleError(f"{unit['name']} has used its AWS this turn: one Missile token or Fighter per AWS (L189).", "aim")
+        raise RuleError(_("%(unit)s has used its AWS this turn: one Missile token or Fighter per AWS (L189).", unit=unit["name"]),
+                        "aim")
     reach = AWS_REACH_PER_SIZE * ship["card"]["size"]
     distance = p.get("distance")
     if distance is not None and distance > reach:
-        raise RuleError(f"{distance:g} is beyond {unit['name']}'s AWS: Size x 2 = {reach} (L189).", "distance")
+        raise RuleError(_("%(distance)g is beyond %(unit)s's AWS: Size x 2 = %(reach)s (L189).", distance=distance,
+                          unit=unit["name"], reach=reach), "distance")
     used[unit["id"]] = used.get(unit["id"], 0) + 1
     token = _token(state, p.get("aim"))
     if token:
         game(state)["missiles"].remove(token)
-        return f"{unit['name']}'s AWS removes Missile token {token['id']}"
+        return Said("%(unit)s's AWS removes Missile token %(token)s", unit=unit["name"], token=token["id"])
     f_unit, f_ship = ship_of(state, p.get("aim"), "aim")
     if f_unit["template"] != "fighter":
-        raise RuleError("An AWS aims at a Missile token or a Fighter (L189).", "aim")
+        raise RuleError(_("An AWS aims at a Missile token or a Fighter (L189)."), "aim")
     damage = p["dice"][0]
     out = take_damage(f_ship, damage, order=setting(state, "damage_order"))
     gone = destroy_if_done(state, f_unit["id"], f_ship)
-    return f"{unit['name']}'s AWS: {f_unit['name']} takes d6 = {damage}: {', '.join(out['steps']) or 'no effect'}{gone}"
+    said = Said("%(unit)s's AWS: %(fighter)s takes d6 = %(damage)s: %(steps)s", unit=unit["name"], fighter=f_unit["name"],
+                damage=damage, steps=joined(", ", out["steps"]) or Said("no effect"))
+    return joined("; ", [said, gone]) if gone else said
 
 
 @aa_aws.decider

@@ -12,6 +12,7 @@ from companion.games.astral_action.rules.damage import take_damage
 from companion.games.astral_action.rules.equipment import MISSILE_DIRECT, band_at, band_words, is_weapon, needs_missile_token
 from companion.games.astral_action.state import (
     SYSTEMS,
+    allowed_by,
     check_may_attack,
     destroy_if_done,
     game,
@@ -23,6 +24,7 @@ from companion.games.astral_action.state import (
     target_view,
     turn,
 )
+from companion.said import N_, Said, _, joined
 from companion.schema import Dice, Flag, Int, Num, Ref, Scalar, Text
 
 NUMBER_MODS = ("obscuring", "accuracy", "damage", "formation", "extra_pws")  # typed X, from -9 to 9
@@ -32,16 +34,16 @@ MARKED = {"marked": "Marked target: +2 Accuracy (L276)",
           "marked_range": "Marked target: +4 to the weapon's largest Range/Extended Range (L278)"}
 MODS = (*MARKED, *NUMBER_MODS)  # the situational modifiers the players tick or type (atk.plan)
 PLANNED = ("band", "distance", *MODS)  # what an attack's plan reads of its request (plan_attack)
-REROLLS = {"focus": "Offensive Focus (L252)", "command": "[Offensive] Command (L255)",
-           "blocking": "Blocking terrain, the defender's choice (L298)", "veteran": "Veteran crew (optional, L369)"}
+REROLLS = {"focus": N_("Offensive Focus (L252)"), "command": N_("[Offensive] Command (L255)"),
+           "blocking": N_("Blocking terrain, the defender's choice (L298)"), "veteran": N_("Veteran crew (optional, L369)")}
 
 
 def _weapon(state: dict, attacker: dict, index) -> dict:
     card = attacker["card"]
     if not isinstance(index, int) or not 0 <= index < len(card["equipment"]) or not is_weapon(card["equipment"][index]["item"]):
-        raise RuleError(f"Choose one of {attacker['unit']['name']}'s weapons.", "weapon")
+        raise RuleError(_("Choose one of %(unit)s's weapons.", unit=attacker["unit"]["name"]), "weapon")
     if index in attacker["ship"]["inactive"]:
-        raise RuleError(f"{card['equipment'][index]['label']} is deactivated (a Condition).", "weapon")
+        raise RuleError(_("%(weapon)s is deactivated (a Condition).", weapon=card["equipment"][index]["label"]), "weapon")
     return faction_weapon(state, attacker["unit"], card["equipment"][index])
 
 
@@ -56,13 +58,14 @@ def faction_weapon(state: dict, unit: dict, item: dict) -> dict:
     """``item``, if the unit's faction may attack with it: a Beam-specialist side is "restricted to Beam
     Weapons only" (L362)."""
     if item["item"] != "beam" and beam_specialist(state, unit):
-        raise RuleError(f"{unit.get('side')} plays the Beam-specialist faction: Beam weapons only (L362).", "weapon")
+        raise RuleError(_("%(side)s plays the Beam-specialist faction: Beam weapons only (L362).", side=unit.get("side")),
+                        "weapon")
     return item
 
 
 def shot_of(args: dict) -> tuple[str, int | None]:
     """The attack form's one select, "u1:0": ship u1, its equipment 0 (the weapon None when unreadable)."""
-    attacker, _, weapon = str(args.get("shot") or "").partition(":")
+    attacker, _sep, weapon = str(args.get("shot") or "").partition(":")
     return attacker, int(weapon) if weapon.isdigit() else None
 
 
@@ -79,8 +82,8 @@ def band_of(item: dict, p: dict, mods: dict) -> int:
     want = band if chosen is None else chosen
     if want != band:
         said = lambda i: band_words({"name": ("normal", "extended 1", "extended 2")[i]})  # noqa: E731
-        raise RuleError(f"A distance of {distance:g} is {said(band)} for {item['label']}, not {said(want)}: "
-                        "choose one or the other.", "band")
+        raise RuleError(_("A distance of %(distance)g is %(band)s for %(weapon)s, not %(want)s: choose one or the other.",
+                          distance=distance, band=said(band), weapon=item["label"], want=said(want)), "band")
     return band
 
 
@@ -101,7 +104,7 @@ def plan_attack(state: dict, p: dict) -> tuple[dict, dict, dict, dict]:
     attacker = target_view(state, p.get("attacker"), "attacker")
     target = target_view(state, p.get("target"))
     if attacker["unit"]["id"] == target["unit"]["id"]:
-        raise RuleError("A ship does not attack itself.", "target")
+        raise RuleError(_("A ship does not attack itself."), "target")
     item = _weapon(state, attacker, p.get("weapon"))
     mods = attack_mods(p)
     mods["evasive"] = in_effect(state, target["unit"]["id"], "Evasive Actions")
@@ -110,9 +113,11 @@ def plan_attack(state: dict, p: dict) -> tuple[dict, dict, dict, dict]:
     return plan, attacker, target, item
 
 
-def _result_text(plan: dict, r: dict) -> str:
-    return (f"Accuracy {r['accuracy_die']}{plan['accuracy_mod']:+d} = {r['accuracy']} {r['result']}, "
-            f"damage {'+'.join(str(d) for d in r['damage_dice'])}{plan['damage_mod']:+d} = {r['damage']} → {r['applied']}")
+def _result_text(plan: dict, r: dict) -> Said:
+    return Said("Accuracy %(die)s%(mod)+d = %(accuracy)s %(result)s, damage %(dice)s%(damage_mod)+d = %(damage)s → %(applied)s",
+                die=r["accuracy_die"], mod=plan["accuracy_mod"], accuracy=r["accuracy"], result=r["result"],
+                dice="+".join(str(d) for d in r["damage_dice"]), damage_mod=plan["damage_mod"], damage=r["damage"],
+                applied=r["applied"])
 
 
 @action("aa-attack", systems=SYSTEMS, chance=True, fields={
@@ -127,7 +132,7 @@ def aa_attack(state: dict, p: dict) -> str:
     """Attack with one weapon: Accuracy and Damage d6 (rolled or entered); applied on the next tap."""
     g = game(state)
     if g["attack"]:
-        raise RuleError("Apply the attack being resolved first.", "attacker")
+        raise RuleError(_("Apply the attack being resolved first."), "attacker")
     plan, attacker, target, item = plan_attack(state, p)
     a_unit, a_ship = attacker["unit"], attacker["ship"]
     fired = turn(state)["fired"].setdefault(a_unit["id"], [])
@@ -135,21 +140,22 @@ def aa_attack(state: dict, p: dict) -> str:
     if p.get("token"):  # a Missile token resolves "as though from the position of the missile token" (L182)
         token = next((t for t in g["missiles"] if t["id"] == p["token"]), None)
         if token is None or (token["attacker"], token["weapon"], token["target"]) != (p["attacker"], p["weapon"], p["target"]):
-            raise RuleError("No such Missile token on the table.", "token")
+            raise RuleError(_("No such Missile token on the table."), "token")
         g["missiles"].remove(token)
         fired = []  # the weapon fired when the token was placed
     else:
         why = check_may_attack(state, a_unit["id"])
         if p["weapon"] in fired:
-            raise RuleError(f"{item['label']} has already attacked this turn (L77).", "weapon")
+            raise RuleError(_("%(weapon)s has already attacked this turn (L77).", weapon=item["label"]), "weapon")
         distance = p.get("distance")
         if distance is not None and needs_missile_token(item, distance):
-            raise RuleError(f"Missiles farther than {MISSILE_DIRECT} place a Missile token (L182): "
-                            "tap \u201cMissiles beyond 10: place a token\u201d.", "distance")
+            raise RuleError(_("Missiles farther than %(direct)s place a Missile token (L182): "
+                              "tap \u201cMissiles beyond 10: place a token\u201d.", direct=MISSILE_DIRECT), "distance")
     if a_unit["template"] == "fighter":
         allowed = 2 if any(e["item"] == "payload" for e in attacker["card"]["equipment"]) else 1  # L227, L239
         if a_ship["shots"] >= allowed:
-            raise RuleError(f"{a_unit['name']} must resupply on its carrier before attacking again (L227-L230).", "weapon")
+            raise RuleError(_("%(unit)s must resupply on its carrier before attacking again (L227-L230).", unit=a_unit["name"]),
+                              "weapon")
     dice = p["dice"]
     result = atk.resolve(plan, dice[0], dice[1:])
     g["attack"] = {"attacker": a_unit["id"], "target": target["unit"]["id"], "weapon": p["weapon"],
@@ -159,9 +165,12 @@ def aa_attack(state: dict, p: dict) -> str:
     fired.append(p["weapon"])
     if a_unit["template"] == "fighter":
         a_ship["shots"] += 1
-    by = f" (by {why.split(' (')[0]})" if why else ""  # outside its own activation: what allowed it
-    return (f"{a_unit['name']} {item['label']} → {target['unit']['name']}{by}: {_result_text(plan, result)} "
-            "(not yet applied)")
+    names = {"attacker": a_unit["name"], "weapon": item["label"], "target": target["unit"]["name"],
+             "result": _result_text(plan, result)}
+    attack = (Said("%(attacker)s %(weapon)s → %(target)s (by %(allowed)s): %(result)s", allowed=allowed_by(why), **names)
+              if why else Said("%(attacker)s %(weapon)s → %(target)s: %(result)s", **names))  # by: outside its own activation
+    # the game's pending_words end it until applied: the TV strips them (companion/display.py, _without_pending)
+    return Said("%(attack)s (not yet applied)", attack=attack)
 
 
 @aa_attack.decider
@@ -172,12 +181,12 @@ def decide_aa_attack(state: dict, args: dict, ctx) -> dict:
     if args.get("token"):
         token = next((t for t in game(state)["missiles"] if t["id"] == args["token"]), None)
         if token is None:
-            raise RuleError("No such Missile token on the table.", "token")
+            raise RuleError(_("No such Missile token on the table."), "token")
         if phase_now(state) != "Resolution":
-            raise RuleError("Missile tokens resolve at the beginning of the Resolution phase (L182).", "token")
+            raise RuleError(_("Missile tokens resolve at the beginning of the Resolution phase (L182)."), "token")
         args.update(attacker=token["attacker"], weapon=token["weapon"], target=token["target"], band=0)
     p = {k: args[k] for k in ("type", "attacker", "target", "weapon", "band", "distance", "token", *MODS) if k in args}
-    plan, *_ = plan_attack(state, p)
+    plan, *_rest = plan_attack(state, p)
     count = 1 + atk.dice_needed(plan["dice"])
     dice = entered_dice(args, "dice", count=count) or roll(ctx, count)
     odds = atk.odds(plan)
@@ -191,12 +200,12 @@ def decide_aa_attack(state: dict, args: dict, ctx) -> dict:
 def _pending(state: dict) -> tuple[dict, dict]:
     pending = game(state)["attack"]
     if not pending:
-        raise RuleError("No attack is being resolved.", "attack")
-    plan, *_ = plan_attack(state, {"type": "aa-attack", "attacker": pending["attacker"], "target": pending["target"],
+        raise RuleError(_("No attack is being resolved."), "attack")
+    plan, *_rest = plan_attack(state, {"type": "aa-attack", "attacker": pending["attacker"], "target": pending["target"],
                              "weapon": pending["weapon"], "band": pending["band"], **pending["mods"]})
     if pending["dodged"]:
         plan["accuracy_mod"] -= 1
-        plan["accuracy_mods"].append((-1, "Dodge (L268)"))
+        plan["accuracy_mods"].append((-1, _("Dodge (L268)")))
     return pending, plan
 
 
@@ -208,33 +217,33 @@ def aa_reroll(state: dict, p: dict) -> str:
     pending, plan = _pending(state)
     why = p.get("why")
     if why not in REROLLS:
-        raise RuleError(f"why must be one of {', '.join(REROLLS)}.", "why")
+        raise RuleError(_("why must be one of %(choices)s.", choices=", ".join(REROLLS)), "why")
     if why in pending["rerolls"]:
-        raise RuleError(f"This attack was already rerolled for {REROLLS[why]}.", "why")
+        raise RuleError(_("This attack was already rerolled for %(why)s.", why=_(REROLLS[why])), "why")
     if why == "blocking" and attack_mods({"type": "aa-attack", **pending["mods"]}).get("marked_terrain"):
-        raise RuleError("The attacker ignores terrain against this Marked ship (L277): no Blocking terrain reroll.", "why")
+        raise RuleError(_("The attacker ignores terrain against this Marked ship (L277): no Blocking terrain reroll."), "why")
     attacker = pending["attacker"]
     if why == "focus" and not in_effect(state, attacker, "Offensive Focus"):
-        raise RuleError("The attacker has no Offensive Focus Order in effect (a sealed one must be revealed, L128).", "why")
+        raise RuleError(_("The attacker has no Offensive Focus Order in effect (a sealed one must be revealed, L128)."), "why")
     books = turn(state)
     if why == "veteran":
         if attacker in books["rerolls"]:
-            raise RuleError("A veteran crew has one re-roll per turn (L369).", "why")
+            raise RuleError(_("A veteran crew has one re-roll per turn (L369)."), "why")
         books["rerolls"][attacker] = 1
-    spent = spend_command(state, attacker, "Reroll a die", p.get("via")) if why == "command" else ""
+    spent = spend_command(state, attacker, "Reroll a die", p.get("via")) if why == "command" else None
     index = entered_int(p, "die", hi=len(pending["dice"]) - 1)
     old = pending["dice"][index]
     pending["dice"][index] = p["value"]
     pending["rerolls"].append(why)
     pending["result"] = atk.resolve(plan, pending["dice"][0], pending["dice"][1:])
-    which = "Accuracy" if index == 0 else "Damage"
-    return (f"{spent + '; ' if spent else ''}{which} d6 {old} rerolled: {p['value']} ({REROLLS[why]}): "
-            f"{_result_text(plan, pending['result'])}")
+    said = Said("%(which)s d6 %(old)s rerolled: %(new)s (%(why)s): %(result)s", which="Accuracy" if index == 0 else "Damage",
+                old=old, new=p["value"], why=Said(REROLLS[why]), result=_result_text(plan, pending["result"]))
+    return joined("; ", [spent, said]) if spent else said
 
 
 @aa_reroll.decider
 def decide_aa_reroll(state: dict, args: dict, ctx) -> dict:
-    pending, _ = _pending(state)
+    pending, _plan = _pending(state)
     index = entered_int(args, "die", 0, hi=len(pending["dice"]) - 1)
     value = args.get("value")
     return {"why": args.get("why"), "die": index, "via": args.get("via"),
@@ -246,12 +255,12 @@ def aa_dodge(state: dict, p: dict) -> str:
     """The target's [Navigate] Dodge Command: -1 Accuracy and recalculate the result (L268)."""
     pending, plan = _pending(state)
     if pending["dodged"]:
-        raise RuleError("This attack was already dodged.", "via")
+        raise RuleError(_("This attack was already dodged."), "via")
     spent = spend_command(state, pending["target"], "Dodge", p.get("via"))
     pending["dodged"] = True
     plan["accuracy_mod"] -= 1
     pending["result"] = atk.resolve(plan, pending["dice"][0], pending["dice"][1:])
-    return f"{spent}: {_result_text(plan, pending['result'])}"
+    return Said("%(spent)s: %(result)s", spent=spent, result=_result_text(plan, pending["result"]))
 
 
 @action("aa-apply-attack", systems=SYSTEMS, fields={})
@@ -262,14 +271,17 @@ def aa_apply_attack(state: dict, p: dict) -> str:
     r = pending["result"]
     game(state)["attack"] = None
     if not r["applied"]:
-        return f"{unit['name']}: {r['result']}, no damage"
+        return Said("%(unit)s: %(result)s, no damage", unit=unit["name"], result=r["result"])
     bypass = r["accuracy"] if setting(state, "bypass_total") else r["accuracy_die"]
     out = take_damage(ship, r["applied"], roll=bypass, kinetic=plan["kinetic"], beam=plan["beam"],
                       order=setting(state, "damage_order"), brace=in_effect(state, unit["id"], "Brace for Impact"))
     gone = destroy_if_done(state, unit["id"], ship)
-    rows = (f"; {out['rows_filled']} health row{'s' if out['rows_filled'] > 1 else ''} filled: roll "
-            f"{'a Condition' if out['rows_filled'] == 1 else 'Conditions'} (L82)") if out["rows_filled"] and not gone else ""
-    return f"{unit['name']} takes {r['applied']} ({r['result']}): {', '.join(out['steps'])}{rows}{gone}"
+    parts = [Said("%(unit)s takes %(applied)s (%(result)s): %(steps)s", unit=unit["name"], applied=r["applied"],
+                  result=r["result"], steps=joined(", ", out["steps"]))]
+    if out["rows_filled"] and not gone:
+        parts.append(Said("1 health row filled: roll a Condition (L82)") if out["rows_filled"] == 1
+                     else Said("%(n)s health rows filled: roll Conditions (L82)", n=out["rows_filled"]))
+    return joined("; ", parts + ([gone] if gone else []))
 
 
 @aa_attack.dice_check

@@ -16,6 +16,7 @@ from companion.games.astral_action.state import (
     ship_of,
     spend_command,
 )
+from companion.said import Said, _, joined
 from companion.schema import Dice, Either, Flag, Int, List, Obj, Ref, Scalar, Text
 
 
@@ -26,7 +27,8 @@ def _determine(state: dict, ship: dict, dice: list[int], count: int) -> list[dic
         total = dice[2 * i] + dice[2 * i + 1]
         name = condition_of(total)
         if not has_effect(ship, ship["card"], name):
-            raise RuleError(f"{total}: {name} can have no functional effect on this ship: reroll it (L96).", "dice")
+            raise RuleError(_("%(roll)s: %(condition)s can have no functional effect on this ship: reroll it (L96).", roll=total,
+                              condition=name), "dice")
         out.append({"roll": total, "name": name})
     return out
 
@@ -34,7 +36,7 @@ def _determine(state: dict, ship: dict, dice: list[int], count: int) -> list[dic
 def _roll_conditions(state: dict, ship: dict, ctx, count: int) -> list[int]:
     """Roll pairs of d6, rerolling any result with no functional effect on this ship (L96)."""
     dice = []
-    for _ in range(count):
+    for _pair in range(count):
         for _attempt in range(100):
             pair = roll(ctx, 2)
             if has_effect(ship, ship["card"], condition_of(sum(pair))):
@@ -48,15 +50,19 @@ def aa_condition(state: dict, p: dict) -> str:
     """Generate a Condition for a filled health row: 2d6 (twice under Brace for Impact, L258)."""
     unit, ship = ship_of(state, p.get("unit"))
     if ship["determined"]:
-        raise RuleError(f"Apply {unit['name']}'s Condition first.", "unit")
+        raise RuleError(_("Apply %(unit)s's Condition first.", unit=unit["name"]), "unit")
     if ship["pending"] <= 0:
-        raise RuleError(f"{unit['name']} has no Condition to generate (a health row fills first, L93).", "unit")
+        raise RuleError(_("%(unit)s has no Condition to generate (a health row fills first, L93).", unit=unit["name"]), "unit")
     count = 2 if in_effect(state, unit["id"], "Brace for Impact") else 1
     options = _determine(state, ship, p["dice"], count)
     ship["pending"] -= 1
     ship["determined"] = {"options": options}
-    names = " or ".join(f"{o['roll']} {o['name']}" for o in options)
-    return f"{unit['name']} Condition: {names}" + (" (Brace for Impact: choose one)" if count == 2 else "")
+    if count == 2:
+        return Said("%(unit)s Condition: %(roll)s %(condition)s or %(roll2)s %(condition2)s (Brace for Impact: choose one)",
+                    unit=unit["name"], roll=options[0]["roll"], condition=options[0]["name"], roll2=options[1]["roll"],
+                    condition2=options[1]["name"])
+    return Said("%(unit)s Condition: %(roll)s %(condition)s", unit=unit["name"], roll=options[0]["roll"],
+                condition=options[0]["name"])
 
 
 @aa_condition.decider
@@ -73,11 +79,11 @@ def aa_replace_condition(state: dict, p: dict) -> str:
     """[Defensive] Command: replace the just-determined Condition with another random one (L262)."""
     unit, ship = ship_of(state, p.get("unit"))
     if not ship["determined"]:
-        raise RuleError(f"{unit['name']} has no Condition waiting to be applied.", "unit")
+        raise RuleError(_("%(unit)s has no Condition waiting to be applied.", unit=unit["name"]), "unit")
     spent = spend_command(state, unit["id"], "Replace a Condition", p.get("via"))
     ship["determined"] = {"options": _determine(state, ship, p["dice"], 1)}
     new = ship["determined"]["options"][0]
-    return f"{spent}: new Condition {new['roll']} {new['name']}"
+    return Said("%(spent)s: new Condition %(roll)s %(condition)s", spent=spent, roll=new["roll"], condition=new["name"])
 
 
 @aa_replace_condition.decider
@@ -92,7 +98,8 @@ def aa_lucky(state: dict, p: dict) -> str:
     """Mark a ship as "lucky" (optional rule, L358: agreed by both players; L369)."""
     unit, ship = ship_of(state, p.get("unit"))
     ship["lucky"] = p.get("lucky", False)
-    return f"{unit['name']} is a lucky ship (optional rule)" if ship["lucky"] else f"{unit['name']} is no longer a lucky ship"
+    return (Said("%(unit)s is a lucky ship (optional rule)", unit=unit["name"]) if ship["lucky"]
+            else Said("%(unit)s is no longer a lucky ship", unit=unit["name"]))
 
 
 @action("aa-lucky-reroll", systems=SYSTEMS, chance=True, fields={"unit": Ref("unit"),
@@ -103,17 +110,18 @@ def aa_lucky_reroll(state: dict, p: dict) -> str:
     ``lucky_rerolls`` (0: once per roll, 1: as often as the players like)."""
     unit, ship = ship_of(state, p.get("unit"))
     if not ship.get("lucky"):
-        raise RuleError(f"{unit['name']} is not marked as a lucky ship (an optional rule, L369).", "unit")
+        raise RuleError(_("%(unit)s is not marked as a lucky ship (an optional rule, L369).", unit=unit["name"]), "unit")
     determined = ship["determined"]
     if not determined:
-        raise RuleError(f"{unit['name']} has no Condition waiting to be applied.", "unit")
+        raise RuleError(_("%(unit)s has no Condition waiting to be applied.", unit=unit["name"]), "unit")
     pick = entered_int(p, "pick", 0, hi=len(determined["options"]) - 1)
     old = determined["options"][pick]
     if old.get("rerolls") and not setting(state, "lucky_rerolls"):
-        raise RuleError("This Condition roll was already rerolled: one reroll per roll, as the table reads it.", "unit")
+        raise RuleError(_("This Condition roll was already rerolled: one reroll per roll, as the table reads it."), "unit")
     new = {**_determine(state, ship, p["dice"], 1)[0], "rerolls": old.get("rerolls", 0) + 1}
     determined["options"][pick] = new
-    return f"{unit['name']} (lucky ship) rerolls {old['roll']} {old['name']}: {new['roll']} {new['name']}"
+    return Said("%(unit)s (lucky ship) rerolls %(old_roll)s %(old)s: %(roll)s %(condition)s", unit=unit["name"],
+                old_roll=old["roll"], old=old["name"], roll=new["roll"], condition=new["name"])
 
 
 @aa_lucky_reroll.decider
@@ -137,7 +145,7 @@ def aa_apply_condition(state: dict, p: dict) -> str:
     unit, ship = ship_of(state, p.get("unit"))
     determined = ship["determined"]
     if not determined:
-        raise RuleError(f"{unit['name']} has no Condition waiting to be applied.", "unit")
+        raise RuleError(_("%(unit)s has no Condition waiting to be applied.", unit=unit["name"]), "unit")
     pick = entered_int(p, "pick", 0, hi=len(determined["options"]) - 1)
     name = determined["options"][pick]["name"]
     items = p.get("items")
@@ -150,7 +158,8 @@ def aa_apply_condition(state: dict, p: dict) -> str:
     effects = apply_condition(ship, ship["card"], name, items or [], p.get("option"))
     ship["determined"] = None
     gone = destroy_if_done(state, unit["id"], ship)
-    return f"{unit['name']}: {name}: {'; '.join(effects)}{gone}"
+    said = Said("%(unit)s: %(condition)s: %(effects)s", unit=unit["name"], condition=name, effects=joined("; ", effects))
+    return joined("; ", [said, gone]) if gone else said
 
 
 @aa_condition.dice_check

@@ -7,6 +7,7 @@ from companion.errors import RuleError
 from companion.games.astral_action.rules import turn as tn
 from companion.games.astral_action.rules import victory as vc
 from companion.games.astral_action.state import SYSTEMS, game, roll, turn
+from companion.said import Said, _, joined
 from companion.schema import Dice, Int, Ref, Text
 
 
@@ -16,16 +17,19 @@ def aa_end_roll(state: dict, p: dict) -> str:
     """The end-of-turn d6 from turn 5 on: 4-6 ends the game (L342)."""
     g = game(state)
     if g["end"]:
-        raise RuleError(f"The game already ended on turn {g['end']['turn']}.", "dice")
+        raise RuleError(_("The game already ended on turn %(turn)s.", turn=g["end"]["turn"]), "dice")
     rolled = turn(state).get("end_roll")
     if rolled:
-        raise RuleError(f"The end-of-game roll for turn {state['round']} was already made ({rolled}).", "dice")
+        raise RuleError(_("The end-of-game roll for turn %(turn)s was already made (%(roll)s).", turn=state["round"],
+                          roll=rolled), "dice")
     value = p["dice"][0]
     ends = tn.game_ends(state["round"], value)
     turn(state)["end_roll"] = value
     if ends:
         g["end"] = {"turn": state["round"], "roll": value}
-    return f"End of turn {state['round']}: d6 = {value}: " + ("the game ends (4-6, L342)" if ends else "play on")
+    if ends:
+        return Said("End of turn %(turn)s: d6 = %(roll)s: the game ends (4-6, L342)", turn=state["round"], roll=value)
+    return Said("End of turn %(turn)s: d6 = %(roll)s: play on", turn=state["round"], roll=value)
 
 
 @aa_end_roll.decider
@@ -53,23 +57,28 @@ def aa_victory(state: dict, p: dict) -> str:
     count = needed(p, "count")
     drawn = vc.draw(p["drawn"], count)
     ships = scoring_ships(state)
-    results = []
+    results, texts = [], []  # texts: each result's text as said (the state keeps its English)
     for n, sub in zip(drawn, p["rolls"], strict=False):
         entry = {"number": n, "name": vc.VICTORY_CONDITIONS[n], "roll": sub}
         if n == 1:
             entry["areas"], entry["axis"] = sub[0], "X" if sub[1] <= 3 else "Y"
-            entry["text"] = f"{sub[0]} equal area(s) along the {entry['axis']} axis: sum Ship Sizes per area (enter the winner)"
+            text = Said("%(n)s equal area(s) along the %(axis)s axis: sum Ship Sizes per area (enter the winner)",
+                        n=sub[0], axis=entry["axis"])
             entry["winner"] = None
         elif n in (2, 3):
             by = vc.SIZE_OR_POINTS[sub[0]]
             scores = (vc.scores_remaining if n == 2 else vc.scores_lost)(ships, state["sides"], by)
             entry["scores"], entry["winner"] = scores, vc.winner(scores, highest=(n == 2))
-            entry["text"] = f"by {by} (d6 {sub[0]}): " + ", ".join(f"{s} {v:g}" for s, v in scores.items())
+            listed = ", ".join(f"{s} {v:g}" for s, v in scores.items())
+            text = (Said("by size (d6 %(roll)s): %(scores)s", roll=sub[0], scores=listed) if by == "size"
+                    else Said("by points (d6 %(roll)s): %(scores)s", roll=sub[0], scores=listed))
         else:
             scores = vc.scores_conditions(ships, state["sides"])
             entry["scores"], entry["winner"] = scores, vc.winner(scores, highest=False)
-            entry["text"] = ", ".join(f"{s} {v}" for s, v in scores.items())
+            text = ", ".join(f"{s} {v}" for s, v in scores.items())
+        entry["text"] = str(text)  # kept in the state: English
         results.append(entry)
+        texts.append(text)
     patrol = {s: 0 for s in state["sides"]}
     for uid, ship in game(state)["ships"].items():
         if ship.get("patrol") and not ship["destroyed"]:
@@ -78,16 +87,25 @@ def aa_victory(state: dict, p: dict) -> str:
         results.insert(0, {"number": 0, "name": "Patrol (scenario)", "scores": patrol,
                            "winner": vc.winner(patrol, highest=True),
                            "text": ", ".join(f"{s} {v}" for s, v in patrol.items())})
-    game(state)["victory"] = {"drawn": drawn, "results": results, "verdict": _verdict(state, results)}
-    return "Victory conditions: " + "; ".join(
-        f"{r['name']}: {r['text']}" + (f" → {r['winner']}" if r.get("winner") else (" → tie" if "scores" in r else ""))
-        for r in results)
+        texts.insert(0, results[0]["text"])
+    game(state)["victory"] = {"drawn": drawn, "results": results, "verdict": str(_verdict(state, results))}
+    said = [_result(r, text) for r, text in zip(results, texts, strict=True)]
+    return Said("Victory conditions: %(results)s", results=joined("; ", said))
 
 
-def _verdict(state: dict, results: list[dict]) -> str:
+def _result(r: dict, text: str) -> Said:
+    """One victory condition's result as the label says it (its name and scores are plain values)."""
+    if r.get("winner"):
+        return Said("%(name)s: %(text)s → %(winner)s", name=r["name"], text=text, winner=r["winner"])
+    if "scores" in r:
+        return Said("%(name)s: %(text)s → tie", name=r["name"], text=text)
+    return Said("%(name)s: %(text)s", name=r["name"], text=text)
+
+
+def _verdict(state: dict, results: list[dict]) -> Said:
     """L349 over the conditions decided so far (an entered one counts once entered)."""
     if any("winner" in r and r["winner"] is None and "scores" not in r and not r.get("tie") for r in results):
-        return "Enter the conditions the app cannot count (positions on the table)."
+        return Said("Enter the conditions the app cannot count (positions on the table).")
     wins = {s: 0 for s in state["sides"]}
     for r in results:
         if r.get("winner"):
@@ -100,20 +118,23 @@ def aa_victory_result(state: dict, p: dict) -> str:
     """Enter who won a condition the app cannot count (Area control, Contested Objective, L345, L356)."""
     v = game(state)["victory"]
     if not v:
-        raise RuleError("Draw the victory conditions first.", "name")
+        raise RuleError(_("Draw the victory conditions first."), "name")
     winner = p.get("winner")
     if winner not in state["sides"] and winner != "tie":
-        raise RuleError(f"winner must be one of {', '.join(state['sides'])} or tie.", "winner")
+        raise RuleError(_("winner must be one of %(sides)s or tie.", sides=", ".join(state["sides"])), "winner")
     name = p.get("name")
     entry = next((r for r in v["results"] if r["name"] == name and "scores" not in r), None)
     if entry is None:
         if name != "Contested Objective (scenario)":
-            raise RuleError("Enter a result only for Area control or the Contested Objective.", "name")
+            raise RuleError(_("Enter a result only for Area control or the Contested Objective."), "name")
         entry = {"number": 0, "name": name, "text": "ships within Ship Size x 2 of each objective (L356)"}
         v["results"].insert(0, entry)
     entry["winner"], entry["tie"] = (None, True) if winner == "tie" else (winner, False)
-    v["verdict"] = _verdict(state, v["results"])
-    return f"{name}: {'a tie' if winner == 'tie' else winner}. {v['verdict']}"
+    verdict = _verdict(state, v["results"])
+    v["verdict"] = str(verdict)  # kept in the state: English
+    if winner == "tie":
+        return Said("%(name)s: a tie. %(verdict)s", name=name, verdict=verdict)
+    return Said("%(name)s: %(winner)s. %(verdict)s", name=name, winner=winner, verdict=verdict)
 
 
 @aa_victory.decider

@@ -18,6 +18,7 @@ from companion.games.astral_action.state import (
     turn,
 )
 from companion.hidden import KEY
+from companion.said import Said, _, joined
 from companion.schema import Flag, Ref, Scalar, Text
 
 
@@ -25,9 +26,11 @@ def _check_order(state: dict, uid: str, name: str) -> tuple[dict, str]:
     unit, ship = ship_of(state, uid, allow_hidden=True)
     books = turn(state)
     if ship.get("jumping") == state["round"]:
-        raise RuleError(f"{unit['name']} is jumping to Hyperspace: no Orders or Command Tokens this turn (L286).", "order")
+        raise RuleError(_("%(unit)s is jumping to Hyperspace: no Orders or Command Tokens this turn (L286).", unit=unit["name"]),
+                        "order")
     if books["tokens"].get(uid):
-        raise RuleError(f"{unit['name']} has a Command Token this turn: Orders or a Token, not both (L125-L130).", "order")
+        raise RuleError(_("%(unit)s has a Command Token this turn: Orders or a Token, not both (L125-L130).", unit=unit["name"]),
+                        "order")
     slots = tn.order_slots(has_active(ship, ship["card"], "boosters"), has_active(ship, ship["card"], "sensors"))
     kind = tn.check_order(name, orders_given(state, uid), locked_types(ship), slots, unit["template"] == "fighter")
     return unit, kind
@@ -40,12 +43,13 @@ def _may_order(state: dict, unit: dict, side: str | None) -> None:
     Orders to a ship holding an unrevealed sealed one.  Both sentences read only public facts."""
     _own_side(unit, side, "Orders")
     if side is None and hidden(state, unit["id"]):
-        raise RuleError(f"{unit['name']}'s card is hidden: only {unit['side']} can give it Orders.", "order")
+        raise RuleError(_("%(unit)s's card is hidden: only %(side)s can give it Orders.", unit=unit["name"], side=unit["side"]),
+                        "order")
     if side is None and any(p.get("unit") == unit["id"] and p.get("round") == state["round"] and p.get("kind") == "order"
                             and not p.get("revealed") and not p.get("discarded")
                             for p in state.get(KEY, {}).values()):
-        raise RuleError(f"{unit['name']} has a sealed Order this turn: only {unit['side']} can give it more Orders.",
-                        "order")
+        raise RuleError(_("%(unit)s has a sealed Order this turn: only %(side)s can give it more Orders.", unit=unit["name"],
+                          side=unit["side"]), "order")
 
 
 @action("aa-order", systems=SYSTEMS, phase="Command", doing="Writing Orders",
@@ -53,17 +57,17 @@ def _may_order(state: dict, unit: dict, side: str | None) -> None:
 def aa_order(state: dict, p: dict) -> str:
     """Give a ship an Order in the Command phase, openly or sealed (hidden until revealed, L126-L128)."""
     if p.get(KEY):
-        unit, _ = _check_order(state, p["unit"], p[KEY]["secret"]["order"])
+        unit, _kind = _check_order(state, p["unit"], p[KEY]["secret"]["order"])
         store_part(state, p, "order")
         return sealed_label(p, unit)
     unit, kind = _check_order(state, p.get("unit"), p.get("order"))
     turn(state)["orders"].setdefault(unit["id"], []).append(p["order"])
-    return f"{unit['name']}: Order [{kind}] {p['order']}"
+    return Said("%(unit)s: Order [%(kind)s] %(order)s", unit=unit["name"], kind=kind, order=p["order"])
 
 
 @aa_order.decider
 def decide_aa_order(state: dict, args: dict, ctx) -> dict:
-    unit, _ = ship_of(state, args.get("unit"), allow_hidden=True)
+    unit, _ship = ship_of(state, args.get("unit"), allow_hidden=True)
     name = args.get("order")
     _may_order(state, unit, ctx.side)
     _check_order(state, unit["id"], name)
@@ -79,21 +83,22 @@ def aa_token(state: dict, p: dict) -> str:
     """Place a Command Token on a ship's card instead of Orders (L129)."""
     unit, ship = ship_of(state, p.get("unit"), allow_hidden=True)
     if unit["template"] == "fighter":
-        raise RuleError("Fighters cannot be issued Commands or Orders (L232).", "unit")
+        raise RuleError(_("Fighters cannot be issued Commands or Orders (L232)."), "unit")
     if ship.get("jumping") == state["round"]:
-        raise RuleError(f"{unit['name']} is jumping to Hyperspace: no Orders or Command Tokens this turn (L286).", "unit")
+        raise RuleError(_("%(unit)s is jumping to Hyperspace: no Orders or Command Tokens this turn (L286).", unit=unit["name"]),
+                        "unit")
     books = turn(state)
     if books["tokens"].get(unit["id"]):
-        raise RuleError(f"{unit['name']} already has its Command Token this turn.", "unit")
+        raise RuleError(_("%(unit)s already has its Command Token this turn.", unit=unit["name"]), "unit")
     if orders_given(state, unit["id"]):
-        raise RuleError(f"{unit['name']} has Orders this turn: Orders or a Token, not both (L125-L130).", "unit")
+        raise RuleError(_("%(unit)s has Orders this turn: Orders or a Token, not both (L125-L130).", unit=unit["name"]), "unit")
     books["tokens"][unit["id"]] = "ready"
-    return f"{unit['name']}: Command Token placed"
+    return Said("%(unit)s: Command Token placed", unit=unit["name"])
 
 
 @aa_token.decider
 def decide_aa_token(state: dict, args: dict, ctx) -> dict:
-    unit, _ = ship_of(state, args.get("unit"), allow_hidden=True)
+    unit, _ship = ship_of(state, args.get("unit"), allow_hidden=True)
     _own_side(unit, ctx.side, "Command Tokens")
     return {"unit": unit["id"]}
 
@@ -102,7 +107,8 @@ def _own_side(unit: dict, side: str | None, what: str) -> None:
     """Orders, Command Tokens and Commands are the controlling player's (L125-L130): another side's
     seat is refused (it could otherwise spend a token or discard a sealed Order of the other side)."""
     if side is not None and side != unit["side"]:
-        raise RuleError(f"Only {unit['side']} gives {what} to {unit['name']}.", "unit" if what != "Orders" else "order")
+        raise RuleError(_("Only %(side)s gives %(what)s to %(unit)s.", side=unit["side"], what=what, unit=unit["name"]),
+                        "unit" if what != "Orders" else "order")
 
 
 @action("aa-command", systems=SYSTEMS, fields={"unit": Ref("unit"), "command": Text(60), "via": Scalar(60)})
@@ -116,7 +122,7 @@ def aa_command(state: dict, p: dict) -> str:
 
 @aa_command.decider
 def decide_aa_command(state: dict, args: dict, ctx) -> dict:
-    unit, _ = ship_of(state, args.get("unit"), allow_hidden=True)
+    unit, _ship = ship_of(state, args.get("unit"), allow_hidden=True)
     _own_side(unit, ctx.side, "Commands")
     return {k: args[k] for k in ("command", "via") if k in args} | {"unit": unit["id"]}
 
@@ -138,17 +144,18 @@ def aa_activate(state: dict, p: dict) -> str:
         unit["removed"] = True  # L286 "when this Ship is activated, remove it from play"
         ship["fled"] = True
     after = activation_status(state)
-    nxt = (f"; next: {after['next']}, Size {after['size']}" if after["stage"] != "done"
-           else "; every ship has activated")
+    nxt = (Said("next: %(side)s, Size %(size)s", side=after["next"], size=after["size"]) if after["stage"] != "done"
+           else Said("every ship has activated"))
     # the label is read on the phones (undo bar, log), so the rule lines stay here: a jump leaves
     # play when activated (L286), a formation activates at its largest Size (L380), an activation
     # is attack first, then move (L140-L142)
     if ship.get("fled"):
-        return f"{unit['name']} jumps to Hyperspace and leaves play{nxt}"
+        return joined("; ", [Said("%(unit)s jumps to Hyperspace and leaves play", unit=unit["name"]), nxt])
     if f:
-        return (f"Formation of {state['units'][f['lead']]['name']} activates at Size {size}: "
-                f"attack first, then move{nxt}")
-    return f"{unit['name']} activates (Size {ship['card']['size']}): attack first, then move{nxt}"
+        return joined("; ", [Said("Formation of %(lead)s activates at Size %(size)s: attack first, then move",
+                                  lead=state["units"][f["lead"]]["name"], size=size), nxt])
+    return joined("; ", [Said("%(unit)s activates (Size %(size)s): attack first, then move", unit=unit["name"],
+                              size=ship["card"]["size"]), nxt])
 
 
 @action("aa-pass", systems=SYSTEMS, phase="Activation", doing="Passing", fields={"side": Ref("side")})
@@ -157,21 +164,23 @@ def aa_pass(state: dict, p: dict) -> str:
     status = activation_status(state)
     side = p.get("side")
     if side not in status["open"]:
-        raise RuleError(f"{side} has no ship waiting at this step." if side in state["sides"]
-                        else f"side must be one of {', '.join(state['sides'])}.", "side")
+        raise RuleError(_("%(side)s has no ship waiting at this step.", side=side) if side in state["sides"]
+                        else _("side must be one of %(sides)s.", sides=", ".join(state["sides"])), "side")
     if not status["may_pass"]:
-        raise RuleError(f"Nobody may pass at Size {status['size']}: " + (
-            "at the largest Size every ship must activate (L133)." if status["stage"] == "ascending"
-            else "on the way down every ship activates (L134)."), "side")
+        raise RuleError(_("Nobody may pass at Size %(size)s: at the largest Size every ship must activate (L133).",
+                          size=status["size"]) if status["stage"] == "ascending"
+                        else _("Nobody may pass at Size %(size)s: on the way down every ship activates (L134).",
+                               size=status["size"]), "side")
     if side != status["next"]:
-        raise RuleError(f"It is {status['next']}'s activation.", "side")
+        raise RuleError(_("It is %(side)s's activation.", side=status["next"]), "side")
     books = turn(state)
     books["passed"].setdefault(str(status["size"]), []).append(side)
     books["last"] = side
     books["current"] = []  # the activation before the pass is over
     # a seat named as its side (sides typed as the players' names) is named once: "Anna: passes at Size 3"
-    what = f"passes at Size {status['size']}"
-    return what if p.get("by") == side else f"{side} {what}"
+    if p.get("by") == side:
+        return Said("passes at Size %(size)s", size=status["size"])
+    return Said("%(side)s passes at Size %(size)s", side=side, size=status["size"])
 
 
 @aa_pass.decider

@@ -9,6 +9,7 @@ from companion.games.astral_action.rules.damage import new_track, take_damage
 from companion.games.astral_action.rules.equipment import FIGHTER_MOVE, INTERCEPTOR_MOVE
 from companion.games.astral_action.state import SYSTEMS, destroy_if_done, game, in_effect, setting, ship_of, turn
 from companion.hidden import KEY
+from companion.said import Said, _, joined
 from companion.schema import Flag, Int, Obj, Ref, Text
 from companion.trackers import need_text
 
@@ -25,18 +26,18 @@ def aa_ship(state: dict, p: dict) -> str:
         card["points"] = design.points(card, per_item=True)
     uid = p["unit"]
     if uid in state["units"] or uid != f"u{state['next_unit']}":
-        raise Stale("The table changed while the ship was being added; try again.", "unit")
+        raise Stale(_("The table changed while the ship was being added; try again."), "unit")
     if p["side"] not in state["sides"]:
-        raise RuleError(f"side must be one of {', '.join(state['sides'])}.", "side")
+        raise RuleError(_("side must be one of %(sides)s.", sides=", ".join(state["sides"])), "side")
     fighter = card["size"] == 0
     carrier = p.get("carrier") or None
     if fighter and "ftl" not in [e["item"] for e in card["equipment"]]:
         # L217 "Every Fighter must be assigned to a Ship before the game begins"; FTL Drives: no carrier (L236)
         if not carrier:
-            raise RuleError("Assign the fighter to its carrier ship (L217).", "carrier")
+            raise RuleError(_("Assign the fighter to its carrier ship (L217)."), "carrier")
         c_unit, c_ship = ship_of(state, carrier, "carrier", allow_hidden=True)
         if c_unit["side"] != p["side"] or c_ship["card"]["size"] == 0:
-            raise RuleError("A fighter's carrier is a ship of its own side (L217).", "carrier")
+            raise RuleError(_("A fighter's carrier is a ship of its own side (L217)."), "carrier")
     state["next_unit"] += 1
     name = p.get("name") or card["name"]
     state["units"][uid] = {"id": uid, "name": name, "side": p["side"], "template": "fighter" if fighter else "ship",
@@ -49,19 +50,20 @@ def aa_ship(state: dict, p: dict) -> str:
     if not fighter:
         ship["velocity"] = card["movement"][0][0]
     game(state)["ships"][uid] = ship
-    what = "Fighter" if fighter else f"Size {card['size']}"
+    what = Said("Fighter") if fighter else Said("Size %(size)s", size=card["size"])
     if sealed:
         # L360 "the Size may also be displayed": activation goes by Size (L132), so the Size is public;
         # the rest of the card (and the ship's books, ``covers``) only its side reads until revealed
         if p.get("size") != card["size"] or sealed.get("side") != p["side"]:
-            raise RuleError("The hidden card does not match its public Size and side.", "card")
+            raise RuleError(_("The hidden card does not match its public Size and side."), "card")
         part = store_part(state, p, "card")
         part["covers"] = ["game", "ships", uid]
         ship["stealth"] = part["id"]
         game(state).setdefault("contacts", {})[uid] = card["size"]
         state["units"][uid]["stats"] = {"size": card["size"]}
-        return f"{name} ({what}) joins {p['side']}, its card hidden (Stealth)"
-    return f"{name} ({what}, {card['points']['total']} points) joins {p['side']}"
+        return Said("%(name)s (%(what)s) joins %(side)s, its card hidden (Stealth)", name=name, what=what, side=p["side"])
+    return Said("%(name)s (%(what)s, %(points)s points) joins %(side)s", name=name, what=what, points=card["points"]["total"],
+                side=p["side"])
 
 
 @aa_ship.decider
@@ -74,7 +76,7 @@ def decide_aa_ship(state: dict, args: dict, ctx) -> dict:
         return {"unit": uid, "card": card, "side": side, "name": name, "carrier": args.get("carrier") or None}
     # Stealth (L359-L360): an unmarked token with an ID; the card's own name would give it away
     if ctx.side not in (None, side):
-        raise RuleError(f"Only {side} puts its own hidden ships on the table.", "side")
+        raise RuleError(_("Only %(side)s puts its own hidden ships on the table.", side=side), "side")
     name = " ".join(str(args.get("name") or f"Contact {state['next_unit']}").split())[:40]
     return {"unit": uid, "side": side, "name": name, "carrier": args.get("carrier") or None, "size": card["size"],
             "id": next_id(state), "seat": ctx.seat,
@@ -87,18 +89,20 @@ def aa_velocity(state: dict, p: dict) -> str:
     """Change a ship's Velocity by one (movement step 1, L69; or a Change Velocity Order/Command)."""
     unit, ship = ship_of(state, p.get("unit"))
     if unit["template"] == "fighter":
-        raise RuleError(f"Fighters move up to {FIGHTER_MOVE} (or {INTERCEPTOR_MOVE}) in any direction; "
-                        "they have no Velocity (L219).", "by")
+        raise RuleError(_("Fighters move up to %(move)s (or %(interceptor)s) in any direction; they have no Velocity (L219).",
+                          move=FIGHTER_MOVE, interceptor=INTERCEPTOR_MOVE), "by")
     by = needed(p, "by")
     if "b" in ship["propulsion"]:
-        raise RuleError(f"{unit['name']} may not change its Velocity (Propulsion Damage, L110).", "by")
+        raise RuleError(_("%(unit)s may not change its Velocity (Propulsion Damage, L110).", unit=unit["name"]), "by")
     table = {v: (m, h) for v, m, h in ship["card"]["movement"]}
     new = ship["velocity"] + by
     if new not in table:
-        raise RuleError(f"Velocity {new} is not on {unit['name']}'s Movement Table ({', '.join(str(v) for v in table)}).", "by")
+        raise RuleError(_("Velocity %(velocity)s is not on %(unit)s's Movement Table (%(table)s).", velocity=new,
+                          unit=unit["name"], table=", ".join(str(v) for v in table)), "by")
     ship["velocity"] = new
     m, h = table[new]
-    return f"{unit['name']} Velocity {new}: Maneuver {m}, Heading {h} ({h * 30} degrees)"
+    return Said("%(unit)s Velocity %(velocity)s: Maneuver %(maneuver)s, Heading %(heading)s (%(degrees)s degrees)",
+                unit=unit["name"], velocity=new, maneuver=m, heading=h, degrees=h * 30)
 
 
 @action("aa-damage", systems=SYSTEMS, fields={
@@ -106,19 +110,22 @@ def aa_velocity(state: dict, p: dict) -> str:
 def aa_damage(state: dict, p: dict) -> str:
     """Damage not from an attack: terrain (X per Size), a PWS exchange, an AWS: through the track."""
     unit, ship = ship_of(state, p.get("unit"))
-    why = need_text(p, "why", 40) if p.get("why") else "damage"
+    why = need_text(p, "why", 40) if p.get("why") else Said("damage")  # typed: as typed
     if p.get("per_size") is not None:
         # Dangerous (X) L296 / Hazardous (X) L297: "X damage per Size of the Ship"
         x = p["per_size"]
         amount = x * max(ship["card"]["size"], 1)
-        why += f" ({x} per Size)"
+        why = Said("%(why)s (%(x)s per Size)", why=why, x=x)
     else:
         amount = needed(p, "amount")
     result = take_damage(ship, amount, order=setting(state, "damage_order"),
                          brace=in_effect(state, unit["id"], "Brace for Impact"))
     gone = destroy_if_done(state, unit["id"], ship)
-    rows = f"; {result['rows_filled']} health row(s) filled: roll a Condition" if result["rows_filled"] and not gone else ""
-    return f"{unit['name']} takes {amount} {why}: {', '.join(result['steps']) or 'no effect'}{rows}{gone}"
+    parts = [Said("%(unit)s takes %(amount)s %(why)s: %(steps)s", unit=unit["name"], amount=amount, why=why,
+                  steps=joined(", ", result["steps"]) or Said("no effect"))]
+    if result["rows_filled"] and not gone:
+        parts.append(Said("%(n)s health row(s) filled: roll a Condition", n=result["rows_filled"]))
+    return joined("; ", parts + ([gone] if gone else []))
 
 
 @action("aa-setting", systems=SYSTEMS, fields={
@@ -128,7 +135,7 @@ def aa_setting(state: dict, p: dict) -> str:
     """Change a table setting: where the seed can be read two ways (Ship Size, damage order ...), or an
     optional rule both players agree to (the Beam-specialist faction)."""
     state["settings"][p["setting"]] = p["value"]
-    return f"Setting {p['setting']} = {p['value']}"
+    return Said("Setting %(setting)s = %(value)s", setting=p["setting"], value=p["value"])
 
 
 @aa_setting.decider
@@ -137,7 +144,7 @@ def decide_aa_setting(state: dict, args: dict, ctx) -> dict:
     settings = ctx.system.settings
     key = args.get("setting")
     if key not in settings:
-        raise RuleError(f"setting must be one of {', '.join(settings)}.", "setting")
+        raise RuleError(_("setting must be one of %(settings)s.", settings=", ".join(settings)), "setting")
     spec = settings[key]
     value = entered_int(args, "value", lo=spec.get("min", 0), hi=spec.get("max", 1))
     return {"setting": key, "value": value}
@@ -148,9 +155,9 @@ def aa_resupply(state: dict, p: dict) -> str:
     """A fighter that spent the entire turn on its carrier resupplies its weapon (L229-L230)."""
     unit, ship = ship_of(state, p.get("unit"))
     if unit["template"] != "fighter":
-        raise RuleError("Only fighters resupply.", "unit")
+        raise RuleError(_("Only fighters resupply."), "unit")
     if not ship["shots"]:
-        raise RuleError(f"{unit['name']} has not fired since it last resupplied.", "unit")
+        raise RuleError(_("%(unit)s has not fired since it last resupplied.", unit=unit["name"]), "unit")
     ship["shots"] = 0
     turn(state)
-    return f"{unit['name']} resupplied on its carrier"
+    return Said("%(unit)s resupplied on its carrier", unit=unit["name"])

@@ -6,6 +6,7 @@ from companion.actions import action
 from companion.errors import RuleError
 from companion.games.astral_action.rules.terrain import EXAMPLES, describe, parse_attributes
 from companion.games.astral_action.state import SYSTEMS, game
+from companion.said import Said, _
 from companion.schema import Scalar, Text
 
 MAX_PIECES = 30
@@ -19,17 +20,17 @@ def aa_terrain(state: dict, p: dict) -> str:
     if p.get("remove"):
         piece = next((t for t in pieces if t["id"] == p["remove"]), None)
         if piece is None:
-            raise RuleError("No such terrain piece.", "remove")
+            raise RuleError(_("No such terrain piece."), "remove")
         pieces.remove(piece)
-        return f"Terrain removed: {piece['name']}"
+        return Said("Terrain removed: %(piece)s", piece=piece["name"])
     name = " ".join(str(p.get("name") or "").split())[:40]
     if not name:
-        raise RuleError("Name the terrain piece (or choose an example).", "name")
+        raise RuleError(_("Name the terrain piece (or choose an example)."), "name")
     attributes = parse_attributes(p.get("attributes") or EXAMPLES.get(name, ""))
     if len(pieces) >= MAX_PIECES:
-        raise RuleError(f"At most {MAX_PIECES} terrain pieces.", "name")
+        raise RuleError(_("At most %(most)s terrain pieces.", most=MAX_PIECES), "name")
     game(state).setdefault("next_terrain", 1)
     piece = {"id": f"t{game(state)['next_terrain']}", "name": name, "attributes": attributes}
     game(state)["next_terrain"] += 1
     pieces.append(piece)
-    return f"Terrain: {name} ({describe(attributes)})"
+    return Said("Terrain: %(piece)s (%(attributes)s)", piece=name, attributes=describe(attributes))

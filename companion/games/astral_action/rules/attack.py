@@ -19,6 +19,7 @@ import icepool
 
 from companion.errors import RuleError
 from companion.games.astral_action.rules.equipment import VARIANTS, WEAPONS, bands, weapon_size
+from companion.said import N_, _
 
 OUTCOMES = ("miss", "glance", "hit")
 
@@ -53,41 +54,43 @@ def plan(attacker: dict, item: dict, target: dict, band_index: int, mods: dict, 
     spec = WEAPONS[item["item"]]
     all_bands = bands(item, bool(mods.get("marked_range")), bool(mods.get("specialist")))
     if not 0 <= band_index < len(all_bands):
-        raise RuleError(f"{spec['name']} has {len(all_bands)} range band{'s' if len(all_bands) > 1 else ''}.", "band")
+        raise RuleError(_("%(weapon)s has 1 range band.", weapon=spec["name"]) if len(all_bands) == 1
+                        else _("%(weapon)s has %(n)s range bands.", weapon=spec["name"], n=len(all_bands)), "band")
     band = all_bands[band_index]
     if band_index and (attacker["size"] == 0 or target["size"] == 0):
-        raise RuleError("Fighters cannot attack, or be attacked, at Extended Range (L218, L226).", "band")
+        raise RuleError(_("Fighters cannot attack, or be attacked, at Extended Range (L218, L226)."), "band")
     w = weapon_size(attacker["size"], item["slot"], attacker["card"].get("weapon_size"))
     s = size_for(attacker["size"], target["size"], reading)
-    acc = [(s - w, f"Ship Size {s} - Weapon Size {w}")]
-    dmg = [(w - s, f"Weapon Size {w} - Ship Size {s}")]
+    # the reasons are read where the odds are drawn (views, _odds.html), never kept: said in the reader's words
+    acc = [(s - w, _("Ship Size %(size)s - Weapon Size %(weapon)s", size=s, weapon=w))]
+    dmg = [(w - s, _("Weapon Size %(weapon)s - Ship Size %(size)s", weapon=w, size=s))]
     if band["accuracy"]:
-        acc.append((band["accuracy"], f"{band['name']} range (L152)"))
+        acc.append((band["accuracy"], _("%(band)s range (L152)", band=band["name"])))
     dice = band["dice"]
     variant = item.get("variant")
     if variant == "linked":
         x = item.get("linked", 1)
         # L156 "gains an (X)+1 Accuracy modifier, but also a -(X) Damage modifier": read as +(X+1)
-        acc.append((x + 1, f"Linked ({x}) (L156)"))
-        dmg.append((-x, f"Linked ({x}) (L156)"))
+        acc.append((x + 1, _("Linked (%(x)s) (L156)", x=x)))
+        dmg.append((-x, _("Linked (%(x)s) (L156)", x=x)))
     elif variant in ("oversized", "structural"):
         acc.append((VARIANTS[variant]["accuracy"], f"{VARIANTS[variant]['name']} ({VARIANTS[variant]['line']})"))
         dice = VARIANTS[variant]["dice"]
     tcard = target["card"]
     if target.get("avoidance"):
         # L198; Maneuver/Heading Enhance say "(stackable)" (L204, L206), Avoidance does not: -1 once
-        acc.append((-1, "target's Avoidance (L198)"))
-    for key, value, why in (("evasive", -1, "Evasive Actions (L264)"), ("dodge", -1, "Dodge (L268)"),
-                            ("marked", 2, "Marked target (L276)")):
+        acc.append((-1, _("target's Avoidance (L198)")))
+    for key, value, why in (("evasive", -1, N_("Evasive Actions (L264)")), ("dodge", -1, N_("Dodge (L268)")),
+                            ("marked", 2, N_("Marked target (L276)"))):
         if mods.get(key):
-            acc.append((value, why))
+            acc.append((value, _(why)))
     if mods.get("obscuring") and mods.get("marked_terrain"):
         # L277 "Ignore the effects of Terrain when making Attacks against the Marked Ship"
-        acc.append((0, f"Obscuring ({int(mods['obscuring'])}) ignored: Marked target (L277)"))
+        acc.append((0, _("Obscuring (%(x)s) ignored: Marked target (L277)", x=int(mods["obscuring"]))))
     elif mods.get("obscuring"):
-        acc.append((-int(mods["obscuring"]), f"Obscuring ({int(mods['obscuring'])}) (L295)"))
+        acc.append((-int(mods["obscuring"]), _("Obscuring (%(x)s) (L295)", x=int(mods["obscuring"]))))
     if mods.get("accuracy"):
-        acc.append((int(mods["accuracy"]), "other accuracy modifier"))
+        acc.append((int(mods["accuracy"]), _("other accuracy modifier")))
     if spec["pws"]:
         # L153 "-1 Damage modifier for every Proximity Weapons System (PWS) mounted on a ship": the
         # target's PWS (it is a defence, L214), plus one per AWS in range (L188), entered
@@ -95,9 +98,9 @@ def plan(attacker: dict, item: dict, target: dict, band_index: int, mods: dict, 
         if pws:
             dmg.append((-pws, f"{pws} PWS (L153)"))
     if mods.get("formation"):
-        dmg.append((int(mods["formation"]), "Offensive Formation (L385)"))
+        dmg.append((int(mods["formation"]), _("Offensive Formation (L385)")))
     if mods.get("damage"):
-        dmg.append((int(mods["damage"]), "other damage modifier"))
+        dmg.append((int(mods["damage"]), _("other damage modifier")))
     return {"weapon": spec["name"], "band": band, "band_index": band_index, "dice": dice, "weapon_size": w, "size": s,
             "reading": "attacker" if reading == 1 else "target",
             "accuracy_mods": acc, "damage_mods": dmg,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from companion.errors import RuleError
 from companion.games.astral_action.rules.equipment import COMPONENTS, is_weapon
+from companion.said import N_, Said, _
 from companion.schema import whole_argument
 
 CONDITIONS = {2: "Catastrophic Damage", 3: "Critical Damage", 4: "Structural Damage", 5: "Structural Damage",
@@ -43,7 +44,8 @@ def destroyed(ship: dict) -> bool:
 
 def fill_health(ship: dict, amount: int, brace: bool = False) -> tuple[list[str], int]:
     """Mark Health "along one row at a time" (L92); each row completed generates a Condition (L93).
-    Brace for Impact (L258): damage past the row it finishes is disregarded this turn."""
+    Brace for Impact (L258): damage past the row it finishes is disregarded this turn.  The steps are
+    parts of the move's label (``Said``)."""
     steps, filled_rows = [], 0
     if amount > 0 and "Structural Damage" in ship["conditions"]:
         amount += STRUCTURAL_EXTRA
@@ -57,11 +59,11 @@ def fill_health(ship: dict, amount: int, brace: bool = False) -> tuple[list[str]
         take = min(room, amount)
         row["filled"] += take
         amount -= take
-        steps.append(f"health row {n}: {row['size'] - row['filled']}/{row['size']} left")
+        steps.append(Said("health row %(n)s: %(left)s/%(size)s left", n=n, left=row["size"] - row["filled"], size=row["size"]))
         if row["filled"] == row["size"]:
             filled_rows += 1
             if brace and amount > 0:
-                steps.append(f"Brace for Impact: {amount} more disregarded (L258)")
+                steps.append(Said("Brace for Impact: %(n)s more disregarded (L258)", n=amount))
                 amount = 0
     return steps, filled_rows
 
@@ -70,7 +72,7 @@ def take_damage(ship: dict, amount: int, *, roll: int | None = None, kinetic: bo
                 order: int = 0, brace: bool = False) -> dict:
     """Apply ``amount`` damage (already positive and scaled by the hit).  ``roll``: the Accuracy roll
     that may bypass a component (L163, L196); None for damage that is not an attack."""
-    whole_argument(amount, "amount", 0, what="Damage")  # a stored move is not read by its field again
+    whole_argument(amount, "amount", 0, what=N_("Damage"))  # a stored move is not read by its field again
     steps = []
     left = amount
     kinds = ["shields", "armor"] if order == 0 or beam else ["armor", "shields"]
@@ -82,14 +84,18 @@ def take_damage(ship: dict, amount: int, *, roll: int | None = None, kinetic: bo
             if undamaged <= 0:
                 continue
             if roll is not None and roll > undamaged and (kind == "shields" or kinetic):
-                steps.append(f"{kind} ignored: Accuracy roll {roll} > {undamaged} undamaged "
-                             f"({'L196' if kind == 'shields' else 'L163'})")
+                steps.append(Said("shields ignored: Accuracy roll %(roll)s > %(undamaged)s undamaged (L196)", roll=roll,
+                                  undamaged=undamaged) if kind == "shields"
+                             else Said("armor ignored: Accuracy roll %(roll)s > %(undamaged)s undamaged (L163)", roll=roll,
+                                       undamaged=undamaged))
                 continue
             take = min(undamaged, left)
             track["filled"] += take
             left -= take
             # counted as every surface counts a track: boxes left of its size (the board's "Armor 2/5")
-            steps.append(f"{kind} {track['size'] - track['filled']}/{track['size']} left")
+            left_of = {"left": track["size"] - track["filled"], "size": track["size"]}
+            steps.append(Said("shields %(left)s/%(size)s left", **left_of) if kind == "shields"
+                         else Said("armor %(left)s/%(size)s left", **left_of))
     health_steps, rows = fill_health(ship, left, brace) if left > 0 else ([], 0)
     ship["pending"] += 0 if destroyed(ship) else rows
     return {"steps": steps + health_steps, "rows_filled": rows, "destroyed": destroyed(ship)}
@@ -97,7 +103,7 @@ def take_damage(ship: dict, amount: int, *, roll: int | None = None, kinetic: bo
 
 def condition_of(roll: int) -> str:
     if not 2 <= roll <= 12:
-        raise RuleError("A Condition roll is two d6: 2 to 12.", "dice")
+        raise RuleError(_("A Condition roll is two d6: 2 to 12."), "dice")
     return CONDITIONS[roll]
 
 
@@ -130,24 +136,25 @@ def has_effect(ship: dict, card: dict, name: str) -> bool:
         return name not in have or bool(c["primary"] or c["secondary"])
     if name == "Propulsion Damage":
         return name not in have or len(ship["propulsion"]) < 2
-    raise RuleError(f"Unknown condition {name!r}.", "dice")
+    raise RuleError(_("Unknown condition %(name)r.", name=name), "dice")
 
 
 def apply_condition(ship: dict, card: dict, name: str, pick: list[int] | None = None,
                     option: str | None = None) -> list[str]:
-    """Record a Condition on the ship and apply what the app can (L97-L111); returns what happened."""
+    """Record a Condition on the ship and apply what the app can (L97-L111); returns what happened
+    (parts of the move's label: ``Said``, a Condition's name as it is)."""
     out = []
     if name == "No Condition Generated":
-        return ["no condition"]
+        return [Said("no condition")]
     if name == "Catastrophic Damage":
         ship["conditions"].append(name)
         for row in ship["rows"]:
             row["filled"] = row["size"]
-        return ["a chain reaction destroys the ship (L97)"]
+        return [Said("a chain reaction destroys the ship (L97)")]
     if name == "Critical Damage":
         ship["conditions"].append(name)
         ship["pending"] += 2
-        return ["roll two more times (L98)"]
+        return [Said("roll two more times (L98)")]
     if name in ("Weapons Damage", "Component Damage"):
         what = "weapon" if name == "Weapons Damage" else "component"
         c = choices(ship, card, what)
@@ -158,25 +165,27 @@ def apply_condition(ship: dict, card: dict, name: str, pick: list[int] | None = 
             want_two = min(2, len(c["secondary"]))
             ok = (len(pick) == 1 and primary) or (len(pick) == want_two and len(secondary) == want_two and want_two)
             if not ok or len(set(pick)) != len(pick):
-                raise RuleError(f"Choose one Primary {what} or two Secondary {what}s to deactivate "
-                                f"({'L101-L103' if what == 'weapon' else 'L104-L106'}).", "pick")
+                raise RuleError(_("Choose one Primary weapon or two Secondary weapons to deactivate (L101-L103).")
+                                if what == "weapon"
+                                else _("Choose one Primary component or two Secondary components to deactivate (L104-L106)."),
+                                "pick")
             ship["inactive"] += pick
-            out.append("deactivated: " + ", ".join(card["equipment"][i]["label"] for i in pick))
+            out.append(Said("deactivated: %(items)s", items=", ".join(card["equipment"][i]["label"] for i in pick)))
     if name == "Propulsion Damage":
         left = [o for o in ("a", "b") if o not in ship["propulsion"]]
         if left:
             if option not in left:
-                raise RuleError("Choose (a) no [Hyperspace] Commands or (b) no Velocity change, one that does "
-                                "not already apply (L108-L110).", "option")
+                raise RuleError(_("Choose (a) no [Hyperspace] Commands or (b) no Velocity change, one that does "
+                                  "not already apply (L108-L110)."), "option")
             ship["propulsion"].append(option)
-            out.append("no [Hyperspace] Commands" if option == "a" else "Velocity may not change")
+            out.append(Said("no [Hyperspace] Commands") if option == "a" else Said("Velocity may not change"))
     ship["conditions"].append(name)  # counted one by one for Conditions Inflicted (L348)
     if name == "Serious Damage":
         steps, rows = fill_health(ship, SERIOUS_DAMAGE)
         # SILENT whether this can fill a row; L93 "When a row has been completed, the Ship should
         # immediately generate a CONDITION": it does, like any other damage.
         ship["pending"] += 0 if destroyed(ship) else rows
-        out += ["takes 2 damage (L100)"] + steps
+        out += [Said("takes 2 damage (L100)")] + steps
     return out or [name]
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 from companion.errors import RuleError
+from companion.said import N_, _
 
 # Weapon types, L160-L182.  ``bands``: (name, range, accuracy modifier, damage dice) in order; the
 # first band is normal range, the others are Extended Range (Y) with accuracy -(Y) (L152).
@@ -99,7 +100,8 @@ COMPONENTS = {
 
 # Firing arcs: the seed never names them (design doc section 10, SILENT).  Decision: the four
 # quarters players draw on a SIC; a weapon lists the arcs it may fire through.
-ARCS = {"F": "Fore", "A": "Aft", "P": "Port", "S": "Starboard"}
+# The names are the app's words (the designer says them in the reader's words: views, ``said_names``).
+ARCS = {"F": N_("Fore"), "A": N_("Aft"), "P": N_("Port"), "S": N_("Starboard")}
 
 FIGHTER_MOVE, INTERCEPTOR_MOVE = 7, 10  # L219, L238
 FIGHTER_HEALTH = 6  # L231 "By default, all Fighters have six Health in their damage track."
@@ -145,8 +147,8 @@ def bands(item: dict, marked: bool = False, specialist: bool = False) -> list[di
 
 
 def band_words(band: dict) -> str:
-    """"normal range", "Extended 1": a band as the players read it."""
-    return "normal range" if band["name"] == "normal" else band["name"].capitalize()
+    """"normal range", "Extended 1": a band as the players read it (in the reader's words: a refusal's part)."""
+    return _("normal range") if band["name"] == "normal" else band["name"].capitalize()
 
 
 def band_at(item: dict, distance: float, marked: bool = False, specialist: bool = False) -> int:
@@ -159,8 +161,9 @@ def band_at(item: dict, distance: float, marked: bool = False, specialist: bool 
         if distance <= band["range"]:
             return index
     spec = WEAPONS[item["item"]]
-    raise RuleError(f"{item.get('label') or spec['name']} reaches {all_bands[-1]['range']} ({spec['ranges']}): "
-                    f"{distance:g} is out of range.", "distance")
+    raise RuleError(_("%(weapon)s reaches %(range)s (%(lines)s): %(distance)g is out of range.",
+                      weapon=item.get("label") or spec["name"], range=all_bands[-1]["range"], lines=spec["ranges"],
+                      distance=distance), "distance")
 
 
 def needs_missile_token(item: dict, distance: float) -> bool:

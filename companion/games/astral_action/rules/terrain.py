@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from companion.errors import RuleError
+from companion.said import _
 
 ATTRIBUTES = ("Solid", "Concealing", "Obscuring", "Dangerous", "Hazardous", "Blocking", "Mobile", "Push", "Pull")  # L293-L300
 EXAMPLES = {  # L302-L334
@@ -27,11 +28,11 @@ def parse_attributes(text: str) -> list[dict]:
         m = re.fullmatch(r"([A-Za-z/]+)(?:\s+(\d{1,2}))?(\s*\(Random\))?", part)
         name = (m.group(1).capitalize() if m else "").replace("Movement", "Mobile")
         if not m or name not in ATTRIBUTES:
-            raise RuleError(f"{part!r} is not a terrain attribute ({', '.join(ATTRIBUTES)}, with X where it has one).",
-                            "attributes")
+            raise RuleError(_("%(part)r is not a terrain attribute (%(attributes)s, with X where it has one).", part=part,
+                              attributes=", ".join(ATTRIBUTES)), "attributes")
         out.append({"name": name, "x": int(m.group(2)) if m.group(2) else None, "random": bool(m.group(3))})
     if not out:
-        raise RuleError("Give the piece its attributes, e.g. Dangerous 1, Obscuring 1.", "attributes")
+        raise RuleError(_("Give the piece its attributes, e.g. Dangerous 1, Obscuring 1."), "attributes")
     return out
 
 

@@ -4,6 +4,7 @@ L245-L286, L341-L342.  Pure.
 from __future__ import annotations
 
 from companion.errors import RuleError
+from companion.said import _
 
 PHASES = ("Command", "Activation", "Resolution")  # L120-L123
 
@@ -31,7 +32,7 @@ END_ON = (4, 5, 6)  # L342 "On a 4-6, the game ends"
 
 def order_type(name: str) -> str:
     if name not in ORDERS:
-        raise RuleError(f"Choose one of the Orders: {', '.join(ORDERS)}.", "order")
+        raise RuleError(_("Choose one of the Orders: %(orders)s.", orders=", ".join(ORDERS)), "order")
     return ORDERS[name]
 
 
@@ -45,11 +46,11 @@ def check_order(name: str, given: list[str], locked: set[str], slots: dict, figh
     """Whether ``name`` may be added to the Orders already ``given`` this turn: the sentence if not."""
     kind = order_type(name)
     if fighter:
-        raise RuleError("Fighters cannot be issued Commands or Orders (L232).", "order")
+        raise RuleError(_("Fighters cannot be issued Commands or Orders (L232)."), "order")
     if kind in locked:
-        raise RuleError(f"This ship may no longer give [{kind}] Orders (its Conditions, L101-L110).", "order")
+        raise RuleError(_("This ship may no longer give [%(kind)s] Orders (its Conditions, L101-L110).", kind=kind), "order")
     if name in given:
-        raise RuleError(f"{name} was already given to this ship this turn (L248).", "order")
+        raise RuleError(_("%(order)s was already given to this ship this turn (L248).", order=name), "order")
     kinds = [ORDERS[g] for g in given]
     extra = {k: slots.get(k, 0) for k in ("Navigate", "Scanning")}
     generic = slots["any"]
@@ -60,8 +61,9 @@ def check_order(name: str, given: list[str], locked: set[str], slots: dict, figh
             generic -= 1
     if generic <= 0 and not extra.get(kind):
         more = [k for k, n in slots.items() if k != "any" and n]
-        raise RuleError("This ship has all the Orders it may have this turn"
-                        + (f" (one more only for [{', '.join(more)}])." if more else "."), "order")
+        raise RuleError(_("This ship has all the Orders it may have this turn (one more only for [%(kinds)s]).",
+                          kinds=", ".join(more)) if more
+                        else _("This ship has all the Orders it may have this turn."), "order")
     return kind
 
 
@@ -107,18 +109,20 @@ def activation(ships: list[dict], sides: list[str], passed: dict, last_side: str
 
 def check_activation(status: dict, ship: dict) -> None:
     if status["stage"] == "done":
-        raise RuleError("Every ship has activated this turn.", "unit")
+        raise RuleError(_("Every ship has activated this turn."), "unit")
     if ship["activated"]:
-        raise RuleError("This ship has already activated this turn.", "unit")
+        raise RuleError(_("This ship has already activated this turn."), "unit")
     if ship["size"] != status["size"]:
-        raise RuleError(f"Size {status['size']} ships activate now ({status['stage']}); "
-                        f"this one is Size {ship['size']} (L132-L135).", "unit")
+        raise RuleError(_("Size %(size)s ships activate now (ascending); this one is Size %(ship)s (L132-L135).",
+                          size=status["size"], ship=ship["size"]) if status["stage"] == "ascending"
+                        else _("Size %(size)s ships activate now (descending); this one is Size %(ship)s (L132-L135).",
+                               size=status["size"], ship=ship["size"]), "unit")
     if ship["side"] != status["next"]:
-        raise RuleError(f"It is {status['next']}'s activation: players alternate (L132).", "unit")
+        raise RuleError(_("It is %(side)s's activation: players alternate (L132).", side=status["next"]), "unit")
 
 
 def game_ends(turn: int, roll: int) -> bool:
     """L342: after the recommended 5 turns, a d6 at the end of each turn: 4-6 ends the game."""
     if turn < MIN_TURNS:
-        raise RuleError(f"The end-of-game roll starts at the end of turn {MIN_TURNS} (L342).", "dice")
+        raise RuleError(_("The end-of-game roll starts at the end of turn %(turn)s (L342).", turn=MIN_TURNS), "dice")
     return roll in END_ON

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from companion.errors import RuleError
+from companion.said import Said, _
 
 VICTORY_CONDITIONS = {1: "Area control", 2: "Ships Remaining", 3: "Ships Destroyed / Fled",
                       4: "Conditions Inflicted"}  # L345-L348
@@ -54,19 +55,23 @@ def winner(scores: dict, highest: bool) -> str | None:
 def draw(numbers: list[int], count: int) -> list[int]:
     """Which victory conditions were drawn (L344: two, or one if the scenario objective is crucial)."""
     if count not in (1, 2):
-        raise RuleError("Draw one or two victory conditions (L344).", "count")
+        raise RuleError(_("Draw one or two victory conditions (L344)."), "count")
     if len(numbers) != count or len(set(numbers)) != count or any(n not in VICTORY_CONDITIONS for n in numbers):
-        raise RuleError(f"Enter {count} different victory condition number{'s' if count > 1 else ''} from 1 to 4.", "dice")
+        raise RuleError(_("Enter 1 different victory condition number from 1 to 4.") if count == 1
+                        else _("Enter %(n)s different victory condition numbers from 1 to 4.", n=count), "dice")
     return numbers
 
 
-def verdict(wins: dict) -> str:
-    """L349: one more condition won than the opponent is a victory; two more is more decisive."""
+def verdict(wins: dict) -> Said:
+    """L349: one more condition won than the opponent is a victory; two more is more decisive.  Said
+    (a part of the move's label); the state keeps its English."""
     ranked = sorted(wins.items(), key=lambda kv: -kv[1])
     if len(ranked) < 2 or ranked[0][1] == ranked[1][1]:
-        return "A tie."
+        return Said("A tie.")
     lead = ranked[0][1] - ranked[1][1]
-    return f"{ranked[0][0]} wins" + (" decisively." if lead >= 2 else ".")
+    if lead >= 2:
+        return Said("%(side)s wins decisively.", side=ranked[0][0])
+    return Said("%(side)s wins.", side=ranked[0][0])
 
 
 def contested_objectives(force_points: int) -> int:

@@ -5,6 +5,7 @@ odds before rolling.  Table changes still go through ``store.act`` (the ``aa-*``
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from flask import Blueprint, abort, render_template, request
 
@@ -31,6 +32,8 @@ from companion.games.astral_action.rules.equipment import ARCS, COMPONENTS, VARI
 from companion.games.astral_action.rules.terrain import EXAMPLES
 from companion.games.astral_action.state import formation_of, movement_of, ships_for_activation
 from companion.games.astral_action.views.ship_row import ship_row
+from companion.i18n import in_words
+from companion.said import N_, _, told
 
 bp = Blueprint("astral_action", __name__, url_prefix="/t/<code>/astral-action")
 SLUG = "astral-action"
@@ -45,6 +48,23 @@ def _flag(setup) -> None:
     setup.app.config["ASTRAL_ACTION_VIEWS"] = True
 
 
+class said_names(Mapping):  # noqa: N801 (read as a dict by the templates)
+    """A table of names the app gave (the firing arcs: the seed names none, equipment.ARCS), its names said
+    in the reader's words each time a template reads them; its keys as they are."""
+
+    def __init__(self, names: dict):
+        self._names = names
+
+    def __getitem__(self, key):
+        return _(self._names[key])
+
+    def __iter__(self):
+        return iter(self._names)
+
+    def __len__(self):
+        return len(self._names)
+
+
 # The templates' helpers, as Jinja globals: looked up only where a template uses them (a context
 # processor ran for every template of every game).  The page helpers below register themselves.
 bp.add_app_template_global(lambda: store.library_items(get_db(), SLUG, KIND), "astral_cards")
@@ -53,7 +73,7 @@ for _name, _helper in {
         "aa_formation_move": movement_of, "aa_movement_rows": MOVEMENT_ROWS, "aa_commands": tn.COMMANDS,
         "aa_ship_row": ship_row,
         "aa_limits": {"chart": design.CHART_LIMITS, "weapon_size": design.FIGHTER_WEAPON_SIZES},
-        "aa_equipment": {"weapons": WEAPONS, "components": COMPONENTS, "variants": VARIANTS, "arcs": ARCS}}.items():
+        "aa_equipment": {"weapons": WEAPONS, "components": COMPONENTS, "variants": VARIANTS, "arcs": said_names(ARCS)}}.items():
     bp.add_app_template_global(_helper, _name)
 
 
@@ -62,7 +82,7 @@ def readings(label: str) -> tuple[str, list[str]]:
     """A setting's label, "What: 0 = one reading, 1 = the other" (any number of values, content/astral-action/
     system.toml), as (what, the readings in the order of their values): the players read words, never the
     numbers."""
-    what, _, rest = label.partition(": 0 = ")
+    what, _sep, rest = label.partition(": 0 = ")
     return what, [re.sub(r"^\d+ = ", "", part).strip() for part in re.split(r"[;,] (?=\d+ = )", rest)]
 
 
@@ -102,7 +122,7 @@ def movement_from_grid(form) -> str:
         if not (v or m or h):
             continue
         if not (v and m and h):
-            raise RuleError(f"Movement Table row {n + 1}: enter its Velocity, Maneuver and Heading (all three).",
+            raise RuleError(_("Movement Table row %(n)s: enter its Velocity, Maneuver and Heading (all three).", n=n + 1),
                             "movement")
         entries.append(f"{v}:{m}/{h}")
     return " ".join(entries)
@@ -142,7 +162,10 @@ def check(code: str):
     _table(code)
     try:
         card = design.validate(card_from_form(request.form))
-        return render_template("games/astral-action/_check.html", card=card, problem=None)
+        # the points lines in the reader's words (the card keeps them in English)
+        lines = [in_words(line, told(line)) for line in design.points(card, said=True)["lines"]]
+        return render_template("games/astral-action/_check.html", card={**card, "points": {**card["points"], "lines": lines}},
+                               problem=None)
     except RuleError as exc:
         return render_template("games/astral-action/_check.html", card=None, problem=exc.message)
 
@@ -201,7 +224,7 @@ def launch(code: str, item: int):
                 "hidden": request.form.get("hidden") == "1"}  # Stealth (L359)
         store.act(get_db(), code, args, ctx_for(row, seat))
     except store.NotFound:
-        return _failed(RuleError("That card is gone.", "card"), control)
+        return _failed(RuleError(_("That card is gone."), "card"), control)
     except RuleError as exc:
         return _failed(exc, control)
     return board_page(code, seat)
@@ -232,46 +255,52 @@ def import_cards(code: str):
     """Import cards exported before; every card is checked before any is saved."""
     _table(code, write=True)
     try:
-        import_cards_doc(code, uploaded_json("Ship Information Cards"))
+        import_cards_doc(code, uploaded_json(SHIP_CARDS))
     except RuleError as exc:
         return _failed(exc, "aa-import")
     return _cards(code)
 
 
-@share.importer(EXPORT_FORMAT, SLUG, "Astral Action Ship Information Cards")
+SHIP_CARDS = N_("Ship Information Cards")
+
+
+@share.importer(EXPORT_FORMAT, SLUG, N_("Astral Action Ship Information Cards"))
 def import_cards_doc(code: str, doc) -> str:
     """Save exported cards (a file, pasted text or a share link) at table ``code``; every card is
     checked before any is saved."""
-    found = listed(doc, "Ship Information Cards", "cards", 50)
+    found = listed(doc, SHIP_CARDS, "cards", 50)
     checked = []
     for i, card in enumerate(found, start=1):
         try:
             checked.append(design.validate(card))
         except RuleError as exc:
-            raise RuleError(f"Card {i}: {exc.message}", exc.field) from None
+            raise RuleError(_("Card %(n)s: %(error)s", n=i, error=exc.message), exc.field) from None
     library.save_all(SLUG, KIND, [(card["name"], card) for card in checked], code)
-    return f"Saved {len(checked)} card{'s' if len(checked) != 1 else ''}: {', '.join(c['name'] for c in checked)}."
+    names = ", ".join(c["name"] for c in checked)
+    if len(checked) == 1:
+        return _("Saved 1 card: %(names)s.", names=names)
+    return _("Saved %(n)s cards: %(names)s.", n=len(checked), names=names)
 
 
 @bp.get("/pick")
 def pick(code: str):
     """The attack form's weapon and target lists, fresh after the board changed (choices kept)."""
-    _, row = _table(code)
+    _seat, row = _table(code)
     return render_template("games/astral-action/_pick.html", row=row, state=row["state"])
 
 
 @bp.get("/odds")
 def odds(code: str):
     """The exact chances of miss / glance / hit and the expected damage, before rolling."""
-    _, row = _table(code)
+    _seat, row = _table(code)
     args = request.args
     try:
         asked = {**args.to_dict(), "type": "aa-attack"}
         attacker, weapon = shot_of(asked)
         if not attacker or not args.get("target"):
-            raise RuleError("Choose a weapon and a target.", "shot")
-        plan, *_ = plan_attack(row["state"], {**read_as("aa-attack", PLANNED, asked), "attacker": attacker, "weapon": weapon})
+            raise RuleError(_("Choose a weapon and a target."), "shot")
+        plan, *_rest = plan_attack(row["state"], {**read_as("aa-attack", PLANNED, asked), "attacker": attacker, "weapon": weapon})
         return render_template("games/astral-action/_odds.html", plan=plan, odds=atk.odds(plan), problem=None)
     except (RuleError, ValueError) as exc:
         return render_template("games/astral-action/_odds.html", plan=None, odds=None,
-                               problem=exc.message if isinstance(exc, RuleError) else "Enter whole numbers.")
+                               problem=exc.message if isinstance(exc, RuleError) else _("Enter whole numbers."))

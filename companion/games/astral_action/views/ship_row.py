@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from companion.games.astral_action.rules.equipment import WEAPONS
 from companion.games.astral_action.state import attack_allowance, formation_of
+from companion.said import _
 
 
 def _left(tracks: list[dict]) -> tuple[int, int] | None:
@@ -55,7 +56,8 @@ def ship_row(state: dict, uid: str) -> dict | None:
     f = formation_of(state, uid)
     formation = None
     if f:
-        formation = "Formation lead" if f["lead"] == uid else f"Formation ({state['units'][f['lead']]['name']})"
+        # drawn per render (the board's row): in the reader's words
+        formation = _("Formation lead") if f["lead"] == uid else _("Formation (%(lead)s)", lead=state["units"][f["lead"]]["name"])
     return {"shields": _left([t for t in working if t["kind"] == "shields"]),
             "armor": _left([t for t in working if t["kind"] == "armor"]),
             "health": _left(ship.get("rows", [])),

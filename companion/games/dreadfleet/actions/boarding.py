@@ -12,11 +12,13 @@ from companion.games.dreadfleet.state import (
     is_warship,
     now_stat,
     reach_step,
+    retold,
     sides,
     turn,
     unit_at_sea,
     wounds,
 )
+from companion.said import N_, _
 from companion.schema import YES_NO, Dice, Either, List, Obj, Ref, Text
 
 
@@ -32,11 +34,11 @@ def _boarders(state: dict, args: dict, what: str) -> tuple[list[dict], list[dict
     first, second = sides(state)
     groups = [[u for u in ships if u["side"] == first], [u for u in ships if u["side"] == second]]
     if not groups[0] or not groups[1] or len(groups[0]) + len(groups[1]) != len(ships):
-        raise RuleError("Tick the ships in base contact, at least one of each side.", "ships")
+        raise RuleError(_("Tick the ships in base contact, at least one of each side."), "ships")
     now = turn(state)
     if now["current"] not in {u["id"] for u in ships}:
-        raise RuleError(f"{what} is fought in an activated ship's Boarding Actions sub-phase: activate one of "
-                        "these ships first.", "ships")
+        raise RuleError(_("%(what)s is fought in an activated ship's Boarding Actions sub-phase: activate one of these "
+                          "ships first.", what=_(what)), "ships")
     reach_step(state, now["current"], 3, what)
     key = f"{now['current']}:{','.join(sorted(u['id'] for u in ships))}"
     return groups[0], groups[1], key
@@ -48,13 +50,16 @@ def _captains(group: list[dict]) -> list[dict]:
 
 
 def _duel_check(state: dict, args: dict) -> tuple[list, list, str]:
-    a, b, key = _boarders(state, args, "The captains' duel")
+    a, b, key = _boarders(state, args, DUEL)
     if key in turn(state)["duels"]:
-        raise RuleError("These captains have already duelled in this Boarding Actions sub-phase.", "ships")
+        raise RuleError(_("These captains have already duelled in this Boarding Actions sub-phase."), "ships")
     return a, b, key
 
 
-@action("df-duel", phase="Action", doing="The captains' duel", systems=GAME, chance=True, fields={
+DUEL, BOARDING = N_("The captains' duel"), N_("A boarding action")
+
+
+@action("df-duel", phase="Action", doing=DUEL, systems=GAME, chance=True, fields={
     "ships": Either(List(Ref("unit"), 20), Obj(doc="the form's checkboxes: ships.u2 ..."), Text(300)),
     "dice": Dice(6, 60, "one group per ship: 5 6 / 2 1", groups=True)})
 def duel(state: dict, p: dict) -> str:
@@ -65,48 +70,49 @@ def duel(state: dict, p: dict) -> str:
         gauge = unit["trackers"].get("wounds")
         if gauge:
             gauge["index"] = gauge["positions"].index(min(captain["wounds"], gauge["positions"][-1]))
-    return p["result"]["summary"]
+    return retold(p["result"]["summary"], lambda: df.duel_summary(p["result"], tuple(sides(state))))
 
 
 @duel.decider
 def decide_duel(state: dict, args: dict, ctx) -> dict:
-    a, b, _ = _duel_check(state, args)
+    a, b, _key = _duel_check(state, args)
     result = df.captains_duel(_captains(a), _captains(b), args.get("dice"), ctx.rng, tuple(sides(state)))
     rolled = [die for c in result["side_a"] + result["side_b"] for die in c["dice"]]
     mine = result["side_a"] if any(u["id"] == turn(state)["current"] for u in a) else result["side_b"]
     return {"ships": [u["id"] for u in a + b], "result": result, "dice": rolled,
             "luck": luck(sum(len(c["dice"]) for c in mine) / 3, sum(c["victories"] for c in mine),
-                         "duel victories")}
+                         N_("duel victories"))}
 
 
 def _boarding_check(state: dict, args: dict) -> tuple[list, list, str]:
-    a, b, key = _boarders(state, args, "A boarding action")
+    a, b, key = _boarders(state, args, BOARDING)
     now = turn(state)
     if key in now["boardings"]:
-        raise RuleError("This boarding action has already been fought in this Boarding Actions sub-phase.", "ships")
+        raise RuleError(_("This boarding action has already been fought in this Boarding Actions sub-phase."), "ships")
     able = [any(c["wounds"] < df.MORTAL_WOUNDS for c in _captains(group)) for group in (a, b)]
     if all(able) and key not in now["duels"]:
-        raise RuleError("Fight the captains' duel first: it opens each Boarding Actions sub-phase.", "ships")
+        raise RuleError(_("Fight the captains' duel first: it opens each Boarding Actions sub-phase."), "ships")
     return a, b, key
 
 
-@action("df-boarding", phase="Action", doing="A boarding action", systems=GAME, chance=True, fields={
+@action("df-boarding", phase="Action", doing=BOARDING, systems=GAME, chance=True, fields={
     "ships": Either(List(Ref("unit"), 20), Obj(doc="the form's checkboxes: ships.u2 ..."), Text(300)),
     "dice": Dice(6, 60, "one group per ship: 5 6 / 2 1", groups=True)})
 def boarding(state: dict, p: dict) -> str:
     """A (multiple) boarding action: Crew dice, 5-6 a victory; the side with fewer draws the difference."""
-    _, _, key = _boarding_check(state, p)
+    key = _boarding_check(state, p)[2]
     turn(state)["boardings"].append(key)
     notes = resolve_damage(state, p["steps"])
     for uid, count in p["owed"]:
         owe(state, uid, count)
-    owed = sum(count for _, count in p["owed"])
-    return p["result"]["summary"] + _told(notes, owed, "losers")
+    owed = sum(count for _uid, count in p["owed"])
+    label = retold(p["result"]["summary"], lambda: df.boarding_summary(p["result"], tuple(sides(state))))
+    return _told(label, notes, owed, None)
 
 
 @boarding.decider
 def decide_boarding(state: dict, args: dict, ctx) -> dict:
-    a, b, _ = _boarding_check(state, args)
+    a, b, _key = _boarding_check(state, args)
 
     def crews(group):
         return [{"name": u["name"], "crew": now_stat(u, "crew")} for u in group]
@@ -120,7 +126,7 @@ def decide_boarding(state: dict, args: dict, ctx) -> dict:
             "dice": [die for ship in result["side_a"] + result["side_b"] for die in ship["dice"]],
             "steps": [] if physical else plan_damage(state, ctx.rng, draws), "owed": draws if physical else [],
             "luck": luck(sum(len(s["dice"]) for s in result[mine]) / 3, result["victories"][mine],
-                         "boarding victories")}
+                         N_("boarding victories"))}
 
 
 def _fight_dice(state: dict, p: dict, roller: str) -> None:

@@ -17,6 +17,7 @@ from companion.games.dreadfleet.state import (
     turn,
     unit_at_sea,
 )
+from companion.said import N_, Said, _, joined
 from companion.schema import Dice, Flag, Int, Num, Ref
 
 
@@ -32,19 +33,19 @@ def _shot_check(state: dict, args: dict) -> tuple[dict, dict, bool]:
     firer = unit_at_sea(state, args.get("firer"), "firer")
     target = unit_at_sea(state, args.get("target"), "target")
     if firer is target:
-        raise RuleError("A ship cannot fire at itself: choose another target.", "target")
+        raise RuleError(_("A ship cannot fire at itself: choose another target."), "target")
     now = turn(state)
     fasb = args.get("fasb", False)
     if fasb:
         if not order_held(state, firer["id"], "Fire As She Bears"):
-            raise RuleError(f"The {firer['name']} has no Fire As She Bears order in play.", "fasb")
+            raise RuleError(_("The %(unit)s has no Fire As She Bears order in play.", unit=firer["name"]), "fasb")
     else:
         if now["current"] != firer["id"]:
-            raise RuleError(f"The {firer['name']} fires in its own activation (activate it first) or with "
-                            "Fire As She Bears.", "firer")
+            raise RuleError(_("The %(unit)s fires in its own activation (activate it first) or with Fire As She Bears.",
+                              unit=firer["name"]), "firer")
         if firer["id"] in now["fired"]:
-            raise RuleError(f"The {firer['name']} has already fired its broadside this activation.", "firer")
-        reach_step(state, firer["id"], 2, "A broadside")
+            raise RuleError(_("The %(unit)s has already fired its broadside this activation.", unit=firer["name"]), "firer")
+        reach_step(state, firer["id"], 2, A_BROADSIDE)
     return firer, target, fasb
 
 
@@ -56,19 +57,20 @@ def shot_options(state: dict, args: dict, firer: dict, target: dict) -> dict:
             "target_is_auxiliary": is_auxiliary(target)}
 
 
+A_BROADSIDE = N_("A broadside")
 PREVIEWED = ("distance", "partial", "raking", "modifier", "dice", "save_dice")  # what the odds preview reads
 
 
-@action("df-broadside", phase="Action", doing="A broadside", systems=GAME, chance=True, fields={
+@action("df-broadside", phase="Action", doing=A_BROADSIDE, systems=GAME, chance=True, fields={
     "firer": Ref("firer"), "target": Ref("target"),
-    "distance": Num(0, 1000, "the range in inches", what="the range", unit="inches"),
+    "distance": Num(0, 1000, "the range in inches", what=N_("the range"), unit=N_("inches")),
     "fasb": Flag(), "partial": Flag(), "raking": Flag(),
     "modifier": Int(-6, 6), "dice": Dice(6, 60), "save_dice": Dice(6, 60)})
 def broadside(state: dict, p: dict) -> str:
     """Fire a broadside: to hit by range, armour saves, a Damage card per unsaved hit drawn at once."""
     firer, target, fasb = _shot_check(state, p)
     if p["first"] == fired_before(state, firer):
-        raise RuleError("The table changed since the shot was rolled; fire again.", "firer")
+        raise RuleError(_("The table changed since the shot was rolled; fire again."), "firer")
     box = firer["trackers"].get("first_broadside")
     if box and box.get("kind") == "boxes":
         box["marked"][0] = True
@@ -82,14 +84,21 @@ def broadside(state: dict, p: dict) -> str:
     shot = p["shot"]
     bonus = []
     if p["first"]:
-        bonus.append("first broadside +1")
+        bonus.append(Said("first broadside +1"))
     if p.get("raking"):
-        bonus.append("raking +1")
-    extra = f" ({', '.join(bonus)})" if bonus else ""
-    return (f"{firer['name']} fires{' as she bears' if fasb else ''} at the {target['name']}, "
-            f"{shot['band']} range{extra}: {shot['dice']} dice at {shot['hits_on']}+, {shot['hits']} hits, "
-            f"{shot['saved']} saved → {shot['unsaved']} Damage card{'s' if shot['unsaved'] != 1 else ''}"
-            + _told(notes, p["owed"], target["name"]))
+        bonus.append(Said("raking +1"))
+    band = Said("%(band)s range (%(bonus)s)", band=shot["band"], bonus=joined(", ", bonus)) if bonus \
+        else Said("%(band)s range", band=shot["band"])
+    said = {"firer": firer["name"], "target": target["name"], "range": band, "dice": shot["dice"],
+            "hits_on": shot["hits_on"], "hits": shot["hits"], "saved": shot["saved"],
+            "cards": df._plural(shot["unsaved"], "Damage card")}
+    if fasb:
+        label = Said("%(firer)s fires as she bears at the %(target)s, %(range)s: %(dice)s dice at %(hits_on)s+, "
+                     "%(hits)s hits, %(saved)s saved → %(cards)s", **said)
+    else:
+        label = Said("%(firer)s fires at the %(target)s, %(range)s: %(dice)s dice at %(hits_on)s+, %(hits)s hits, "
+                     "%(saved)s saved → %(cards)s", **said)
+    return _told(label, notes, p["owed"], target["name"])
 
 
 @broadside.decider
@@ -104,16 +113,17 @@ def decide_broadside(state: dict, args: dict, ctx) -> dict:
                         dice=hits, save_dice=args.get("save_dice"), rng=None if hits else ctx.rng,
                         firer=firer["name"], target=target["name"])
     if shot["awaiting"]:
-        raise RuleError(f"{shot['hits']} hit{'s' if shot['hits'] != 1 else ''}: now enter the "
-                        f"{shot['hits']} armour save{'s' if shot['hits'] != 1 else ''} rolled for the "
-                        f"{target['name']} (Armour {shot['armour']}+).", "save_dice")
+        raise RuleError(_("1 hit: now enter the 1 armour save rolled for the %(unit)s (Armour %(armour)s+).",
+                          unit=target["name"], armour=shot["armour"]) if shot["hits"] == 1 else
+                        _("%(n)s hits: now enter the %(n)s armour saves rolled for the %(unit)s (Armour %(armour)s+).",
+                          n=shot["hits"], unit=target["name"], armour=shot["armour"]), "save_dice")
     steps = plan_damage(state, ctx.rng, [(target["id"], shot["unsaved"])])
     physical = state["decks"]["damage"]["mode"] != "virtual"
     return {"firer": firer["id"], "target": target["id"], "fasb": fasb, "first": options["first_broadside"],
             "raking": options["raking"], "shot": {k: v for k, v in shot.items() if k != "summary"},
             "dice": shot["hit_dice"], "real": hits is not None, "steps": steps,
             "owed": shot["unsaved"] if physical else 0,
-            "luck": luck(odds["mean"], shot["unsaved"], "Damage cards")}
+            "luck": luck(odds["mean"], shot["unsaved"], N_("Damage cards"))}
 
 
 @broadside.dice_check

@@ -12,6 +12,7 @@ from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
 from companion.games.dreadfleet.actions.entries import physical_card
 from companion.games.dreadfleet.state import GAME, books, is_auxiliary, set_status, unit_at_sea
+from companion.said import Said, _, joined
 from companion.schema import Flag, Int, Obj, Ref, Scalar, Text
 from companion.trackers import deck as decks
 
@@ -102,8 +103,8 @@ def damage_ready(state: dict) -> None:
     """Refuse to roll when the Damage cards the roll may call for cannot be drawn."""
     deck = state["decks"]["damage"]
     if deck["mode"] == "virtual" and not deck["cards"]:
-        raise RuleError("The Damage deck is empty: load your Damage cards (or the example, or use the real "
-                        "deck) before rolling.", "deck")
+        raise RuleError(_("The Damage deck is empty: load your Damage cards (or the example, or use the real deck) before "
+                          "rolling."), "deck")
 
 
 def plan_damage(state: dict, rng, draws: list[tuple[str, int]]) -> list[dict]:
@@ -121,7 +122,7 @@ def plan_damage(state: dict, rng, draws: list[tuple[str, int]]) -> list[dict]:
         while got < count and not _hurt(unit, damage):
             tries += 1
             if tries > 2 * len(deck["cards"]) + count:
-                raise RuleError(f"Only Special cards are left to draw for the {unit['name']}.", "deck")
+                raise RuleError(_("Only Special cards are left to draw for the %(unit)s.", unit=unit["name"]), "deck")
             one = decks.plan_draw(sim, rng, f"unit:{uid}", 1)
             draw = one[-1]
             card = sim["cards"][draw["card"]]
@@ -156,32 +157,33 @@ def plan_of_type(deck: dict, rng, wanted: str, to: str) -> list[dict]:
 
 
 def resolve_damage(state: dict, steps: list[dict]) -> list[str]:
-    """Apply planned (or recorded) Damage draws card by card; returns what happened."""
+    """Apply planned (or recorded) Damage draws card by card; returns what happened (each a Said)."""
     deck = state["decks"]["damage"]
     notes = []
     for step in steps:
         to = step.get("to", "")
         if to.startswith("unit:") and state["units"][to[5:]]["removed"]:
-            raise RuleError(f"The {state['units'][to[5:]]['name']} is no longer in play.", "unit")
+            raise RuleError(_("The %(unit)s is no longer in play.", unit=state["units"][to[5:]]["name"]), "unit")
         ids = decks.apply_steps(deck, [step])
         if step["step"] == "reshuffle":
-            notes.append("Damage discards reshuffled into a new deck")
+            notes.append(Said("Damage discards reshuffled into a new deck"))
         if not ids:
             continue
         card = deck["cards"][ids[0]]
         if not to.startswith("unit:"):
-            notes.append(f"{card['name']} discarded")
+            notes.append(Said("%(card)s discarded", card=card["name"]))
             continue
         unit = state["units"][to[5:]]
         if not can_affect(unit, card):
             decks.apply_steps(deck, [{"step": "move", "card": ids[0], "to": "discard"}])
-            notes.append(f"{card['name']} cannot affect the {unit['name']}: discarded with no effect")
+            notes.append(Said("%(card)s cannot affect the %(unit)s: discarded with no effect", card=card["name"],
+                              unit=unit["name"]))
             continue
         lay_damage(unit, card)
-        notes.append(f"{card['name']} on the {unit['name']}")
+        notes.append(Said("%(card)s on the %(unit)s", card=card["name"], unit=unit["name"]))
         if sunk(unit):
             sink(state, unit["id"])
-            notes.append(f"the {unit['name']} is destroyed")
+            notes.append(Said("the %(unit)s is destroyed", unit=unit["name"]))
     return notes
 
 
@@ -192,11 +194,19 @@ def owe(state: dict, uid: str, count: int) -> None:
         owed[uid] = owed.get(uid, 0) + count
 
 
-def _told(notes: list[str], owed: int, name: str) -> str:
-    text = ": " + "; ".join(notes) if notes else ""
+def _told(label: str, notes: list[str], owed: int, name: str | None) -> str:
+    """A label with what its Damage cards did, and what the ship (``name``; None: the losers of a boarding
+    action) still draws from the real deck."""
+    said = {"label": label, "notes": joined("; ", notes), "n": owed}
+    if owed and name is None:
+        if notes:
+            return Said("%(label)s: %(notes)s; the losers draws %(n)s from the real Damage deck", **said)
+        return Said("%(label)s; the losers draws %(n)s from the real Damage deck", **said)
     if owed:
-        text += f"; the {name} draws {owed} from the real Damage deck"
-    return text
+        if notes:
+            return Said("%(label)s: %(notes)s; the %(ship)s draws %(n)s from the real Damage deck", ship=name, **said)
+        return Said("%(label)s; the %(ship)s draws %(n)s from the real Damage deck", ship=name, **said)
+    return Said("%(label)s: %(notes)s", **said) if notes else label
 
 
 # --- Damage cards drawn for other reasons (seed 002, Running Aground; Damage Cards) -------------
@@ -219,13 +229,20 @@ def damage(state: dict, p: dict) -> str:
             owed[unit["id"]] -= 1
             if not owed[unit["id"]]:
                 del owed[unit["id"]]
-    what = {"aground": "runs aground, draws until a Hull card", "type": f"draws for a {p.get('value')} card",
-            "record": "draws from the real Damage deck"}.get(p["mode"], "draws Damage")
+    name = unit["name"]
     if p.get("aground"):
-        what = "runs aground: the Hull card drawn from the real Damage deck"
+        label = Said("%(unit)s runs aground: the Hull card drawn from the real Damage deck", unit=name)
+    elif p["mode"] == "aground":
+        label = Said("%(unit)s runs aground, draws until a Hull card", unit=name)
+    elif p["mode"] == "type":
+        label = Said("%(unit)s draws for a %(type)s card", unit=name, type=p.get("value"))
+    elif p["mode"] == "record":
+        label = Said("%(unit)s draws from the real Damage deck", unit=name)
+    else:
+        label = Said("%(unit)s draws Damage", unit=name)
     if p.get("replaced"):
-        notes.append("an auxiliary discards a Special card and draws another in its place")
-    return f"{unit['name']} {what}" + _told(notes, 0, unit["name"])
+        notes.append(Said("an auxiliary discards a Special card and draws another in its place"))
+    return _told(label, notes, 0, name)
 
 
 @damage.decider
@@ -234,7 +251,7 @@ def decide_damage(state: dict, args: dict, ctx) -> dict:
     deck = state["decks"]["damage"]
     mode = args.get("mode") or "card"
     if mode == "aground" and is_auxiliary(unit):
-        raise RuleError("Auxiliaries do not run aground when they touch islands or wrecks.", "mode")
+        raise RuleError(_("Auxiliaries do not run aground when they touch islands or wrecks."), "mode")
     if deck["mode"] == "physical":
         card = df.validate_card(physical_card(args), "damage")
         # seed 002, Auxiliaries: "any Special Damage card they draw is discarded (draw another to replace it)"
@@ -248,9 +265,9 @@ def decide_damage(state: dict, args: dict, ctx) -> dict:
     elif mode in ("aground", "type"):
         wanted = "Hull" if mode == "aground" else card_type({"type": args.get("value")})
         if wanted is None:
-            raise RuleError(f"Choose the card type: {', '.join(df.DAMAGE_TYPES)}.", "value")
+            raise RuleError(_("Choose the card type: %(types)s.", types=", ".join(df.DAMAGE_TYPES)), "value")
         steps = plan_of_type(deck, ctx.rng, wanted, f"unit:{unit['id']}")
         args = {**args, "value": wanted}
     else:
-        raise RuleError("mode must be card, aground or type.", "mode")
+        raise RuleError(_("mode must be card, aground or type."), "mode")
     return {"unit": unit["id"], "mode": mode, "value": args.get("value"), "steps": steps}

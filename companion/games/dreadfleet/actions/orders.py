@@ -21,26 +21,30 @@ from companion.games.dreadfleet.state import (
     orders_out,
     reach_step,
     resolve_order,
+    retold,
     set_status,
     status_on,
     turn,
     unit_at_sea,
 )
+from companion.said import N_, Said, _
 from companion.schema import Dice, Flag, Int, Ref, Text
 from companion.trackers import deck as decks
 
+ISSUING, REPAIR = N_("Issuing an order"), N_("Repair")
+
 
 def _order_check(state: dict, args: dict) -> tuple[dict, str]:
-    unit = current(state, args.get("unit"), "Issuing an order")
+    unit = current(state, args.get("unit"), ISSUING)
     need_captain(unit, "issue orders")
     uid = unit["id"]
     if uid in turn(state)["ordered"]:
-        raise RuleError(f"The {unit['name']} has already had its order this activation.", "order")
-    reach_step(state, uid, 0, "Issuing an order")
+        raise RuleError(_("The %(unit)s has already had its order this activation.", unit=unit["name"]), "order")
+    reach_step(state, uid, 0, ISSUING)
     order = df._order_name(args.get("order") or "")
     if order not in hand(state, unit["side"]) and not order_held(state, uid, order):
-        raise RuleError(f"{order} is not in {unit['side']}'s hand: it is on the "
-                        f"{state['units'][orders_out(state, unit['side'])[order]]['name']}.", "order")
+        raise RuleError(_("%(order)s is not in %(side)s's hand: it is on the %(unit)s.", order=order, side=unit["side"],
+                          unit=state["units"][orders_out(state, unit["side"])[order]]["name"]), "order")
     return unit, order
 
 
@@ -58,7 +62,7 @@ def issue_order(state: dict, p: dict) -> str:
             if entry["unit"] == uid:
                 del held[other]
         held[order] = {"unit": uid, "round": state["round"]}
-    return f"{unit['name']}: {p['summary']}"
+    return Said("%(unit)s: %(summary)s", unit=unit["name"], summary=retold(p["summary"], lambda: df.order_summary(p)))
 
 
 @issue_order.decider
@@ -74,7 +78,7 @@ def decide_issue_order(state: dict, args: dict, ctx) -> dict:
     odds = df.command_odds(unit["stats"]["command"], result["modifier"], mate,
                            reroll_allowed=order == "Repair" and anchored)
     return {**result, "unit": uid, "order": order, "dice": result["rolls"],
-            "luck": luck(odds["p_pass"], int(result["passed"]), "Command checks passed")}
+            "luck": luck(odds["p_pass"], int(result["passed"]), N_("Command checks passed"))}
 
 
 def repairable(state: dict, uid: str) -> list[tuple[str, str]]:
@@ -94,39 +98,39 @@ def repair(state: dict, p: dict) -> str:
     now = turn(state)
     if p.get("respite", False):
         # seed 002, Fate: (BR) "immediately issue a free Repair order to one of his warships"
-        in_phase(state, "Fate", "A brief respite")
+        in_phase(state, "Fate", N_("A brief respite"))
         side = unit["side"]
         # the card drawn this turn may be gone: a Fate deck loaded again since has other cards
         drawn = state["decks"]["fate"]["cards"].get(now["drawn"].get(side) or "")
         if not drawn or not drawn.get("br"):
-            raise RuleError(f"{side} has not drawn a (BR) Fate card this turn.", "respite")
+            raise RuleError(_("%(side)s has not drawn a (BR) Fate card this turn.", side=side), "respite")
         if side in now["respite"]:
-            raise RuleError(f"{side} has already taken its brief respite this turn.", "respite")
+            raise RuleError(_("%(side)s has already taken its brief respite this turn.", side=side), "respite")
         now["respite"].append(side)
-        how = "brief respite"
+        how = Said("brief respite")
     else:
-        current(state, uid, "A Repair")
+        current(state, uid, N_("A Repair"))
         if not order_held(state, uid, "Repair"):
-            raise RuleError(f"The {unit['name']} has no Repair order this activation.", "order")
+            raise RuleError(_("The %(unit)s has no Repair order this activation.", unit=unit["name"]), "order")
         # seed 002, Repair: "At the beginning of its Movement sub-phase"
         if uid in now["moved"] or uid in now["sail"]:
-            raise RuleError("Repair comes at the beginning of the Movement sub-phase, before moving.", "card")
-        reach_step(state, uid, 1, "Repair")
+            raise RuleError(_("Repair comes at the beginning of the Movement sub-phase, before moving."), "card")
+        reach_step(state, uid, 1, REPAIR)
         resolve_order(state, uid, "Repair")
-        how = "Repair order"
+        how = Said("Repair order")
     ref = str(p.get("card") or "")
-    deck_id, _, cid = ref.partition(":")
+    deck_id, _sep, cid = ref.partition(":")
     if deck_id == "status" and cid == df.SET_ABLAZE and status_on(unit, df.SET_ABLAZE):
         entry = unit["trackers"]["status"]["active"][df.SET_ABLAZE]
         if (entry.get("count") or 1) > 1:
             entry["count"] -= 1
         else:
             set_status(unit, df.SET_ABLAZE, False)
-        return f"{unit['name']} ({how}): one Set Ablaze card discarded"
+        return Said("%(unit)s (%(how)s): one Set Ablaze card discarded", unit=unit["name"], how=how)
     if deck_id not in state["decks"] or cid not in state["decks"][deck_id]["attached"].get(uid, []):
-        raise RuleError(f"Choose one of the cards on the {unit['name']} to repair.", "card")
+        raise RuleError(_("Choose one of the cards on the %(unit)s to repair.", unit=unit["name"]), "card")
     card = state["decks"][deck_id]["cards"][cid]
     df.repair([card], 0)  # the rules module says whether this card may be repaired
     lift_damage(unit, card)
     decks.apply_steps(state["decks"][deck_id], [{"step": "move", "card": cid, "to": "discard"}])
-    return f"{unit['name']} ({how}): {card['name']} discarded"
+    return Said("%(unit)s (%(how)s): %(card)s discarded", unit=unit["name"], how=how, card=card["name"])

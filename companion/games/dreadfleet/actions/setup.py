@@ -8,7 +8,8 @@ from companion import trackers
 from companion.actions import action
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
-from companion.games.dreadfleet.state import GAME, books, set_wind
+from companion.games.dreadfleet.state import GAME, books, retold, set_wind
+from companion.said import Said, _
 from companion.schema import Dice, Flag, Int, Obj, Text
 
 
@@ -31,11 +32,11 @@ def _made(system, template: str, stats: dict) -> dict:
 def put_to_sea(state: dict, p: dict) -> str:
     """Put a warship to sea from its Warship card, with its auxiliaries docked inside it."""
     if any(u["name"] == p["units"][0]["name"] and u["template"] == "warship" for u in state["units"].values()):
-        raise RuleError(f"The {p['units'][0]['name']} is already at sea.", "name")
+        raise RuleError(_("The %(ship)s is already at sea.", ship=p["units"][0]["name"]), "name")
     game = books(state)
     for i, unit in enumerate(p["units"]):
         if unit["unit"] != f"u{state['next_unit']}":
-            raise RuleError("The table changed while the warship was being added; try again.", "unit")
+            raise RuleError(_("The table changed while the warship was being added; try again."), "unit")
         _new_unit(state, unit["unit"], unit["name"], unit["side"], unit["template"], unit["stats"],
                   unit["trackers"])
         if i:
@@ -43,18 +44,23 @@ def put_to_sea(state: dict, p: dict) -> str:
             game["parent"][unit["unit"]] = game["docked"][unit["unit"]] = p["units"][0]["unit"]
     ship = p["units"][0]
     aux = [u["name"] for u in p["units"][1:]]
-    missing = " (no auxiliary card entered)" if p.get("aux_missing") else ""
-    return f"{ship['name']} ({ship['side']}) puts to sea" + (f" with {', '.join(aux)} docked" if aux else missing)
+    said = {"ship": ship["name"], "side": ship["side"]}
+    if aux:
+        return Said("%(ship)s (%(side)s) puts to sea with %(auxiliaries)s docked", auxiliaries=", ".join(aux), **said)
+    if p.get("aux_missing"):
+        return Said("%(ship)s (%(side)s) puts to sea (no auxiliary card entered)", **said)
+    return Said("%(ship)s (%(side)s) puts to sea", **said)
 
 
 @put_to_sea.decider
 def decide_put_to_sea(state: dict, args: dict, ctx) -> dict:
     name = df.canonical_name(args.get("name") or "")
     if name not in df.WARSHIPS:
-        raise RuleError(f"Choose one of the ten warships ({', '.join(df.WARSHIPS)}).", "name")
+        raise RuleError(_("Choose one of the ten warships (%(ships)s).", ships=", ".join(df.WARSHIPS)), "name")
     side, auxiliaries = df.WARSHIPS[name]
     if side not in state["sides"]:
-        raise RuleError(f"The {name} sails for the {side}, which is not a side at this table.", "side")
+        raise RuleError(_("The %(ship)s sails for the %(side)s, which is not a side at this table.", ship=name, side=side),
+                        "side")
     card = df.validate_warship({**(args.get("stats") or {}), "sail": args.get("sail", False)})
     stats = {**{k: card[k] for k in df.WARSHIP_STATS}, "sail": int(card["sail"]), "captain": True,
              "has_handling": True}
@@ -78,13 +84,15 @@ def scenario(state: dict, p: dict) -> str:
     """Say which scenario is played: its name, how many turns, the victory conditions."""
     name = " ".join(str(p.get("name") or "").split())
     if not name or len(name) > 60:
-        raise RuleError("Name the scenario (1 to 60 characters).", "name")
+        raise RuleError(_("Name the scenario (1 to 60 characters)."), "name")
     turns = p.get("turns")
     victory = " ".join(str(p.get("victory") or "").split())
     if len(victory) > 200:
-        raise RuleError("Victory conditions are at most 200 characters.", "victory")
+        raise RuleError(_("Victory conditions are at most 200 characters."), "victory")
     books(state)["scenario"] = {"name": name, "turns": turns, "victory": victory}
-    return f"Scenario: {name}" + (f", {turns} turns" if turns else ", no turn limit")
+    if turns:
+        return Said("Scenario: %(name)s, %(turns)s turns", name=name, turns=turns)
+    return Said("Scenario: %(name)s, no turn limit", name=name)
 
 
 @action("df-wind-place", systems=GAME, chance=True, fields={"dice": Dice(6, 2)})
@@ -92,16 +100,17 @@ def place_wind(state: dict, p: dict) -> str:
     """Place the wind gauge at set-up: a red die for the first number, a white die for the second."""
     game = books(state)
     if game["wind_placed"]:
-        raise RuleError("The wind gauge is already placed; Fate cards move it from now on.", "wind")
+        raise RuleError(_("The wind gauge is already placed; Fate cards move it from now on."), "wind")
     set_wind(state, p["position"])
     game["wind_placed"] = True
-    return p["summary"] + (" (real dice)" if p.get("real") else "")
+    placed = retold(p["summary"], lambda: df.placed_summary(p))
+    return Said("%(placed)s (real dice)", placed=placed) if p.get("real") else placed
 
 
 @place_wind.decider
 def decide_place_wind(state: dict, args: dict, ctx) -> dict:
     if books(state)["wind_placed"]:
-        raise RuleError("The wind gauge is already placed; Fate cards move it from now on.", "wind")
+        raise RuleError(_("The wind gauge is already placed; Fate cards move it from now on."), "wind")
     dice = args.get("dice")
     result = df.place_wind(dice, ctx.rng)
     return {**result, "dice": [result["red"], result["white"]], "real": dice is not None}

@@ -31,6 +31,7 @@ companion.games.dreadfleet import rules as df`` gives them all, as the single mo
 from companion.dice import roll_or_take  # noqa: F401
 from companion.errors import RuleError  # noqa: F401
 from companion.games.dreadfleet.rules.auxiliaries import (  # noqa: F401
+    capsize_summary,
     capsize_test,
     is_flying,
     sea_monster_controller,
@@ -63,6 +64,7 @@ from companion.games.dreadfleet.rules.basics import (  # noqa: F401
     OCR_NAMES,
     ORDERS,
     PHASES,
+    PLURALS,
     RAKING_BONUS,
     RANGE_BANDS,
     RUN_AGROUND,
@@ -77,6 +79,7 @@ from companion.games.dreadfleet.rules.basics import (  # noqa: F401
     WIND_RELATIONS,
     WIND_RING,
     WOUND_RESULTS,
+    _and,
     _card_name,
     _card_type,
     _card_value,
@@ -86,18 +89,24 @@ from companion.games.dreadfleet.rules.basics import (  # noqa: F401
     _passes,
     _plural,
     _roll_each,
+    _said,
     _signed,
     _victories,
     canonical_name,
     initiative_roll_off,
+    initiative_summary,
     lowest_success,
+    retold,
+    spoken,
 )
 from companion.games.dreadfleet.rules.boarding import (  # noqa: F401
     _captains,
     _crews,
     boarding_action,
+    boarding_summary,
     captains_duel,
     contest_odds,
+    duel_summary,
     wound_result,
 )
 from companion.games.dreadfleet.rules.broadsides import (  # noqa: F401
@@ -119,11 +128,15 @@ from companion.games.dreadfleet.rules.cards import (  # noqa: F401
 from companion.games.dreadfleet.rules.command import (  # noqa: F401
     _check_full_speed_ahead,
     _order_name,
+    check_summary,
     command_check,
     command_odds,
     escape_jeopardy,
+    escape_summary,
     full_speed_ahead,
+    full_speed_summary,
     issue_order,
+    order_summary,
 )
 from companion.games.dreadfleet.rules.damage import (  # noqa: F401
     current_stats,
@@ -154,6 +167,8 @@ from companion.games.dreadfleet.rules.wind import (  # noqa: F401
     apply_fate_wind,
     move_wind,
     place_wind,
+    placed_summary,
     sail_move_allowance,
+    sail_summary,
     wind_strength,
 )

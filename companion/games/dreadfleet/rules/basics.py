@@ -2,8 +2,10 @@
 limits, the D6 test every procedure uses, card helpers, and the initiative roll-off."""
 from __future__ import annotations
 
+from companion import said
 from companion.dice import roll_or_take
 from companion.errors import RuleError
+from companion.said import N_, Said, _, drawn, told
 
 # --- numbers and names from seed 002 ----------------------------------------------------------
 
@@ -40,8 +42,8 @@ FATE_KINDS = ("immediate", "Status", "Spell", "Upgrade", "Shot")  # seed 002, Fa
 AT_ANCHOR, SET_ABLAZE = "At Anchor", "Set Ablaze"  # seed 002, Dropping Anchor; Status Cards
 RUN_AGROUND = "Run Aground"  # seed 002, Running Aground and Colliding: a warship "runs aground"
 WOUND_RESULTS = (  # seed 002, Duelling and Wound Cards names only the first and the fourth
-    "Unwounded", "Flesh Wound", "Wound 2 (see your Wound card)", "Wound 3 (see your Wound card)",
-    "Mortal wound",
+    N_("Unwounded"), N_("Flesh Wound"), N_("Wound 2 (see your Wound card)"), N_("Wound 3 (see your Wound card)"),
+    N_("Mortal wound"),
 )
 
 WARSHIPS = {  # seed 002, Auxiliaries table (Warship / Auxiliary); sides: see data/warships.toml
@@ -100,7 +102,8 @@ def _roll_each(counts: list[int], dice, rng, what: str) -> list[list[int]]:
     dice = list(dice)
     if dice and all(isinstance(group, (list, tuple)) for group in dice):
         if len(dice) != len(counts):
-            raise RuleError(f"Expected {len(counts)} groups of {what}, one per roller; got {len(dice)}.", "dice")
+            raise RuleError(_("Expected %(count)s groups of %(what)s, one per roller; got %(got)s.", count=len(counts),
+                              what=_(what), got=len(dice)), "dice")
         return [roll_or_take(count, 6, group, None, what) for count, group in zip(counts, dice, strict=False)]
     flat = roll_or_take(sum(counts), 6, dice, None, what)
     groups, start = [], 0
@@ -128,10 +131,55 @@ def _victories(dice: list[int]) -> int:
     return sum(1 for die in dice if die >= VICTORY_ON)
 
 
+PLURALS = {  # _plural's words: (one, more), each a message of its own
+    "die": (N_("1 die"), N_("%(n)s dice")),
+    "marker": (N_("1 marker"), N_("%(n)s markers")),
+    "hit": (N_("1 hit"), N_("%(n)s hits")),
+    "armour save": (N_("1 armour save"), N_("%(n)s armour saves")),
+    "Damage card": (N_("1 Damage card"), N_("%(n)s Damage cards")),
+    "Special card": (N_("1 Special card"), N_("%(n)s Special cards")),
+    "card": (N_("1 card"), N_("%(n)s cards")),
+}
+
+
 def _plural(count: int, word: str) -> str:
-    if word == "die":
-        return "1 die" if count == 1 else f"{count} dice"
+    """"1 hit", "3 hits": a Said (each reader's words)."""
+    if word in PLURALS:
+        one, more = PLURALS[word]
+        return Said(one) if count == 1 else Said(more, n=count)
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _and(names) -> str:
+    """"A", "A and B", "A and B and C" (names are plain; the "and" is the reader's)."""
+    names = list(names)
+    if len(names) < 2:
+        return names[0] if names else ""
+    return Said("%(first)s and %(rest)s", first=names[0], rest=_and(names[1:]))
+
+
+def _said(text) -> str:
+    """A sentence part as a Said: a message constant (marked N_ where it is written) or a Said already."""
+    return text if isinstance(text, Said) else Said(text)
+
+
+def spoken(text) -> str:
+    """A message (a Said, or a constant marked N_) in the asking phone's words now (for a refusal)."""
+    if not isinstance(text, Said):
+        return _(text)
+    if said.translate is None:
+        return str(text)
+    return drawn(told(text), said.translate)
+
+
+def retold(stored, build) -> str:
+    """A label rebuilt from the stored payload as a Said (``build()``), if it says exactly the English the
+    move stored (``stored``); else that English (an older payload, or a value it no longer has)."""
+    try:
+        again = build()
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return stored
+    return again if stored is None or str(again) == str(stored) else stored
 
 
 def _inches(distance) -> str:
@@ -189,11 +237,18 @@ def initiative_roll_off(dice=None, rng=None, sides=SIDES) -> dict:
 
     The seed gives no rule for a tie: the result says so and the players roll off again.
     """
-    rolls = roll_or_take(2, 6, dice, rng, "roll-off dice (one per player)")
+    rolls = roll_or_take(2, 6, dice, rng, N_("roll-off dice (one per player)"))
     winner = None if rolls[0] == rolls[1] else sides[0 if rolls[0] > rolls[1] else 1]
-    said = f"{sides[0]} {rolls[0]}, {sides[1]} {rolls[1]}"
-    return {"rolls": dict(zip(sides, rolls, strict=False)), "winner": winner, "tie": winner is None,
-            "summary": f"Initiative roll-off: {said} -> "
-                       + (f"{winner} has initiative and chooses first or second player" if winner
-                          else "a tie: roll off again")}
+    result = {"rolls": dict(zip(sides, rolls, strict=False)), "winner": winner, "tie": winner is None}
+    return {**result, "summary": initiative_summary(result)}
+
+
+def initiative_summary(result: dict) -> str:
+    """The roll-off's line for the log, from its result (or the stored payload)."""
+    (a, a_roll), (b, b_roll) = result["rolls"].items()
+    said = {"a": a, "a_roll": a_roll, "b": b, "b_roll": b_roll}
+    if result["winner"]:
+        return Said("Initiative roll-off: %(a)s %(a_roll)s, %(b)s %(b_roll)s -> %(winner)s has initiative and chooses "
+                    "first or second player", winner=result["winner"], **said)
+    return Said("Initiative roll-off: %(a)s %(a_roll)s, %(b)s %(b_roll)s -> a tie: roll off again", **said)
 

@@ -17,7 +17,9 @@ from companion.games.dreadfleet.rules.basics import (
     _passes,
     _plural,
     lowest_success,
+    spoken,
 )
+from companion.said import N_, Said, _
 from companion.schema import whole_argument
 
 
@@ -25,20 +27,21 @@ def range_band(distance_inches) -> dict:
     """Seed 002, Broadsides step 4: the range band and D6 needed; a band includes its maximum."""
     if isinstance(distance_inches, bool) or not isinstance(distance_inches, (int, float)) \
             or math.isnan(distance_inches):
-        raise RuleError(f"The range must be a distance in inches; got {distance_inches!r}.", "distance")
+        raise RuleError(_("The range must be a distance in inches; got %(got)r.", got=distance_inches), "distance")
     if distance_inches < 0:
-        raise RuleError(f"The range cannot be negative; got {distance_inches}.", "distance")
+        raise RuleError(_("The range cannot be negative; got %(got)s.", got=distance_inches), "distance")
     for band, reach, needed in RANGE_BANDS:
         if distance_inches <= reach:
             return {"band": band, "distance": distance_inches, "max_inches": reach, "needed": needed,
-                    "summary": f"{_inches(distance_inches)} is {band} range: {needed}+ to hit"}
-    raise RuleError(f"{_inches(distance_inches)} is beyond the maximum range of {MAX_RANGE}\": "
-                    "no broadside.", "distance")
+                    "summary": Said("%(distance)s is %(band)s range: %(needed)s+ to hit",
+                                    distance=_inches(distance_inches), band=band, needed=needed)}
+    raise RuleError(_("%(distance)s is beyond the maximum range of %(most)s: no broadside.",
+                      distance=_inches(distance_inches), most=_inches(MAX_RANGE)), "distance")
 
 
 def broadside_dice(broadside: int, partial: bool = False) -> int:
     """Seed 002, Broadsides step 3: dice = Broadside, halved for a partial shot (Basics: round up)."""
-    broadside = whole_argument(broadside, "broadside", 0, what="Broadside")
+    broadside = whole_argument(broadside, "broadside", 0, what=N_("Broadside"))
     return -(-broadside // 2) if partial else broadside
 
 
@@ -47,8 +50,8 @@ def to_hit_modifier(*, first_broadside: bool = False, raking: bool = False, modi
     """Seed 002, Broadsides step 4: +1 first broadside, +1 raking fire, plus any card's modifier."""
     if raking and target_is_auxiliary:
         # Seed 002, Auxiliaries: "Warships cannot claim the raking bonus against them."
-        raise RuleError("Warships cannot claim the raking bonus against an auxiliary.", "raking")
-    modifier = whole_argument(modifier, "modifier", what="The to-hit modifier")
+        raise RuleError(_("Warships cannot claim the raking bonus against an auxiliary."), "raking")
+    modifier = whole_argument(modifier, "modifier", what=N_("The to-hit modifier"))
     return FIRST_BROADSIDE_BONUS * bool(first_broadside) + RAKING_BONUS * bool(raking) + modifier
 
 
@@ -57,15 +60,17 @@ def _shot(broadside, distance, armour, partial, raking, first_broadside, modifie
     band = range_band(distance)
     modifier = to_hit_modifier(first_broadside=first_broadside, raking=raking, modifier=modifier,
                                target_is_auxiliary=target_is_auxiliary)
-    armour = whole_argument(armour, "armour", *STAT_INPUT_LIMITS["armour"], what="Armour")
+    armour = whole_argument(armour, "armour", *STAT_INPUT_LIMITS["armour"], what=N_("Armour"))
     return {"broadside": broadside, "partial": bool(partial), "dice": broadside_dice(broadside, partial),
             "band": band["band"], "distance": distance, "needed": band["needed"], "modifier": modifier,
             "hits_on": lowest_success(band["needed"], modifier), "armour": armour}
 
 
 def _at(shot: dict) -> str:
-    bonus = f" ({shot['modifier']:+d} to hit)" if shot["modifier"] else ""
-    return f"{_plural(shot['dice'], 'die')} at {shot['needed']}+{bonus}"
+    said = {"dice": _plural(shot["dice"], "die"), "needed": shot["needed"]}
+    if shot["modifier"]:
+        return Said("%(dice)s at %(needed)s+ (%(modifier)s to hit)", modifier=f"{shot['modifier']:+d}", **said)
+    return Said("%(dice)s at %(needed)s+", **said)
 
 
 def broadside(broadside: int, distance, armour: int, *, partial: bool = False, raking: bool = False,
@@ -74,22 +79,26 @@ def broadside(broadside: int, distance, armour: int, *, partial: bool = False, r
     """Seed 002, Broadsides steps 3-7: roll to hit; each hit saved on D6 >= Armour; unsaved hits draw Damage cards."""
     shot = _shot(broadside, distance, armour, partial, raking, first_broadside, modifier,
                  target_is_auxiliary)
-    hit_dice = roll_or_take(shot["dice"], 6, dice, rng, "broadside dice")
+    hit_dice = roll_or_take(shot["dice"], 6, dice, rng, N_("broadside dice"))
     hits = sum(_passes(die, shot["needed"], shot["modifier"]) for die in hit_dice)
     result = {**shot, "firer": firer, "target": target, "hit_dice": hit_dice, "hits": hits,
               "save_dice": None, "saved": None, "unsaved": None, "damage_cards": None, "awaiting": None}
     if hits and save_dice is None and rng is None:
         result["awaiting"] = {"field": "save_dice", "count": hits, "sides": 6,
-                              "prompt": f"{target or 'Target'}: roll {_plural(hits, 'armour save')} "
-                                        f"(D6 >= {shot['armour']} cancels a hit)."}
-        result["summary"] = f"{firer or 'Warship'} fires {_at(shot)}: {_plural(hits, 'hit')} -> roll armour saves"
+                              "prompt": _("%(target)s: roll %(saves)s (D6 >= %(armour)s cancels a hit).",
+                                          target=target or _("Target"), saves=spoken(_plural(hits, "armour save")),
+                                          armour=shot["armour"])}
+        result["summary"] = Said("%(firer)s fires %(at)s: %(hits)s -> roll armour saves", firer=firer or Said("Warship"),
+                                 at=_at(shot), hits=_plural(hits, "hit"))
         return result
-    saves = [] if hits == 0 and not save_dice else roll_or_take(hits, 6, save_dice, rng, "armour saves", field="save_dice")
+    saves = [] if hits == 0 and not save_dice else roll_or_take(hits, 6, save_dice, rng, N_("armour saves"),
+                                                                 field="save_dice")
     saved = sum(1 for die in saves if die >= shot["armour"])  # seed 002, step 6: equals or exceeds
     unsaved = hits - saved
     result.update(save_dice=saves, saved=saved, unsaved=unsaved, damage_cards=unsaved,
-                  summary=f"{firer or 'Warship'} fires {_at(shot)}: {_plural(hits, 'hit')}, {saved} saved -> "
-                          f"draw {_plural(unsaved, 'Damage card')}")
+                  summary=Said("%(firer)s fires %(at)s: %(hits)s, %(saved)s saved -> draw %(cards)s",
+                               firer=firer or Said("Warship"), at=_at(shot), hits=_plural(hits, "hit"), saved=saved,
+                               cards=_plural(unsaved, "Damage card")))
     return result
 
 
@@ -107,6 +116,6 @@ def broadside_odds(broadside: int, distance, armour: int, *, partial: bool = Fal
     return {**shot, "distribution": distribution, "mean": mean,
             "p_hit": float(hit.probability(1)), "p_save": 1 - float(fails_save.probability(1)),
             "p_at_least_one": 1 - distribution[0][1],
-            "summary": f"{_at(shot)} against "
-                       f"Armour {shot['armour']}: expect {mean:.2f} Damage cards, "
-                       f"{1 - distribution[0][1]:.0%} chance of at least one"}
+            "summary": Said("%(at)s against Armour %(armour)s: expect %(mean)s Damage cards, %(chance)s chance of "
+                            "at least one", at=_at(shot), armour=shot["armour"], mean=f"{mean:.2f}",
+                            chance=f"{1 - distribution[0][1]:.0%}")}

@@ -18,24 +18,27 @@ from companion.games.dreadfleet.rules.basics import (
     _fate_kind,
 )
 from companion.games.dreadfleet.rules.decks import _damage_type
+from companion.said import N_, _
 from companion.schema import whole_argument
+
+FLAGS = {"sail": N_("Sail"), "flying": N_("Flying")}
 
 
 def validate_warship(stats: dict, *, auxiliary: bool = False) -> dict:
     """Check a Warship (or Auxiliary) card typed in by a player; returns it with lower-case keys."""
     if not isinstance(stats, dict):
-        raise RuleError("A warship card is a set of characteristics.", "stats")
+        raise RuleError(_("A warship card is a set of characteristics."), "stats")
     given = {str(key).strip().casefold(): value for key, value in stats.items()}
     needed = AUXILIARY_STATS if auxiliary else WARSHIP_STATS
     known = set(WARSHIP_STATS) | {"name", "side", "sail", "flying"}
     for key in given:
         if key not in known:
-            raise RuleError(f"Unknown characteristic {key!r}; a warship has "
-                            f"{', '.join(WARSHIP_STATS)} and sail.", key)
+            raise RuleError(_("Unknown characteristic %(key)r; a warship has %(stats)s and sail.", key=key,
+                              stats=", ".join(WARSHIP_STATS)), key)
     card = {key: given[key] for key in ("name", "side") if key in given}
     for key in needed:
         if key not in given or given[key] is None or given[key] == "":
-            raise RuleError(f"{key.capitalize()} is missing: enter it from your card.", key)
+            raise RuleError(_("%(stat)s is missing: enter it from your card.", stat=_(key.capitalize())), key)
         card[key] = whole_argument(given[key], key, *STAT_INPUT_LIMITS[key], what=key.capitalize())
     for key in set(WARSHIP_STATS) - set(needed):
         if given.get(key) not in (None, ""):
@@ -43,70 +46,73 @@ def validate_warship(stats: dict, *, auxiliary: bool = False) -> dict:
     for flag in ("sail", "flying"):
         if flag not in given:
             if flag == "sail" and not auxiliary:
-                raise RuleError("Sail is missing: say whether the card is sail class.", "sail")
+                raise RuleError(_("Sail is missing: say whether the card is sail class."), "sail")
             continue
         if given[flag] not in (True, False, 0, 1):
-            raise RuleError(f"{flag.capitalize()} must be yes or no; got {given[flag]!r}.", flag)
+            raise RuleError(_("%(flag)s must be yes or no; got %(got)r.", flag=_(FLAGS[flag]), got=given[flag]), flag)
         card[flag] = bool(given[flag])
     if "side" in card and card["side"] not in SIDES:
-        raise RuleError(f"Side must be {SIDES[0]} or {SIDES[1]}; got {card['side']!r}.", "side")
+        raise RuleError(_("Side must be %(a)s or %(b)s; got %(got)r.", a=SIDES[0], b=SIDES[1], got=card["side"]), "side")
     return card
 
 
 def _card_text(card: dict, key: str, label: str) -> str:
     value = card.get(key)
     if not isinstance(value, str) or not value.strip():
-        raise RuleError(f"{label} is missing: give the card a {key}.", key)
+        if key == "name":
+            raise RuleError(_("%(label)s is missing: give the card a name.", label=_(label)), key)
+        raise RuleError(_("%(label)s is missing: give the card a %(key)s.", label=_(label), key=key), key)
     return value.strip()
 
 
 def _flag(card: dict, key: str, label: str) -> bool:
     value = card.get(key, False)
     if not isinstance(value, bool):
-        raise RuleError(f"{label} must be true or false; got {value!r}.", key)
+        raise RuleError(_("%(label)s must be true or false; got %(got)r.", label=_(label), got=value), key)
     return value
 
 
 def validate_card(card: dict, deck: str) -> dict:
     """Check a player-defined Fate or Damage card; returns it normalised (canonical spellings, defaults)."""
     if not isinstance(card, dict):
-        raise RuleError("A card is a set of fields (name, type ...).", "card")
+        raise RuleError(_("A card is a set of fields (name, type ...)."), "card")
     deck = str(deck).strip().casefold()
-    out = {**card, "name": _card_text(card, "name", "The card's name")}
+    out = {**card, "name": _card_text(card, "name", N_("The card's name"))}
     if "count" in card:
-        out["count"] = whole_argument(card["count"], "count", 1, 100, what="Count")
+        out["count"] = whole_argument(card["count"], "count", 1, 100, what=N_("Count"))
     if deck == "damage":
         if "type" not in card:
-            raise RuleError(f"Type is missing: a Damage card is {', '.join(DAMAGE_TYPES)}.", "type")
+            raise RuleError(_("Type is missing: a Damage card is %(types)s.", types=", ".join(DAMAGE_TYPES)), "type")
         out["type"] = _damage_type(card["type"])
         # seed 002, Damage Cards: single, 'double' or 'triple'
         out["value"] = whole_argument(card.get("value", 1), "value", min(CARD_MULTIPLE), max(CARD_MULTIPLE),
-                                      what="Value (1 single, 2 double, 3 triple)")
-        out["irreparable"] = _flag(card, "irreparable", "Irreparable")
+                                      what=N_("Value (1 single, 2 double, 3 triple)"))
+        out["irreparable"] = _flag(card, "irreparable", N_("Irreparable"))
         return out
     if deck != "fate":
-        raise RuleError(f"The deck must be fate or damage; got {deck!r}.", "deck")
+        raise RuleError(_("The deck must be fate or damage; got %(got)r.", got=deck), "deck")
     if "wind" not in card:
-        raise RuleError("Wind is missing: enter the wind strength (bottom left of the card).", "wind")
-    out["wind"] = whole_argument(card["wind"], "wind", *WIND_INPUT_LIMITS, what="Wind strength")
+        raise RuleError(_("Wind is missing: enter the wind strength (bottom left of the card)."), "wind")
+    out["wind"] = whole_argument(card["wind"], "wind", *WIND_INPUT_LIMITS, what=N_("Wind strength"))
     markers = card.get("markers")
     if isinstance(markers, str) and markers.strip().upper() == "2D6":
         out["markers"] = "2D6"  # seed 002, Fate: "on a 2D6 symbol, to a new location"
         out.pop("direction", None)
     else:
         if markers is None:
-            raise RuleError("Markers is missing: how many markers the wind gauge moves, or 2D6.", "markers")
-        out["markers"] = whole_argument(markers, "markers", *MARKER_INPUT_LIMITS, what="Markers")
+            raise RuleError(_("Markers is missing: how many markers the wind gauge moves, or 2D6."), "markers")
+        out["markers"] = whole_argument(markers, "markers", *MARKER_INPUT_LIMITS, what=N_("Markers"))
         direction = str(card.get("direction") or "").strip().casefold()
         if (out["markers"] or direction) and direction not in DIRECTIONS:
-            raise RuleError("Direction must be clockwise or anticlockwise (the arrows on the card).", "direction")
+            raise RuleError(_("Direction must be clockwise or anticlockwise (the arrows on the card)."), "direction")
         if direction:
             out["direction"] = "clockwise" if DIRECTIONS[direction] > 0 else "anticlockwise"
     kind = _fate_kind(card)
     if kind is None:
-        raise RuleError(f"Kind must be one of {', '.join(FATE_KINDS)}; got {card.get('kind')!r}.", "kind")
+        raise RuleError(_("Kind must be one of %(kinds)s; got %(got)r.", kinds=", ".join(FATE_KINDS), got=card.get("kind")),
+                        "kind")
     out["kind"] = kind
-    out["br"] = _flag(card, "br", "BR (brief respite)")
+    out["br"] = _flag(card, "br", N_("BR (brief respite)"))
     return out
 
 

@@ -11,6 +11,7 @@ from companion.games.dreadfleet.rules.basics import (
     _card_value,
     _is_named,
 )
+from companion.said import N_, Said, _, joined
 from companion.schema import whole_argument
 
 
@@ -39,16 +40,16 @@ def current_stats(stats: dict, damage_cards: list) -> dict:
 
 def warship_destroyed(hull: int, crew: int, damage_cards: list) -> dict:
     """Seed 002, Damage Cards: total Hull or Crew damage >= that characteristic removes the warship."""
-    hull = whole_argument(hull, "hull", *STAT_INPUT_LIMITS["hull"], what="Hull")
-    crew = whole_argument(crew, "crew", *STAT_INPUT_LIMITS["crew"], what="Crew")
+    hull = whole_argument(hull, "hull", *STAT_INPUT_LIMITS["hull"], what=N_("Hull"))
+    crew = whole_argument(crew, "crew", *STAT_INPUT_LIMITS["crew"], what=N_("Crew"))
     totals = damage_totals(damage_cards)
-    reasons = [f"{kind} damage {totals[kind]} >= {value}"
+    reasons = [Said("%(kind)s damage %(damage)s >= %(value)s", kind=kind, damage=totals[kind], value=value)
                for kind, value in (("Hull", hull), ("Crew", crew)) if totals[kind] >= value]
     destroyed = bool(reasons)
     return {"destroyed": destroyed, "hull_damage": totals["Hull"], "crew_damage": totals["Crew"],
-            "summary": ("Destroyed (" + "; ".join(reasons) + "): remove it and discard its cards")
-                       if destroyed else f"Afloat: Hull damage {totals['Hull']}/{hull}, "
-                                         f"Crew damage {totals['Crew']}/{crew}"}
+            "summary": Said("Destroyed (%(reasons)s): remove it and discard its cards", reasons=joined("; ", reasons))
+            if destroyed else Said("Afloat: Hull damage %(hull_damage)s/%(hull)s, Crew damage %(crew_damage)s/%(crew)s",
+                                   hull_damage=totals["Hull"], hull=hull, crew_damage=totals["Crew"], crew=crew)}
 
 
 def is_repairable(card) -> bool:
@@ -63,19 +64,19 @@ def repair(attached: list, card) -> dict:
     attached = list(attached)
     if isinstance(card, int) and not isinstance(card, bool):
         if not 0 <= card < len(attached):
-            raise RuleError("Choose one of the cards on this warship to repair.", "card")
+            raise RuleError(_("Choose one of the cards on this warship to repair."), "card")
         index = card
     else:
         index = next((i for i, c in enumerate(attached) if _is_named(c, str(card))), None)
         if index is None:
-            raise RuleError(f"This warship has no card named {card!r}.", "card")
+            raise RuleError(_("This warship has no card named %(card)r.", card=card), "card")
     chosen = attached[index]
     if isinstance(chosen, dict) and chosen.get("irreparable"):
-        raise RuleError(f"{_card_name(chosen)} is Irreparable: it cannot be repaired or removed by any means.",
-                        "card")
+        raise RuleError(_("%(card)s is Irreparable: it cannot be repaired or removed by any means.",
+                          card=_card_name(chosen)), "card")
     if not is_repairable(chosen):
-        raise RuleError("Repair discards a Hull, Speed, Special, Crew or Set Ablaze card; "
-                        f"{_card_name(chosen)} is none of these.", "card")
+        raise RuleError(_("Repair discards a Hull, Speed, Special, Crew or Set Ablaze card; %(card)s is none of these.",
+                          card=_card_name(chosen)), "card")
     del attached[index]
     return {"repaired": chosen, "attached": attached,
-            "summary": f"Repair: {_card_name(chosen)} discarded"}
+            "summary": Said("Repair: %(card)s discarded", card=_card_name(chosen))}

@@ -14,38 +14,54 @@ from companion.games.dreadfleet.rules.basics import (
     WIND_RING,
     _card_name,
     _plural,
+    _said,
 )
 from companion.games.dreadfleet.rules.cards import validate_card
-from companion.games.dreadfleet.rules.command import command_check
+from companion.games.dreadfleet.rules.command import check_summary, command_check
+from companion.said import N_, Said, _
 from companion.schema import whole_argument
 
 
 def _ring_position(position, ring) -> int:
     if isinstance(position, bool) or position not in ring:
-        raise RuleError(f"The wind gauge position must be one of {ring[0]}..{ring[-1]} "
-                        f"(red die then white die); got {position!r}.", "position")
+        raise RuleError(_("The wind gauge position must be one of %(first)s..%(last)s (red die then white die); "
+                          "got %(got)r.", first=ring[0], last=ring[-1], got=position), "position")
     return position
 
 
 def place_wind(dice=None, rng=None) -> dict:
     """Seed 002, Setup: roll a red die (first number) and a white die (second number): [red, white]."""
-    red, white = roll_or_take(2, 6, dice, rng, "dice (red, then white)")
+    red, white = roll_or_take(2, 6, dice, rng, N_("dice (red, then white)"))
     position = 10 * red + white
-    return {"position": position, "red": red, "white": white,
-            "summary": f"Wind gauge placed at {position} (red {red}, white {white})"}
+    result = {"position": position, "red": red, "white": white}
+    return {**result, "summary": placed_summary(result)}
+
+
+def placed_summary(result: dict, again: bool = False) -> str:
+    """Where the gauge was placed (``again``: re-placed by a Fate card), from the result or the payload."""
+    said = {"position": result["position"], "red": result["red"], "white": result["white"]}
+    if again:
+        return Said("Wind gauge re-placed at %(position)s (red %(red)s, white %(white)s)", **said)
+    return Said("Wind gauge placed at %(position)s (red %(red)s, white %(white)s)", **said)
+
+
+TURNING = {"clockwise": N_("clockwise"), "anticlockwise": N_("anticlockwise")}  # the card's arrows, in words
 
 
 def move_wind(position: int, markers: int, direction: str = "clockwise", ring=WIND_RING) -> dict:
     """Seed 002, Fate: move the gauge the number of markers shown, in the direction of the arrows."""
     ring = tuple(ring)
     position = _ring_position(position, ring)
-    markers = whole_argument(markers, "markers", *MARKER_INPUT_LIMITS, what="Markers")
+    markers = whole_argument(markers, "markers", *MARKER_INPUT_LIMITS, what=N_("Markers"))
     step = DIRECTIONS.get(str(direction).strip().casefold())
     if step is None:
-        raise RuleError(f"The wind direction must be clockwise or anticlockwise; got {direction!r}.", "direction")
+        raise RuleError(_("The wind direction must be clockwise or anticlockwise; got %(got)r.", got=direction),
+                        "direction")
     new = ring[(ring.index(position) + step * markers) % len(ring)]
+    turning = Said(TURNING[direction]) if direction in TURNING else direction
     return {"from": position, "position": new, "markers": markers, "direction": direction,
-            "summary": f"Wind gauge moves {_plural(markers, 'marker')} {direction}: {position} -> {new}"}
+            "summary": Said("Wind gauge moves %(markers)s %(direction)s: %(from)s -> %(to)s",
+                            markers=_plural(markers, "marker"), direction=turning, **{"from": position}, to=new)}
 
 
 def apply_fate_wind(position: int, card: dict, dice=None, rng=None, ring=WIND_RING) -> dict:
@@ -53,10 +69,12 @@ def apply_fate_wind(position: int, card: dict, dice=None, rng=None, ring=WIND_RI
     card = validate_card(card, "fate")
     if card["markers"] == "2D6":
         placed = place_wind(dice, rng)
-        return {**placed, "from": position,
-                "summary": f"{card['name']}: {placed['summary'].replace('placed', 're-placed')}"}
+        wind = placed_summary(placed, again=True)
+        return {**placed, "from": position, "wind_said": wind,
+                "summary": Said("%(card)s: %(wind)s", card=card["name"], wind=wind)}
     moved = move_wind(position, card["markers"], card.get("direction") or "clockwise", ring)
-    return {**moved, "summary": f"{card['name']}: {moved['summary']}"}
+    return {**moved, "wind_said": moved["summary"],
+            "summary": Said("%(card)s: %(wind)s", card=card["name"], wind=moved["summary"])}
 
 
 def wind_strength(fate_discard: list) -> int:
@@ -65,14 +83,15 @@ def wind_strength(fate_discard: list) -> int:
         return CALM_WIND
     top = fate_discard[-1]
     wind = top.get("wind") if isinstance(top, dict) else None
-    return whole_argument(wind, "wind", *WIND_INPUT_LIMITS, what=f"The wind strength of {_card_name(top) or 'the top Fate card'}")
+    return whole_argument(wind, "wind", *WIND_INPUT_LIMITS,
+                          what=_("The wind strength of %(card)s", card=_card_name(top) or _("the top Fate card")))
 
 
 def _relation(relation) -> str:
     found = WIND_RELATIONS.get(str(relation).strip().casefold())
     if found is None:
-        raise RuleError("Say where the wind gauge is from the ship: aft arc (astern), fore arc "
-                        f"(in irons) or a side arc; got {relation!r}.", "relation")
+        raise RuleError(_("Say where the wind gauge is from the ship: aft arc (astern), fore arc (in irons) or a "
+                          "side arc; got %(got)r.", got=relation), "relation")
     return found
 
 
@@ -84,32 +103,50 @@ def sail_move_allowance(speed: int, strength: int, relation: str = "side", *, sa
     ``speed`` is the current Speed; ``relation`` where the wind gauge lies at the start of the
     sub-phase: "astern" (aft arc), "in irons" (fore arc) or "side".  In irons rolls the Command check.
     """
-    speed = whole_argument(speed, "speed", 0, what="Speed")
-    strength = whole_argument(strength, "strength", *WIND_INPUT_LIMITS, what="Wind strength")
+    speed = whole_argument(speed, "speed", 0, what=N_("Speed"))
+    strength = whole_argument(strength, "strength", *WIND_INPUT_LIMITS, what=N_("Wind strength"))
     base = {"speed": speed, "strength": strength, "relation": None, "command_check": None,
             "full_speed_ahead_allowed": speed > 0 and not at_anchor}
     if at_anchor:
         # seed 002, Dropping Anchor / Wind Strength: may not move; "not affected by wind strength"
-        return {**base, "max_inches": 0, "min_inches": 0,
-                "summary": "At anchor: it may not move, and the wind does not affect it"}
+        out = {**base, "max_inches": 0, "min_inches": 0}
+        return {**out, "summary": sail_summary(out, anchored=True)}
     if not sail:
-        return {**base, "max_inches": speed, "min_inches": 0,
-                "summary": f"Not sail class: move up to {speed}\""}
+        out = {**base, "max_inches": speed, "min_inches": 0}
+        return {**out, "summary": sail_summary(out)}
     relation = _relation(relation)
     base["relation"] = relation
     if relation == "in irons":
         if command is None and not first_mate:
-            raise RuleError("A warship in irons must pass a Command check: enter its Command.", "command")
+            raise RuleError(_("A warship in irons must pass a Command check: enter its Command."), "command")
         check = command_check(command or FIRST_MATE_COMMAND, dice, rng, first_mate=first_mate,
-                              what="In irons Command check")
+                              what=IN_IRONS_CHECK)
         most = speed if check["passed"] else max(0, speed - strength)
-        return {**base, "command_check": check, "max_inches": most, "min_inches": 0,
-                "full_speed_ahead_allowed": False,
-                "summary": f"In irons: {check['summary']} -> move up to {most}\", no minimum, "
-                           "no Full Speed Ahead"}
+        out = {**base, "command_check": check, "max_inches": most, "min_inches": 0,
+               "full_speed_ahead_allowed": False}
+        return {**out, "summary": sail_summary(out)}
     # Sail class must move at least the wind strength "(unless unable to do so)".
     most = speed + strength if relation == "astern" else speed
     least = min(strength, most)
-    why = f"wind astern adds {strength}" if relation == "astern" else "wind on the side"
-    return {**base, "max_inches": most, "min_inches": least,
-            "summary": f"{why.capitalize()}: move at least {least}\" and up to {most}\""}
+    out = {**base, "max_inches": most, "min_inches": least}
+    return {**out, "summary": sail_summary(out)}
+
+
+IN_IRONS_CHECK = N_("In irons Command check")
+
+
+def sail_summary(result: dict, anchored: bool = False) -> str:
+    """How far the ship may and must move, from sail_move_allowance's result (or the stored payload)."""
+    most, least = f'{result["max_inches"]}"', f'{result["min_inches"]}"'
+    if anchored:
+        return Said("At anchor: it may not move, and the wind does not affect it")
+    if result["relation"] is None:
+        return Said("Not sail class: move up to %(most)s", most=most)
+    if result["relation"] == "in irons":
+        check = check_summary(result["command_check"], _said(IN_IRONS_CHECK))
+        return Said("In irons: %(check)s -> move up to %(most)s, no minimum, no Full Speed Ahead", check=check,
+                    most=most)
+    if result["relation"] == "astern":
+        return Said("Wind astern adds %(strength)s: move at least %(least)s and up to %(most)s",
+                    strength=result["strength"], least=least, most=most)
+    return Said("Wind on the side: move at least %(least)s and up to %(most)s", least=least, most=most)

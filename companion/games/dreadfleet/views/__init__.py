@@ -38,6 +38,7 @@ from companion.games.dreadfleet.views.deck_lists import (  # noqa: F401 (names k
 )
 from companion.games.dreadfleet.views.fleet_cards import EXPORT_FORMAT, _flat, _number, next_card, warship_card, with_quick  # noqa: F401
 from companion.games.dreadfleet.views.previews import boarding_preview, shot_preview
+from companion.said import N_, _
 
 bp = Blueprint("dreadfleet", __name__, url_prefix="/t/<code>/dreadfleet")
 SLUG = "dreadfleet"
@@ -160,25 +161,32 @@ def import_warships(code: str):
     """Import Warship cards exported before (a file or pasted text); every card is checked first."""
     _table(code, write=True)
     try:
-        import_cards(code, uploaded_json("Warship cards"))
+        import_cards(code, uploaded_json(WARSHIP_CARDS))
     except RuleError as exc:
         return _failed(exc, "df-import")
     return warship_cards(code)
 
 
-@share.importer(EXPORT_FORMAT, SLUG, "Dreadfleet Warship cards")
+WARSHIP_CARDS = N_("Warship cards")
+
+
+@share.importer(EXPORT_FORMAT, SLUG, N_("Dreadfleet Warship cards"))
 def import_cards(code: str, doc) -> str:
     """Save exported Warship cards (a file, pasted text or a share link) at table ``code``; every card
     is checked before any is saved."""
-    cards = listed(doc, "Warship cards", "cards", 50)
+    cards = listed(doc, WARSHIP_CARDS, "cards", 50)
     checked = []
     for i, card in enumerate(cards, start=1):
         try:
             checked.append(warship_card(_flat(card)))
         except RuleError as exc:
-            raise RuleError(f"Card {i} ({str(card.get('name', '?'))[:40]}): {exc.message}", exc.field) from None
+            raise RuleError(_("Card %(n)s (%(name)s): %(error)s", n=i, name=str(card.get("name", "?"))[:40], error=exc.message),
+                            exc.field) from None
     library.save_all(SLUG, "warship", [(data["name"], data) for data in checked], code)
-    return f"Saved {len(checked)} Warship card{'s' if len(checked) != 1 else ''}: {', '.join(c['name'] for c in checked)}."
+    names = ", ".join(c["name"] for c in checked)
+    if len(checked) == 1:
+        return _("Saved 1 Warship card: %(names)s.", names=names)
+    return _("Saved %(n)s Warship cards: %(names)s.", n=len(checked), names=names)
 
 
 # --- the players' own decks (library kind "deck") -----------------------------------------------
@@ -196,9 +204,9 @@ def save_deck(code: str):
     name = " ".join(str(request.form.get("name", "")).split())
     try:
         if deck not in ("fate", "damage"):
-            raise RuleError("Choose the Fate or the Damage deck.", "deck")
+            raise RuleError(_("Choose the Fate or the Damage deck."), "deck")
         if not name or len(name) > 40:
-            raise RuleError("Name the deck (1 to 40 characters).", "name")
+            raise RuleError(_("Name the deck (1 to 40 characters)."), "name")
         cards = parse_deck(request.form.get("cards", ""), deck)
         library.save(SLUG, "deck", name, {"deck": deck, "cards": cards}, code)
     except RuleError as exc:
@@ -233,7 +241,7 @@ def load_deck(code: str, item: int):
         store.act(get_db(), code, {"type": "deck-load", "deck": saved["data"]["deck"],
                                    "cards": saved["data"]["cards"]}, ctx_for(row, seat))
     except store.NotFound:
-        return _failed(RuleError("That deck list is gone.", "deck"), "df-decks")
+        return _failed(RuleError(_("That deck list is gone."), "deck"), "df-decks")
     except RuleError as exc:
         return _failed(exc, "df-decks")
     return board_page(code, seat)

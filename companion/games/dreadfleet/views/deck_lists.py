@@ -6,6 +6,7 @@ import re
 
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
+from companion.said import _
 
 MAX_DECK_LINES = 200
 WORDS = {"single": 1, "double": 2, "triple": 3}
@@ -42,7 +43,7 @@ def parse_card(line: str, deck: str) -> dict:
         elif re.fullmatch(r"\d{1,2}", low):
             numbers.append(int(low))
         else:
-            raise RuleError(f"{part!r} is not a field of a {deck.capitalize()} card.", "cards")
+            raise RuleError(_("%(part)r is not a field of a %(deck)s card.", part=part, deck=deck.capitalize()), "cards")
     if deck == "damage" and numbers:
         card["value"] = numbers[0]
     if deck == "fate" and numbers:
@@ -55,15 +56,16 @@ def parse_card(line: str, deck: str) -> dict:
 def parse_deck(text: str, deck: str) -> list[dict]:
     lines = [line.strip() for line in str(text or "").splitlines() if line.strip() and not line.startswith("#")]
     if not lines:
-        raise RuleError("Enter the cards, one per line.", "cards")
+        raise RuleError(_("Enter the cards, one per line."), "cards")
     if len(lines) > MAX_DECK_LINES:
-        raise RuleError(f"At most {MAX_DECK_LINES} lines (use x3 for three copies).", "cards")
+        raise RuleError(_("At most %(n)s lines (use x3 for three copies).", n=MAX_DECK_LINES), "cards")
     cards = []
     for number, line in enumerate(lines, start=1):
         try:
             cards.append(parse_card(line, deck))
         except RuleError as exc:
-            raise RuleError(f"Line {number} ({line[:30]}): {exc.message}", exc.field) from None
+            raise RuleError(_("Line %(n)s (%(line)s): %(error)s", n=number, line=line[:30], error=exc.message),
+                            exc.field) from None
     return cards
 
 

@@ -7,6 +7,7 @@ import re
 
 from companion.errors import RuleError
 from companion.games.dreadfleet import rules as df
+from companion.said import _
 from companion.schema import YES_NO, whole
 
 EXPORT_FORMAT = "dreadfleet-warship-cards"
@@ -18,7 +19,7 @@ def _number(raw, key: str, label: str):
         return None
     number = whole(str(raw).strip().rstrip("+"))  # the rules module checks its range
     if number is None:
-        raise RuleError(f"{label} must be a whole number; got {raw!r}.", key)
+        raise RuleError(_("%(label)s must be a whole number; got %(got)r.", label=_(label), got=raw), key)
     return number
 
 
@@ -47,12 +48,14 @@ def quick_entry(text: str) -> dict:
             found = found or [k for k in fields[part] if (word, k) in (("cmd", "command"), ("move", "speed"), ("mv", "speed"),
                                                                           ("swash", "swashbuckling"), ("bs", "broadside"))]
             if len(found) != 1:
-                raise RuleError(f"Quick entry: {token!r} names no characteristic of the "
-                                f"{'auxiliary' if part == 'aux' else 'warship'} card.", "quick")
+                if part == "aux":
+                    raise RuleError(_("Quick entry: %(token)r names no characteristic of the auxiliary card.", token=token),
+                                    "quick")
+                raise RuleError(_("Quick entry: %(token)r names no characteristic of the warship card.", token=token), "quick")
             label = found[0]
             continue
         if not re.fullmatch(r"-?\d+\+?", token):
-            raise RuleError(f"Quick entry: {token!r} is neither a number nor a characteristic.", "quick")
+            raise RuleError(_("Quick entry: %(token)r is neither a number nor a characteristic.", token=token), "quick")
         key = label
         if key is None:  # the next field in the card's order the line has not given yet
             left = [k for k in fields[part] if f"{part}.{k}" not in out]
@@ -60,7 +63,7 @@ def quick_entry(text: str) -> dict:
                 part = "aux"
                 left = [k for k in fields[part] if f"{part}.{k}" not in out]
             if not left:
-                raise RuleError("Quick entry: more numbers than the two cards have (8 and 5).", "quick")
+                raise RuleError(_("Quick entry: more numbers than the two cards have (8 and 5)."), "quick")
             key = left[0]
         out[f"{part}.{key}"] = token
         label = None
@@ -78,7 +81,7 @@ def warship_card(form) -> dict:
     form = with_quick(form)
     name = df.canonical_name(form.get("name") or "")
     if name not in df.WARSHIPS:
-        raise RuleError(f"Choose one of the ten warships ({', '.join(df.WARSHIPS)}).", "name")
+        raise RuleError(_("Choose one of the ten warships (%(ships)s).", ships=", ".join(df.WARSHIPS)), "name")
     stats = {k: _number(form.get(f"stats.{k}"), k, k.capitalize()) for k in df.WARSHIP_STATS}
     sail = YES_NO.parse(form.get("sail"), "sail")
     card = df.validate_warship({**stats, "sail": sail})
@@ -88,11 +91,11 @@ def warship_card(form) -> dict:
            for k in df.AUXILIARY_STATS}
     if any(v is not None for v in aux.values()):
         if not auxiliaries:
-            raise RuleError(f"The {name} carries no auxiliary: leave its auxiliary card empty.", "aux")
+            raise RuleError(_("The %(ship)s carries no auxiliary: leave its auxiliary card empty.", ship=name), "aux")
         try:
             data["aux"] = df.validate_warship(aux, auxiliary=True)
         except RuleError as exc:
-            raise RuleError(f"{auxiliaries[0]} card: {exc.message}", exc.field) from None
+            raise RuleError(_("%(auxiliary)s card: %(error)s", auxiliary=auxiliaries[0], error=exc.message), exc.field) from None
         data["aux"]["name"] = auxiliaries[0]
         data["aux"]["count"] = len(auxiliaries)
     return data
@@ -120,7 +123,7 @@ def next_card(last: dict | None, saved: set[str]) -> dict:
 def _flat(card: dict) -> dict:
     """An exported card as the editor's form fields."""
     if not isinstance(card, dict):
-        raise RuleError("Each card in the file must be a set of characteristics.", "file")
+        raise RuleError(_("Each card in the file must be a set of characteristics."), "file")
     out = {"name": card.get("name"), "sail": "1" if card.get("sail") else ""}
     out.update({f"stats.{k}": card.get(k) for k in df.WARSHIP_STATS})
     aux = card.get("aux") or {}

@@ -5,6 +5,7 @@ from companion.game_pages import read_as
 from companion.games.dreadfleet import rules as df
 from companion.games.dreadfleet.actions.broadsides import PREVIEWED, shot_options
 from companion.games.dreadfleet.state import now_stat, wounds
+from companion.said import _
 
 
 def shot_preview(state: dict, args: dict) -> dict:
@@ -12,11 +13,11 @@ def shot_preview(state: dict, args: dict) -> dict:
     units = state["units"]
     firer, target = units.get(args.get("firer") or ""), units.get(args.get("target") or "")
     if not firer or not target:
-        return {"message": "Choose the firing ship and its target."}
+        return {"message": _("Choose the firing ship and its target.")}
     args = read_as("df-broadside", PREVIEWED, args)  # as df-broadside reads them
     distance = args.get("distance")
     if distance is None:
-        return {"message": "Enter the range in inches (closest points of the bases)."}
+        return {"message": _("Enter the range in inches (closest points of the bases).")}
     options = shot_options(state, args, firer, target)
     odds = df.broadside_odds(firer["stats"].get("broadside", 0), distance, target["stats"]["armour"], **options)
     out = {"odds": odds, "firer": firer, "target": target, "first": options["first_broadside"]}
@@ -34,7 +35,7 @@ def boarding_preview(state: dict, args: dict) -> dict:
     first, second = state["sides"][:2]
     groups = [[u for u in ships if u["side"] == side] for side in (first, second)]
     if not all(groups):
-        return {"message": "Tick the ships in base contact, at least one of each side."}
+        return {"message": _("Tick the ships in base contact, at least one of each side.")}
 
     def captains(group):
         return sum(u["stats"].get("swashbuckling", 0) for u in group

@@ -8,8 +8,11 @@ from companion.actions import action, chance, needed, phase_now
 from companion.actions.core import phase_reminders
 from companion.errors import RuleError, Stale
 from companion.games.dreadnaught import rules as dn
-from companion.games.dreadnaught.state import SYSTEMS, battle_on, called, clean, count, said, ship, signed, turn
+from companion.games.dreadnaught.rules.numbers import bare
+from companion.games.dreadnaught.rules.set_up import MULLIGAN
+from companion.games.dreadnaught.state import SYSTEMS, battle_on, called, clean, count, retold, said, ship, signed, turn
 from companion.roster import MAX_SEAT_NAME
+from companion.said import Said, _
 from companion.schema import Either, Int, Obj, Ref, Scalar, Text, whole
 
 TEMPLATE = "ship"
@@ -26,16 +29,16 @@ def setup(state: dict, p: dict) -> str:
     p = copy.deepcopy(p)  # the state must not share objects with the logged payload
     g = state["game"]
     if g.get("ships") and not g.get("result"):
-        raise RuleError("A battle is already set up; end it (or undo) before setting up another.", "setup")
+        raise RuleError(_("A battle is already set up; end it (or undo) before setting up another."), "setup")
     if (g.get("running") or {}).get("complete") or (g.get("running") or {}).get("winner"):
-        raise RuleError(f"The running battle is decided: {g['running']['summary']}", "setup")
+        raise RuleError(_("The running battle is decided: %(summary)s", summary=g["running"]["summary"]), "setup")
     if [s["player"] for s in p["ships"]] != state["sides"]:
-        raise Stale("The table changed while the battle was being set up; try again.", "setup")
+        raise Stale(_("The table changed while the battle was being set up; try again."), "setup")
     next_unit = state["next_unit"]
     for s in p["ships"]:
         if s["uid"] not in state["units"]:
             if s["uid"] != f"u{next_unit}":
-                raise Stale("The table changed while the battle was being set up; try again.", "setup")
+                raise Stale(_("The table changed while the battle was being set up; try again."), "setup")
             next_unit += 1
     state["next_unit"] = next_unit
     keep = {k: g[k] for k in ("battles", "running", "best_of", "battle") if k in g}
@@ -60,8 +63,14 @@ def setup(state: dict, p: dict) -> str:
     state["round"], state["phase"] = 1, 0
     turn(state)
     state["reminders"] = phase_reminders(state)
-    battle = f"Battle {g['battle']}" + (f" of {g['best_of']}" if g["best_of"] > 1 else "")
-    return f"{battle} set up: {p['summary']}"
+    summary = retold(p["summary"], lambda: dn.setup_summary(
+        p["attacker"] if p["mode"] == "duel" else p["first_player"],
+        [(s["player"], s["stats"]["start_hp"], s["trackers"]["deck"]["value"]) for s in p["ships"]],
+        None if p["mode"] == "duel" else p["placement_distance"]))
+    if g["best_of"] > 1:
+        return Said("Battle %(n)s of %(best_of)s set up: %(summary)s", n=g["battle"], best_of=g["best_of"],
+                    summary=summary)
+    return Said("Battle %(n)s set up: %(summary)s", n=g["battle"], summary=summary)
 
 
 @setup.decider
@@ -80,7 +89,8 @@ def decide_setup(state: dict, args: dict, ctx) -> dict:
     if whole(best_of) is not None:  # typed digits (schema.whole)
         best_of = whole(best_of)
     if best_of not in BATTLE_SIZES:
-        raise RuleError(f"A running battle is a single battle or best of 3, 5, 7 or 9; got {best_of!r}.", "best_of")
+        raise RuleError(_("A running battle is a single battle or best of 3, 5, 7 or 9; got %(value)r.", value=best_of),
+                        "best_of")
     g = state.get("game") or {}
     # the next battle of a running battle keeps each ship's deck and bonus unless told otherwise
     before = {pl: state["units"][uid]["stats"] for pl, uid in (g.get("ship_of") or {}).items()}
@@ -117,7 +127,8 @@ def decide_setup(state: dict, args: dict, ctx) -> dict:
 
 def ship_name(side: str, names: dict, roles: bool) -> str:
     """A ship is its player's Dreadnaught ("Anna's Dreadnaught"); a role side nobody named is called by
-    its role alone ("Defender", not "Defender's Dreadnaught", as if Defender were somebody's name)."""
+    its role alone ("Defender", not "Defender's Dreadnaught", as if Defender were somebody's name).
+    A name: stored in the state and shown as it is, in English, on every phone."""
     if side in names or not roles:
         return f"{names.get(side, side)}'s Dreadnaught"
     return side
@@ -141,11 +152,12 @@ def player_names(args: dict, sides: list, default_sides, before: dict) -> dict:
     for side in sides:
         name = " ".join(str(raw.get(side) or "").split())
         if len(name) > PLAYER_NAMES:
-            raise RuleError(f"A player's name is at most {PLAYER_NAMES} characters; {side} has {len(name)}.", "names")
+            raise RuleError(_("A player's name is at most %(n)s characters; %(side)s has %(length)s.", n=PLAYER_NAMES,
+                              side=side, length=len(name)), "names")
         if name:
             names[side] = name
     if len(set(names.values())) != len(names):
-        raise RuleError("Each player needs a different name.", "names")
+        raise RuleError(_("Each player needs a different name."), "names")
     return names
 
 
@@ -163,12 +175,12 @@ def mulligan(state: dict, p: dict) -> str:
     battle_on(state)
     uid, data, unit = ship(state, p.get("ship"))
     if state["round"] != 1 or phase_now(state) != "Draw" or turn(state)["power"]:
-        raise RuleError("The mulligan comes right after the starting draw, in Turn 1's Draw step "
-                        "(seed 000, Setup).", "mulligan")
+        raise RuleError(_("The mulligan comes right after the starting draw, in Turn 1's Draw step "
+                          "(seed 000, Setup)."), "mulligan")
     name = called(state, data["player"])
-    result = dn.mulligan({"name": name, "hand": count(unit, "hand"), "mulligan_available": data["mulligan_available"]})
+    dn.mulligan({"name": name, "hand": count(unit, "hand"), "mulligan_available": data["mulligan_available"]})
     data["mulligan_available"] = False
-    return said(state, p, data["player"], result["summary"].removeprefix(f"{name} "), sep=" ")
+    return said(state, p, data["player"], MULLIGAN, sep=" ")
 
 
 @mulligan.decider
@@ -186,22 +198,25 @@ def upgrades(state: dict, p: dict) -> str:
     battle_on(state)
     uid, data, unit = ship(state, p.get("ship"))
     if state["round"] != 1 or phase_now(state) != "Draw":
-        raise RuleError("Upgrade Cards are chosen at set-up, before Turn 1's Power Management "
-                        "(seed 000, Setup).", "upgrades")
+        raise RuleError(_("Upgrade Cards are chosen at set-up, before Turn 1's Power Management "
+                          "(seed 000, Setup)."), "upgrades")
     if any(data["slots"]):
-        raise RuleError(f"{data['player']}'s Upgrade Cards are already placed; undo to change them.", "upgrades")
+        raise RuleError(_("%(player)s's Upgrade Cards are already placed; undo to change them.", player=data["player"]),
+                        "upgrades")
     names = p.get("upgrades") or []
     if not names:
-        raise RuleError("Name the Upgrade Cards, separated by commas.", "upgrades")
-    text = ""
+        raise RuleError(_("Name the Upgrade Cards, separated by commas."), "upgrades")
+    check = None
     if p.get("levels") is not None:
         if len(p["levels"]) != len(names):
-            raise RuleError(f"Give one Power Level per Upgrade Card ({len(names)}).", "levels")
+            raise RuleError(_("Give one Power Level per Upgrade Card (%(n)s).", n=len(names)), "levels")
         check = dn.upgrade_power_check(p["levels"], needed(p, "system_power"))
-        text = f" ({check['summary'].rstrip('.')})"
     placed = dn.upgrade_slots(names)
     data["slots"] = placed["slots"]
-    return said(state, p, data["player"], f"{', '.join(names)} in the slots, face-up{text}.")
+    if check is None:
+        return said(state, p, data["player"], Said("%(cards)s in the slots, face-up.", cards=", ".join(names)))
+    return said(state, p, data["player"], Said("%(cards)s in the slots, face-up (%(check)s).", cards=", ".join(names),
+                                               check=bare(check["summary"])))
 
 
 @upgrades.decider
@@ -212,7 +227,7 @@ def decide_upgrades(state: dict, args: dict, ctx) -> dict:
     if levels not in (None, ""):
         numbers = [whole(part) for part in str(levels).replace(",", " ").split()]
         if any(n is None or n < 0 for n in numbers):
-            raise RuleError("Power Levels are whole numbers, e.g. 2, 1, 3.", "levels")
+            raise RuleError(_("Power Levels are whole numbers, e.g. 2, 1, 3."), "levels")
         out["levels"] = numbers
     return out
 
@@ -222,7 +237,7 @@ def split_names(raw) -> list[str]:
         return []
     names = [" ".join(n.split()) for n in str(raw).split(",") if n.strip()]
     if any(len(n) > 40 for n in names):
-        raise RuleError("A card name is at most 40 characters.", "upgrades")
+        raise RuleError(_("A card name is at most 40 characters."), "upgrades")
     return names
 
 

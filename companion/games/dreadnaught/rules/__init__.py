@@ -100,6 +100,7 @@ from companion.games.dreadnaught.rules.set_up import (  # noqa: F401
     mulligan,
     placement_distance,
     setup,
+    setup_summary,
     upgrade_power_check,
 )
 from companion.games.dreadnaught.rules.teams import combined_fire, shared_defense  # noqa: F401

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from companion.errors import RuleError
 from companion.games.dreadnaught.rules.numbers import VICTORY_NAMES, VICTORY_POINTS, _plural
+from companion.said import N_, Said, _
 from companion.schema import whole_argument
 
 # --- Victory ---------------------------------------------------------------------------------
@@ -13,7 +14,7 @@ def victory_points(result: str) -> dict:
     """Points of one battle: Major Victory 5, Minor 3, Pyrrhic 1 (multiplayer only), Defeat 0."""
     key = str(result).strip().lower().replace(" victory", "")
     if key not in VICTORY_POINTS:
-        raise RuleError(f"A result is major, minor, pyrrhic or defeat; got {result!r}.", "result")
+        raise RuleError(_("A result is major, minor, pyrrhic or defeat; got %(result)r.", result=result), "result")
     points = VICTORY_POINTS[key]
     return {"result": key, "points": points, "summary": f"{VICTORY_NAMES[key]}: {points} pts."}
 
@@ -21,10 +22,10 @@ def victory_points(result: str) -> dict:
 def duel_result(eliminated_ships: dict) -> dict:
     """Result of a 2-player battle from who was Eliminated: one -> Major for the other; both -> Minor each."""
     if not isinstance(eliminated_ships, dict) or len(eliminated_ships) != 2:
-        raise RuleError("Give both players and whether each was Eliminated.", "eliminated")
+        raise RuleError(_("Give both players and whether each was Eliminated."), "eliminated")
     out = [name for name, gone in eliminated_ships.items() if gone]
     if not out:
-        raise RuleError("The battle ends only when a ship is Eliminated.", "eliminated")
+        raise RuleError(_("The battle ends only when a ship is Eliminated."), "eliminated")
     results = {}
     for name in eliminated_ships:
         if len(out) == 2:
@@ -38,22 +39,22 @@ def duel_result(eliminated_ships: dict) -> dict:
 
 def running_battle(results, best_of: int) -> dict:
     """Totals over a set of linked games (best of 3, 5 ...): most points at the end wins."""
-    whole_argument(best_of, "best_of", 1, what="Best of")
+    whole_argument(best_of, "best_of", 1, what=N_("Best of"))
     if best_of % 2 == 0:
-        raise RuleError("A running battle is best of an odd number of games (3, 5 ...).", "best_of")
+        raise RuleError(_("A running battle is best of an odd number of games (3, 5 ...)."), "best_of")
     if not isinstance(results, list) or len(results) > best_of:
-        raise RuleError(f"A best of {best_of} has at most {best_of} games.", "results")
+        raise RuleError(_("A best of %(n)s has at most %(n)s games.", n=best_of), "results")
     totals: dict[str, int] = {}
     games = []
     for number, game in enumerate(results, 1):
         if not isinstance(game, dict) or not game:
-            raise RuleError(f"Game {number}: give each player's result.", "results")
+            raise RuleError(_("Game %(n)s: give each player's result.", n=number), "results")
         scored = {}
         for name, result in game.items():
             try:
                 scored[name] = victory_points(result)["points"]
             except RuleError as exc:
-                raise RuleError(f"Game {number}: {exc.message}", "results") from None
+                raise RuleError(_("Game %(n)s: %(refusal)s", n=number, refusal=exc.message), "results") from None
             totals[name] = totals.get(name, 0) + scored[name]
         games.append(scored)
     for game in games:
@@ -69,13 +70,18 @@ def running_battle(results, best_of: int) -> dict:
     winner = leaders[0] if (complete or decided) and len(leaders) == 1 else None
     scores = ", ".join(f"{n} {p}" for n, p in ranking)
     if winner and complete:
-        text = f"{winner} wins the running battle ({scores})."
+        text = Said("%(player)s wins the running battle (%(scores)s).", player=winner, scores=scores)
     elif winner:
-        text = f"{winner} cannot be caught ({scores}); {_plural(left, 'game')} still to play."
+        text = Said("%(player)s cannot be caught (%(scores)s); %(games)s still to play.", player=winner,
+                    scores=scores, games=_plural(left, "game"))
     elif complete:
-        text = f"Tied on points ({scores}): the seed names no tie-break."
+        text = Said("Tied on points (%(scores)s): the seed names no tie-break.", scores=scores)
+    elif scores:
+        text = Said("After %(games)s: %(scores)s; %(left)s to play.", games=_plural(len(results), "game"),
+                    scores=scores, left=left)
     else:
-        text = f"After {_plural(len(results), 'game')}: {scores or 'no points yet'}; {left} to play."
+        text = Said("After %(games)s: no points yet; %(left)s to play.", games=_plural(len(results), "game"),
+                    left=left)
     return {"totals": totals, "games": games, "games_played": len(results), "games_left": left,
             "complete": complete, "decided": decided, "leaders": leaders, "winner": winner, "summary": text}
 
@@ -83,12 +89,14 @@ def running_battle(results, best_of: int) -> dict:
 def most_eliminations(eliminations: dict) -> dict:
     """Winner of a multiplayer game: the player (or team) that Eliminated the most other ships."""
     if not isinstance(eliminations, dict) or not eliminations:
-        raise RuleError("Give each player's (or team's) Eliminations.", "eliminations")
+        raise RuleError(_("Give each player's (or team's) Eliminations."), "eliminations")
     for name, count in eliminations.items():
-        whole_argument(count, "eliminations", 0, what=f"{name}'s Eliminations")
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            whole_argument(count, "eliminations", 0, what=_("%(player)s's Eliminations", player=name))
     best = max(eliminations.values())
     leaders = [n for n, c in eliminations.items() if c == best]
     winner = leaders[0] if len(leaders) == 1 else None
-    text = (f"{winner} wins with {_plural(best, 'Elimination')}." if winner
-            else f"Tied on {_plural(best, 'Elimination')}: {', '.join(leaders)} (the seed names no tie-break).")
+    text = (Said("%(player)s wins with %(eliminations)s.", player=winner, eliminations=_plural(best, "Elimination"))
+            if winner else Said("Tied on %(eliminations)s: %(leaders)s (the seed names no tie-break).",
+                                eliminations=_plural(best, "Elimination"), leaders=", ".join(leaders)))
     return {"winner": winner, "leaders": leaders, "summary": text}

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from companion.errors import RuleError
-from companion.games.dreadnaught.rules.numbers import PRIMARY_BURN, TOKEN_BURN, _plural
+from companion.games.dreadnaught.rules.numbers import PRIMARY_BURN, TOKEN_BURN, _plural, sentence
+from companion.said import N_, Said, _, joined
 from companion.schema import whole_argument
 
 # --- Card Burn --------------------------------------------------------------------------------
@@ -21,10 +22,10 @@ def card_burn(amount: int, hand: int, deck: int, *, choices=(), revealed=(), tok
     "card"); they absorb whatever the choices leave.  Primary cards count 2, tokens 1.  Ready cards
     cannot be burned.  A choice or revealed card past the point where the burn is met is an error.
     """
-    whole_argument(amount, "amount", 0, what="Card Burn")
-    whole_argument(hand, "hand", 0, what="Cards in hand")
-    whole_argument(deck, "deck", 0, what="Cards in the Draw Deck")
-    whole_argument(tokens, "tokens", 0, what="Tokens")
+    whole_argument(amount, "amount", 0, what=N_("Card Burn"))
+    whole_argument(hand, "hand", 0, what=N_("Cards in hand"))
+    whole_argument(deck, "deck", 0, what=N_("Cards in the Draw Deck"))
+    whole_argument(tokens, "tokens", 0, what=N_("Tokens"))
     left = amount
     new_hand, new_deck, new_tokens = hand, deck, tokens
     burned, crumbling, discarded = [], [], 0
@@ -37,35 +38,36 @@ def card_burn(amount: int, hand: int, deck: int, *, choices=(), revealed=(), tok
 
     for i, choice in enumerate(choices):
         if not isinstance(choice, dict):
-            raise RuleError("Each Card Burn choice is a card or token with its source.", "choices")
+            raise RuleError(_("Each Card Burn choice is a card or token with its source."), "choices")
         source = choice.get("from")
         if source == "ready":
-            raise RuleError("Ready cards cannot be discarded to satisfy Card Burn (seed 000, Ready Cards & "
-                            "Card Burn).", "choices")
+            raise RuleError(_("Ready cards cannot be discarded to satisfy Card Burn (seed 000, Ready Cards & "
+                              "Card Burn)."), "choices")
         if source not in BURN_SOURCES:
-            raise RuleError(f"A Card Burn choice comes from the hand, a token, a Remains in Play card or an "
-                            f"Indestructible card; got {source!r}.", "choices")
+            raise RuleError(_("A Card Burn choice comes from the hand, a token, a Remains in Play card or an "
+                              "Indestructible card; got %(source)r.", source=source), "choices")
         if left == 0:
-            raise RuleError(f"The Card Burn of {amount} is already met; choice {i + 1} is not needed.", "choices")
+            raise RuleError(_("The Card Burn of %(amount)s is already met; choice %(n)s is not needed.", amount=amount,
+                                  n=i + 1), "choices")
         name = choice.get("name")
         primary = bool(choice.get("primary", False))
         if source == "hand":
             if new_hand == 0:
-                raise RuleError("No cards left in hand to discard.", "choices")
+                raise RuleError(_("No cards left in hand to discard."), "choices")
             count = PRIMARY_BURN if primary else 1
             new_hand -= 1
             discarded += 1
         elif source == "token":
             if new_tokens == 0:
-                raise RuleError("No tokens left to discard.", "choices")
+                raise RuleError(_("No tokens left to discard."), "choices")
             count = TOKEN_BURN
             new_tokens -= 1
         elif source == "remains_in_play":
             count = PRIMARY_BURN if primary else 1
             discarded += 1
         else:
-            printed = whole_argument(choice.get("x"), "choices", 1, what="Indestructible-X")
-            on_card = whole_argument(choice.get("tokens", 0), "choices", 0, printed - 1, what="Tokens on the card")
+            printed = whole_argument(choice.get("x"), "choices", 1, what=N_("Indestructible-X"))
+            on_card = whole_argument(choice.get("tokens", 0), "choices", 0, printed - 1, what=N_("Tokens on the card"))
             strength = printed - on_card
             if left >= strength:
                 count = strength
@@ -83,11 +85,12 @@ def card_burn(amount: int, hand: int, deck: int, *, choices=(), revealed=(), tok
     from_deck = 0
     for i, card in enumerate(revealed):
         if card not in ("primary", "card"):
-            raise RuleError(f"Each revealed card is 'primary' or 'card'; got {card!r}.", "revealed")
+            raise RuleError(_("Each revealed card is 'primary' or 'card'; got %(card)r.", card=card), "revealed")
         if left == 0:
-            raise RuleError(f"The Card Burn is met before revealed card {i + 1}; leave it on the deck.", "revealed")
+            raise RuleError(_("The Card Burn is met before revealed card %(n)s; leave it on the deck.", n=i + 1),
+                            "revealed")
         if new_deck == 0:
-            raise RuleError("The Draw Deck is empty; no more cards to reveal.", "revealed")
+            raise RuleError(_("The Draw Deck is empty; no more cards to reveal."), "revealed")
         count = PRIMARY_BURN if card == "primary" else 1
         new_deck -= 1
         from_deck += 1
@@ -108,26 +111,30 @@ def card_burn(amount: int, hand: int, deck: int, *, choices=(), revealed=(), tok
         out["unabsorbed"] = left
     else:
         out["still_to_burn"] = left
-    parts = [f"Card Burn {amount}"]
+    parts = []
     if out["from_hand"]:
-        parts.append(f"{out['from_hand']} from hand")
+        parts.append(Said("%(n)s from hand", n=out["from_hand"]))
     if from_deck:
-        parts.append(f"{from_deck} from the deck")
+        parts.append(Said("%(n)s from the deck", n=from_deck))
     if from_play:
         parts.append(_plural(from_play, "Remains in Play card"))
     if tokens - new_tokens:
         parts.append(_plural(tokens - new_tokens, "token"))
     for item in crumbling:
-        what = "removed" if item["removed"] else f"takes {item['tokens_placed']} tokens (X now {item['x_left']})"
-        parts.append(f"{item['name'] or 'Indestructible card'} {what}")
-    text = ": ".join([parts[0], ", ".join(parts[1:]) or "nothing discarded"])
+        card = item["name"] or Said("Indestructible card")
+        parts.append(Said("%(card)s removed", card=card) if item["removed"] else
+                     Said("%(card)s takes %(n)s tokens (X now %(x)s)", card=card, n=item["tokens_placed"],
+                          x=item["x_left"]))
+    text = Said("Card Burn %(amount)s: %(burned)s", amount=amount,
+                burned=joined(", ", parts) if parts else Said("nothing discarded"))
     if excess:
-        text += f" ({excess} over: a Primary card counts 2)"
+        text = Said("%(text)s (%(n)s over: a Primary card counts 2)", text=text, n=excess)
     if out["still_to_burn"]:
-        text += f"; {out['still_to_burn']} still to burn: reveal the top card of the deck or choose more"
+        text = Said("%(text)s; %(n)s still to burn: reveal the top card of the deck or choose more", text=text,
+                    n=out["still_to_burn"])
     if eliminated:
-        text += "; no cards in hand or deck - Eliminated"
+        text = Said("%(text)s; no cards in hand or deck - Eliminated", text=text)
         if out["unabsorbed"]:
-            text += f" ({out['unabsorbed']} burn had nothing left to hit)"
-    out["summary"] = text + "."
+            text = Said("%(text)s (%(n)s burn had nothing left to hit)", text=text, n=out["unabsorbed"])
+    out["summary"] = sentence(text)
     return out

@@ -12,7 +12,9 @@ from companion.games.dreadnaught.rules.numbers import (
     FLEET_START,
     FLEET_TRIGGERS,
     _plural,
+    sentence,
 )
+from companion.said import Said, _, joined
 from companion.schema import whole_argument
 
 # --- Multiplayer ------------------------------------------------------------------------------
@@ -20,18 +22,19 @@ from companion.schema import whole_argument
 def fleet_arrival_start(fleets, *, teams: bool = False) -> dict:
     """The first Elimination starts the timer: one Fleet Token per remaining ship (or team) on 8."""
     if not isinstance(fleets, list) or not fleets or not all(isinstance(f, str) and f.strip() for f in fleets):
-        raise RuleError("Name each remaining ship (or team) that gets a Fleet Token.", "fleets")
+        raise RuleError(_("Name each remaining ship (or team) that gets a Fleet Token."), "fleets")
     if len(set(fleets)) != len(fleets):
-        raise RuleError("Each Fleet Token needs a different name.", "fleets")
+        raise RuleError(_("Each Fleet Token needs a different name."), "fleets")
     return {"started": True, "teams": bool(teams), "tokens": {f: FLEET_START for f in fleets},
             "lost": [], "event_advancer": {}, "ends_this_turn": False,
-            "summary": f"Fleet Arrival Timer started: {_plural(len(fleets), 'Fleet Token')} on {FLEET_START}."}
+            "summary": sentence(Said("Fleet Arrival Timer started: %(tokens)s on %(start)s",
+                                     tokens=_plural(len(fleets), "Fleet Token"), start=FLEET_START))}
 
 
 def _timer(timer) -> dict:
     if not isinstance(timer, dict) or not timer.get("started"):
-        raise RuleError("The Fleet Arrival Timer starts only when the first ship is Eliminated "
-                        "(seed 000, Fleet Arrival Timer).", "timer")
+        raise RuleError(_("The Fleet Arrival Timer starts only when the first ship is Eliminated "
+                          "(seed 000, Fleet Arrival Timer)."), "timer")
     return copy.deepcopy(timer)
 
 
@@ -46,18 +49,19 @@ def fleet_arrival_advance(timer, trigger: str, *, fleet: str | None = None, play
     """
     timer = _timer(timer)
     if trigger not in FLEET_TRIGGERS:
-        raise RuleError(f"A Fleet Token moves for {', '.join(FLEET_TRIGGERS)}; got {trigger!r}.", "trigger")
+        raise RuleError(_("A Fleet Token moves for %(triggers)s; got %(trigger)r.", triggers=", ".join(FLEET_TRIGGERS),
+                                  trigger=trigger), "trigger")
     spaces, whose = FLEET_TRIGGERS[trigger]
     if whose == "own":
         if fleet not in timer["tokens"]:
-            raise RuleError(f"Name the Fleet Token to move; {fleet!r} is not on the timer.", "fleet")
+            raise RuleError(_("Name the Fleet Token to move; %(fleet)r is not on the timer.", fleet=fleet), "fleet")
         if trigger == "event_card" and timer["teams"]:
             if not player:
-                raise RuleError("Name the player who plays the Event Card.", "player")
+                raise RuleError(_("Name the player who plays the Event Card."), "player")
             already = timer["event_advancer"].get(fleet)
             if already and already != player:
-                raise RuleError(f"Only one player per team advances the Fleet Token each turn; {already} "
-                                f"already did (seed 000, Event Cards).", "player")
+                raise RuleError(_("Only one player per team advances the Fleet Token each turn; %(player)s "
+                                  "already did (seed 000, Event Cards).", player=already), "player")
             timer["event_advancer"][fleet] = player
         moved = [fleet]
     else:
@@ -66,7 +70,7 @@ def fleet_arrival_advance(timer, trigger: str, *, fleet: str | None = None, play
         timer["tokens"][name] = max(0, timer["tokens"][name] - spaces)
     if fleet_lost is not None:
         if fleet_lost not in timer["tokens"]:
-            raise RuleError(f"{fleet_lost!r} is not on the timer.", "fleet_lost")
+            raise RuleError(_("%(fleet)r is not on the timer.", fleet=fleet_lost), "fleet_lost")
         if fleet_lost not in timer["lost"]:
             timer["lost"].append(fleet_lost)
     arrived = [n for n, pos in timer["tokens"].items() if pos == 0]
@@ -96,23 +100,29 @@ def fleet_arrival_effects(timer, distances) -> dict:
     """
     timer = _timer(timer)
     if not isinstance(distances, dict):
-        raise RuleError("Give, for each arriving fleet, the hexes to each enemy ship.", "distances")
+        raise RuleError(_("Give, for each arriving fleet, the hexes to each enemy ship."), "distances")
     arriving = [n for n, pos in timer["tokens"].items() if pos == 0]
     if not arriving:
-        raise RuleError("No Fleet Token is on the 0 space.", "timer")
+        raise RuleError(_("No Fleet Token is on the 0 space."), "timer")
     hits = []
     for fleet in arriving:
         if fleet in timer["lost"]:
             continue
         for ship, hexes in (distances.get(fleet) or {}).items():
-            whole_argument(hexes, "distances", 0, what=f"Hexes from {fleet} to {ship}")
+            if isinstance(hexes, bool) or not isinstance(hexes, int) or hexes < 0:
+                whole_argument(hexes, "distances", 0, what=_("Hexes from %(fleet)s to %(ship)s", fleet=fleet, ship=ship))
             if hexes <= ARRIVAL_RANGE:
                 hits.append({"fleet": fleet, "ship": ship, "hexes": hexes,
                              "damage": ARRIVAL_DAMAGE, "card_burn": ARRIVAL_BURN})
-    text = ", ".join(f"{h['ship']} takes {h['damage']} Damage and {h['card_burn']} Card Burn from {h['fleet']}"
-                     for h in hits) or "no enemy ship within 4 hexes"
+    text = joined(", ", [Said("%(ship)s takes %(damage)s Damage and %(burn)s Card Burn from %(fleet)s", ship=h["ship"],
+                              damage=h["damage"], burn=h["card_burn"], fleet=h["fleet"]) for h in hits]
+                  ) or Said("no enemy ship within 4 hexes")
     harmless = [f for f in arriving if f in timer["lost"]]
     if harmless:
-        text += f"; {', '.join(harmless)} arrive{'s' if len(harmless) == 1 else ''} without a Dreadnaught: no effect"
+        fleets = ", ".join(harmless)
+        text = (Said("%(text)s; %(fleets)s arrives without a Dreadnaught: no effect", text=text, fleets=fleets)
+                if len(harmless) == 1 else
+                Said("%(text)s; %(fleets)s arrive without a Dreadnaught: no effect", text=text, fleets=fleets))
+    arrive = Said("Fleets arrive: %(text)s", text=text)
     return {"arriving": arriving, "hits": hits, "game_ends": True,
-            "summary": f"Fleets arrive: {text}. The game ends: most Eliminations wins."}
+            "summary": Said("%(text)s. The game ends: most Eliminations wins.", text=arrive)}

@@ -10,6 +10,7 @@ import math
 
 from companion.errors import RuleError
 from companion.games.dreadnaught.rules.numbers import PRIORITY, PRIORITY_TIEBREAK, TOP_TENTHS, X_TENTHS
+from companion.said import _
 from companion.schema import whole_argument
 
 
@@ -24,14 +25,15 @@ def _initiative(value, field: str = "initiative") -> int:
         try:
             value = float(text)
         except ValueError:
-            raise RuleError(f"An initiative is X or a number from 5.9 down to 0; got {text!r}.", field) from None
+            raise RuleError(_("An initiative is X or a number from 5.9 down to 0; got %(value)r.", value=text),
+                            field) from None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise RuleError(f"An initiative is X or a number from 5.9 down to 0; got {shown}.", field)
+        raise RuleError(_("An initiative is X or a number from 5.9 down to 0; got %(value)s.", value=shown), field)
     tenths = round(value * 10)
     if abs(value * 10 - tenths) > 1e-6:
-        raise RuleError(f"Initiative steps go in tenths (5.9, 5.8 ...); got {shown}.", field)
+        raise RuleError(_("Initiative steps go in tenths (5.9, 5.8 ...); got %(value)s.", value=shown), field)
     if not 0 <= tenths <= TOP_TENTHS:
-        raise RuleError(f"Initiative runs from X, then 5.9 down to 0; got {shown}.", field)
+        raise RuleError(_("Initiative runs from X, then 5.9 down to 0; got %(value)s.", value=shown), field)
     return tenths
 
 
@@ -49,7 +51,8 @@ def _card_type(value, name) -> str:
     if text == "Defence":
         text = "Defense"
     if text not in PRIORITY:
-        raise RuleError(f"{name}: the card type is one of {', '.join(PRIORITY)}; got {value!r}.", "type")
+        raise RuleError(_("%(card)s: the card type is one of %(types)s; got %(value)r.", card=name,
+                          types=", ".join(PRIORITY), value=value), "type")
     return text
 
 
@@ -62,29 +65,31 @@ def initiative_order(cards, attacker: str = "Attacker") -> dict:
     is still tied is flagged ``attacker_chooses`` (seed 000, Initiative Order, Priority).
     """
     if not isinstance(cards, list):
-        raise RuleError("List the revealed cards.", "cards")
+        raise RuleError(_("List the revealed cards."), "cards")
     entries, ids = [], set()
     for number, card in enumerate(cards, 1):
         if not isinstance(card, dict):
-            raise RuleError(f"Card {number} must give its name, type and initiative steps.", "cards")
+            raise RuleError(_("Card %(n)s must give its name, type and initiative steps.", n=number), "cards")
         name = str(card.get("name") or card.get("id") or "").strip()
         if not name:
-            raise RuleError(f"Card {number} needs a name.", "name")
+            raise RuleError(_("Card %(n)s needs a name.", n=number), "name")
         if card.get("id") is not None:
             if card["id"] in ids:
-                raise RuleError(f"Two cards share the id {card['id']!r}.", "id")
+                raise RuleError(_("Two cards share the id %(id)r.", id=card["id"]), "id")
             ids.add(card["id"])
         kind = _card_type(card.get("type"), name)
         steps = card.get("steps")
         if not isinstance(steps, list) or not steps:
-            raise RuleError(f"{name}: list the initiative steps it resolves at.", "steps")
+            raise RuleError(_("%(card)s: list the initiative steps it resolves at.", card=name), "steps")
         tenths = [_initiative(step, "steps") for step in steps]
         if len(set(tenths)) != len(tenths):
-            raise RuleError(f"{name}: list each initiative step once.", "steps")
-        key, _ = PRIORITY_TIEBREAK.get(kind, (None, None))
+            raise RuleError(_("%(card)s: list each initiative step once.", card=name), "steps")
+        key, _words = PRIORITY_TIEBREAK.get(kind, (None, None))
         level = card.get(key) if key else None
         if level is not None:
-            whole_argument(level, key, 0, what=f"{name}'s {key.replace('_', ' ')}")
+            if isinstance(level, bool) or not isinstance(level, int) or level < 0:
+                whole_argument(level, key, 0, what=_("%(card)s's power level", card=name) if key == "power_level"
+                               else _("%(card)s's speed", card=name))
         ordered = sorted(tenths, reverse=True)
         for i, t in enumerate(ordered, 1):
             entries.append({"card": name, "id": card.get("id"), "owner": card.get("owner"), "type": kind,
@@ -96,8 +101,9 @@ def initiative_order(cards, attacker: str = "Attacker") -> dict:
         key, words = PRIORITY_TIEBREAK.get(entry["type"], (None, None))
         if key and entry["_level"] is None and any(
                 o is not entry and o["_t"] == entry["_t"] and o["type"] == entry["type"] for o in entries):
-            raise RuleError(f"{entry['card']} ties with another {entry['type']} Card at initiative "
-                            f"{entry['initiative']}: enter its {words} (higher breaks the tie).", key)
+            raise RuleError(_("%(card)s ties with another %(type)s Card at initiative %(initiative)s: enter its "
+                              "%(tiebreak)s (higher breaks the tie).", card=entry["card"], type=entry["type"],
+                              initiative=entry["initiative"], tiebreak=_(words)), key)
     entries.sort(key=lambda e: (-e["_t"], e["_rank"], -(e["_level"] or 0)))
     order, choices = [], []
     group, group_id = None, 0

@@ -5,6 +5,8 @@ one place.
 """
 from __future__ import annotations
 
+from companion.said import N_, Said, joined
+
 # --- numbers of the seed ----------------------------------------------------------------------
 BASE_HP = 24              # seed 000, Setup: "Both players then set their HP to 24."
 HAND_SIZE = 6             # seed 000, Setup "drawing 6 cards"; Turn Sequence, Draw "until they have 6"
@@ -29,25 +31,25 @@ NARROW_WIDENS = ("Long", "Extreme")
 
 # seed 000, Initiative Order, Priority: top to bottom, then "the Attacker chooses"
 PRIORITY = ("Upgrade", "Terrain", "Event", "Defense", "Offense")
-PRIORITY_TIEBREAK = {"Upgrade": ("power_level", "power level"), "Terrain": ("speed", "speed")}
+PRIORITY_TIEBREAK = {"Upgrade": ("power_level", N_("power level")), "Terrain": ("speed", N_("speed"))}
 X_TENTHS = 100            # initiative X: before 5.9 (seed 000, Initiative Order)
 TOP_TENTHS = 59           # 5.9 is the highest numbered step (seed 000, Initiative Order)
 
 # seed 000, Power Management: the choices per number of cards played
 POWER_MANAGEMENT = {
     3: (),
-    2: (("smaller_move", "Move using the smaller move value on your Offense System Card."),
-        ("flip_one_upgrade", "Flip one Upgrade Card face-up.")),
-    1: (("larger_move", "Move using the larger move value on your Offense System Card."),
-        ("flip_two_upgrades", "Flip 2 Upgrade Cards face-up."),
+    2: (("smaller_move", N_("Move using the smaller move value on your Offense System Card.")),
+        ("flip_one_upgrade", N_("Flip one Upgrade Card face-up."))),
+    1: (("larger_move", N_("Move using the larger move value on your Offense System Card.")),
+        ("flip_two_upgrades", N_("Flip 2 Upgrade Cards face-up.")),
         ("flip_one_upgrade_and_smaller_move",
-         "Flip one Upgrade Card face-up and move using the smaller move value.")),
+         N_("Flip one Upgrade Card face-up and move using the smaller move value."))),
 }
 
 # seed 000, Victory & Defeat: Major 5, Minor 3, Pyrrhic 1; a defeat earns nothing (no points named)
 VICTORY_POINTS = {"major": 5, "minor": 3, "pyrrhic": 1, "defeat": 0}
-VICTORY_NAMES = {"major": "Major Victory", "minor": "Minor Victory", "pyrrhic": "Pyrrhic Victory",
-                 "defeat": "Defeat"}
+VICTORY_NAMES = {"major": N_("Major Victory"), "minor": N_("Minor Victory"), "pyrrhic": N_("Pyrrhic Victory"),
+                 "defeat": N_("Defeat")}
 
 # seed 000, Multiplayer Games
 PLAYERS_BASE = 4          # "Up to four players"
@@ -81,5 +83,42 @@ COMBINED_FIRE = {"damage": 2, "push": 1, "card_burn": 2}
 # --- small helpers ----------------------------------------------------------------------------
 
 
+# the counted words of the sentences players read, one message for one and one for more (issue 42)
+PLURALS = {
+    "card": (N_("%(n)s card"), N_("%(n)s cards")),
+    "game": (N_("%(n)s game"), N_("%(n)s games")),
+    "Elimination": (N_("%(n)s Elimination"), N_("%(n)s Eliminations")),
+    "Fleet Token": (N_("%(n)s Fleet Token"), N_("%(n)s Fleet Tokens")),
+    "Remains in Play card": (N_("%(n)s Remains in Play card"), N_("%(n)s Remains in Play cards")),
+    "token": (N_("%(n)s token"), N_("%(n)s tokens")),
+}
+
+
 def _plural(count: int, word: str) -> str:
+    """"1 card", "2 cards": a Said for the words players read (``PLURALS``), plain text for the others."""
+    if word in PLURALS:
+        return Said(PLURALS[word][0 if count == 1 else 1], n=count)
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def sentence(text) -> str:
+    """``text`` closed with a full stop, keeping its message (``bare`` takes the stop off again)."""
+    return Said("%(text)s.", text=text)
+
+
+def bare(text, stop: str = "."):
+    """``text`` without its closing words (a full stop, or ``stop``), keeping its message: a Said closed by
+    a wrapper message ("%(text)s.") gives back its inner part; a joined one, its last part bare."""
+    if not str.endswith(text, stop):
+        return text
+    if isinstance(text, Said):
+        if text.parts is not None:
+            return joined(text.args["sep"], (*text.parts[:-1], bare(text.parts[-1], stop)))
+        if text.msg == "%(text)s" + stop:
+            return text.args["text"]
+        last = next((k for k in text.args if text.msg.endswith(f"%({k})s")), None)
+        if last is not None and isinstance(text.args[last], str):
+            return Said(text.msg, **{**text.args, last: bare(text.args[last], stop)})
+    if stop == ".":
+        return text.rstrip(".")
+    return text.removesuffix(stop)

@@ -5,23 +5,25 @@ from __future__ import annotations
 from companion.errors import RuleError
 from companion.games.dreadnaught.rules.numbers import COMBINED_FIRE, RANGE_BANDS
 from companion.games.dreadnaught.rules.range_bands import range_band
+from companion.said import Said, _
 
 
 def combined_fire(attackers, teams: dict, effect: str, applied_this_step: bool = False) -> dict:
     """[Teams] Combined Fire: teammates hitting one target at one step add 2 Damage, 1 Push or 2 Burn."""
     if not isinstance(attackers, list) or len(set(attackers)) < 2:
-        raise RuleError("Combined Fire needs you and at least one teammate attacking the same target.", "attackers")
+        raise RuleError(_("Combined Fire needs you and at least one teammate attacking the same target."), "attackers")
     if not isinstance(teams, dict) or any(a not in teams for a in attackers):
-        raise RuleError("Give each attacker's team.", "teams")
+        raise RuleError(_("Give each attacker's team."), "teams")
     if len({teams[a] for a in attackers}) != 1:
-        raise RuleError("Combined Fire is for teammates only.", "attackers")
+        raise RuleError(_("Combined Fire is for teammates only."), "attackers")
     if effect not in COMBINED_FIRE:
-        raise RuleError("Choose the extra effect: damage, push or card_burn.", "effect")
+        raise RuleError(_("Choose the extra effect: damage, push or card_burn."), "effect")
     if applied_this_step:
-        raise RuleError("Combined Fire applies only once per initiative step (seed 000, Targeting).", "effect")
+        raise RuleError(_("Combined Fire applies only once per initiative step (seed 000, Targeting)."), "effect")
     bonus = COMBINED_FIRE[effect]
     words = {"damage": "Damage", "push": "Push", "card_burn": "Card Burn"}[effect]
-    return {"effect": effect, "bonus": bonus, "summary": f"Combined Fire: +{bonus} {words} on the target."}
+    return {"effect": effect, "bonus": bonus,
+            "summary": Said("Combined Fire: +%(n)s %(effect)s on the target.", n=bonus, effect=words)}
 
 
 def shared_defense(hexes: int) -> dict:

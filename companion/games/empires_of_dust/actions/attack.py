@@ -21,6 +21,7 @@ from companion.games.empires_of_dust.state import (
     stats_of,
     weapon_index,
 )
+from companion.said import N_, Said, _, joined
 from companion.schema import Dice, Flag, Int, Obj, Ref, Text
 from companion.trackers import cooldown, gauge
 
@@ -40,22 +41,23 @@ def _terrain(value, field: str, allowed=TERRAIN) -> str | None:
     if value in (None, "", "none"):
         return None
     if value not in allowed:
-        raise RuleError(f"{field} must be one of {', '.join(allowed)} (or nothing).", field)
+        raise RuleError(_("%(field)s must be one of %(kinds)s (or nothing).", field=field, kinds=", ".join(allowed)), field)
     return value
 
 
 def _cooldown_use(unit: dict, item: str, state: dict, *, per_phase: bool) -> bool:
     """Whether using ``item`` now starts its cooldown (False: already running for this turn)."""
     if item not in unit["design"].get("equipment", []):
-        raise RuleError(f"{unit['name']} has no {eod.equipment()[item]['name']}.", item.replace("-", "_"))
+        raise RuleError(_("%(unit)s has no %(item)s.", unit=unit["name"], item=eod.equipment()[item]["name"]),
+                        item.replace("-", "_"))
     tracker = unit["trackers"][EQUIPMENT_TRACKERS[item]]
     now = core.clock(state)
     if cooldown.is_ready(tracker, now):
         return True
     if per_phase and tracker["ready_at"] == now.round + tracker["every"]:
         return False  # seed 001: the overloader lasts its combat phase, the detector its turn
-    raise RuleError(f"{tracker['label']} is cooling down: ready again in turn {tracker['ready_at']} "
-                    f"(seed 001, Equipment).", item.replace("-", "_"))
+    raise RuleError(_("%(tracker)s is cooling down: ready again in turn %(turn)s (seed 001, Equipment).",
+                      tracker=tracker["label"], turn=tracker["ready_at"]), item.replace("-", "_"))
 
 
 def fire_check(state: dict, attacker: dict, windex: int, shot: str, target_id: str) -> None:
@@ -63,29 +65,29 @@ def fire_check(state: dict, attacker: dict, windex: int, shot: str, target_id: s
     g = game(state)
     aid = attacker["id"]
     if g["ecm_blocked"].get(aid):
-        raise RuleError(f"{attacker['name']} failed an ECM target lock this phase and cannot target "
-                        "another ship (seed 001, ECM).", "attacker")
+        raise RuleError(_("%(unit)s failed an ECM target lock this phase and cannot target another ship (seed 001, ECM).",
+                          unit=attacker["name"]), "attacker")
     fired = g["fired"].get(aid, [])
     mains = [f for f in fired if f["shot"] == "main"]
     if shot == "main":
         if is_base(attacker):
             eod.base_attacks(cls_of(attacker), [*mains, {"target": target_id, "weapon": windex}])
         elif mains:
-            raise RuleError(f"{attacker['name']} has already fired this combat phase: each ship fires one "
-                            "of its weapons (seed 001, Combat Phase).", "attacker")
+            raise RuleError(_("%(unit)s has already fired this combat phase: each ship fires one of its weapons "
+                              "(seed 001, Combat Phase).", unit=attacker["name"]), "attacker")
     elif shot == "berserker":
         if "berserker" not in stats_of(attacker)["specialisations"]:
-            raise RuleError("Only a Berserker fires a second shot (seed 001, Specialization System).", "shot")
+            raise RuleError(_("Only a Berserker fires a second shot (seed 001, Specialization System)."), "shot")
         if not any(f["weapon"] == windex for f in mains):
-            raise RuleError("A Berserker's second shot is from the same weapon as its first: fire that "
-                            "weapon first (seed 001, Specialization System).", "weapon")
+            raise RuleError(_("A Berserker's second shot is from the same weapon as its first: fire that "
+                              "weapon first (seed 001, Specialization System)."), "weapon")
         if any(f["shot"] == "berserker" for f in fired):
-            raise RuleError(f"{attacker['name']} has already fired its second shot this phase.", "shot")
+            raise RuleError(_("%(unit)s has already fired its second shot this phase.", unit=attacker["name"]), "shot")
     elif shot == "point-defence":
         if any(f["shot"] == "point-defence" for f in fired):
-            raise RuleError(f"{attacker['name']} has already fired point-defence this phase.", "shot")
+            raise RuleError(_("%(unit)s has already fired point-defence this phase.", unit=attacker["name"]), "shot")
     else:
-        raise RuleError(f"shot must be one of {', '.join(SHOT_KINDS)}.", "shot")
+        raise RuleError(_("shot must be one of %(kinds)s.", kinds=", ".join(SHOT_KINDS)), "shot")
 
 
 def _no_auras_on_drones(args: dict, attacker: dict, target: dict) -> None:
@@ -98,8 +100,8 @@ def _no_auras_on_drones(args: dict, attacker: dict, target: dict) -> None:
             continue
         for key in keys:
             if _modifier(args, key):
-                raise RuleError(f"Drones are not affected by auras (seed 001, Aura Generators): clear the "
-                                f"{key} aura for {unit['name']}.", "aura")
+                raise RuleError(_("Drones are not affected by auras (seed 001, Aura Generators): clear the %(key)s aura "
+                                  "for %(unit)s.", key=key, unit=unit["name"]), "aura")
 
 
 def target_of(unit: dict, state: dict) -> dict:
@@ -124,18 +126,18 @@ def plan_attack(state: dict, args: dict, detection_base: int | None = None) -> d
     windex = weapon_index(attacker, args.get("weapon", 0))
     weapon = attacker["design"]["weapons"][windex]
     if "drone" in weapon:
-        raise RuleError(f"{weapon['name']} is a drone launcher: launch its drone in the movement phase "
-                        "and the drone fires (seed 001, Drone Launchers).", "weapon")
+        raise RuleError(_("%(weapon)s is a drone launcher: launch its drone in the movement phase and the drone fires "
+                          "(seed 001, Drone Launchers).", weapon=weapon["name"]), "weapon")
     shot = args.get("shot") or "main"
     target = designed(state, args.get("target"), "target")
     if target["id"] == attacker["id"]:
-        raise RuleError("A ship cannot fire at itself.", "target")
+        raise RuleError(_("A ship cannot fire at itself."), "target")
     fire_check(state, attacker, windex, shot, target["id"])
     ally = target["side"] == attacker["side"]
     _no_auras_on_drones(args, attacker, target)
     distance = entered_int(args, "distance", None, type_="eod-attack")
     if distance is None:
-        raise RuleError("Enter the distance to the target (in units) for the detection and range check.",
+        raise RuleError(_("Enter the distance to the target (in units) for the detection and range check."),
                         "distance")
     a_stats, t_stats = stats_of(attacker), stats_of(target)
     fine = False
@@ -168,8 +170,8 @@ def plan_attack(state: dict, args: dict, detection_base: int | None = None) -> d
                         designated="Designated" in conditions(target),
                         docked=bool(docked_at(state, target["id"])) and not (ally and is_base(attacker)))
     if not aim["can_fire"]:
-        raise RuleError(f"{attacker['name']} cannot fire {weapon['name']} at {target['name']}: "
-                        f"{aim['summary']}.", "distance")
+        raise RuleError(_("%(unit)s cannot fire %(weapon)s at %(target)s: %(why)s.", unit=attacker["name"],
+                          weapon=weapon["name"], target=target["name"], why=eod.spoken(aim["summary"])), "distance")
     augs = set(weapon.get("augmenters", []))
     options = {"attacker": attacker_of(attacker, state), "overloader": overload, "assassins_touch": touch,
                "penetration_modifier": _modifier(args, "penetration"),
@@ -188,19 +190,19 @@ def plan_attack(state: dict, args: dict, detection_base: int | None = None) -> d
                          "target_ecm": "ECM active" in conditions(target), "ally": ally}}]
     extra = args.get("hits") or {}
     if not isinstance(extra, dict):
-        raise RuleError("hits must map ships to blast, touching, chain, chain-2 or furtherance.", "hits")
+        raise RuleError(_("hits must map ships to blast, touching, chain, chain-2 or furtherance."), "hits")
     for uid, kind in extra.items():
         if kind in (None, "", "none"):
             continue
         other = designed(state, uid, "hits")
         if kind not in EXTRA_HITS:
-            raise RuleError(f"{other['name']}: a further hit is blast, touching, chain, chain-2 or "
-                            "furtherance.", "hits")
+            raise RuleError(_("%(unit)s: a further hit is blast, touching, chain, chain-2 or furtherance.",
+                              unit=other["name"]), "hits")
         if other["id"] in (target["id"], attacker["id"]):
-            raise RuleError(f"{other['name']} is already in this attack as its shooter or main target.", "hits")
+            raise RuleError(_("%(unit)s is already in this attack as its shooter or main target.", unit=other["name"]), "hits")
         if other["side"] == attacker["side"]:
-            raise RuleError(f"Blast damage does not damage the attacking or allied ships: leave "
-                            f"{other['name']} out (seed 001, Blast Damage).", "hits")
+            raise RuleError(_("Blast damage does not damage the attacking or allied ships: leave %(unit)s out "
+                              "(seed 001, Blast Damage).", unit=other["name"]), "hits")
         position, kind_shot, jump = EXTRA_HITS[kind]
         hit_shot = kind_shot or main_shot
         hits.append({"target": other["id"], "position": position, "shot": hit_shot, "jump": jump,
@@ -208,7 +210,7 @@ def plan_attack(state: dict, args: dict, detection_base: int | None = None) -> d
                                                 "jump": jump, "surge_count": 0, "target_ecm": False,
                                                 "ally": False}})
     if len(hits) > 12:
-        raise RuleError("At most 11 further ships in one attack.", "hits")
+        raise RuleError(_("At most 11 further ships in one attack."), "hits")
     _chain_check([h["jump"] for h in hits if h["shot"] == "chain"])
     return {"attacker": attacker, "weapon": weapon, "windex": windex, "shot": shot, "target": target,
             "aim": aim, "uses": uses, "hits": hits, "ally": ally}
@@ -219,13 +221,13 @@ def _chain_check(jumps: list[int]) -> None:
     is defined at the impact site of the first target", so the jumps are a chain: one first jump
     (chain), then one second jump from it (chain-2)."""
     if len(jumps) > eod.CHAIN_JUMPS:
-        raise RuleError(f"A chain-hit makes up to {eod.CHAIN_JUMPS} jumps after the main hit (seed 001, "
-                        f"Chain-Hit); {len(jumps)} ships are marked chain.", "hits")
+        raise RuleError(_("A chain-hit makes up to %(most)s jumps after the main hit (seed 001, Chain-Hit); %(n)s ships "
+                          "are marked chain.", most=eod.CHAIN_JUMPS, n=len(jumps)), "hits")
     if len(set(jumps)) != len(jumps):
-        raise RuleError("A chain-hit makes one jump from each ship: mark one ship chain (first jump) and "
-                        "one chain-2 (second jump).", "hits")
+        raise RuleError(_("A chain-hit makes one jump from each ship: mark one ship chain (first jump) and "
+                          "one chain-2 (second jump)."), "hits")
     if 2 in jumps and 1 not in jumps:
-        raise RuleError("chain-2 is the second jump, made from the first: mark the first jump chain.", "hits")
+        raise RuleError(_("chain-2 is the second jump, made from the first: mark the first jump chain."), "hits")
 
 
 def hit_odds(state: dict, plan: dict, hit: dict) -> dict:
@@ -233,7 +235,7 @@ def hit_odds(state: dict, plan: dict, hit: dict) -> dict:
     return eod.attack_odds(plan["weapon"], target_of(target, state), **hit["options"])
 
 
-@action("eod-attack", phase="Combat", doing="Firing", systems=SYSTEMS, chance=True, fields={
+@action("eod-attack", phase="Combat", doing=N_("Firing"), systems=SYSTEMS, chance=True, fields={
     "attacker": Ref("attacker"), "target": Ref("target"),
     "weapon": Int(0, 99, "the weapon's index on the design"), "shot": Text(20), "distance": Int(0, 999),
     "fine_tuned": Flag(), "overloader": Flag(), "assassins_touch": Flag(), "target_in": Text(20), "attacker_in": Text(20),
@@ -289,6 +291,41 @@ def attack(state: dict, p: dict) -> str:
     return text
 
 
+def _hit_name(hit: dict, name: str):
+    """The ship hit as the attack's line names it: where the hit found it, if not the main hit."""
+    if hit["position"] == "blast":
+        return Said("%(unit)s (in the blast)", unit=name)
+    if hit["position"] != "direct":
+        return Said("%(unit)s (touching the blast)", unit=name)
+    if hit["shot"] == "chain":
+        return Said("%(unit)s (chain-hit jump %(n)s)", unit=name, n=hit.get("jump", 1))
+    if hit["shot"] == "furtherance":
+        return Said("%(unit)s (furtherance)", unit=name)
+    return name
+
+
+def _outcome(hit: dict) -> Said:
+    r = hit["result"]
+    if r["ecm_blocked"]:
+        return Said("ECM: no target lock")
+    if hit["ally"]:
+        return Said("repairs %(n)s", n=r["target_heal"]) if r["penetrated"] else Said("no repair")
+    return Said("%(n)s damage", n=r["damage"]) if r["penetrated"] else Said("no penetration")
+
+
+def _extras(hit: dict, main: bool) -> list:
+    """What else the hit did, each in a few words (EMP, fire, designation, surge, knockback, the shooter's HP)."""
+    r = hit["result"]
+    return [e for e in (
+        "EMP" if r["emp"] else None,
+        Said("burning %(n)s/turn", n=r["burn"]["per_turn"]) if r["burn"] else None,
+        Said("designated") if r["designated"] and main else None,
+        Said("surge %(n)s", n=r["surge_count"]) if r["surge_count"] and main else None,
+        Said("knockback %(n)s", n=r["knockback"]["target_pushed"]) if r["knockback"] else None,
+        Said("shooter -%(n)s", n=r["self_damage"]) if r["self_damage"] and main else None,
+        Said("shooter +%(n)s", n=r["attacker_heal"]) if r["attacker_heal"] else None) if e]
+
+
 def attack_text(state: dict, p: dict) -> str:
     attacker = state["units"][p["attacker"]]
     weapon = attacker["design"]["weapons"][p["weapon"]]
@@ -296,37 +333,23 @@ def attack_text(state: dict, p: dict) -> str:
     for hit in p["hits"]:
         r = hit["result"]
         target = state["units"][hit["target"]]
-        if hit["position"] != "direct":
-            where = f" ({'in the blast' if hit['position'] == 'blast' else 'touching the blast'})"
-        elif hit["shot"] == "chain":
-            where = f" (chain-hit jump {hit.get('jump', 1)})"
-        elif hit["shot"] == "furtherance":
-            where = " (furtherance)"
-        else:
-            where = ""
         rolls = ", ".join(f"{x['value']}" for x in r["rolls"])
-        if r["ecm_blocked"]:
-            outcome = "ECM: no target lock"
-        elif hit["ally"]:
-            outcome = f"repairs {r['target_heal']}" if r["penetrated"] else "no repair"
-        else:
-            outcome = f"{r['damage']} damage" if r["penetrated"] else "no penetration"
-        extras = [e for e in (
-            "EMP" if r["emp"] else "", f"burning {r['burn']['per_turn']}/turn" if r["burn"] else "",
-            "designated" if r["designated"] and hit is p["hits"][0] else "",
-            f"surge {r['surge_count']}" if r["surge_count"] and hit is p["hits"][0] else "",
-            f"knockback {r['knockback']['target_pushed']}" if r["knockback"] else "",
-            f"shooter -{r['self_damage']}" if r["self_damage"] and hit is p["hits"][0] else "",
-            f"shooter +{r['attacker_heal']}" if r["attacker_heal"] else "") if e]
+        line = Said("%(unit)s: armour %(armour)s %(type)s, penetration %(pen)s, D20 > %(needed)s, rolled %(rolls)s: "
+                    "%(outcome)s", unit=_hit_name(hit, target["name"]), armour=r["armour"], type=r["armour_type"],
+                    pen=r["penetration"], needed=r["needed"], rolls=rolls or "-", outcome=_outcome(hit))
         hp = hp_of(target)
-        state_text = " (destroyed at end of combat phase)" if hp == 0 else ""
-        parts.append(f"{target['name']}{where}: armour {r['armour']} {r['armour_type']}, penetration "
-                     f"{r['penetration']}, D20 > {r['needed']}, rolled {rolls or '-'}: {outcome}"
-                     + (f", {', '.join(extras)}" if extras else "") + f", HP {hp}{state_text}")
-    uses = [eod.equipment()[u]["name"] for u in p["uses"]]
-    kind = {"berserker": " (Berserker's second shot)", "point-defence": " (point-defence)"}.get(p["shot"], "")
-    head = f"{attacker['name']} fires {weapon['name']}{kind}" + (f" with {', '.join(uses)}" if uses else "")
-    return head + " → " + "; ".join(parts)
+        left = Said("HP %(hp)s (destroyed at end of combat phase)", hp=hp) if hp == 0 else Said("HP %(hp)s", hp=hp)
+        parts.append(joined(", ", [line, *_extras(hit, hit is p["hits"][0]), left]))
+    uses = ", ".join(eod.equipment()[u]["name"] for u in p["uses"])
+    shot = SHOT_WORDS.get(p["shot"])
+    fired = Said(shot, weapon=weapon["name"]) if shot else weapon["name"]
+    head = (Said("%(unit)s fires %(weapon)s with %(uses)s", unit=attacker["name"], weapon=fired, uses=uses) if uses
+            else Said("%(unit)s fires %(weapon)s", unit=attacker["name"], weapon=fired))
+    return joined(" → ", [head, joined("; ", parts)])
+
+
+# a shot other than a weapon's main one, as the attack's line names it
+SHOT_WORDS = {"berserker": N_("%(weapon)s (Berserker's second shot)"), "point-defence": N_("%(weapon)s (point-defence)")}
 
 
 @attack.decider
@@ -334,7 +357,7 @@ def decide_attack(state: dict, args: dict, ctx) -> dict:
     plan = plan_attack(state, args)
     hit_dice = args.get("hit_dice") or {}
     if not isinstance(hit_dice, dict):
-        raise RuleError("hit_dice must map ships to their D20s.", "hit_dice")
+        raise RuleError(_("hit_dice must map ships to their D20s."), "hit_dice")
     expected, hits = 0.0, []
     for i, hit in enumerate(plan["hits"]):
         target = state["units"][hit["target"]]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from companion.actions import action, core, phase_now
 from companion.games.empires_of_dust.state import SYSTEMS, game
+from companion.said import Said, joined
 from companion.schema import Int
 from companion.validate import MAX_INT
 
@@ -16,4 +17,6 @@ def end_phase(state: dict, p: dict) -> str:
     ended = phase_now(state)
     label = core.next_phase(state, p)
     notes = game(state).get("phase_notes") or []
-    return f"End of {ended.lower()} phase" + (f": {'; '.join(notes)}" if notes else "") + f" → {label}"
+    if notes:
+        return Said("End of %(phase)s phase: %(notes)s → %(next)s", phase=ended.lower(), notes=joined("; ", notes), next=label)
+    return Said("End of %(phase)s phase → %(next)s", phase=ended.lower(), next=label)

@@ -10,6 +10,7 @@ from companion.actions import action, core
 from companion.errors import RuleError, Stale
 from companion.games.empires_of_dust import rules as eod
 from companion.games.empires_of_dust.state import EQUIPMENT_TRACKERS, SYSTEMS
+from companion.said import Said, _
 from companion.schema import List, Obj, Ref, Text, whole
 
 MAX_SHIPS = 100  # input limit only: the largest preset (armada) is 91 ships
@@ -25,17 +26,18 @@ BASE_CLASSES = ("outpost", "station", "star-port")
 
 def _text(value, what: str, limit: int = 40) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise RuleError(f"{what} needs a name (1 to {limit} characters).", "fleet")
+        raise RuleError(_("%(what)s needs a name (1 to %(limit)s characters).", what=what, limit=limit), "fleet")
     value = " ".join(value.split())
     if len(value) > limit:
-        raise RuleError(f"{what}: the name {value[:20]!r}... is longer than {limit} characters.", "fleet")
+        raise RuleError(_("%(what)s: the name %(name)r... is longer than %(limit)s characters.", what=what, name=value[:20],
+                          limit=limit), "fleet")
     return value
 
 
 def _number(value, what: str) -> int:
     value = whole(value) if isinstance(value, str) and whole(value) is not None else value
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= STAT_LIMIT:
-        raise RuleError(f"{what} must be a whole number from 0 to {STAT_LIMIT}.", "fleet")
+        raise RuleError(_("%(what)s must be a whole number from 0 to %(limit)s.", what=what, limit=STAT_LIMIT), "fleet")
     return value
 
 
@@ -45,7 +47,7 @@ def _names(value, what: str, limit: int) -> list[str]:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or len(value) > limit or not all(isinstance(v, str) for v in value):
-        raise RuleError(f"{what} must be a list of at most {limit} names.", "fleet")
+        raise RuleError(_("%(what)s must be a list of at most %(limit)s names.", what=what, limit=limit), "fleet")
     return [eod._key(v) for v in value if v.strip()]
 
 
@@ -53,53 +55,54 @@ def _armour(value, what: str) -> dict:
     if value in (None, ""):
         value = {}
     if not isinstance(value, dict):
-        raise RuleError(f"{what} must give reflective, reinforced and reactive ratings.", "fleet")
+        raise RuleError(_("%(what)s must give reflective, reinforced and reactive ratings.", what=what), "fleet")
     out = {}
     for kind in eod.ARMOUR_TYPES:
         out[kind] = _number(value.get(kind, 0), f"{what} {kind}")
     unknown = set(value) - set(eod.ARMOUR_TYPES)
     if unknown:
-        raise RuleError(f"{what}: unknown armour type {sorted(unknown)[0]!r}; armour is reflective, "
-                        "reinforced or reactive.", "fleet")
+        raise RuleError(_("%(what)s: unknown armour type %(kind)r; armour is reflective, reinforced or reactive.",
+                          what=what, kind=sorted(unknown)[0]), "fleet")
     return out
 
 
 def clean_weapon(raw, what: str) -> dict:
     if not isinstance(raw, dict):
-        raise RuleError(f"{what} is not a weapon.", "fleet")
+        raise RuleError(_("%(what)s is not a weapon.", what=what), "fleet")
     name = _text(raw.get("name"), what)
     out = {"name": name, "type": eod._key(raw.get("type") or ""),
            **{stat: _number(raw.get(stat, 0), f"{what} ({name}) {stat}") for stat in ("range", "penetration", "damage")},
-           "augmenters": _names(raw.get("augmenters"), f"{name}'s augmenters", 4)}
+           "augmenters": _names(raw.get("augmenters"), _("%(name)s's augmenters", name=name), 4)}
     if raw.get("drone") not in (None, False, ""):
         drone = raw["drone"] if isinstance(raw["drone"], dict) else {}
-        out["drone"] = {"armour": _armour(drone.get("armour"), f"{name}'s drone armour")}
+        out["drone"] = {"armour": _armour(drone.get("armour"), _("%(name)s's drone armour", name=name))}
     return out
 
 
 def clean_design(raw, index: int = 0) -> dict:
     """A ship, drone or base design as the rules read it, checked for shape (not for the rules)."""
-    what = f"Ship {index + 1}"
+    what = _("Ship %(n)s", n=index + 1)
     if not isinstance(raw, dict):
-        raise RuleError(f"{what} is not a ship design.", "fleet")
+        raise RuleError(_("%(what)s is not a ship design.", what=what), "fleet")
     name = _text(raw.get("name"), what)
     cls = eod._key(raw.get("class") or "")
     if cls not in eod.ship_classes() and cls not in eod.base_classes():
         known = ", ".join([*eod.ship_classes(), *eod.base_classes()])
-        raise RuleError(f"{name}: class must be one of {known}.", "fleet")
-    out = {"name": name, "class": cls, "armour": _armour(raw.get("armour"), f"{name}'s armour")}
+        raise RuleError(_("%(name)s: class must be one of %(known)s.", name=name, known=known), "fleet")
+    out = {"name": name, "class": cls, "armour": _armour(raw.get("armour"), _("%(name)s's armour", name=name))}
     if cls not in eod.base_classes() and cls != "drone":
         for stat in ("speed", "stealth", "detection"):
-            out[stat] = _number(raw.get(stat, 0), f"{name}'s {stat}")
-        out["equipment"] = _names(raw.get("equipment"), f"{name}'s equipment", 8)
-        out["auras"] = _names(raw.get("auras"), f"{name}'s auras", 12)
-        out["specialisations"] = _names(raw.get("specialisations"), f"{name}'s specialisations", 2)
+            out[stat] = _number(raw.get(stat, 0), _("%(name)s's %(stat)s", name=name, stat=stat))
+        out["equipment"] = _names(raw.get("equipment"), _("%(name)s's equipment", name=name), 8)
+        out["auras"] = _names(raw.get("auras"), _("%(name)s's auras", name=name), 12)
+        out["specialisations"] = _names(raw.get("specialisations"), _("%(name)s's specialisations", name=name), 2)
         if raw.get("extra_armour"):
-            out["extra_armour"] = _armour(raw.get("extra_armour"), f"{name}'s extra armour")
+            out["extra_armour"] = _armour(raw.get("extra_armour"), _("%(name)s's extra armour", name=name))
     weapons = raw.get("weapons") or []
     if not isinstance(weapons, list) or len(weapons) > MAX_WEAPONS:
-        raise RuleError(f"{name} carries at most {MAX_WEAPONS} weapons and drone launchers.", "fleet")
-    out["weapons"] = [clean_weapon(w, f"{name}'s weapon {i + 1}") for i, w in enumerate(weapons)]
+        raise RuleError(_("%(name)s carries at most %(most)s weapons and drone launchers.", name=name, most=MAX_WEAPONS),
+                        "fleet")
+    out["weapons"] = [clean_weapon(w, _("%(name)s's weapon %(n)s", name=name, n=i + 1)) for i, w in enumerate(weapons)]
     if raw.get("unique"):
         out["unique"] = True
     return out
@@ -107,7 +110,7 @@ def clean_design(raw, index: int = 0) -> dict:
 
 def clean_fleet(ships) -> list[dict]:
     if not isinstance(ships, list) or not 1 <= len(ships) <= MAX_SHIPS:
-        raise RuleError(f"A fleet has 1 to {MAX_SHIPS} ships.", "fleet")
+        raise RuleError(_("A fleet has 1 to %(most)s ships.", most=MAX_SHIPS), "fleet")
     return [clean_design(s, i) for i, s in enumerate(ships)]
 
 
@@ -134,6 +137,16 @@ def check_fleet(ships: list[dict], system) -> tuple[list[str], list[str]]:
         refusals += r
         warnings += w
     return refusals, warnings
+
+
+def first_refusal(refusals: list) -> str:
+    """A fleet's first broken rule in the asking phone's words, and how many more there are."""
+    first, more = eod.spoken(refusals[0]), len(refusals) - 1
+    if more > 1:
+        return _("%(problem)s (%(n)s more problems)", problem=first, n=more)
+    if more:
+        return _("%(problem)s (%(n)s more problem)", problem=first, n=more)
+    return first
 
 
 def template_id(design: dict) -> str:
@@ -186,9 +199,9 @@ def new_unit(uid: str, design: dict, side: str, system, name: str | None = None)
 def insert_units(state: dict, units: list[dict]) -> None:
     first = f"u{state['next_unit']}"
     if not units or units[0]["id"] != first:
-        raise Stale("The table changed while the ships were being added; try again.", "fleet")
+        raise Stale(_("The table changed while the ships were being added; try again."), "fleet")
     if len(state["units"]) + len(units) > core.MAX_UNITS:
-        raise RuleError(f"A table holds at most {core.MAX_UNITS} units.", "fleet")
+        raise RuleError(_("A table holds at most %(most)s units.", most=core.MAX_UNITS), "fleet")
     for unit in units:
         state["units"][unit["id"]] = json.loads(json.dumps(unit))
         state["unit_order"].append(unit["id"])
@@ -198,7 +211,7 @@ def insert_units(state: dict, units: list[dict]) -> None:
 def side_arg(state: dict, args: dict, ctx) -> str:
     side = args.get("side") or ctx.side or state["sides"][0]
     if side not in state["sides"]:
-        raise RuleError(f"side must be one of {', '.join(state['sides'])}.", "side")
+        raise RuleError(_("side must be one of %(sides)s.", sides=", ".join(state["sides"])), "side")
     return side
 
 
@@ -207,8 +220,11 @@ def side_arg(state: dict, args: dict, ctx) -> str:
 def deploy(state: dict, p: dict) -> str:
     """Put a fleet on the table: each ship a unit with its class HP and its design."""
     insert_units(state, p["units"])
-    warn = f" ({len(p['warnings'])} design rules broken as printed)" if p["warnings"] else ""
-    return f"{p['fleet']} joins {p['side']}: {', '.join(u['name'] for u in p['units'])}{warn}"
+    ships = ", ".join(u["name"] for u in p["units"])
+    if p["warnings"]:
+        return Said("%(fleet)s joins %(side)s: %(ships)s (%(n)s design rules broken as printed)", fleet=p["fleet"],
+                    side=p["side"], ships=ships, n=len(p["warnings"]))
+    return Said("%(fleet)s joins %(side)s: %(ships)s", fleet=p["fleet"], side=p["side"], ships=ships)
 
 
 @deploy.decider
@@ -217,17 +233,16 @@ def decide_deploy(state: dict, args: dict, ctx) -> dict:
     preset = args.get("preset")
     if preset:
         if preset not in ctx.system.fleets:
-            raise RuleError(f"preset must be one of {', '.join(ctx.system.fleets)}.", "preset")
+            raise RuleError(_("preset must be one of %(presets)s.", presets=", ".join(ctx.system.fleets)), "preset")
         fleet = ctx.system.fleets[preset]
         name, raw = fleet.get("name", preset), fleet["ships"]
     else:
         name, raw = args.get("name") or "Fleet", args.get("ships")
-        name = _text(name, "The fleet")
+        name = _text(name, _("The fleet"))
     ships = clean_fleet(raw)
     refusals, warnings = check_fleet(ships, ctx.system)
     if refusals:
-        more = f" ({len(refusals) - 1} more problem{'s' if len(refusals) > 2 else ''})" if len(refusals) > 1 else ""
-        raise RuleError(refusals[0] + more, "fleet")
+        raise RuleError(first_refusal(refusals), "fleet")
     start = state["next_unit"]
     units = [new_unit(f"u{start + i}", ship, side, ctx.system) for i, ship in enumerate(ships)]
     for unit, ship in zip(units, ships, strict=False):
@@ -235,5 +250,5 @@ def decide_deploy(state: dict, args: dict, ctx) -> dict:
         if found:
             unit["warnings"] = found
     if len(state["units"]) + len(units) > core.MAX_UNITS:
-        raise RuleError(f"A table holds at most {core.MAX_UNITS} units.", "fleet")
+        raise RuleError(_("A table holds at most %(most)s units.", most=core.MAX_UNITS), "fleet")
     return {"side": side, "fleet": name, "units": units, "warnings": warnings}

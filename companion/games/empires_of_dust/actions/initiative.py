@@ -9,6 +9,7 @@ from companion.actions import action, chance, phase_now
 from companion.errors import RuleError, Stale
 from companion.games.empires_of_dust import rules as eod
 from companion.games.empires_of_dust.state import ROLL_REMINDER, SYSTEMS, cls_of, game, sides_alive
+from companion.said import Said, _
 from companion.schema import Int, Obj, Ref, Text
 from companion.trackers import need_int
 
@@ -28,6 +29,24 @@ def initiative_steps(mode: str, result: dict) -> list[dict]:
     return [{"side": f, "class": None} for f in result["order"]]
 
 
+def ini_summary(ini: dict, state: dict):
+    """The initiative's summary (as the decider or the phase's start made it) said again from its steps
+    and rolls: a Said each reader draws in their own words; the English stored if it says otherwise."""
+    def build():
+        phase, steps = phase_now(state), ini["steps"]
+        if ini["mode"] == "roll":
+            return eod.roll_summary(phase, [s["side"] for s in steps], ini["rolls"])
+        if ini["mode"] == "class":
+            grouped: list[dict] = []
+            for s in steps:
+                if not grouped or grouped[-1]["class"] != s["class"]:
+                    grouped.append({"class": s["class"], "order": []})
+                grouped[-1]["order"].append(s["side"])
+            return eod.class_summary(phase, grouped)
+        return eod.rotating_summary(phase, state["round"] - ini["since"] + 1, [s["side"] for s in steps])
+    return eod.retold(ini.get("summary"), build)
+
+
 def rotating_steps(state: dict, ini: dict) -> tuple[list[dict], str]:
     turn = state["round"] - ini["since"] + 1
     result = eod.initiative_order("rotating", ini["first"], turn=turn, phase=phase_now(state))
@@ -45,25 +64,25 @@ def initiative(state: dict, p: dict) -> str:
                        "tick": state["tick"], "steps": p["steps"], "next": 0, "summary": p["summary"],
                        "rolls": p["rolls"]}
     state["reminders"] = [r for r in state["reminders"] if not r.startswith(ROLL_REMINDER)]
-    return f"Initiative ({p['mode']}): {p['summary']}"
+    return Said("Initiative (%(mode)s): %(summary)s", mode=p["mode"], summary=ini_summary(g["initiative"], state))
 
 
 @initiative.decider
 def decide_initiative(state: dict, args: dict, ctx) -> dict:
     mode = args.get("mode") or (game(state).get("initiative") or {}).get("mode")
     if mode not in ("roll", "class", "rotating"):
-        raise RuleError("Initiative mode must be roll (D20 per phase), class (by ship class) or rotating "
-                        "(fleets take turns) (seed 001, Game Sequence).", "mode")
+        raise RuleError(_("Initiative mode must be roll (D20 per phase), class (by ship class) or rotating "
+                          "(fleets take turns) (seed 001, Game Sequence)."), "mode")
     now = game(state).get("initiative")
     if now and now["mode"] == mode and now["tick"] == state["tick"] and now.get("steps"):
-        raise RuleError(f"Initiative for this {phase_now(state).lower()} phase is already settled: "
-                        f"{now['summary']}", "mode")
+        raise RuleError(_("Initiative for this %(phase)s phase is already settled: %(summary)s",
+                          phase=phase_now(state).lower(), summary=eod.spoken(ini_summary(now, state))), "mode")
     fleets = [s for s in state["sides"] if sides_alive(state).get(s)]
     if len(fleets) < 2:
-        raise RuleError("Initiative needs at least two fleets with ships on the table.", "mode")
+        raise RuleError(_("Initiative needs at least two fleets with ships on the table."), "mode")
     entered = args.get("d20") or {}
     if not isinstance(entered, dict):
-        raise RuleError("d20 must map fleets (or, by ship class, classes) to their real D20s.", "d20")
+        raise RuleError(_("d20 must map fleets (or, by ship class, classes) to their real D20s."), "d20")
     phase = phase_now(state)
     if mode == "class":
         present = _fleets_with_classes(state)
@@ -75,15 +94,15 @@ def decide_initiative(state: dict, args: dict, ctx) -> dict:
         if value in ("", None):
             continue
         if fleet not in fleets:
-            raise RuleError(f"{fleet} has no ships on the table to roll for.", "d20")
+            raise RuleError(_("%(fleet)s has no ships on the table to roll for.", fleet=fleet), "d20")
         rolls[fleet] = real_d20s(value, fleet)
     if mode == "rotating":
         first = args.get("first")
         if first and rolls:
-            raise RuleError("Either choose the fleet that goes first or enter the roll-off D20s, not both.", "first")
+            raise RuleError(_("Either choose the fleet that goes first or enter the roll-off D20s, not both."), "first")
         if first:
             if first not in fleets:
-                raise RuleError(f"first must be one of {', '.join(fleets)}.", "first")
+                raise RuleError(_("first must be one of %(fleets)s.", fleets=", ".join(fleets)), "first")
             order = [first] + [f for f in fleets if f != first]
             rolled = {}
         else:  # seed 001, Turns: "Use a roll of a D20 to determine the initial turn order"
@@ -106,8 +125,10 @@ def real_d20s(value, who: str) -> list[int]:
     else:
         parts = value if isinstance(value, list) else [value]
     if not 1 <= len(parts) <= MAX_ROLL_OFF_DICE:
-        raise RuleError(f"D20 for {who}: enter 1 to {MAX_ROLL_OFF_DICE} D20s (the first, then tie-breaks).", "d20")
-    return [need_int({f"D20 for {who}": p}, f"D20 for {who}", 1, 20) for p in parts]
+        raise RuleError(_("D20 for %(who)s: enter 1 to %(most)s D20s (the first, then tie-breaks).", who=who,
+                          most=MAX_ROLL_OFF_DICE), "d20")
+    what = _("D20 for %(who)s", who=who)
+    return [need_int({what: p}, what, 1, 20) for p in parts]
 
 
 def _class_d20s(entered: dict, present: dict) -> dict:
@@ -116,24 +137,26 @@ def _class_d20s(entered: dict, present: dict) -> dict:
     out: dict = {}
     for cls, by_fleet in entered.items():
         if cls not in eod.CLASS_ORDER:
-            raise RuleError(f"By ship class, enter the D20s by class ({', '.join(eod.CLASS_ORDER)}); "
-                            f"{cls!r} is not a ship class.", "d20")
+            raise RuleError(_("By ship class, enter the D20s by class (%(classes)s); %(cls)r is not a ship class.",
+                              classes=", ".join(eod.CLASS_ORDER), cls=cls), "d20")
         if not isinstance(by_fleet, dict):
-            raise RuleError(f"Enter the {cls} roll-off as each fleet's D20s.", "d20")
+            raise RuleError(_("Enter the %(cls)s roll-off as each fleet's D20s.", cls=cls), "d20")
         for fleet, value in by_fleet.items():
             if value in ("", None):
                 continue
             if cls not in present.get(fleet, []):
-                raise RuleError(f"{fleet} has no {cls}s on the table to roll for.", "d20")
+                raise RuleError(_("%(fleet)s has no %(cls)ss on the table to roll for.", fleet=fleet, cls=cls), "d20")
             out.setdefault(cls, {})[fleet] = real_d20s(value, f"{fleet} ({cls}s)")
     return out
 
 
-def step_text(step: dict, state: dict) -> str:
-    verb = "moves" if phase_now(state) == "Movement" else "fires"
+def step_text(step: dict, state: dict) -> Said:
+    moves = phase_now(state) == "Movement"
     if step.get("class"):
-        return f"{step['side']} {step['class']}s {verb.rstrip('s')}"
-    return f"{step['side']} {verb}"
+        if moves:
+            return Said("%(fleet)s %(kind)ss move", fleet=step["side"], kind=step["class"])
+        return Said("%(fleet)s %(kind)ss fire", fleet=step["side"], kind=step["class"])
+    return Said("%(fleet)s moves", fleet=step["side"]) if moves else Said("%(fleet)s fires", fleet=step["side"])
 
 
 @action("eod-initiative-done", systems=SYSTEMS, fields={
@@ -142,16 +165,17 @@ def initiative_done(state: dict, p: dict) -> str:
     """The fleet (or class) whose turn it is has moved or fired: the next one goes."""
     ini = game(state).get("initiative")
     if not ini or not ini.get("steps") or ini["tick"] != state["tick"]:
-        raise RuleError("No initiative order for this phase yet: roll or set it first.", "initiative")
+        raise RuleError(_("No initiative order for this phase yet: roll or set it first."), "initiative")
     if "expect" in p and p["expect"] != ini["next"]:
-        raise Stale("Someone already moved the order on; here it is now.", "initiative")
+        raise Stale(_("Someone already moved the order on; here it is now."), "initiative")
     if ini["next"] >= len(ini["steps"]):
-        raise RuleError("Every fleet has had its go this phase: end the phase.", "initiative")
+        raise RuleError(_("Every fleet has had its go this phase: end the phase."), "initiative")
     done = ini["steps"][ini["next"]]
     ini["next"] += 1
-    after = (f"; next: {step_text(ini['steps'][ini['next']], state)}" if ini["next"] < len(ini["steps"])
-             else "; every fleet has gone")
-    return f"{step_text(done, state)}: done{after}"
+    if ini["next"] < len(ini["steps"]):
+        return Said("%(step)s: done; next: %(next)s", step=step_text(done, state),
+                    next=step_text(ini["steps"][ini["next"]], state))
+    return Said("%(step)s: done; every fleet has gone", step=step_text(done, state))
 
 
 @initiative.dice_check

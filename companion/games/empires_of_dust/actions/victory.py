@@ -6,7 +6,8 @@ from __future__ import annotations
 from companion.actions import action
 from companion.errors import RuleError
 from companion.games.empires_of_dust import rules as eod
-from companion.games.empires_of_dust.state import SYSTEMS, cls_of, designed, game, hp_of, points, set_hp
+from companion.games.empires_of_dust.state import NO_ADMIRAL, SYSTEMS, cls_of, designed, game, hp_of, points, set_hp
+from companion.said import Said, _
 from companion.schema import Flag, Int, Ref, Text
 
 VICTORY = ("checkmate", "points", "capture", "gladiator", "interdiction")
@@ -24,6 +25,9 @@ def victory_checks(state: dict) -> list[str]:
             if unit["side"] in fleets and "design" in unit:
                 fleets[unit["side"]].append({"class": cls_of(unit), "hp": hp_of(unit),
                                              "destroyed": unit["removed"]})
+        problem = eod.checkmate_problem(fleets, in_play)
+        if problem:
+            return [Said("Checkmate: %(problem)s", problem=problem)]
         try:
             result = eod.checkmate(fleets, in_play)
         except RuleError as exc:
@@ -34,17 +38,18 @@ def victory_checks(state: dict) -> list[str]:
                     unit["removed"] = True
                     g["destroyed"].append({"unit": unit["id"], "name": unit["name"], "class": cls_of(unit),
                                            "side": fleet, "by": "", "round": state["round"],
-                                           "reason": "withdrawn: no admiral"})
+                                           "reason": NO_ADMIRAL})
         victory["in_play"] = result["in_play"]
         victory["result"] = result["summary"]
-        notes.append(f"Checkmate: {result['summary']}")
+        notes.append(Said("Checkmate: %(summary)s", summary=result["summary"]))
     if victory.get("gladiator"):
         fleets = {s: [{"class": cls_of(u), "hp": hp_of(u), "destroyed": u["removed"]}
                       for u in state["units"].values() if u["side"] == s and "design" in u]
                   for s in state["sides"]}
         fleets = {s: ships for s, ships in fleets.items() if ships}
+        problem = eod.gladiator_problem(fleets)
         try:
-            notes.append(f"Gladiator: {eod.gladiator(fleets)['summary']}")
+            notes.append(Said("Gladiator: %(summary)s", summary=problem or eod.gladiator(fleets)["summary"]))
         except RuleError as exc:
             notes.append(f"Gladiator: {exc.message}")
     return notes
@@ -55,13 +60,15 @@ def victory(state: dict, p: dict) -> str:
     """Choose the win conditions (checkmate, points, capture, gladiator, interdiction) and turns."""
     chosen = [v for v in VICTORY if p.get(v, False)]
     if not chosen:
-        raise RuleError("Pick at least one win condition (seed 001, Win Condition).", "victory")
+        raise RuleError(_("Pick at least one win condition (seed 001, Win Condition)."), "victory")
     turns = p.get("turns")
     g = game(state)
     old = g.get("victory") or {}
     g["victory"] = {**{v: v in chosen for v in VICTORY}, "turns": turns,
                     "in_play": old.get("in_play"), "result": old.get("result")}
-    return f"Win conditions: {', '.join(chosen)}" + (f" over {turns} turns" if turns else "")
+    if turns:
+        return Said("Win conditions: %(chosen)s over %(turns)s turns", chosen=", ".join(chosen), turns=turns)
+    return Said("Win conditions: %(chosen)s", chosen=", ".join(chosen))
 
 
 @action("eod-role", systems=SYSTEMS, fields={"unit": Ref("unit"), "role": Text(20)})
@@ -70,15 +77,21 @@ def role(state: dict, p: dict) -> str:
     unit = designed(state, p.get("unit"))
     kind = p.get("role") or "none"
     if kind not in ("convoy", "prize", "none"):
-        raise RuleError("role must be convoy, prize or none.", "role")
+        raise RuleError(_("role must be convoy, prize or none."), "role")
     roles = game(state)["roles"]
     if roles.get(unit["id"], "none") == kind:
-        raise RuleError(f"{unit['name']} is already {'unmarked' if kind == 'none' else 'a ' + kind + ' ship'}.", "role")
+        raise RuleError(_("%(unit)s is already unmarked.", unit=unit["name"]) if kind == "none"
+                        else _("%(unit)s is already a convoy ship.", unit=unit["name"]) if kind == "convoy"
+                        else _("%(unit)s is already a prize ship.", unit=unit["name"]), "role")
     if kind == "none":
         del roles[unit["id"]]
     else:
         roles[unit["id"]] = kind
-    return f"{unit['name']} is {'no longer marked' if kind == 'none' else 'a ' + kind + ' ship'}"
+    if kind == "none":
+        return Said("%(unit)s is no longer marked", unit=unit["name"])
+    if kind == "convoy":
+        return Said("%(unit)s is a convoy ship", unit=unit["name"])
+    return Said("%(unit)s is a prize ship", unit=unit["name"])
 
 
 @action("eod-capture", systems=SYSTEMS, fields={"unit": Ref("unit"), "fleet": Ref("fleet")})
@@ -87,9 +100,9 @@ def capture(state: dict, p: dict) -> str:
     unit = designed(state, p.get("unit"))
     fleet = p.get("fleet")
     if fleet not in state["sides"]:
-        raise RuleError(f"fleet must be one of {', '.join(state['sides'])}.", "fleet")
+        raise RuleError(_("fleet must be one of %(fleets)s.", fleets=", ".join(state["sides"])), "fleet")
     if fleet == unit["side"]:
-        raise RuleError(f"{unit['name']} already flies for {fleet}.", "fleet")
+        raise RuleError(_("%(unit)s already flies for %(fleet)s.", unit=unit["name"], fleet=fleet), "fleet")
     result = eod.capture_ship({"class": cls_of(unit), "max_hp": unit["trackers"]["hp"]["max"],
                                "name": unit["name"]}, fleet)
     set_hp(unit, result["hp"])

@@ -62,7 +62,7 @@ from .equipment_rules import (
     use_equipment,
 )
 from .fleets import average_fleet, fleet_composition, fleet_preset, ship_stats, weapon_range
-from .initiative import _roll_off, initiative_order
+from .initiative import _roll_off, class_summary, initiative_order, roll_summary, rotating_summary
 from .movement import movement_allowance, off_the_edge
 from .seed_numbers import (
     AFTERBURNER_SPEED,
@@ -106,6 +106,8 @@ from .seed_numbers import (
     _d20,
     _key,
     _pass_chance,
+    retold,
+    spoken,
 )
 from .tables import (
     _check_d20,
@@ -130,8 +132,10 @@ from .victory import (
     capture_ship,
     capture_tally,
     checkmate,
+    checkmate_problem,
     fleet_points,
     gladiator,
+    gladiator_problem,
     interdiction,
     points_tally,
 )
@@ -153,11 +157,13 @@ __all__ = [
     "_weapon_list_violations", "_weapon_type", "add_burn", "apply_damage", "apply_emp", "armour_ratings",
     "attack", "attack_odds", "attacker_detection", "augmenters", "auras", "average_fleet", "base_attacks",
     "base_classes", "burn_tick", "can_attack", "capture_ship", "capture_tally", "checkmate",
-    "cooldown_ready", "cooldown_ready_at", "design_violations", "detection_ok", "detection_range", "dock",
+    "checkmate_problem", "class_summary", "cooldown_ready", "cooldown_ready_at", "design_violations", "detection_ok",
+    "detection_range", "dock",
     "ecm_targeting", "effective_armour", "end_of_phase", "equipment", "fleet_composition", "fleet_points",
-    "fleet_preset", "fleet_sizes", "fleet_violations", "ftl_jump", "gladiator", "heal_hp",
+    "fleet_preset", "fleet_sizes", "fleet_violations", "ftl_jump", "gladiator", "gladiator_problem", "heal_hp",
     "initiative_order", "interdiction", "launch_drone", "movement_allowance", "nebulae", "off_the_edge",
-    "penetration_needed", "penetration_table", "points_tally", "preferred_armour", "repair", "ship_classes",
-    "ship_stats", "specialisations", "surge_step", "switch_device", "target_stealth", "targeting",
+    "penetration_needed", "penetration_table", "points_tally", "preferred_armour", "repair", "retold", "roll_summary",
+    "rotating_summary", "ship_classes",
+    "ship_stats", "specialisations", "spoken", "surge_step", "switch_device", "target_stealth", "targeting",
     "tractor_beam", "use_equipment", "victory_points", "weapon_range", "weapon_types", "weapon_violations",
 ]

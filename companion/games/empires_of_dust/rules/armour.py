@@ -6,6 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from companion.errors import RuleError
+from companion.said import _
 from companion.schema import whole_argument
 
 from .seed_numbers import ARMOUR_QUARTER, ARMOUR_TYPE_MAX, ARMOUR_TYPES, _ceil, _key
@@ -27,12 +28,14 @@ def _armour(armour, field: str = "armour") -> dict:
     if armour is None:
         armour = {}
     if not isinstance(armour, dict):
-        raise RuleError(f"{field} must map armour types ({', '.join(ARMOUR_TYPES)}) to ratings.", field)
+        raise RuleError(_("%(field)s must map armour types (%(types)s) to ratings.", field=field,
+                          types=", ".join(ARMOUR_TYPES)), field)
     out = {t: 0 for t in ARMOUR_TYPES}
     for name, value in armour.items():
         kind = _key(name)
         if kind not in out:
-            raise RuleError(f"Unknown armour type {name!r}; armour is {', '.join(ARMOUR_TYPES)}.", field)
+            raise RuleError(_("Unknown armour type %(name)r; armour is %(types)s.", name=name, types=", ".join(ARMOUR_TYPES)),
+                            field)
         out[kind] = whole_argument(value, f"{field}.{kind}", 0)
     return out
 
@@ -40,7 +43,7 @@ def _armour(armour, field: str = "armour") -> dict:
 def _weapon_type(name) -> str:
     kind = _key(name)
     if kind not in weapon_types():
-        raise RuleError(f"Unknown weapon type {name!r}; weapons are beam, projectile or missile.", "type")
+        raise RuleError(_("Unknown weapon type %(name)r; weapons are beam, projectile or missile.", name=name), "type")
     return kind
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from companion.errors import RuleError
+from companion.said import _
 from companion.schema import whole_argument
 
 from .armour import _best_armour, _weapon_type, penetration_needed
@@ -27,69 +28,70 @@ def _attack_context(weapon: dict, target: dict, attacker: dict | None, *, positi
                     damage_modifier: int, surge_count: int, berserker_second: bool, cloaked: bool,
                     designating: bool, target_ecm: bool, ally: bool) -> dict:
     if not isinstance(weapon, dict) or not isinstance(target, dict):
-        raise RuleError("weapon and target must be tables.", "weapon")
+        raise RuleError(_("weapon and target must be tables."), "weapon")
     attacker = attacker or {}
     kind = _weapon_type(weapon.get("type", ""))
     augs = set(_names(weapon.get("augmenters"), "augmenters"))
     unknown = augs - set(augmenters())
     if unknown:
-        raise RuleError(f"Unknown augmenter {sorted(unknown)[0]!r}.", "augmenters")
+        raise RuleError(_("Unknown augmenter %(aug)r.", aug=sorted(unknown)[0]), "augmenters")
     if position not in POSITIONS:
-        raise RuleError(f"position must be one of {', '.join(POSITIONS)}.", "position")
+        raise RuleError(_("position must be one of %(kinds)s.", kinds=", ".join(POSITIONS)), "position")
     if shot not in SHOTS:
-        raise RuleError(f"shot must be one of {', '.join(SHOTS)}.", "shot")
+        raise RuleError(_("shot must be one of %(kinds)s.", kinds=", ".join(SHOTS)), "shot")
     specs = [_key(s) for s in attacker.get("specialisations") or []]
     conditions = {_key(c) for c in attacker.get("conditions") or []}
     if target.get("docked") and not (ally and _key(attacker.get("class", "")) in base_classes()):
         # seed 001, Docking: "cannot be targeted by any ships ... The base may still target the
         # docked ships with its transference augmented weapons"
-        raise RuleError("A docked ship cannot be targeted, except by its base's transference weapons "
-                        "(seed 001, Docking).", "target")
+        raise RuleError(_("A docked ship cannot be targeted, except by its base's transference weapons "
+                          "(seed 001, Docking)."), "target")
     if attacker.get("docked"):
-        raise RuleError("A docked ship cannot target anything (seed 001, Docking).", "attacker")
+        raise RuleError(_("A docked ship cannot target anything (seed 001, Docking)."), "attacker")
     if "ecm-active" in conditions:
-        raise RuleError("A ship with active ECM cannot attack (seed 001, ECM).", "attacker")
+        raise RuleError(_("A ship with active ECM cannot attack (seed 001, ECM)."), "attacker")
     if "afterburner" in conditions:
-        raise RuleError("A ship that used its afterburner cannot attack that turn (seed 001, Afterburner).", "attacker")
+        raise RuleError(_("A ship that used its afterburner cannot attack that turn (seed 001, Afterburner)."), "attacker")
     cloaked = cloaked or "cloaked" in conditions
     halvings = []
     if cloaked:
         if "suppression" not in augs:
-            raise RuleError("A ship with an active cloaking device cannot attack unless the weapon has "
-                            "suppression (seed 001, Cloaking Device, Suppression).", "attacker")
+            raise RuleError(_("A ship with an active cloaking device cannot attack unless the weapon has "
+                              "suppression (seed 001, Cloaking Device, Suppression)."), "attacker")
         halvings.append("suppression while cloaked")
     if "transference" in augs and not ally:
-        raise RuleError("A transference weapon cannot be used against an enemy or neutral target "
-                        "(seed 001, Transference).", "target")
+        raise RuleError(_("A transference weapon cannot be used against an enemy or neutral target "
+                          "(seed 001, Transference)."), "target")
     if ally:
         if "transference" not in augs:
-            raise RuleError("Only transference weapons fire at your own ships; blast damage does not "
-                            "damage allied ships (seed 001, Blast Damage, Transference).", "target")
+            raise RuleError(_("Only transference weapons fire at your own ships; blast damage does not "
+                              "damage allied ships (seed 001, Blast Damage, Transference)."), "target")
         if position != "direct":
-            raise RuleError("Transference has no blast damage (seed 001, Transference).", "position")
+            raise RuleError(_("Transference has no blast damage (seed 001, Transference)."), "position")
     if shot == "chain":
         if "chain-hit" not in augs:
-            raise RuleError("Only a chain-hit weapon jumps to further targets.", "shot")
+            raise RuleError(_("Only a chain-hit weapon jumps to further targets."), "shot")
         if not 1 <= whole_argument(jump, "jump") <= CHAIN_JUMPS:
-            raise RuleError(f"A chain-hit makes up to {CHAIN_JUMPS} jumps after the main hit (seed 001, Chain-Hit).", "jump")
+            raise RuleError(_("A chain-hit makes up to %(n)s jumps after the main hit (seed 001, Chain-Hit).", n=CHAIN_JUMPS),
+                              "jump")
     if shot == "furtherance" and "furtherance" not in augs:
-        raise RuleError("Only a furtherance weapon goes through to targets behind (seed 001, Furtherance).", "shot")
+        raise RuleError(_("Only a furtherance weapon goes through to targets behind (seed 001, Furtherance)."), "shot")
     if shot == "point-defence":
         if "point-defence" not in augs:
-            raise RuleError("Only a point-defence weapon fires in addition to the primary weapon.", "shot")
+            raise RuleError(_("Only a point-defence weapon fires in addition to the primary weapon."), "shot")
         if _key(target.get("class", "drone")) != "drone":
-            raise RuleError("A point-defence weapon fired in addition to the primary weapon targets "
-                            "drones only (seed 001, Point-Defense).", "target")
+            raise RuleError(_("A point-defence weapon fired in addition to the primary weapon targets "
+                              "drones only (seed 001, Point-Defense)."), "target")
     if designating:
         if "target-designator" not in augs:
-            raise RuleError("Only a target designator weapon designates targets.", "designating")
+            raise RuleError(_("Only a target designator weapon designates targets."), "designating")
         halvings.append("target designator")
     if berserker_second:
         if "berserker" not in specs:
-            raise RuleError("Only a Berserker fires a second shot (seed 001, Specialization System).", "berserker_second")
+            raise RuleError(_("Only a Berserker fires a second shot (seed 001, Specialization System)."), "berserker_second")
         halvings.append("berserker's second shot")
     if not 0 <= whole_argument(surge_count, "surge_count") <= SURGE_MAX:
-        raise RuleError(f"The surge counter runs from 0 to {SURGE_MAX}.", "surge_count")
+        raise RuleError(_("The surge counter runs from 0 to %(most)s.", most=SURGE_MAX), "surge_count")
     pen, dmg = _shot_values(weapon, position=position, shot=shot, overloader=overloader,
                             assassins_touch=assassins_touch, penetration_modifier=penetration_modifier,
                             damage_modifier=damage_modifier, halvings=halvings)
@@ -108,11 +110,11 @@ class _Dice:
 
     def __init__(self, dice, rng):
         if dice is not None and not isinstance(dice, (list, tuple, dict)):
-            raise RuleError("dice must be a list of D20 results or a table of roll name -> D20.", "dice")
+            raise RuleError(_("dice must be a list of D20 results or a table of roll name -> D20."), "dice")
         self.dice, self.rng, self.used, self.log = dice, rng, set(), []
 
     def take(self, name: str, needs: int) -> bool:
-        what = f"D20 for the {ROLL_WORDS[name]}"
+        what = _("D20 for the %(roll)s", roll=_(ROLL_WORDS[name]))
         if isinstance(self.dice, dict):
             given = self.dice.get(name)
             self.used.add(name)
@@ -122,7 +124,8 @@ class _Dice:
         else:
             given = None
         if given is None and self.rng is None:
-            raise RuleError(f"Enter the {what} (D20 > {needs}), or let the companion roll.", f"dice.{name}")
+            raise RuleError(_("Enter the %(what)s (D20 > %(needs)s), or let the companion roll.", what=what, needs=needs),
+                            f"dice.{name}")
         roll = _d20(needs, None if given is None else [given], self.rng, what)
         self.log.append({"roll": name, **roll})
         return roll["passed"]
@@ -131,10 +134,12 @@ class _Dice:
         if isinstance(self.dice, dict):
             extra = set(self.dice) - self.used
             if extra:
-                raise RuleError(f"This attack does not use the {ROLL_WORDS.get(sorted(extra)[0], sorted(extra)[0])}.",
-                                f"dice.{sorted(extra)[0]}")
+                first = sorted(extra)[0]
+                raise RuleError(_("This attack does not use the %(roll)s.", roll=_(ROLL_WORDS[first]) if first in ROLL_WORDS
+                                  else first), f"dice.{first}")
         elif isinstance(self.dice, (list, tuple)) and len(self.used) < len(self.dice):
-            raise RuleError(f"This attack used {len(self.used)} D20s; {len(self.dice)} were entered.", "dice")
+            raise RuleError(_("This attack used %(used)s D20s; %(entered)s were entered.", used=len(self.used),
+                              entered=len(self.dice)), "dice")
 
 
 def attack(weapon: dict, target: dict, *, attacker: dict | None = None, position: str = "direct",

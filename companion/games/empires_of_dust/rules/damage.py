@@ -6,6 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from companion.errors import RuleError
+from companion.said import _
 from companion.schema import whole_argument
 
 from .seed_numbers import BURN_TURNS, QUARTER, _ceil, _key
@@ -26,7 +27,7 @@ def _max_hp(ship: dict) -> int | None:
 def heal_hp(hp: int, amount: int, max_hp: int | None) -> int:
     """Repair: never above the initial hit points (seed 001, Transference)."""
     if max_hp is None:
-        raise RuleError("Give the ship's initial hit points (max_hp) to repair it.", "max_hp")
+        raise RuleError(_("Give the ship's initial hit points (max_hp) to repair it."), "max_hp")
     return min(max_hp, hp + max(0, amount))
 
 
@@ -60,7 +61,7 @@ def end_of_phase(ships: list[dict], phase: str = "Combat") -> dict:
     transference were saved); conditions that expire are cleared (seed 001, Combat Phase)."""
     phase_key = _key(phase)
     if phase_key not in PHASE_END_CLEARS:
-        raise RuleError("phase must be Movement or Combat.", "phase")
+        raise RuleError(_("phase must be Movement or Combat."), "phase")
     clears = {_key(c) for c in PHASE_END_CLEARS[phase_key]}
     destroyed, surviving = [], []
     for ship in ships:
@@ -81,7 +82,7 @@ def add_burn(burns: list[dict], base_damage=None, *, per_turn: int | None = None
     own, being its own final value).  ``per_turn``: the value an ``attack`` result already gives."""
     if per_turn is None:
         if base_damage is None:
-            raise RuleError("Give the fire's base damage or its damage per turn.", "base_damage")
+            raise RuleError(_("Give the fire's base damage or its damage per turn."), "base_damage")
         per_turn = _ceil(Fraction(base_damage) * QUARTER)
     return [*(burns or []), {"per_turn": whole_argument(per_turn, "per_turn", 0), "turns_left": BURN_TURNS}]
 

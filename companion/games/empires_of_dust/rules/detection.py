@@ -4,6 +4,7 @@ nebulae, stars, fine-tuned detector, auras), and whether a weapon may fire at a 
 from __future__ import annotations
 
 from companion.errors import RuleError
+from companion.said import Said, _
 from companion.schema import whole_argument
 
 from .seed_numbers import CLOAK_STEALTH, DEFAULT_DETECTION_BASE, FINE_TUNED_DETECTION, STAR_BODY_STEALTH, STAR_WELL_STEALTH, _key
@@ -38,7 +39,7 @@ def target_stealth(stealth: int, *, cloaked: bool = False, nebula: str | None = 
     if star is not None:
         star = _key(star)
         if star not in ("gravity-well", "star"):
-            raise RuleError("star must be 'gravity-well' or 'star' (inside the star's diameter).", "star")
+            raise RuleError(_("star must be 'gravity-well' or 'star' (inside the star's diameter)."), "star")
         value += STAR_WELL_STEALTH if star == "gravity-well" else STAR_BODY_STEALTH
     return value
 
@@ -57,7 +58,7 @@ def attacker_detection(detection: int, *, nebula: str | None = None, fine_tuned:
 def _nebula(name: str) -> dict:
     found = nebulae().get(_key(name))
     if found is None:
-        raise RuleError(f"Unknown nebula {name!r}; nebulae are sparse or dense.", "nebula")
+        raise RuleError(_("Unknown nebula %(name)r; nebulae are sparse or dense.", name=name), "nebula")
     return found
 
 
@@ -78,16 +79,17 @@ def targeting(distance: int, weapon_range: int, stealth: int, detection: int, *,
     in_range = distance <= whole_argument(weapon_range, "weapon_range", 0)
     allowed = in_range and (detected or designated) and not docked
     if docked:
-        why = "docked ships cannot be targeted"
+        why = Said("docked ships cannot be targeted")
     elif not in_range:
-        why = f"out of range ({distance} > {weapon_range})"
+        why = Said("out of range (%(distance)s > %(range)s)", distance=distance, range=weapon_range)
     elif detected:
-        why = "detected and in range"
+        why = Said("detected and in range")
     elif designated:
-        why = "not detected, but designated and in range"
+        why = Said("not detected, but designated and in range")
     else:
-        why = "not detected"
+        why = Said("not detected")
     return {"distance": distance, "detection_range": limit, "detected": detected, "in_range": in_range,
             "can_fire": allowed,
-            "summary": f"distance {distance} vs detection {base} - {_signed(stealth)} + {_signed(detection)} = {limit}, "
-                       f"range {weapon_range}: {why}"}
+            "summary": Said("distance %(distance)s vs detection %(base)s - %(stealth)s + %(detection)s = %(limit)s, "
+                            "range %(range)s: %(why)s", distance=distance, base=base, stealth=_signed(stealth),
+                            detection=_signed(detection), limit=limit, range=weapon_range, why=why)}

@@ -4,10 +4,23 @@ at a base, and a base's attacks.
 from __future__ import annotations
 
 from companion.errors import RuleError
+from companion.said import N_, Said, _
 from companion.schema import whole_argument
 
 from .seed_numbers import ENGINEER_LAUNCHES, LAUNCHES_PER_TURN, _key
 from .tables import base_classes, ship_classes
+
+# a base's launch limit: (its class begins with a vowel, more than one drone)
+_BASE_LAUNCHES = {
+    (True, False): N_("An %(base)s launches at most %(limit)s drone per turn, one from each launcher "
+                      "(seed 001, Bases: Combat)."),
+    (True, True): N_("An %(base)s launches at most %(limit)s drones per turn, one from each launcher "
+                     "(seed 001, Bases: Combat)."),
+    (False, False): N_("A %(base)s launches at most %(limit)s drone per turn, one from each launcher "
+                       "(seed 001, Bases: Combat)."),
+    (False, True): N_("A %(base)s launches at most %(limit)s drones per turn, one from each launcher "
+                      "(seed 001, Bases: Combat)."),
+}
 
 
 def launch_drone(launcher: str, active: list[str], launched_this_turn: int = 0, *,
@@ -24,21 +37,22 @@ def launch_drone(launcher: str, active: list[str], launched_this_turn: int = 0, 
     if base is not None:
         kind = _key(base)
         if kind not in base_classes():
-            raise RuleError(f"Unknown base class {base!r}.", "unit")
+            raise RuleError(_("Unknown base class %(base)r.", base=base), "unit")
         limit = base_classes()[kind]["attacks"]
     else:
         limit = ENGINEER_LAUNCHES if engineer else LAUNCHES_PER_TURN
     if launcher in (active or []):
-        raise RuleError(f"{launcher} already has a drone in flight; a new one launches once it is killed.", "launcher")
+        raise RuleError(_("%(launcher)s already has a drone in flight; a new one launches once it is killed.",
+                          launcher=launcher), "launcher")
     if base is not None and launcher_used:
-        raise RuleError(f"{launcher} has already launched this turn: a base launches from each launcher once "
-                        "per turn (seed 001, Bases: Combat).", "launcher")
+        raise RuleError(_("%(launcher)s has already launched this turn: a base launches from each launcher once "
+                          "per turn (seed 001, Bases: Combat).", launcher=launcher), "launcher")
     if whole_argument(launched_this_turn, "launched_this_turn", 0) >= limit:
         if base is not None:
-            article = "An" if kind[0] in "aeiou" else "A"
-            raise RuleError(f"{article} {kind} launches at most {limit} drone{'s' if limit > 1 else ''} per turn, "
-                            "one from each launcher (seed 001, Bases: Combat).", "launcher")
-        raise RuleError(f"A ship launches {limit} drone{'s' if limit > 1 else ''} per turn.", "launcher")
+            vowel, many = kind[0] in "aeiou", limit > 1
+            raise RuleError(_(_BASE_LAUNCHES[vowel, many], base=kind, limit=limit), "launcher")
+        raise RuleError(_("A ship launches %(limit)s drones per turn.", limit=limit) if limit > 1
+                        else _("A ship launches %(limit)s drone per turn.", limit=limit), "launcher")
     return {"launcher": launcher, "active": [*(active or []), launcher], "launched_this_turn": launched_this_turn + 1,
             "summary": f"{launcher} launches its drone; it may move now and attack this turn"}
 
@@ -51,18 +65,21 @@ def dock(ship_class: str, base_class: str, docked: int = 0) -> dict:
     base diameter at least the ship's."""
     ship, base = _key(ship_class), _key(base_class)
     if base not in base_classes():
-        raise RuleError(f"Unknown base class {base_class!r}.", "base_class")
+        raise RuleError(_("Unknown base class %(base)r.", base=base_class), "base_class")
     if ship == "drone":
-        raise RuleError("Drones cannot dock.", "ship_class")
+        raise RuleError(_("Drones cannot dock."), "ship_class")
     if ship not in ship_classes():
-        raise RuleError(f"Unknown ship class {ship_class!r}.", "ship_class")
+        raise RuleError(_("Unknown ship class %(ship)r.", ship=ship_class), "ship_class")
     spec = base_classes()[base]
     if ship_classes()[ship]["diameter"] > spec["diameter"]:
-        raise RuleError(f"A {ship} cannot dock at a {base}: a ship only docks with a larger base.", "base_class")
+        raise RuleError(_("A %(ship)s cannot dock at a %(base)s: a ship only docks with a larger base.", ship=ship, base=base),
+                        "base_class")
     if whole_argument(docked, "docked", 0) >= spec["docks"]:
-        raise RuleError(f"The {base} has {spec['docks']} dock{'s' if spec['docks'] > 1 else ''}, all in use.", "base_class")
+        raise RuleError(_("The %(base)s has %(docks)s docks, all in use.", base=base, docks=spec["docks"]) if spec["docks"] > 1
+                        else _("The %(base)s has %(docks)s dock, all in use.", base=base, docks=spec["docks"]), "base_class")
     return {"docked": docked + 1, "docks": spec["docks"],
-            "summary": f"{ship} docks at the {base} ({docked + 1}/{spec['docks']}); it cannot be targeted or fire"}
+            "summary": Said("%(ship)s docks at the %(base)s (%(docked)s/%(docks)s); it cannot be targeted or fire", ship=ship,
+                            base=base, docked=docked + 1, docks=spec["docks"])}
 
 
 def base_attacks(base_class: str, attacks: list[dict]) -> dict:
@@ -70,16 +87,18 @@ def base_attacks(base_class: str, attacks: list[dict]) -> dict:
     different weapons, star-port 3 at different targets (seed 001, Bases: Combat)."""
     base = _key(base_class)
     if base not in base_classes():
-        raise RuleError(f"Unknown base class {base_class!r}.", "base_class")
+        raise RuleError(_("Unknown base class %(base)r.", base=base_class), "base_class")
     allowed = base_classes()[base]["attacks"]
     if len(attacks) > allowed:
-        raise RuleError(f"A {base} attacks {allowed} time{'s' if allowed > 1 else ''} per combat phase.", "attacks")
+        raise RuleError(_("A %(base)s attacks %(allowed)s times per combat phase.", base=base, allowed=allowed) if allowed > 1
+                        else _("A %(base)s attacks %(allowed)s time per combat phase.", base=base, allowed=allowed),
+                        "attacks")
     targets = [a.get("target") for a in attacks]
     weapons = [a.get("weapon") for a in attacks]
     if len(set(targets)) != len(targets):
-        raise RuleError(f"A {base}'s attacks must be at different targets.", "attacks")
+        raise RuleError(_("A %(base)s's attacks must be at different targets.", base=base), "attacks")
     if len(set(weapons)) != len(weapons):
         # station: "using different weapons"; decision: the star-port too (each weapon fires once)
-        raise RuleError(f"A {base}'s attacks must use different weapons.", "attacks")
+        raise RuleError(_("A %(base)s's attacks must use different weapons.", base=base), "attacks")
     return {"attacks": len(attacks), "allowed": allowed,
             "summary": f"{base} attacks {len(attacks)} of {allowed} times, last in the combat phase"}

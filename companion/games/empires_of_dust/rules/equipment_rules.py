@@ -4,6 +4,7 @@ cloaking devices, EMP, and whether a ship may attack.
 from __future__ import annotations
 
 from companion.errors import RuleError
+from companion.said import N_, Said, _
 from companion.schema import whole_argument
 
 from .design_rules import _names
@@ -17,7 +18,7 @@ def cooldown_ready_at(used_phase: int, item: str = "overloader") -> int:
     (seed 001, Equipment)."""
     spec = equipment().get(_key(item))
     if spec is None or spec["cooldown"] is None:
-        raise RuleError(f"{item!r} has no cool down.", "item")
+        raise RuleError(_("%(item)r has no cool down.", item=item), "item")
     return whole_argument(used_phase, "used_phase", 1) + spec["cooldown"]
 
 
@@ -29,8 +30,8 @@ def use_equipment(item: str, phase: int, last_used: int | None = None) -> dict:
     """Use overloader, assassin's touch, fine-tuned detector or FTL drive in ``phase``."""
     key = _key(item)
     if not cooldown_ready(last_used, phase, key):
-        raise RuleError(f"{equipment()[key]['name']} is cooling down: used in phase {last_used}, ready in "
-                        f"phase {cooldown_ready_at(last_used, key)}.", "phase")
+        raise RuleError(_("%(item)s is cooling down: used in phase %(used)s, ready in phase %(ready)s.",
+                          item=equipment()[key]["name"], used=last_used, ready=cooldown_ready_at(last_used, key)), "phase")
     ready = cooldown_ready_at(phase, key)
     return {"item": key, "used_phase": phase, "ready_at": ready,
             "summary": f"{equipment()[key]['name']} used in phase {phase}; ready again in phase {ready}"}
@@ -40,29 +41,33 @@ def ftl_jump(phase: int, last_used: int | None = None, *, dice=None, rng=None) -
     """FTL jump drive after moving: D20 > 5 jumps 15 units (seed 001, FTL Jump Drive).
     Decision: the attempt starts the cool down whether or not the roll passes."""
     used = use_equipment("ftl-jump-drive", phase, last_used)
-    roll = _d20(_check_d20("ftl-jump-drive"), dice, rng, "D20 for the FTL jump")
+    roll = _d20(_check_d20("ftl-jump-drive"), dice, rng, N_("D20 for the FTL jump"))
     distance = FTL_JUMP if roll["passed"] else 0
     return {**used, "roll": roll, "jumped": roll["passed"], "distance": distance,
             "summary": f"FTL jump: rolled {roll['value']} (> {roll['needs']}): "
                        + (f"jumps {distance} units" if distance else "no jump") + f"; ready again in phase {used['ready_at']}"}
+
+_TRACTOR = {"push": N_("tractor beam (push): rolled %(roll)s (> %(needs)s): pushes %(units)s units"),
+            "pull": N_("tractor beam (pull): rolled %(roll)s (> %(needs)s): pulls %(units)s units")}
 
 
 def tractor_beam(mode: str, distance: int, *, dice=None, rng=None) -> dict:
     """Tractor beam at the end of the movement phase: range 20, D20 > 10 moves 10 units, else 5."""
     mode = _key(mode)
     if mode not in ("push", "pull"):
-        raise RuleError("A tractor beam is a push or a pull beam.", "mode")
+        raise RuleError(_("A tractor beam is a push or a pull beam."), "mode")
     if whole_argument(distance, "distance", 0) > TRACTOR_RANGE:
-        raise RuleError(f"Tractor beams have a range of {TRACTOR_RANGE}; the target is {distance} away.", "distance")
-    roll = _d20(_check_d20("tractor-beam"), dice, rng, "D20 for the tractor beam")
+        raise RuleError(_("Tractor beams have a range of %(range)s; the target is %(distance)s away.", range=TRACTOR_RANGE,
+                          distance=distance), "distance")
+    roll = _d20(_check_d20("tractor-beam"), dice, rng, N_("D20 for the tractor beam"))
     moved = TRACTOR_PASS if roll["passed"] else TRACTOR_FAIL
     return {"mode": mode, "roll": roll, "moved": moved,
-            "summary": f"tractor beam ({mode}): rolled {roll['value']} (> {roll['needs']}): {mode}s {moved} units"}
+            "summary": Said(_TRACTOR[mode], roll=roll["value"], needs=roll["needs"], units=moved)}
 
 
 def ecm_targeting(*, dice=None, rng=None) -> dict:
     """Targeting a ship with active ECM: D20 > 5, or the attacker cannot target any other ship."""
-    roll = _d20(_check_d20("ecm"), dice, rng, "D20 for the ECM targeting roll")
+    roll = _d20(_check_d20("ecm"), dice, rng, N_("D20 for the ECM targeting roll"))
     return {"roll": roll, "locked": roll["passed"],
             "summary": f"ECM targeting: rolled {roll['value']} (> {roll['needs']}): "
                        + ("target locked" if roll["passed"] else "no lock, cannot target another ship this phase")}
@@ -95,16 +100,18 @@ def switch_device(conditions: list[str], device: str, on: bool, *, equipment_fit
     (seed 001, Cloaking Device, ECM).  While active the ship cannot attack."""
     kind = _key(device)
     if kind not in DEVICES:
-        raise RuleError("device is cloak or ecm.", "device")
+        raise RuleError(_("device is cloak or ecm."), "device")
     item, condition = DEVICES[kind]
     if equipment_fitted is not None and item not in _names(equipment_fitted, "equipment"):
-        raise RuleError(f"The ship has no {equipment()[item]['name']}.", "device")
+        raise RuleError(_("The ship has no %(item)s.", item=equipment()[item]["name"]), "device")
     if not combat_phase_start:
-        raise RuleError(f"The {equipment()[item]['name']} is switched only at the start of the combat phase.", "device")
+        raise RuleError(_("The %(item)s is switched only at the start of the combat phase.", item=equipment()[item]["name"]),
+                        "device")
     kept = [c for c in conditions or [] if _key(c) != _key(condition)]
     new = [*kept, condition] if on else kept
-    return {"conditions": new, "summary": f"{equipment()[item]['name']} {'on' if on else 'off'}"
-                                           + (": cannot attack while active" if on else "")}
+    name = equipment()[item]["name"]
+    return {"conditions": new, "summary": Said("%(item)s on: cannot attack while active", item=name) if on
+            else Said("%(item)s off", item=name)}
 
 
 def apply_emp(conditions: list[str]) -> dict:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from companion.content import default_systems
 from companion.errors import RuleError
+from companion.said import _
 from companion.schema import whole_argument
 
 from .armour import _armour
@@ -18,7 +19,7 @@ def ship_stats(ship: dict) -> dict:
     Specialization System; decision: the modifiers come on top of the designed stat total)."""
     cls = _key(ship.get("class", ""))
     if cls not in ship_classes():
-        raise RuleError(f"Unknown ship class {ship.get('class')!r}.", "class")
+        raise RuleError(_("Unknown ship class %(ship)r.", ship=ship.get("class")), "class")
     specs = _spec_ids(ship) if cls != "drone" else []
     armour = _armour(ship.get("armour"))
     extra = _armour(ship.get("extra_armour"), "extra_armour")
@@ -51,7 +52,7 @@ def fleet_preset(size: str) -> dict:
     """Suggested ship counts of a fleet size: patrol, escort, battalion, brigade, division, armada."""
     found = fleet_sizes().get(_key(size))
     if found is None:
-        raise RuleError(f"Unknown fleet size {size!r}; sizes are {', '.join(fleet_sizes())}.", "size")
+        raise RuleError(_("Unknown fleet size %(size)r; sizes are %(sizes)s.", size=size, sizes=", ".join(fleet_sizes())), "size")
     return dict(found)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from companion.dice import roll_or_take
 from companion.errors import RuleError
+from companion.said import Said, _, joined
 from companion.schema import whole_argument
 
 from .seed_numbers import CLASS_ORDER, D20, _key
@@ -23,7 +24,8 @@ def _roll_off(names: list[str], rolls: dict, rng, what: str) -> tuple[list[str],
     def next_roll(name: str) -> int:
         queue = given[name]
         value = queue.pop(0) if queue else None
-        die = roll_or_take(1, D20, None if value is None else [value], rng, f"D20 for {name} ({what})")[0]
+        die = roll_or_take(1, D20, None if value is None else [value], rng,
+                           _("D20 for %(name)s (%(what)s)", name=name, what=what))[0]
         record[name].append(die)
         return die
 
@@ -32,9 +34,11 @@ def _roll_off(names: list[str], rolls: dict, rng, what: str) -> tuple[list[str],
             return group
         short = [n for n in group if entered[n] and not given[n]]
         if short and tied_on is not None:
-            raise RuleError(f"{' and '.join(group)} tied on {tied_on}: enter each one's tie-break D20 after "
-                            f"the first (e.g. {tied_on} 7), or leave them all empty to let the companion roll "
-                            f"(seed 001, Initiative).", "d20")
+            word = _("and")
+            both = f" {word} ".join(group)
+            raise RuleError(_("%(fleets)s tied on %(roll)s: enter each one's tie-break D20 after the first (e.g. "
+                              "%(roll)s 7), or leave them all empty to let the companion roll (seed 001, Initiative).",
+                              fleets=both, roll=tied_on), "d20")
         scores = {n: next_roll(n) for n in group}
         out = []
         for value in sorted(set(scores.values()), reverse=True):
@@ -46,8 +50,12 @@ def _roll_off(names: list[str], rolls: dict, rng, what: str) -> tuple[list[str],
     for n in names:
         if given[n]:
             used = len(record[n])
-            raise RuleError(f"{n}: {entered[n]} D20{'s' if entered[n] > 1 else ''} entered but the roll-off used "
-                            f"{used} ({'no tie to break' if used else 'no roll-off needed'}).", "d20")
+            why = _("no tie to break") if used else _("no roll-off needed")
+            if entered[n] > 1:
+                raise RuleError(_("%(fleet)s: %(n)s D20s entered but the roll-off used %(used)s (%(why)s).", fleet=n,
+                                  n=entered[n], used=used, why=why), "d20")
+            raise RuleError(_("%(fleet)s: %(n)s D20 entered but the roll-off used %(used)s (%(why)s).", fleet=n,
+                              n=entered[n], used=used, why=why), "d20")
     return result, record
 
 
@@ -66,17 +74,14 @@ def initiative_order(mode: str, fleets, rolls: dict | None = None, *, turn: int 
     mode = _key(mode)
     rolls = rolls or {}
     turn = whole_argument(turn, "turn", 1)
-    combat = _key(phase) == "combat"
-    tail = " Bases attack last." if combat else ""
     if mode == "roll":
         names = list(fleets)
-        order, record = _roll_off(names, rolls, rng, f"{phase} initiative")
-        shown = ", ".join(f"{n} ({'/'.join(map(str, record[n]))})" for n in order)
+        order, record = _roll_off(names, rolls, rng, _("%(phase)s initiative", phase=phase))
         return {"mode": mode, "phase": phase, "order": order, "rolls": record,
-                "summary": f"{phase}: {shown}.{tail}"}
+                "summary": roll_summary(phase, order, record)}
     if mode == "class":
         if not isinstance(fleets, dict):
-            raise RuleError("For ship-class initiative give each fleet's ships or classes.", "fleets")
+            raise RuleError(_("For ship-class initiative give each fleet's ships or classes."), "fleets")
         present = {f: {_key(s.get("class", "") if isinstance(s, dict) else s) for s in ships}
                    for f, ships in fleets.items()}
         steps, record = [], {}
@@ -84,20 +89,49 @@ def initiative_order(mode: str, fleets, rolls: dict | None = None, *, turn: int 
             having = [f for f in fleets if cls in present[f]]
             if not having:
                 continue
-            order, used = _roll_off(having, rolls.get(cls, {}), rng, f"{cls} initiative")
+            order, used = _roll_off(having, rolls.get(cls, {}), rng, _("%(cls)s initiative", cls=cls))
             steps.append({"class": cls, "order": order})
             record[cls] = used
-        verb = "attack" if combat else "move"
-        text = "; ".join(f"{s['class']}s {verb}: {', '.join(s['order'])}" for s in steps)
         return {"mode": mode, "phase": phase, "steps": steps, "rolls": record,
                 "order": [f"{s['class']}:{f}" for s in steps for f in s["order"]],
-                "summary": f"{phase}: {text}.{tail}"}
+                "summary": class_summary(phase, steps)}
     if mode == "rotating":
         names = list(fleets)
         if not names:
-            raise RuleError("Give the fleets in their turn-1 order.", "fleets")
+            raise RuleError(_("Give the fleets in their turn-1 order."), "fleets")
         shift = (turn - 1) % len(names)
         order = names[shift:] + names[:shift]
         return {"mode": mode, "phase": phase, "turn": turn, "order": order,
-                "summary": f"Turn {turn} {phase.lower()}: {', '.join(order)}.{tail}"}
-    raise RuleError("Initiative mode is roll, class or rotating.", "mode")
+                "summary": rotating_summary(phase, turn, order)}
+    raise RuleError(_("Initiative mode is roll, class or rotating."), "mode")
+
+
+def _combat(phase: str) -> bool:
+    return _key(phase) == "combat"
+
+
+def roll_summary(phase: str, order: list[str], record: dict) -> Said:
+    """A D20 roll-off's order as the log says it: "Movement: Red (14), Blue (9/3)." (names and dice)."""
+    shown = ", ".join(f"{n} ({'/'.join(map(str, record[n]))})" for n in order)
+    if _combat(phase):
+        return Said("%(phase)s: %(order)s. Bases attack last.", phase=phase, order=shown)
+    return Said("%(phase)s: %(order)s.", phase=phase, order=shown)
+
+
+def class_summary(phase: str, steps: list[dict]) -> Said:
+    """Initiative by ship class: each class's order, battleships first."""
+    combat = _combat(phase)
+    text = joined("; ", [Said("%(kind)ss attack: %(fleets)s", kind=s["class"], fleets=", ".join(s["order"])) if combat
+                         else Said("%(kind)ss move: %(fleets)s", kind=s["class"], fleets=", ".join(s["order"]))
+                         for s in steps])
+    if combat:
+        return Said("%(phase)s: %(order)s. Bases attack last.", phase=phase, order=text)
+    return Said("%(phase)s: %(order)s.", phase=phase, order=text)
+
+
+def rotating_summary(phase: str, turn: int, order: list[str]) -> Said:
+    """Rotating initiative: this turn's order of the fleets."""
+    if _combat(phase):
+        return Said("Turn %(turn)s %(phase)s: %(order)s. Bases attack last.", turn=turn, phase=phase.lower(),
+                    order=", ".join(order))
+    return Said("Turn %(turn)s %(phase)s: %(order)s.", turn=turn, phase=phase.lower(), order=", ".join(order))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from companion.said import N_, Said, joined
 from companion.schema import whole_argument
 
 from .seed_numbers import AFTERBURNER_SPEED, HALF, MIN_MOVE, OFF_THE_EDGE, _ceil, _d20
@@ -12,10 +13,11 @@ from .seed_numbers import AFTERBURNER_SPEED, HALF, MIN_MOVE, OFF_THE_EDGE, _ceil
 
 def off_the_edge(*, dice=None, rng=None) -> dict:
     """A ship off the table edge (or hit by a solid moving obstacle) returns where it left on D20 > 10."""
-    roll = _d20(OFF_THE_EDGE, dice, rng, "D20 for the off the edge roll")
+    roll = _d20(OFF_THE_EDGE, dice, rng, N_("D20 for the off the edge roll"))
     return {"roll": roll, "returns": roll["passed"],
-            "summary": f"off the edge: rolled {roll['value']} (> {OFF_THE_EDGE}): "
-                       + ("returns where it left" if roll["passed"] else "does not return")}
+            "summary": Said("off the edge: rolled %(roll)s (> %(needs)s): returns where it left", roll=roll["value"],
+                            needs=OFF_THE_EDGE) if roll["passed"]
+            else Said("off the edge: rolled %(roll)s (> %(needs)s): does not return", roll=roll["value"], needs=OFF_THE_EDGE)}
 
 
 def movement_allowance(speed: int, *, emp: bool = False, afterburner: bool = False,
@@ -33,10 +35,11 @@ def movement_allowance(speed: int, *, emp: bool = False, afterburner: bool = Fal
         low = top = MIN_MOVE
     notes = []
     if emp:
-        notes.append("EMP: coasts at the minimum 5 units; remove the counter after this move")
+        notes.append(Said("EMP: coasts at the minimum 5 units; remove the counter after this move"))
     if afterburner:
-        notes.append("afterburner: cannot attack this turn")
+        notes.append(Said("afterburner: cannot attack this turn"))
     if not drone and not emp:
-        notes.append("or 'about face' in place")
+        notes.append(Said("or 'about face' in place"))
     return {"min": low, "max": max(low, top), "can_attack": not afterburner,
-            "summary": f"move {low}-{max(low, top)} units" + (f" ({'; '.join(notes)})" if notes else "")}
+            "summary": Said("move %(low)s-%(high)s units (%(notes)s)", low=low, high=max(low, top), notes=joined("; ", notes))
+            if notes else Said("move %(low)s-%(high)s units", low=low, high=max(low, top))}

@@ -9,8 +9,10 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from companion import said
 from companion.dice import roll_or_take
 from companion.errors import RuleError
+from companion.said import N_, Said, _, drawn, told
 
 SLUG = "empires-of-dust"
 ARMOUR_TYPES = ("reflective", "reinforced", "reactive")  # seed 001, Armour
@@ -48,9 +50,9 @@ BATTLESHIP_SPECIALISATIONS = 2  # seed 001, Specialization System: "any two diff
 CLASS_ORDER = ("battleship", "cruiser", "destroyer", "frigate", "drone")  # seed 001, Initiative: Ship Class
 D20 = 20
 ROLL_WORDS = {
-    "ecm": "ECM targeting roll", "rending": "rending roll", "immolation": "immolation roll",
-    "penetration": "armour penetration roll", "penetration_2": "second scatter-shot penetration roll",
-    "critical": "critical hit roll", "vampirism": "vampirism roll", "emp": "EMP roll",
+    "ecm": N_("ECM targeting roll"), "rending": N_("rending roll"), "immolation": N_("immolation roll"),
+    "penetration": N_("armour penetration roll"), "penetration_2": N_("second scatter-shot penetration roll"),
+    "critical": N_("critical hit roll"), "vampirism": N_("vampirism roll"), "emp": N_("EMP roll"),
 }
 ROLL_ORDER = tuple(ROLL_WORDS)  # the order in which attack() asks for the dice
 # The most D20s one target of one attack can ask for: one per roll above (seed 001: the ECM
@@ -62,7 +64,7 @@ ATTACK_D20S = len(ROLL_ORDER)
 def _key(name) -> str:
     """'Assassin's Touch' -> 'assassins-touch', 'Star-port' -> 'star-port'."""
     if not isinstance(name, str):
-        raise RuleError(f"Expected a name, got {name!r}.", "name")
+        raise RuleError(_("Expected a name, got %(name)r.", name=name), "name")
     return "-".join(name.strip().lower().replace("'", "").replace("_", " ").split())
 
 
@@ -78,3 +80,23 @@ def _pass_chance(needed: int) -> Fraction:
 def _d20(needed: int, dice, rng, what: str) -> dict:
     value = roll_or_take(1, D20, dice, rng, what)[0]
     return {"needs": needed, "value": value, "passed": value > needed}
+
+
+def spoken(text) -> str:
+    """A sentence the rules compose (a ``Said``: a label's part, a summary) in the asking phone's words
+    now, for a refusal or a page; any other text as it is (a name, English stored before)."""
+    if not isinstance(text, Said):
+        return text
+    if said.translate is None:
+        return str(text)
+    return drawn(told(text), said.translate)
+
+
+def retold(stored, build):
+    """A sentence rebuilt as a ``Said`` (``build()``) from what a move stored, if it says exactly the
+    English stored (``stored``); else that English (an older move, or a value it no longer has)."""
+    try:
+        again = build()
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return stored
+    return again if stored is None or str(again) == str(stored) else stored

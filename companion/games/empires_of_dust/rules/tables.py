@@ -8,6 +8,7 @@ from functools import lru_cache
 
 from companion.content import lookup_table
 from companion.errors import RuleError
+from companion.said import _
 
 from .seed_numbers import SLUG, _key
 
@@ -27,7 +28,7 @@ def penetration_table() -> tuple[tuple[int, ...], ...]:
     raw = lookup_table(SLUG, "penetration")
     rows = tuple(tuple(row[1:]) for row in raw["rows"])
     if [row[0] for row in raw["rows"]] != list(range(21)) or any(len(r) != 21 for r in rows):
-        raise RuleError("The penetration table must have armour rows 0-20 and penetration columns 0-20.")
+        raise RuleError(_("The penetration table must have armour rows 0-20 and penetration columns 0-20."))
     return rows
 
 

@@ -4,10 +4,11 @@ interdiction.
 from __future__ import annotations
 
 from companion.errors import RuleError
+from companion.said import Said, _
 from companion.schema import whole_argument
 
 from .damage import _max_hp
-from .seed_numbers import _key
+from .seed_numbers import _key, spoken
 from .tables import victory_points
 
 
@@ -22,7 +23,8 @@ def fleet_points(ships: list) -> int:
     for ship in ships:
         cls = _class_of(ship)
         if cls not in victory_points():
-            raise RuleError(f"The seed gives no points for a destroyed {cls or 'ship without class'}.", "class")
+            raise RuleError(_("The seed gives no points for a destroyed %(cls)s.", cls=cls) if cls
+                            else _("The seed gives no points for a destroyed ship without class."), "class")
         total += victory_points()[cls]
     return total
 
@@ -46,29 +48,49 @@ def checkmate(fleets: dict, in_play: list[str] | None = None) -> dict:
     one wins; if all remaining battleships fell in the same turn, a draw between those fleets
     (seed 001, Checkmate).  ``in_play``: the fleets still in the game at the start of the turn."""
     in_play = list(fleets) if in_play is None else list(in_play)
-    for fleet in in_play:
-        if not any(_class_of(s) == "battleship" for s in fleets.get(fleet, [])):
-            raise RuleError(f"{fleet} has no battleship; checkmate needs one in every fleet.", "fleets")
+    problem = checkmate_problem(fleets, in_play)
+    if problem:
+        raise RuleError(spoken(problem), "fleets")
     still = [f for f in in_play if any(_class_of(s) == "battleship" and _alive(s) for s in fleets[f])]
     out = [f for f in in_play if f not in still]
     winner = still[0] if len(still) == 1 else None
     draw = out if not still else None
     if winner:
-        text = f"{winner} wins: the last fleet with a surviving battleship"
+        text = Said("%(fleet)s wins: the last fleet with a surviving battleship", fleet=winner)
     elif draw:
-        text = f"draw between {', '.join(draw)}: all remaining battleships destroyed this turn"
+        text = Said("draw between %(fleets)s: all remaining battleships destroyed this turn", fleets=", ".join(draw))
+    elif out:
+        text = Said("in play: %(fleets)s; eliminated: %(out)s", fleets=", ".join(still), out=", ".join(out))
     else:
-        text = f"in play: {', '.join(still)}" + (f"; eliminated: {', '.join(out)}" if out else "")
+        text = Said("in play: %(fleets)s", fleets=", ".join(still))
     return {"in_play": still, "eliminated": out, "winner": winner, "draw": draw, "summary": text}
+
+
+def checkmate_problem(fleets: dict, in_play: list[str]) -> Said | None:
+    """Why checkmate cannot be judged (a fleet in play without a battleship), else None."""
+    for fleet in in_play:
+        if not any(_class_of(s) == "battleship" for s in fleets.get(fleet, [])):
+            return Said("%(fleet)s has no battleship; checkmate needs one in every fleet.", fleet=fleet)
+    return None
+
+
+def gladiator_problem(fleets: dict) -> Said | None:
+    """Why gladiator cannot be judged (a fleet with other than one ship), else None."""
+    for fleet, ships in fleets.items():
+        if len(ships) != 1:
+            return Said("In gladiator each player has only one ship; %(fleet)s has %(n)s.", fleet=fleet, n=len(ships))
+    return None
 
 
 def capture_ship(ship: dict, captor: str) -> dict:
     """Capture the Ship: destroying the spawned ship captures it with full hit points (seed 001)."""
     max_hp = _max_hp(ship)
     if max_hp is None:
-        raise RuleError("Give the ship's class or max_hp to restore it on capture.", "max_hp")
+        raise RuleError(_("Give the ship's class or max_hp to restore it on capture."), "max_hp")
     return {**ship, "hp": max_hp, "owner": captor,
-            "summary": f"{captor} captures {ship.get('name', 'the ship')} with full {max_hp} HP"}
+            "summary": Said("%(fleet)s captures %(ship)s with full %(hp)s HP", fleet=captor, ship=ship["name"], hp=max_hp)
+            if "name" in ship
+            else Said("%(fleet)s captures the ship with full %(hp)s HP", fleet=captor, hp=max_hp)}
 
 
 def capture_tally(captured: dict) -> dict:
@@ -76,18 +98,19 @@ def capture_tally(captured: dict) -> dict:
     best = max(captured.values(), default=0)
     leaders = [f for f, n in captured.items() if n == best]
     return {"captured": captured, "leaders": leaders,
-            "summary": ", ".join(f"{f} {n}" for f, n in captured.items()) + f"; most captured: {', '.join(leaders)}"}
+            "summary": Said("%(tally)s; most captured: %(leaders)s", tally=", ".join(f"{f} {n}" for f, n in captured.items()),
+                            leaders=", ".join(leaders))}
 
 
 def gladiator(fleets: dict) -> dict:
     """Gladiator: one ship per player; the last player surviving wins (seed 001, Gladiator)."""
-    for fleet, ships in fleets.items():
-        if len(ships) != 1:
-            raise RuleError(f"In gladiator each player has only one ship; {fleet} has {len(ships)}.", "fleets")
+    problem = gladiator_problem(fleets)
+    if problem:
+        raise RuleError(spoken(problem), "fleets")
     alive = [f for f, ships in fleets.items() if _alive(ships[0])]
     winner = alive[0] if len(alive) == 1 else None
-    text = (f"{winner} wins" if winner else
-            ("no survivor" if not alive else f"still fighting: {', '.join(alive)}"))
+    text = (Said("%(fleet)s wins", fleet=winner) if winner else
+            (Said("no survivor") if not alive else Said("still fighting: %(fleets)s", fleets=", ".join(alive))))
     return {"alive": alive, "winner": winner, "summary": text}
 
 
@@ -105,4 +128,5 @@ def interdiction(games: list[dict]) -> dict:
     best = max(score.values(), default=0)
     leaders = [p for p, s in score.items() if s == best]
     return {"scores": score, "winners": leaders,
-            "summary": ", ".join(f"{p} {s}" for p, s in score.items()) + f"; victor: {', '.join(leaders)}"}
+            "summary": Said("%(scores)s; victor: %(leaders)s", scores=", ".join(f"{p} {s}" for p, s in score.items()),
+                            leaders=", ".join(leaders))}

@@ -35,7 +35,9 @@ from companion.games.empires_of_dust import rules as eod
 from companion.games.empires_of_dust.actions.fleets import check_fleet, clean_fleet
 from companion.games.empires_of_dust.views.attack_helper import attack_context, preview
 from companion.games.empires_of_dust.views.designer_form import (
+    GONE,
     KIND,
+    NOT_A_FLEET,
     _apply_op,
     check_draft,
     designer_context,
@@ -43,6 +45,7 @@ from companion.games.empires_of_dust.views.designer_form import (
     eod_saved_fleets,
 )
 from companion.games.empires_of_dust.views.panel import eod_panel, eod_row, eod_unit
+from companion.said import N_, _
 
 bp = Blueprint("eod", __name__)
 SLUG = eod.SLUG
@@ -83,7 +86,7 @@ def attack_form(code: str):
 @bp.get("/t/<code>/eod/attack/preview")
 def attack_preview(code: str):
     """Odds and the D20 needed for the attack as entered so far."""
-    row, _ = _table(code)
+    row, _seat = _table(code)
     return render_template("games/empires-of-dust/_preview.html", preview=preview(row["state"], _args()),
                            state=row["state"])
 
@@ -116,11 +119,11 @@ def designer_check(code: str):
 def _clean_for_saving(draft: dict) -> tuple[str, list[dict]]:
     name = " ".join((draft.get("name") or "").split())
     if not name or len(name) > 40:
-        raise RuleError("Name the fleet (1 to 40 characters).", "fleet_name")
+        raise RuleError(_("Name the fleet (1 to 40 characters)."), "fleet_name")
     ships = clean_fleet(draft["ships"])
-    refusals, _ = check_fleet(ships, systems()[SLUG])
+    refusals = check_fleet(ships, systems()[SLUG])[0]
     if refusals:
-        raise RuleError(refusals[0], "fleet")
+        raise RuleError(eod.spoken(refusals[0]), "fleet")
     return name, ships
 
 
@@ -135,7 +138,7 @@ def designer_save(code: str):
         library.save(SLUG, KIND, name, {"ships": ships, "size": draft.get("size") or None}, code)
     except RuleError as exc:
         return _designer(code, row, seat, draft, error=exc.message)
-    resp = _designer(code, row, seat, draft, message=f"Saved {name!r}: {len(ships)} ships.")
+    resp = _designer(code, row, seat, draft, message=_("Saved %(name)r: %(n)s ships.", name=name, n=len(ships)))
     resp.headers["HX-Trigger"] = "eod-fleets"
     return resp
 
@@ -151,7 +154,7 @@ def designer_deploy(code: str):
         _deploy(code, row, seat, name, ships, request.form.get("side"))
     except RuleError as exc:
         return _designer(code, row, seat, draft, error=exc.message)
-    resp = _designer(code, row, seat, draft, message=f"{name} is on the table.")
+    resp = _designer(code, row, seat, draft, message=_("%(name)s is on the table.", name=name))
     resp.headers["HX-Trigger"] = "eod-board"
     return resp
 
@@ -178,9 +181,9 @@ def _saved(item_id: int) -> dict:
     try:
         item = store.library_item(get_db(), item_id)
     except store.NotFound:
-        raise RuleError("That saved fleet is gone.", "fleets") from None
+        raise RuleError(_(GONE), "fleets") from None
     if item["system"] != SLUG or item["kind"] != KIND:
-        raise RuleError("That saved item is not an Empires of Dust fleet.", "fleets")
+        raise RuleError(_(NOT_A_FLEET), "fleets")
     return item
 
 
@@ -240,7 +243,7 @@ def fleet_import(code: str):
     row, seat = _table(code)
     require_player(seat)
     try:
-        import_fleet(code, uploaded_json("a fleet", "eod-import", text_field="json"))
+        import_fleet(code, uploaded_json(N_("a fleet"), "eod-import", text_field="json"))
     except RuleError as exc:
         # the refusal keeps a pasted link (a file cannot be put back in its field)
         return make_response(_fleets(code, row, seat, {"eod-import": exc.message},
@@ -248,16 +251,18 @@ def fleet_import(code: str):
     return _fleets(code, row, seat)
 
 
-@share.importer(EXPORT_FORMAT, SLUG, "an Empires of Dust fleet")
+@share.importer(EXPORT_FORMAT, SLUG, N_("an Empires of Dust fleet"))
 def import_fleet(code: str, doc) -> str:
     """Save an exported fleet (a file, pasted text or a share link) at table ``code``, checked like a
     designed fleet; an identical fleet already saved is left as it is."""
     if not isinstance(doc, dict) or doc.get("format") != EXPORT_FORMAT:
-        raise RuleError(f"This is not an exported fleet (format must be {EXPORT_FORMAT!r}).", "eod-import")
+        raise RuleError(_("This is not an exported fleet (format must be %(format)r).", format=EXPORT_FORMAT), "eod-import")
     name, ships = _clean_for_saving({"name": doc.get("name"), "ships": doc.get("ships")})
     library.save(SLUG, KIND, name, {"ships": ships, "size": doc.get("size")
                                     if doc.get("size") in eod.fleet_sizes() else None}, code, keep_same=True)
-    return f"Saved {name!r}: {len(ships)} ship{'' if len(ships) == 1 else 's'}."
+    if len(ships) == 1:
+        return _("Saved %(name)r: %(n)s ship.", name=name, n=len(ships))
+    return _("Saved %(name)r: %(n)s ships.", name=name, n=len(ships))
 
 
 @bp.post("/t/<code>/eod/fleets/<int:item>/delete")

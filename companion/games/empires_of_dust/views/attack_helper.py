@@ -10,11 +10,12 @@ from companion.errors import RuleError
 from companion.games.empires_of_dust import rules as eod
 from companion.games.empires_of_dust.actions.attack import hit_odds, plan_attack
 from companion.games.empires_of_dust.views.panel import eod_panel
+from companion.said import N_, _
 
 # Where a player would wonder how the app reads the seed, the preview says it (issue 9).
 AUGMENTER_NOTES = {
     # seed 001, Scatter-Shot: "A pass on each roll deals damage at half of the base damage, rounding up"
-    "scatter-shot": " (each passing roll: half the base damage, rounded up on its own)",
+    "scatter-shot": N_("%(augmenter)s (each passing roll: half the base damage, rounded up on its own)"),
 }
 
 
@@ -51,16 +52,16 @@ def _rolls_needed(plan: dict, hit: dict, odds: dict) -> list[str]:
     opts = hit["options"]
     out = []
     if opts["target_ecm"] and not opts["ally"]:
-        out.append(f"ECM lock > {eod._check_d20('ecm')}")
+        out.append(_("ECM lock > %(n)s", n=eod._check_d20("ecm")))
     for aug, word in (("rending", "rending"), ("immolation", "immolation")):
         if aug in augs and not opts["ally"]:
             out.append(f"{word} > {eod._check_d20(aug)}")
-    out.append(f"penetration > {odds['needed']}")
+    out.append(_("penetration > %(n)s", n=odds["needed"]))
     if "scatter-shot" in augs and not opts["ally"]:
-        out.append(f"second scatter-shot penetration > {odds['needed']}")
+        out.append(_("second scatter-shot penetration > %(n)s", n=odds["needed"]))
     for aug, word in (("critical-hit", "critical hit"), ("vampirism", "vampirism"), ("emp", "EMP")):
         if aug in augs and not opts["ally"]:
-            out.append(f"{word} (if it penetrates) > {eod._check_d20(aug)}")
+            out.append(_("%(roll)s (if it penetrates) > %(n)s", roll=word, n=eod._check_d20(aug)))
     return out
 
 
@@ -77,14 +78,16 @@ def preview(state: dict, args: dict) -> dict:
                          "rolls": _rolls_needed(plan, hit, odds), "target": hit["target"]})
         notes = []
         if "overloader" in plan["uses"] or entered_flag(args, "overloader", type_="eod-attack"):
-            notes.append(f"Overloader: +{eod.OVERLOADER_DAMAGE} damage")
+            notes.append(_("Overloader: +%(n)s damage", n=eod.OVERLOADER_DAMAGE))
         if entered_flag(args, "assassins_touch", type_="eod-attack"):
-            notes.append(f"Assassin's touch: +{eod.ASSASSINS_TOUCH_PENETRATION} penetration")
+            notes.append(_("Assassin's touch: +%(n)s penetration", n=eod.ASSASSINS_TOUCH_PENETRATION))
         if entered_flag(args, "fine_tuned", type_="eod-attack"):
-            notes.append(f"Fine-tuned detector: +{eod.FINE_TUNED_DETECTION} detection")
+            notes.append(_("Fine-tuned detector: +%(n)s detection", n=eod.FINE_TUNED_DETECTION))
         augs = plan["weapon"].get("augmenters", [])
-        notes += [f"{eod.augmenters()[a]['name']}" + AUGMENTER_NOTES.get(a, "") for a in augs if a in eod.augmenters()]
-        return {"ok": True, "aim": plan["aim"], "hits": hits, "notes": notes,
+        notes += [_(AUGMENTER_NOTES[a], augmenter=eod.augmenters()[a]["name"]) if a in AUGMENTER_NOTES
+                  else eod.augmenters()[a]["name"] for a in augs if a in eod.augmenters()]
+        aim = {**plan["aim"], "summary": eod.spoken(plan["aim"]["summary"])}
+        return {"ok": True, "aim": aim, "hits": hits, "notes": notes,
                 "base": state["settings"].get("detection_base", eod.DEFAULT_DETECTION_BASE),
                 "expected": sum(h["odds"]["expected"] for h in hits)}
     except RuleError as exc:

@@ -20,10 +20,14 @@ from companion.games.empires_of_dust.actions.fleets import (
     clean_fleet,
 )
 from companion.games.empires_of_dust.state import SLUG
+from companion.said import N_, _
 from companion.schema import whole
 
 KIND = "fleet"
 AVERAGE = "average-fleet"
+GONE = N_("That saved fleet is gone.")
+NOT_A_FLEET = N_("That saved item is not an Empires of Dust fleet.")
+TOO_MANY = N_("A fleet has at most %(most)s ships.")
 
 
 def eod_saved_fleets() -> list[dict]:
@@ -101,6 +105,7 @@ def check_draft(draft: dict) -> dict:
         refusals, warnings = check_fleet(ships, systems()[SLUG])
     except RuleError as exc:
         return {"refusals": [exc.message], "warnings": [], "composition": None}
+    refusals, warnings = [eod.spoken(r) for r in refusals], [eod.spoken(w) for w in warnings]
     composition = None
     if draft.get("size") in eod.fleet_sizes():
         composition = eod.fleet_composition(ships, draft["size"])
@@ -110,21 +115,21 @@ def check_draft(draft: dict) -> dict:
 def _apply_op(draft: dict, op: str) -> str | None:
     """Designer buttons: add or remove ships and weapons, start from a preset or saved fleet."""
     ships = draft["ships"]
-    word, _, rest = op.partition(":")
+    word, _sep, rest = op.partition(":")
     if word == "add-ship" and (rest in SHIP_CLASSES or rest in BASE_CLASSES):
         if len(ships) >= MAX_SHIPS:
-            return f"A fleet has at most {MAX_SHIPS} ships."
+            return _(TOO_MANY, most=MAX_SHIPS)
         ships.append(new_ship(rest, 1 + sum(1 for s in ships if s.get("class") == rest)))
     elif word == "remove-ship" and rest.isdigit() and int(rest) < len(ships):
         ships.pop(int(rest))
     elif word == "add-weapon" and rest.isdigit() and int(rest) < len(ships):
         weapons = ships[int(rest)]["weapons"]
         if len(weapons) >= MAX_WEAPONS:
-            return f"A ship carries at most {MAX_WEAPONS} weapons here."
-        weapons.append({"name": f"Weapon {len(weapons) + 1}", "type": "beam", "range": 30, "penetration": 10,
+            return _("A ship carries at most %(most)s weapons here.", most=MAX_WEAPONS)
+        weapons.append({"name": _("Weapon %(n)s", n=len(weapons) + 1), "type": "beam", "range": 30, "penetration": 10,
                         "damage": 10, "augmenters": []})
     elif word == "remove-weapon":
-        i, _, j = rest.partition(":")
+        i, _sep, j = rest.partition(":")
         if i.isdigit() and j.isdigit() and int(i) < len(ships) and int(j) < len(ships[int(i)]["weapons"]):
             ships[int(i)]["weapons"].pop(int(j))
     elif word == "load" and rest == AVERAGE:
@@ -135,23 +140,23 @@ def _apply_op(draft: dict, op: str) -> str | None:
         try:
             item = store.library_item(get_db(), int(rest[8:]))
         except store.NotFound:
-            return "That saved fleet is gone."
+            return _(GONE)
         if item["system"] != SLUG or item["kind"] != KIND:
-            return "That saved item is not an Empires of Dust fleet."
+            return _(NOT_A_FLEET)
         draft["name"], draft["ships"] = item["name"], item["data"]["ships"]
     elif word == "new":
         draft["name"], draft["ships"] = "", []
     elif word == "fill" and draft.get("size") in eod.fleet_sizes():
         wanted = eod.fleet_preset(draft["size"])
         if sum(wanted.values()) > MAX_SHIPS:
-            return f"A fleet has at most {MAX_SHIPS} ships."
+            return _(TOO_MANY, most=MAX_SHIPS)
         for cls, count in wanted.items():
             have = sum(1 for s in ships if s.get("class") == cls)
             for n in range(have, count):
                 ships.append(new_ship(cls, n + 1))
         if len(ships) > MAX_SHIPS:
             del ships[MAX_SHIPS:]
-            return f"A fleet has at most {MAX_SHIPS} ships; the rest were left out."
+            return _("A fleet has at most %(most)s ships; the rest were left out.", most=MAX_SHIPS)
     return None
 
 

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from companion.actions import phase_now
 from companion.actions.core import clock as core_clock
+from companion.errors import RuleError
 from companion.games.empires_of_dust import rules as eod
 from companion.games.empires_of_dust.actions.fleets import BASE_CLASSES, SHIP_CLASSES
-from companion.games.empires_of_dust.actions.initiative import _fleets_with_classes, step_text
+from companion.games.empires_of_dust.actions.initiative import _fleets_with_classes, ini_summary, step_text
 from companion.games.empires_of_dust.actions.victory import standings
 from companion.games.empires_of_dust.state import (
+    DESTROYED,
+    LOST_OFF_THE_EDGE,
+    NO_ADMIRAL,
     active_drone,
     cls_of,
     conditions,
@@ -21,7 +25,11 @@ from companion.games.empires_of_dust.state import (
     sides_alive,
     stats_of,
 )
+from companion.said import _
 from companion.trackers import cooldown
+
+# why a ship left the table, as its record keeps it (English): said in the reader's words
+REASONS = (DESTROYED, LOST_OFF_THE_EDGE, NO_ADMIRAL)
 
 
 def eod_panel(state: dict) -> dict:
@@ -30,19 +38,42 @@ def eod_panel(state: dict) -> dict:
     ini = g.get("initiative")
     steps = []
     if ini and ini.get("steps") and ini["tick"] == state["tick"]:
-        steps = [{"text": step_text(s, state), "done": i < ini["next"], "now": i == ini["next"]}
+        steps = [{"text": eod.spoken(step_text(s, state)), "done": i < ini["next"], "now": i == ini["next"]}
                  for i, s in enumerate(ini["steps"])]
+        ini = {**ini, "summary": eod.spoken(ini_summary(ini, state))}
     pending = [{"name": u["name"], "side": u["side"], "by": g["last_damage"].get(u["id"]),
                 "points": eod.victory_points().get(cls_of(u))} for u in pending_destroyed(state)]
     fired = sum(len(v) for v in g["fired"].values())
     alive = [u for u in state["unit_order"] if not state["units"][u]["removed"]]
     return {"phase": phase_now(state), "ini": ini, "steps": steps,
             "next": next((s["text"] for s in steps if s["now"]), None), "pending": pending,
-            "standings": standings(state), "destroyed": g["destroyed"],
+            "standings": _said_standings(standings(state)),
+            "destroyed": [{**d, "reason": _(d["reason"])} if d.get("reason") in REASONS else d for d in g["destroyed"]],
             "last_attack": g.get("last_attack"), "notes": g.get("phase_notes") or [],
             "fleets": [s for s in state["sides"] if sides_alive(state).get(s)],
             "rolloffs": _class_rolloffs(state),
             "roster": f"{state['tick']}-{fired}-{'.'.join(alive)}"}
+
+
+def _said_standings(out: dict) -> dict:
+    """The standings' summaries (capture the ship, interdiction) in the reader's words."""
+    for key in ("capture", "interdiction"):
+        if key in out:
+            out[key] = {**out[key], "summary": eod.spoken(out[key]["summary"])}
+    return out
+
+
+def _warnings(unit: dict) -> list[str]:
+    """The design rules a unit breaks as printed, kept in English with it: said again in the reader's words
+    (the same broken rules, found again from its design), else as kept."""
+    kept = unit.get("warnings", [])
+    if not kept:
+        return []
+    try:
+        again = {str(v): v for v in eod.design_violations(unit["design"])}
+    except RuleError:
+        return kept
+    return [eod.spoken(again.get(w, w)) for w in kept]
 
 
 def eod_unit(state: dict, unit: dict) -> dict | None:
@@ -81,7 +112,7 @@ def eod_unit(state: dict, unit: dict) -> dict | None:
         "tractor": any(e.startswith("tractor-beam") for e in equipment),
         "ship": design["class"] in SHIP_CLASSES, "base": design["class"] in BASE_CLASSES,
         "phase": phase, "fired": g["fired"].get(unit["id"], []),
-        "role": g["roles"].get(unit["id"]), "warnings": unit.get("warnings", []),
+        "role": g["roles"].get(unit["id"]), "warnings": _warnings(unit),
         "launch_note": _launch_note(design["class"]) if launchers else None,
         "targets": [(u, state["units"][u]["name"]) for u in state["unit_order"]
                     if not state["units"][u]["removed"] and u != unit["id"]],
@@ -94,8 +125,11 @@ def _launch_note(cls: str) -> str | None:
     if cls not in eod.base_classes():
         return None
     n = eod.base_classes()[cls]["attacks"]
-    return (f"A {cls.replace('-', ' ')} launches up to {n} drone{'s' if n > 1 else ''} a turn, one per launcher "
-            "(as many as it attacks; seed 001, Bases: Combat).")
+    if n > 1:
+        return _("A %(base)s launches up to %(n)s drones a turn, one per launcher (as many as it attacks; seed 001, "
+                 "Bases: Combat).", base=cls.replace("-", " "), n=n)
+    return _("A %(base)s launches up to %(n)s drone a turn, one per launcher (as many as it attacks; seed 001, "
+             "Bases: Combat).", base=cls.replace("-", " "), n=n)
 
 
 def _class_rolloffs(state: dict) -> list[dict]:

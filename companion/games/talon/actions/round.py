@@ -8,6 +8,7 @@ from companion.actions import action, entered_int, needed
 from companion.errors import RuleError
 from companion.games.talon import state as books
 from companion.games.talon.rules import weapons
+from companion.said import Said, _
 from companion.schema import Either, Int, Ref, Text
 
 GAME = {"talon"}
@@ -18,14 +19,14 @@ def set_initiative(state: dict, p: dict) -> str:
     """Say which side has the initiative (scenario start; Talon by default)."""
     side = p.get("side")
     if side not in state["sides"][:2]:
-        raise RuleError(f"side must be one of {', '.join(state['sides'][:2])}.", "side")
+        raise RuleError(_("side must be one of %(sides)s.", sides=", ".join(state["sides"][:2])), "side")
     g = books.game(state)
     if g["initiative"] == side:
-        raise RuleError(f"{side} already has the initiative.", "side")
+        raise RuleError(_("%(side)s already has the initiative.", side=side), "side")
     g["initiative"] = side
     if books.now(state)[0]:
         state["active_side"] = books.turn_side(state)
-    return f"{side} has the initiative"
+    return Said("%(side)s has the initiative", side=side)
 
 
 @action("talon-rules", systems=GAME, fields={
@@ -37,24 +38,25 @@ def set_rules(state: dict, p: dict) -> str:
     what = p.get("what")
     if what == "reinforce":
         g["rules"]["reinforce"] = entered_int(p, "value")
-        return f"Shield Reinforcement absorbs {g['rules']['reinforce']} (rulebook 6.2)"
+        return Said("Shield Reinforcement absorbs %(n)s (rulebook 6.2)", n=g["rules"]["reinforce"])
     if what == "repair_on":
         g["rules"]["repair_on"] = entered_int(p, "value", lo=1, hi=6)
-        return f"Repairs succeed on {g['rules']['repair_on']}+"
+        return Said("Repairs succeed on %(n)s+", n=g["rules"]["repair_on"])
     if what == "weapon":
         tables = g.get("weapons")
         if not tables:
-            raise RuleError("Put a ship on the table first: the weapon tables come with it.", "weapon")
+            raise RuleError(_("Put a ship on the table first: the weapon tables come with it."), "weapon")
         weapon = p.get("weapon")
         if weapon not in tables or "damage" not in tables[weapon]:
-            raise RuleError("Choose a weapon with a damage table.", "weapon")
+            raise RuleError(_("Choose a weapon with a damage table."), "weapon")
         distance = needed(p, "range")
         raw = str(p.get("value", "")).replace(",", " ").split()
         if len(raw) != 6 or not all(v.isdigit() and int(v) <= 30 for v in raw):
-            raise RuleError("Enter six damages, for rolls 1 to 6 (like 0 0 0 0 2 2).", "value")
+            raise RuleError(_("Enter six damages, for rolls 1 to 6 (like 0 0 0 0 2 2)."), "value")
         tables[weapon]["damage"][str(distance)] = [int(v) for v in raw]
-        return f"{tables[weapon]['name']} at range {distance}: {weapons.hit_numbers(tables, weapon, distance)}"
-    raise RuleError("what must be reinforce, repair_on or weapon.", "what")
+        return Said("%(weapon)s at range %(range)s: %(hits)s", weapon=tables[weapon]["name"], range=distance,
+                    hits=weapons.hit_numbers(tables, weapon, distance, say=Said))
+    raise RuleError(_("what must be reinforce, repair_on or weapon."), "what")
 
 
 @action("talon-points", systems=GAME, fields={
@@ -63,13 +65,16 @@ def add_points(state: dict, p: dict) -> str:
     """Add scenario points to a side (victory levels are not public: enter your scenario's)."""
     side = p.get("side")
     if side not in state["sides"][:2]:
-        raise RuleError(f"side must be one of {', '.join(state['sides'][:2])}.", "side")
+        raise RuleError(_("side must be one of %(sides)s.", sides=", ".join(state["sides"][:2])), "side")
     points = needed(p, "points")
     if not points:
-        raise RuleError("points must not be 0.", "points")
+        raise RuleError(_("points must not be 0."), "points")
     why = " ".join(str(p.get("why") or "").split())[:60]
     books.game(state)["points"].append({"side": side, "points": points, "why": why})
-    return f"{side} {points:+d} points" + (f" ({why})" if why else "")
+    signed = f"{points:+d}"
+    if why:
+        return Said("%(side)s %(points)s points (%(why)s)", side=side, points=signed, why=why)
+    return Said("%(side)s %(points)s points", side=side, points=signed)
 
 
 set_initiative.decider(books.keep("side"))

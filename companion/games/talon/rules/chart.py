@@ -7,6 +7,7 @@ then the Power Phase; seed 003 5.1 "Power Phase: ... occurs after Impulse F").
 from __future__ import annotations
 
 from companion.errors import RuleError
+from companion.said import _
 
 # TALON.md section 1: the numbers printed in each impulse box.
 IMPULSE_CHART: dict[str, tuple[int, ...]] = {
@@ -47,7 +48,7 @@ def phase_names() -> list[str]:
 
 def where(phase_name: str) -> tuple[str | None, int | None]:
     """(impulse letter, 0 for the initiative player's turn / 1 for the other's), or (None, None) in the Power Phase."""
-    letter, _, half = phase_name.partition(" · ")
+    letter, _sep, half = phase_name.partition(" · ")
     if letter in IMPULSE_CHART and half in ("initiative player", "other player"):
         return letter, 0 if half == "initiative player" else 1
     return None, None
@@ -64,14 +65,15 @@ def parse_row(text: str) -> tuple[int, int, int | None]:
     """'3-3-2' -> (3, 3, 2): Power, Speed, Turn Radius (seed 003 5.4.1); 'n/a' radius -> None (Bases)."""
     parts = str(text).split("-", 2)
     if len(parts) != 3:
-        raise RuleError(f"A power curve row is Power-Speed-Turn, like 3-3-2; got {text!r}.", "curve")
+        raise RuleError(_("A power curve row is Power-Speed-Turn, like 3-3-2; got %(text)r.", text=text), "curve")
     try:
         power, speed = int(parts[0]), int(parts[1])
         radius = None if parts[2].strip().lower() == "n/a" else int(parts[2])
     except ValueError:
-        raise RuleError(f"A power curve row is Power-Speed-Turn, like 3-3-2; got {text!r}.", "curve") from None
+        raise RuleError(_("A power curve row is Power-Speed-Turn, like 3-3-2; got %(text)r.", text=text),
+                        "curve") from None
     if not 0 <= power <= 12 or not 0 <= speed <= 6 or (radius is not None and not 0 <= radius <= 9):
-        raise RuleError(f"Power 0-12, Speed 0-6, Turn Radius 0-9 or n/a; got {text!r}.", "curve")
+        raise RuleError(_("Power 0-12, Speed 0-6, Turn Radius 0-9 or n/a; got %(text)r.", text=text), "curve")
     return power, speed, radius
 
 
@@ -83,6 +85,6 @@ def row_text(row) -> str:
 def curve_step(row: int, new_row: int, rows: int) -> None:
     """Seed 003 5.4.3: 'Normally, a ship can only change her Speed by one' in the Power Phase."""
     if not 0 <= new_row < rows:
-        raise RuleError("That row is not on the ship's power curve.", "row")
+        raise RuleError(_("That row is not on the ship's power curve."), "row")
     if abs(new_row - row) != 1:
-        raise RuleError("The power curve moves one row (Speed by one) per Power Phase (rulebook 5.4.3).", "row")
+        raise RuleError(_("The power curve moves one row (Speed by one) per Power Phase (rulebook 5.4.3)."), "row")

@@ -8,12 +8,18 @@ from __future__ import annotations
 
 from companion.errors import RuleError
 from companion.games.talon.rules import chart
+from companion.said import N_, _
 
 ARCS = ("F", "R", "Rear", "L")  # seed 003 5.3: forward, right, rear, left (FAN order F/R/Rear/L)
 ARC_NAMES = {"F": "forward", "R": "right", "Rear": "rear", "L": "left"}
 WEAPONS = ("disruptor", "torpedo", "wave", "phaser", "fusion", "missile")  # TALON.md section 4
 HULLS = ("SC", "DD", "FF", "CL", "CA", "BC", "BB", "DN", "FTR", "CV", "Tran", "Base")  # seed 003 5.2 (+Base, FAN)
 MAX_BOXES = 30  # input limit, not a game number
+# a weapon group's numbers as the custom form names them ("phaser 1 1 1 F L": weapon, count, red, yellow, arcs)
+GROUP_NUMBERS = {"count": N_("count"), "red": N_("red"), "yellow": N_("yellow")}
+# the refusal for each of a ship's counts
+COUNT_REFUSALS = {"battery": N_("battery must be a whole number from 0 to 4."),
+                  "afterburners": N_("afterburners must be a whole number from 0 to 4.")}
 
 
 def parse_hull(entries) -> list[dict]:
@@ -26,31 +32,33 @@ def parse_hull(entries) -> list[dict]:
         try:
             power = int(number)
         except ValueError:
-            raise RuleError(f"A hull box is its power modifier, 'c' for critical (like -1c); got {raw!r}.",
+            raise RuleError(_("A hull box is its power modifier, 'c' for critical (like -1c); got %(raw)r.", raw=raw),
                             "hull") from None
         if not -9 <= power <= 0:
-            raise RuleError(f"A hull box's power modifier is from -9 to 0; got {raw!r}.", "hull")
+            raise RuleError(_("A hull box's power modifier is from -9 to 0; got %(raw)r.", raw=raw), "hull")
         boxes.append({"power": power, "crit": crit})
     if not 1 <= len(boxes) <= MAX_BOXES:
-        raise RuleError(f"A ship has 1 to {MAX_BOXES} hull boxes.", "hull")
+        raise RuleError(_("A ship has 1 to %(n)s hull boxes.", n=MAX_BOXES), "hull")
     return boxes
 
 
 def check_group(group: dict, i: int) -> dict:
     weapon = group.get("weapon")
     if weapon not in WEAPONS:
-        raise RuleError(f"Weapon group {i + 1}: weapon must be one of {', '.join(WEAPONS)}.", "groups")
+        raise RuleError(_("Weapon group %(n)s: weapon must be one of %(weapons)s.", n=i + 1, weapons=", ".join(WEAPONS)),
+                        "groups")
     out = {"weapon": weapon}
     for key, lo, hi in (("count", 1, 6), ("red", 0, 9), ("yellow", 0, 12)):  # input limits, not game numbers
         value = group.get(key)
         if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            raise RuleError(f"Weapon group {i + 1}: {key} must be a whole number from {lo} to {hi}.", "groups")
+            raise RuleError(_("Weapon group %(n)s: %(key)s must be a whole number from %(lo)s to %(hi)s.", n=i + 1,
+                              key=_(GROUP_NUMBERS[key]), lo=lo, hi=hi), "groups")
         out[key] = value
     if out["red"] + out["yellow"] == 0:
-        raise RuleError(f"Weapon group {i + 1} needs at least one charge box.", "groups")
+        raise RuleError(_("Weapon group %(n)s needs at least one charge box.", n=i + 1), "groups")
     arcs = group.get("arcs")
     if not isinstance(arcs, list) or not arcs or any(a not in ARCS for a in arcs) or len(set(arcs)) != len(arcs):
-        raise RuleError(f"Weapon group {i + 1}: arcs are some of F, R, Rear, L.", "groups")
+        raise RuleError(_("Weapon group %(n)s: arcs are some of F, R, Rear, L.", n=i + 1), "groups")
     out["arcs"] = [a for a in ARCS if a in arcs]
     return out
 
@@ -60,34 +68,34 @@ def build(spec: dict, name: str) -> dict:
     try:
         curve = [list(chart.parse_row(r)) for r in spec["curve"]]
     except (KeyError, TypeError):
-        raise RuleError("A ship needs its power curve rows, like 1-5-3, 2-4-2, 3-3-2.", "curve") from None
+        raise RuleError(_("A ship needs its power curve rows, like 1-5-3, 2-4-2, 3-3-2."), "curve") from None
     if not 1 <= len(curve) <= 8:
-        raise RuleError("A power curve has 1 to 8 rows.", "curve")
+        raise RuleError(_("A power curve has 1 to 8 rows."), "curve")
     start = spec.get("start", 0)
     if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < len(curve):
-        raise RuleError("The starting row must be one of the curve's rows.", "start")
+        raise RuleError(_("The starting row must be one of the curve's rows."), "start")
     shields = spec.get("shields")
     if (not isinstance(shields, list) or len(shields) != 4
             or any(isinstance(s, bool) or not isinstance(s, int) or not 0 <= s <= MAX_BOXES for s in shields)):
-        raise RuleError("Shields are four numbers: forward, right, rear, left (0 to 30).", "shields")
+        raise RuleError(_("Shields are four numbers: forward, right, rear, left (0 to 30)."), "shields")
     groups = spec.get("groups") or []
     # seed 003 5.1: "All of a ship's Weapons are combined into one to three Weapon Groups" (transports: none, FAN)
     if not isinstance(groups, list) or len(groups) > 3:
-        raise RuleError("A ship has at most 3 weapon groups (rulebook 5.1).", "groups")
+        raise RuleError(_("A ship has at most 3 weapon groups (rulebook 5.1)."), "groups")
     counts = {}
     for key in ("battery", "afterburners"):
         value = spec.get(key, 0)
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 4:  # input limit
-            raise RuleError(f"{key} must be a whole number from 0 to 4.", key)
+            raise RuleError(_(COUNT_REFUSALS[key]), key)
         counts[key] = value
     if counts["battery"] and counts["afterburners"]:
-        raise RuleError("A ship has batteries (Terran) or afterburners (Talon), not both.", "battery")
+        raise RuleError(_("A ship has batteries (Terran) or afterburners (Talon), not both."), "battery")
     hull_class = spec.get("hull_class", "")
     if hull_class not in HULLS:
-        raise RuleError(f"hull must be one of {', '.join(HULLS)}.", "hull_class")
+        raise RuleError(_("hull must be one of %(hulls)s.", hulls=", ".join(HULLS)), "hull_class")
     sp = spec.get("sp", 0)
     if isinstance(sp, bool) or not isinstance(sp, int) or not 0 <= sp <= 999:
-        raise RuleError("SP must be a whole number from 0 to 999.", "sp")
+        raise RuleError(_("SP must be a whole number from 0 to 999."), "sp")
     return {
         "class": spec.get("id", "custom"), "class_name": spec.get("name", "Custom"), "hull_class": hull_class,
         "sp": sp, "curve": curve, "row": start, "start": start,

@@ -9,19 +9,20 @@ from __future__ import annotations
 
 from companion.errors import RuleError
 from companion.games.talon.rules import damage
+from companion.said import N_, Said, _
 
 TABLE = {
-    2: "Secondary Explosion: 3 additional hull damage; may cause another Critical",
-    3: "Shields Down until Repaired",
-    4: "Helm Down until Repaired: no turns, no sideslips",
-    5: "Random Weapon Group Destroyed",
-    6: "Maneuvering Thruster Damage: Turn Radius +1",
-    7: "No Critical Damage",
-    8: "Power Relay Damage: Power -1",
-    9: "Random Weapon Group Destroyed",
-    10: "1 Hull Damage and FTL Offline",
-    11: "Power Loss until Repaired",
-    12: "FTL Core Breach: ship destroyed",
+    2: N_("Secondary Explosion: 3 additional hull damage; may cause another Critical"),
+    3: N_("Shields Down until Repaired"),
+    4: N_("Helm Down until Repaired: no turns, no sideslips"),
+    5: N_("Random Weapon Group Destroyed"),
+    6: N_("Maneuvering Thruster Damage: Turn Radius +1"),
+    7: N_("No Critical Damage"),
+    8: N_("Power Relay Damage: Power -1"),
+    9: N_("Random Weapon Group Destroyed"),
+    10: N_("1 Hull Damage and FTL Offline"),
+    11: N_("Power Loss until Repaired"),
+    12: N_("FTL Core Breach: ship destroyed"),
 }
 REPAIRABLE = {"shields_down": "Shields Down", "helm_down": "Helm Down", "power_loss": "Power Loss"}
 GROUP_LOSS = (5, 9)
@@ -33,13 +34,14 @@ def pick_group(candidates: list[int], rounds: list[list[int]]) -> int:
     left = list(candidates)
     for dice in rounds:
         if len(dice) != len(left):
-            raise RuleError(f"Roll one die for each of weapon groups {', '.join(str(g + 1) for g in left)}.",
-                            "group_dice")
+            raise RuleError(_("Roll one die for each of weapon groups %(groups)s.",
+                              groups=", ".join(str(g + 1) for g in left)), "group_dice")
         top = max(dice)
         left = [g for g, d in zip(left, dice, strict=False) if d == top]
         if len(left) == 1:
             return left[0]
-    raise RuleError(f"A tie: roll again for weapon groups {', '.join(str(g + 1) for g in left)}.", "group_dice")
+    raise RuleError(_("A tie: roll again for weapon groups %(groups)s.", groups=", ".join(str(g + 1) for g in left)),
+                    "group_dice")
 
 
 def group_rounds_needed(candidates: list[int], rounds: list[list[int]]) -> list[int] | None:
@@ -54,17 +56,20 @@ def group_rounds_needed(candidates: list[int], rounds: list[list[int]]) -> list[
 
 
 def resolve(ship: dict, total: int, when: str, group_rounds: list[list[int]] | None = None) -> str:
-    """Apply one 2D6 result to the ship; ``when`` is the impulse it happened in (repairs wait a turn)."""
+    """Apply one 2D6 result to the ship; ``when`` is the impulse it happened in (repairs wait a turn).
+    Returns what the log says of it (a Said)."""
     if not 2 <= total <= 12:
-        raise RuleError("2D6 totals 2 to 12.", "dice")
+        raise RuleError(_("2D6 totals 2 to 12."), "dice")
     if ship["pending"] < 1:
-        raise RuleError("No critical hull box is waiting for its roll.", "unit")
+        raise RuleError(_("No critical hull box is waiting for its roll."), "unit")
     ship["pending"] -= 1
     crits = ship["crits"]
-    text = TABLE[total]
+    text = Said(TABLE[total])
     if total == 2:
         hit = damage.mark_hull(ship, 3)
-        text += f" ({hit['hull']} hull marked" + (f", {hit['crits']} more critical" if hit["crits"] else "") + ")"
+        text = (Said("%(result)s (%(hull)s hull marked, %(crits)s more critical)", result=text, hull=hit["hull"],
+                     crits=hit["crits"]) if hit["crits"]
+                else Said("%(result)s (%(hull)s hull marked)", result=text, hull=hit["hull"]))
     elif total == 3:
         crits["shields_down"] = when
     elif total == 4:
@@ -72,12 +77,12 @@ def resolve(ship: dict, total: int, when: str, group_rounds: list[list[int]] | N
     elif total in GROUP_LOSS:
         alive = [i for i, g in enumerate(ship["groups"]) if not g["destroyed"]]
         if not alive:
-            text += ": no weapon group left, no effect"
+            text = Said("%(result)s: no weapon group left, no effect", result=text)
         else:
             chosen = alive[0] if len(alive) == 1 else pick_group(alive, group_rounds or [])
             group = ship["groups"][chosen]
             group.update(destroyed=True, red_on=0, yellow_on=0)
-            text += f": group {chosen + 1} ({group['weapon']})"
+            text = Said("%(result)s: group %(n)s (%(weapon)s)", result=text, n=chosen + 1, weapon=group["weapon"])
     elif total == 6:
         crits["thrusters"] += 1
     elif total == 8:
@@ -86,11 +91,11 @@ def resolve(ship: dict, total: int, when: str, group_rounds: list[list[int]] | N
         hit = damage.mark_hull(ship, 1)
         crits["ftl_offline"] = True
         if hit["crits"]:
-            text += " (a critical box: roll again)"
+            text = Said("%(result)s (a critical box: roll again)", result=text)
     elif total == 11:
         crits["power_loss"] = when
     elif total == 12:
-        ship["destroyed"] = "FTL core breach"
+        ship["destroyed"] = "FTL core breach"  # stored English (state.LOST_REASONS)
     ship["crit_log"].append({"roll": total, "when": when})
     return text
 
@@ -98,12 +103,12 @@ def resolve(ship: dict, total: int, when: str, group_rounds: list[list[int]] | N
 def repair(ship: dict, what: str, roll: int, now: str, need: int = REPAIR_ON) -> bool:
     """One repair attempt; True when it succeeds (shields come back exactly as before, PAC 3)."""
     if what not in REPAIRABLE:
-        raise RuleError(f"Only {', '.join(REPAIRABLE.values())} can be repaired.", "what")
+        raise RuleError(_("Only %(names)s can be repaired.", names=", ".join(REPAIRABLE.values())), "what")
     taken = ship["crits"][what]
     if taken is None:
-        raise RuleError(f"This ship has no {REPAIRABLE[what]} to repair.", "what")
+        raise RuleError(_("This ship has no %(name)s to repair.", name=REPAIRABLE[what]), "what")
     if taken == now:
-        raise RuleError("Repairs start the impulse after the damage was taken (rulebook 8.7).", "what")
+        raise RuleError(_("Repairs start the impulse after the damage was taken (rulebook 8.7)."), "what")
     if roll >= need:
         ship["crits"][what] = None
         return True

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 from companion.errors import RuleError
 from companion.games.talon.rules import counter
+from companion.said import N_, Said, _, joined
 from companion.schema import whole_argument
 
 
 def mark_hull(ship: dict, amount: int) -> dict:
     """Mark ``amount`` hull boxes in order; each critical box marked adds a pending 2D6 roll."""
-    whole_argument(amount, "amount", 0, what="Damage")
+    whole_argument(amount, "amount", 0, what=N_("Damage"))
     marked = crits = 0
-    for _ in range(amount):
+    for _box in range(amount):
         if ship["hull_hits"] >= len(ship["hull"]):
             break
         box = ship["hull"][ship["hull_hits"]]
@@ -25,7 +26,7 @@ def mark_hull(ship: dict, amount: int) -> dict:
             crits += 1
     ship["pending"] += crits
     if ship["hull_hits"] >= len(ship["hull"]) and not ship["destroyed"]:
-        ship["destroyed"] = "all hull boxes marked"  # seed 003 5.1
+        ship["destroyed"] = "all hull boxes marked"  # seed 003 5.1; stored English (state.LOST_REASONS)
     return {"hull": marked, "crits": crits}
 
 
@@ -33,19 +34,19 @@ def apply(ship: dict, arc: str, amount: int, reinforce_points: int | None) -> di
     """Damage from the given arc.  A Shield Reinforcement on that arc absorbs first (its points are
     the table's setting: the number is not in our sources, TALON.md 11.2), then shield boxes, then
     hull.  Under "Shields Down" (crit 3, PAC) shields and reinforcements are unusable: all to hull."""
-    whole_argument(amount, "amount", 0, what="Damage")
+    whole_argument(amount, "amount", 0, what=N_("Damage"))
     if arc not in counter.ARCS:
-        raise RuleError(f"arc must be one of {', '.join(counter.ARCS)}.", "arc")
+        raise RuleError(_("arc must be one of %(arcs)s.", arcs=", ".join(counter.ARCS)), "arc")
     if ship["destroyed"]:
-        raise RuleError("That ship is already destroyed.", "target")
+        raise RuleError(_("That ship is already destroyed."), "target")
     left = amount
     out = {"arc": arc, "damage": amount, "reinforce": 0, "shield": 0, "hull": 0, "crits": 0}
     down = ship["crits"]["shields_down"] is not None
     marker = ship["reinforced"].get(arc)
     if marker and not down and left:
         if reinforce_points is None:
-            raise RuleError("Set how many points a Shield Reinforcement absorbs (rulebook 6.2) in the "
-                            "Talon panel before damage reaches a reinforced arc.", "arc")
+            raise RuleError(_("Set how many points a Shield Reinforcement absorbs (rulebook 6.2) in the "
+                              "Talon panel before damage reaches a reinforced arc."), "arc")
         took = min(left, max(0, reinforce_points - marker["used"]))
         marker["used"] += took
         left -= took
@@ -62,16 +63,18 @@ def apply(ship: dict, arc: str, amount: int, reinforce_points: int | None) -> di
 
 
 def describe(result: dict) -> str:
+    """What damage did, for the log (a Said: each reader's words)."""
     parts = []
     if result["reinforce"]:
-        parts.append(f"{result['reinforce']} on the reinforcement")
+        parts.append(Said("%(n)s on the reinforcement", n=result["reinforce"]))
     if result["shield"]:
-        parts.append(f"{result['shield']} on {counter.ARC_NAMES[result['arc']]} shields")
+        parts.append(Said("%(n)s on %(arc)s shields", n=result["shield"], arc=counter.ARC_NAMES[result["arc"]]))
     if result["hull"]:
-        parts.append(f"{result['hull']} hull")
-    text = ", ".join(parts) or "no damage"
+        parts.append(Said("%(n)s hull", n=result["hull"]))
+    said = [joined(", ", parts) if parts else Said("no damage")]
     if result["crits"]:
-        text += f"; {result['crits']} critical box{'es' if result['crits'] > 1 else ''}: roll 2D6"
+        said.append(Said("%(n)s critical boxes: roll 2D6", n=result["crits"]) if result["crits"] > 1
+                    else Said("%(n)s critical box: roll 2D6", n=result["crits"]))
     if result["destroyed"]:
-        text += "; DESTROYED"
-    return text
+        said.append(Said("DESTROYED"))
+    return joined("; ", said) if len(said) > 1 else said[0]

@@ -13,6 +13,12 @@ from functools import lru_cache
 import icepool
 
 from companion.errors import RuleError
+from companion.said import N_, _, joined
+
+# what a weapon table row does at a range ("2 on 5-6"), said per render on the ship card (``_``) or kept
+# in a label (``Said``): hit_numbers' ``say``
+HITS_ON = N_("%(damage)s on %(rolls)s")
+NO_DAMAGE = N_("no damage")
 
 
 def load(raw: dict) -> dict:
@@ -39,29 +45,30 @@ def ranges(tables: dict, weapon: str) -> list[int]:
 def check_range(tables: dict, weapon: str, distance: int) -> None:
     allowed = ranges(tables, weapon)
     if distance not in allowed:
-        raise RuleError(f"A {tables[weapon]['name']} fires at range {allowed[0]}-{allowed[-1]}; "
-                        f"the target is {distance} hexes away.", "range")
+        raise RuleError(_("A %(weapon)s fires at range %(lo)s-%(hi)s; the target is %(distance)s hexes away.",
+                          weapon=tables[weapon]["name"], lo=allowed[0], hi=allowed[-1], distance=distance), "range")
 
 
 def damage(tables: dict, weapon: str, distance: int, roll: int) -> int:
     """The weapon table's damage for one die at this range."""
     check_range(tables, weapon, distance)
     if not 1 <= roll <= 6:
-        raise RuleError("Each die is 1 to 6.", "dice")
+        raise RuleError(_("Each die is 1 to 6."), "dice")
     return tables[weapon]["damage"][str(distance)][roll - 1]
 
 
-def hit_numbers(tables: dict, weapon: str, distance: int) -> str:
-    """"2 dmg on 5-6" / "roll 1: 1, 2-6: 2": what the table says at this range, for the fire form."""
+def hit_numbers(tables: dict, weapon: str, distance: int, say=_) -> str:
+    """"2 on 5-6" / "1 on 1, 2 on 2-6": what the table says at this range, for the fire form.  ``say``:
+    ``_`` (the asking phone's words, the default: the card is drawn per render) or ``Said`` (a label)."""
     values = tables[weapon]["damage"][str(distance)]
     parts, start = [], 1
     for roll in range(2, 8):
         if roll == 7 or values[roll - 1] != values[start - 1]:
             if values[start - 1]:
                 span = f"{start}" if start == roll - 1 else f"{start}-{roll - 1}"
-                parts.append(f"{values[start - 1]} on {span}")
+                parts.append(say(HITS_ON, damage=values[start - 1], rolls=span))
             start = roll
-    return ", ".join(parts) or "no damage"
+    return joined(", ", parts) if parts else say(NO_DAMAGE)
 
 
 def odds(tables: dict, weapon: str, count: int, distance: int) -> dict:
@@ -84,9 +91,9 @@ def _odds(values: tuple, count: int) -> dict:
 def charge_yellow(group: dict) -> None:
     """1 AP charges a single yellow box (TT#11); also the Power Phase's passive charge (seed 003 5.1)."""
     if group["destroyed"]:
-        raise RuleError("That weapon group is destroyed.", "group")
+        raise RuleError(_("That weapon group is destroyed."), "group")
     if group["yellow_on"] >= group["yellow"]:
-        raise RuleError("Every yellow box of that group is already charged.", "group")
+        raise RuleError(_("Every yellow box of that group is already charged."), "group")
     group["yellow_on"] += 1
 
 

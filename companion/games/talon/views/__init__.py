@@ -9,6 +9,7 @@ from flask import Blueprint, request
 from companion.game_pages import RuleError, board_page, ctx_for, game_table, get_db, library, refusal, store
 from companion.games.talon.actions.fleet import classes, spec_fields
 from companion.games.talon.views import summary
+from companion.said import _
 
 bp = Blueprint("talon", __name__, url_prefix="/t/<code>/talon")
 SLUG = "talon"
@@ -39,7 +40,7 @@ def save_class(code: str):
     seat, row = _table(code)
     unit = row["state"]["units"].get(request.form.get("unit") or "")
     if not unit or "talon" not in unit:
-        return _failed(RuleError("Choose a ship at this table.", "unit"), "tl-fleet")
+        return _failed(RuleError(_("Choose a ship at this table."), "unit"), "tl-fleet")
     name = " ".join((request.form.get("class_name") or unit["talon"]["class_name"]).split())[:40]
     data = spec_fields(unit["talon"], unit["side"])
     data["class_name"] = name
@@ -47,7 +48,7 @@ def save_class(code: str):
         library.save(SLUG, "class", name, data, code)
     except RuleError as exc:
         return _failed(exc, "tl-fleet")
-    return board_page(code, seat, flash=f"{name} saved for the next game.")
+    return board_page(code, seat, flash=_("%(name)s saved for the next game.", name=name))
 
 
 @bp.post("/classes/add")
@@ -60,7 +61,7 @@ def add_from_class(code: str):
         if saved["system"] != SLUG or saved["kind"] != "class":
             raise store.NotFound("class")
     except store.NotFound:
-        return _failed(RuleError("That saved class is gone.", "cls"), "tl-fleet")
+        return _failed(RuleError(_("That saved class is gone."), "cls"), "tl-fleet")
     try:
         store.act(get_db(), code, {"type": "talon-ship", "cls": "custom", **saved["data"],
                                    "name": request.form.get("name") or ""}, ctx_for(row, seat))

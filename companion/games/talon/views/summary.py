@@ -19,6 +19,7 @@ def row_view(state: dict, uid: str) -> dict:
     letter, half, key = books.now(state)
     my_turn = bool(letter) and books.turn_side(state) == unit["side"]
     return {"hull_left": counter.hull_left(ship), "hull": len(ship["hull"]),
+            "destroyed": books.lost_words(ship["destroyed"]),  # why it left, in the reader's words
             "shields": [(a, counter.shields_left(ship, a), ship["shields"][a]) for a in counter.ARCS],
             "power": counter.power(ship), "speed": counter.speed(ship), "my_turn": my_turn,
             "ready": [i + 1 for i, g in enumerate(ship["groups"]) if counter.ready(g)] if my_turn else []}
@@ -32,6 +33,7 @@ def ship_view(state: dict, uid: str) -> dict:
     power = counter.power(ship)
     view = {
         "row": chart.row_text(counter.row(ship)), "power": power, "speed": counter.speed(ship),
+        "destroyed": books.lost_words(ship["destroyed"]),  # why it left, in the reader's words (stored English)
         "radius": counter.turn_radius(ship), "letter": letter,
         "my_turn": bool(letter) and books.turn_side(state) == unit["side"],
         "ap": bool(letter) and counter.ap_now(ship, letter), "moves": bool(letter) and counter.moves_now(ship, letter),
