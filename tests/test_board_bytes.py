@@ -18,7 +18,8 @@ from benchmark import GAME_TABLES  # noqa: E402
 TARGET = 40 * 1024  # issue 14
 # what each page measured once the unit cards were folded out of their rows (companion/board,
 # 2026-11-26), with a little room: Dreadfleet 34,630 bytes, Empires of Dust 18,599, Dreadnaught 14,390
-CEILING = {"dreadfleet": 36_000, "empires-of-dust": 20_000, "dreadnaught": 16_000}
+# (+ 700 each with issue 42: the menu's language switch, three languages in their own words)
+CEILING = {"dreadfleet": 36_700, "empires-of-dust": 20_700, "dreadnaught": 16_700}
 
 
 def csrf(client) -> str:
@@ -112,7 +113,8 @@ def test_the_decks_list_the_units_once(client):
 
 # Issue 41: a board's JavaScript no larger than at dcb459b, before the phone's script was modules
 # (htmx 52,182 bytes, companion.js 41,973, NoSleep 16,732, connection.js 10,866, Dreadfleet's 2,223).
-SCRIPTS_CEILING = 123_976
+# Issue 42 adds the script's own words in the page's language (static/js/words.js): 200 bytes more.
+SCRIPTS_CEILING = 123_976 + 200
 IMPORT = re.compile(r'^import .*? from "(\./[\w-]+\.js)";$', re.M)
 
 

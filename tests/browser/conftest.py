@@ -86,8 +86,8 @@ def phone(browser, browser_context_args):
     """A factory of phones: each call is a separate browser context (its own cookies)."""
     contexts = []
 
-    def make():
-        ctx = browser.new_context(**browser_context_args)
+    def make(**more):  # (more: the context's own, e.g. locale="de-DE": the phone's Accept-Language)
+        ctx = browser.new_context(**{**browser_context_args, **more})
         contexts.append(ctx)
         page = ctx.new_page()
         # a player answers "yes" to the app's questions (undo another seat's move, finish the game)

@@ -1,0 +1,169 @@
+"""Each phone in its player's language (issue 42): the language a request is drawn in, the phone's
+choice kept with its seat, a board drawn per language for phones of the same view, and catalogs with
+every word of the app in German and French."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.pofile import read_po
+
+from companion import create_app, i18n
+from tests.i18n_marks import unmarked
+from tests.table_actions import TableActions
+from tests.test_board import poll
+from tests.test_hidden_information import Phone
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATES = sorted((ROOT / "templates").rglob("*.html"))
+PLACEHOLDER = re.compile(r"%(?:\(\w+\))?[-+ #0]*\d*(?:\.\d+)?[sdrfi%]")
+
+
+@pytest.fixture
+def pseudo_app(db_target):
+    return create_app({"TESTING": True, "DATABASE": db_target, "SECRET_KEY": "test-key", "PSEUDO_LOCALE": True,
+                       "LIVE_SECONDS": 0.3, "FEED_SECONDS": 0.3})
+
+
+def html_lang(body: str) -> str:
+    return re.search(r'<html lang="(\w+)"', body).group(1)
+
+
+def switch(phone, lang: str, back: str = "/"):
+    return phone.client.post("/lang", data={"lang": lang, "next": back, "csrf_token": phone.csrf})
+
+
+# -- which language a request is drawn in
+
+def test_a_new_phone_reads_its_browsers_language_and_english_otherwise(client):
+    assert html_lang(client.get("/", headers={"Accept-Language": "de-AT,de;q=0.9,en;q=0.5"}).text) == "de"
+    assert html_lang(client.get("/", headers={"Accept-Language": "fr-CH, fr;q=0.9"}).text) == "fr"
+    assert html_lang(client.get("/", headers={"Accept-Language": "it-IT, es;q=0.8"}).text) == "en"
+    assert html_lang(client.get("/").text) == "en"
+
+
+def test_the_menus_choice_outvotes_the_browser_and_is_kept_with_the_seat(app, table):
+    table.create(seat="Anna", side="Red", sides="Red,Blue")
+    resp = switch(table, "fr", back=f"/t/{table.code}")
+    assert resp.status_code == 303 and resp.headers["Location"] == f"/t/{table.code}"
+    page = table.client.get(f"/t/{table.code}", headers={"Accept-Language": "de"}).text
+    assert html_lang(page) == "fr"
+    assert 'aria-current="true">Français</button>' in page
+    # the choice rides in the seat's own cookie: the seat is still there, and a restart keeps both
+    again = create_app({"TESTING": True, "DATABASE": app.config["DATABASE"], "SECRET_KEY": "test-key"})
+    again_client = again.test_client()
+    again_client.set_cookie("session", table.client.get_cookie("session").value)
+    page = again_client.get(f"/t/{table.code}").text
+    assert html_lang(page) == "fr" and "Anna" in page
+
+
+def test_a_language_the_app_does_not_speak_is_refused_and_changes_nothing(table):
+    table.create(seat="Anna")
+    resp = switch(table, "tlh")
+    assert resp.status_code == 400 and "Choose one of: en, de, fr." in resp.text
+    assert html_lang(table.client.get(f"/t/{table.code}").text) == "en"
+
+
+def test_the_switch_returns_only_to_a_page_of_this_site(table):
+    table.create(seat="Anna")
+    for elsewhere in ("https://evil.example/", "//evil.example/x", "javascript:alert(1)"):
+        assert switch(table, "de", back=elsewhere).headers["Location"] == "/"
+
+
+def test_the_big_screen_takes_its_language_from_its_link(table):
+    table.create(seat="Anna", sides="Red,Blue")
+    body = table.client.get(f"/t/{table.code}/display?lang=de").text
+    assert html_lang(body) == "de"
+    assert html_lang(table.client.get(f"/t/{table.code}/display").text) == "en"
+
+
+def test_a_page_with_lang_in_its_link_switches_back_to_itself_without_it(pseudo_app):
+    client = pseudo_app.test_client()
+    page = client.get("/?lang=de&x=1").text
+    assert 'name="next" value="/?x=1"' in page
+
+
+# -- a board drawn per language
+
+def test_two_phones_of_one_view_each_get_the_board_in_their_own_language(pseudo_app):
+    """Anna and Ada sit on the same side (one view): Ada reads the pseudo-language, Anna English.
+    A board is drawn once per view and shared, so the language must be part of the view."""
+    anna = TableActions(pseudo_app.test_client())
+    anna.create(seat="Anna", side="Red", sides="Red,Blue")
+    anna.act(do="add-unit", name="Falcon", side="Red", hp=10)
+    player, _ = anna.secrets()
+    ada = Phone(pseudo_app.test_client()).join(anna.code, player, "Ada", "Red")
+    assert switch(ada, i18n.PSEUDO).status_code == 303
+    for _ in range(2):  # drawn, then served from what was kept
+        english, pseudo = poll(anna), poll(ada)
+        assert "[[" not in english
+        assert "[[" in pseudo
+    seq = int(re.search(r'data-seq="(\d+)"', english).group(1))
+    anna.act(do="adjust unit=u1 tracker=hp by=-1")  # the step from the board each phone holds
+    step_en, step_pseudo = poll(anna, seq), poll(ada, seq)
+    assert "[[" not in step_en and "[[" in step_pseudo
+
+
+# -- the catalogs
+
+def _extracted() -> dict[str, str | None]:
+    """Every message the app marks (babel.cfg, as scripts/i18n extracts them): id -> its plural id."""
+    with (ROOT / "babel.cfg").open() as cfg:
+        method_map, options_map = parse_mapping_cfg(cfg)
+    keywords = {"_": None, "gettext": None, "ngettext": (1, 2), "lazy_gettext": None, "Said": None, "message": None, "N_": None, "word": None}
+    found = {}
+    for _file, _line, message, _comments, _context in extract_from_dir(str(ROOT), method_map, options_map,
+                                                                      keywords=keywords):
+        if isinstance(message, tuple):
+            found[message[0]] = message[1]
+        else:
+            found.setdefault(message, None)
+    return found
+
+
+def test_every_word_of_every_template_is_marked():
+    left = [f"{path.relative_to(ROOT)}:{line}: {text}" for path in TEMPLATES for line, text in unmarked(path.read_text())]
+    assert not left, f"{len(left)} unmarked:\n" + "\n".join(left[:60])
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_every_message_has_its_translation(lang):
+    with (i18n.CATALOGS / lang / "LC_MESSAGES" / "messages.po").open("rb") as po:
+        catalog = read_po(po, locale=lang)
+    problems = []
+    for msgid, plural in _extracted().items():
+        entry = catalog.get(msgid)
+        if entry is None:
+            problems.append(f"missing: {msgid!r}")
+            continue
+        strings = entry.string if isinstance(entry.string, tuple) else (entry.string,)
+        if entry.fuzzy or not all(strings):
+            problems.append(f"{'fuzzy' if entry.fuzzy else 'untranslated'}: {msgid!r}")
+            continue
+        wanted = set(PLACEHOLDER.findall(msgid)) | set(PLACEHOLDER.findall(plural or ""))
+        for text in strings:
+            # a value may be said twice; a plural's forms may each say the number or not
+            got = set(PLACEHOLDER.findall(text))
+            if got != wanted and not (plural and got <= wanted):
+                problems.append(f"placeholders differ: {msgid!r} -> {text!r}")
+            if '"' in text:
+                problems.append(f'a straight " (it lands in an attribute): {text!r}')
+    assert not problems, f"{len(problems)} in {lang}:\n" + "\n".join(problems[:60])
+
+
+def test_no_message_is_an_f_string():
+    """An f-string's values are in it before gettext sees it: no catalog could hold it (Babel skips it)."""
+    found = [f"{path.relative_to(ROOT)}:{n}" for path in sorted((ROOT / "companion").rglob("*.py"))
+             for n, line in enumerate(path.read_text().splitlines(), 1)
+             if re.search(r"""(?<![\w.])(_|N_|Said|message)\(\s*f["']""", line)]
+    assert not found, "a message built as an f-string: " + ", ".join(found)
+
+
+def test_no_template_hides_gettext_behind_a_variable():
+    """``{% set _ = … %}`` (a throwaway) would make every later ``_()`` of that scope call the value."""
+    found = [f"{path.relative_to(ROOT)}:{n}" for path in TEMPLATES
+             for n, line in enumerate(path.read_text().splitlines(), 1) if re.search(r"\{%-?\s*set\s+_\s*=", line)]
+    assert not found, ", ".join(found)
