@@ -268,8 +268,8 @@ def delete_deck(code: str, item: int):
 def odds(code: str, which: str):
     """Odds before rolling, from the table and the tool form's values (an htmx fragment)."""
     _, row = _table(code)
-    args = form_args(request.args)
     try:
+        args = form_args(request.args)  # (a field sent twice is a sentence here too, not a crash)
         if which == "shot":
             preview = shot_preview(row["state"], args)
         elif which == "board":
