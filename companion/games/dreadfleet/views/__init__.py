@@ -287,6 +287,9 @@ def pick(code: str, which: str):
     _, row = _table(code)
     if which not in ("shot", "board"):
         abort(404)
-    return render_template("games/dreadfleet/_pick.html", which=which, code=code, state=row["state"],
-                           sel=form_args(request.args))
+    try:
+        sel = form_args(request.args)
+    except RuleError:  # (a field sent twice: the picker is drawn with nothing chosen, not a 500)
+        sel = {}
+    return render_template("games/dreadfleet/_pick.html", which=which, code=code, state=row["state"], sel=sel)
 
