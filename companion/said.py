@@ -70,6 +70,16 @@ def _filled(text: str, english: str, args: dict) -> str:
         return english % args  # a translation that lost a value: the English rather than nothing
 
 
+def retold(stored, build):
+    """A sentence a move stored in English, rebuilt as a ``Said`` (``build()``) from what it stored, if it
+    says exactly that English; else the stored English (an older move, or a value it no longer has)."""
+    try:
+        again = build()
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return stored
+    return again if stored is None or str(again) == str(stored) else stored
+
+
 def message(msg: str, **args) -> dict:
     """A message kept as data whose values are kept data already (an undo names its move's message)."""
     return {"m": msg, "a": args} if args else {"m": msg}

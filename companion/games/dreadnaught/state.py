@@ -20,7 +20,12 @@ from companion.errors import RuleError
 from companion.games.dreadnaught import rules as dn
 from companion.games.dreadnaught.rules.elimination import REASON_WORDS
 from companion.games.dreadnaught.rules.numbers import bare
-from companion.said import Said, _, joined
+from companion.said import (
+    Said,
+    _,
+    joined,
+    retold,  # noqa: F401  (the games' one rebuild, companion/said.py)
+)
 
 SYSTEM = "dreadnaught"
 SYSTEMS = {SYSTEM}
@@ -119,14 +124,6 @@ def said(state: dict, p: dict, player: str, text: str, sep: str = ": ") -> str:
     return text if p.get("by") == name else joined(sep, (name, text))
 
 
-def retold(stored, build) -> str:
-    """A sentence rebuilt from the stored payload as a Said (``build()``), if it says exactly the English
-    the move stored (``stored``); else that English (an older payload, or a value it no longer has)."""
-    try:
-        again = build()
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-        return stored
-    return again if stored is None or str(again) == str(stored) else stored
 
 
 def players(state: dict) -> list[str]:

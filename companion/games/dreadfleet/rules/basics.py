@@ -5,7 +5,14 @@ from __future__ import annotations
 from companion import said
 from companion.dice import roll_or_take
 from companion.errors import RuleError
-from companion.said import N_, Said, _, drawn, told
+from companion.said import (
+    N_,
+    Said,
+    _,
+    drawn,
+    retold,  # noqa: F401  (the games' one rebuild, companion/said.py)
+    told,
+)
 
 # --- numbers and names from seed 002 ----------------------------------------------------------
 
@@ -172,14 +179,6 @@ def spoken(text) -> str:
     return drawn(told(text), said.translate)
 
 
-def retold(stored, build) -> str:
-    """A label rebuilt from the stored payload as a Said (``build()``), if it says exactly the English the
-    move stored (``stored``); else that English (an older payload, or a value it no longer has)."""
-    try:
-        again = build()
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-        return stored
-    return again if stored is None or str(again) == str(stored) else stored
 
 
 def _inches(distance) -> str:

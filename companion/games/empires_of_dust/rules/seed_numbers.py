@@ -12,7 +12,14 @@ from fractions import Fraction
 from companion import said
 from companion.dice import roll_or_take
 from companion.errors import RuleError
-from companion.said import N_, Said, _, drawn, told
+from companion.said import (
+    N_,
+    Said,
+    _,
+    drawn,
+    retold,  # noqa: F401  (the games' one rebuild, companion/said.py)
+    told,
+)
 
 SLUG = "empires-of-dust"
 ARMOUR_TYPES = ("reflective", "reinforced", "reactive")  # seed 001, Armour
@@ -92,11 +99,3 @@ def spoken(text) -> str:
     return drawn(told(text), said.translate)
 
 
-def retold(stored, build):
-    """A sentence rebuilt as a ``Said`` (``build()``) from what a move stored, if it says exactly the
-    English stored (``stored``); else that English (an older move, or a value it no longer has)."""
-    try:
-        again = build()
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-        return stored
-    return again if stored is None or str(again) == str(stored) else stored
