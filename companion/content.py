@@ -53,6 +53,9 @@ class System:
     # game's helpers where units are made (a ship designer, say); empty: the helpers' top
     setup_helper: str = ""
     version: str = ""
+    # the pack's own translations (``*.de.toml`` beside a file, docs/content.md): language -> the
+    # words as printed -> that language's; what no file translates reads as printed
+    words: dict = field(default_factory=dict)
 
     def summary(self) -> dict:
         return {"slug": self.slug, "name": self.name}
@@ -262,6 +265,46 @@ def _load_toml(path: Path) -> dict:
         raise ContentError(f"{path}: not valid TOML: {exc}") from None
 
 
+WORDS_LANGUAGES = ("de", "fr")  # the languages a pack may carry words for (companion/i18n.py LANGUAGES)
+
+
+def _translation(path: Path) -> bool:
+    """``x.de.toml``: a pack's own words for ``x.toml``, not a file of its own."""
+    return len(path.suffixes) >= 2 and path.suffixes[-2][1:] in WORDS_LANGUAGES
+
+
+def _printed(value) -> set[str]:
+    """Every string a content file prints (at any depth): what a translation may translate."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return {s for v in value.values() for s in _printed(v)}
+    if isinstance(value, list):
+        return {s for v in value for s in _printed(v)}
+    return set()
+
+
+def _load_words(folder: Path, system: System, digest) -> None:
+    """Each ``x.LANG.toml`` under the pack's folder: ``[words]``, the words of ``x.toml`` as printed ->
+    LANG's.  A word ``x.toml`` no longer prints is refused (the translation of an older text)."""
+    for path in sorted(p for p in folder.rglob("*.toml") if _translation(p)):
+        lang = path.suffixes[-2][1:]
+        original = path.with_name(path.name.removesuffix(f".{lang}.toml") + ".toml")
+        if not original.exists():
+            raise ContentError(f"{path}: translates {original.name}, which is not in the pack")
+        raw = _load_toml(path)
+        digest.update(path.read_bytes())
+        if set(raw) != {"words"} or not isinstance(raw["words"], dict):
+            _fail(path, "", "one table, [words]: the words as printed = their translation", sorted(raw))
+        printed = _printed(_load_toml(original))
+        found = system.words.setdefault(lang, {})
+        for word, theirs in raw["words"].items():
+            _check(path, f"words.{word!r}", theirs, str, allow_empty=False)
+            if word not in printed:
+                _fail(path, f"words.{word!r}", f"words {original.name} prints", word)
+            found[word] = theirs
+
+
 def _load_folder(folder: Path, system: System | None, digest) -> System:
     system_file = folder / "system.toml"
     if system_file.exists():
@@ -286,12 +329,12 @@ def _load_folder(folder: Path, system: System | None, digest) -> System:
         )
     elif system is None:
         raise ContentError(f"{system_file}: expected a system.toml (the folder adds to no known system)")
-    for path in sorted((folder / "tables").glob("*.toml")):
+    for path in sorted(p for p in (folder / "tables").glob("*.toml") if not _translation(p)):
         raw = _load_toml(path)
         digest.update(path.read_bytes())
         _check_table(path, raw)
         system.tables[path.stem] = {"slug": path.stem, **raw}
-    for path in sorted((folder / "decks").glob("*.toml")):
+    for path in sorted(p for p in (folder / "decks").glob("*.toml") if not _translation(p)):
         raw = _load_toml(path)
         digest.update(path.read_bytes())
         _check_deck(path, raw)
@@ -299,9 +342,10 @@ def _load_folder(folder: Path, system: System | None, digest) -> System:
             _fail(path, "deck", f"one of the system's decks {sorted(system.decks)}", raw["deck"])
         system.decks[raw["deck"]]["definitions"][path.stem] = raw
     for sub, target in (("fleets", system.fleets), ("data", system.data)):
-        for path in sorted((folder / sub).glob("*.toml")):
+        for path in sorted(p for p in (folder / sub).glob("*.toml") if not _translation(p)):
             digest.update(path.read_bytes())
             target[path.stem] = _load_toml(path)
+    _load_words(folder, system, digest)
     return system
 
 
@@ -332,6 +376,17 @@ def load_systems(dirs: list[Path] | None = None) -> dict[str, System]:
 def default_systems() -> dict[str, System]:
     """The systems of the configured content folders, loaded once per process."""
     return load_systems()
+
+
+@lru_cache(maxsize=4)
+def words(lang: str) -> dict[str, str]:
+    """Every pack's own words in ``lang`` (the words as printed -> theirs), for drawing a pack's text."""
+    out: dict[str, str] = {}
+    for system in default_systems().values():
+        for word, theirs in system.words.get(lang, {}).items():
+            if out.setdefault(word, theirs) != theirs:
+                raise ContentError(f"content/{system.slug}: {word!r} is translated two ways into {lang!r} by two packs")
+    return out
 
 
 def lookup_table(slug: str, table: str) -> dict:

@@ -68,3 +68,43 @@ def test_invalid_toml_is_reported_with_its_file(tmp_path):
     root = write_pack(tmp_path, BASE + "name = \n")
     with pytest.raises(ContentError, match="mine/system.toml: not valid TOML"):
         load_systems([root])
+
+
+# -- a pack's own translation (issue 42): x.de.toml beside x.toml
+
+def test_a_packs_translation_is_read_beside_its_file_and_not_taken_for_a_table(tmp_path):
+    root = write_pack(tmp_path, BASE + 'round_label = "Turn"\n')
+    (root / "mine" / "system.de.toml").write_text('[words]\n"Turn" = "Zug"\n"One" = "Eins"\n')
+    (root / "mine" / "tables").mkdir()
+    (root / "mine" / "tables" / "t.toml").write_text('title = "Hits"\nsource = "s"\ncolumns = ["a"]\nrows = [["x"]]\n')
+    (root / "mine" / "tables" / "t.fr.toml").write_text('[words]\n"Hits" = "Touches"\n')
+    system = load_systems([root])["mine"]
+    assert system.words == {"de": {"Turn": "Zug", "One": "Eins"}, "fr": {"Hits": "Touches"}}
+    assert list(system.tables) == ["t"]  # t.fr.toml is t's words, not a table of its own
+
+
+@pytest.mark.parametrize("name, text, message", [
+    ("system.de.toml", '[words]\n"Round" = "Runde"\n', r"system.de.toml: words.'Round': expected words system.toml prints"),
+    ("other.de.toml", '[words]\n"Mine" = "Meins"\n', r"other.de.toml: translates other.toml, which is not in the pack"),
+    ("system.fr.toml", '"Mine" = "À moi"\n', r"system.fr.toml: \(top level\): expected one table, \[words\]"),
+    ("system.de.toml", '[words]\n"Mine" = ""\n', r"system.de.toml: words.'Mine': expected a non-empty string"),
+])
+def test_a_translation_of_words_the_pack_does_not_print_is_refused_by_name(tmp_path, name, text, message):
+    """A translation of an older text (the original changed since) is named, not shown as a stale word."""
+    root = write_pack(tmp_path, BASE)
+    (root / "mine" / name).write_text(text)
+    with pytest.raises(ContentError, match=message):
+        load_systems([root])
+
+
+def test_astral_actions_readings_keep_their_choices_in_every_translation():
+    """The board reads a setting's choices from its label ("What: 0 = …, 1 = …"): a translation that
+    lost one would offer the players fewer readings than the rules leave open."""
+    from companion.games.astral_action.views import readings
+    aa = load_systems([CONTENT_DIR])["astral-action"]
+    assert set(aa.words) == {"de", "fr"}
+    for spec in aa.settings.values():
+        for lang, words in aa.words.items():
+            what, choices = readings(words[spec["label"]])
+            assert len(choices) == len(readings(spec["label"])[1]) and what, (lang, spec["id"])
+            assert spec["help"] in words, (lang, spec["id"])
