@@ -14,7 +14,7 @@ import d20.expression
 import icepool
 
 from companion.errors import RuleError
-from companion.said import _
+from companion.said import _, figure
 
 MAX_EXPR = 60
 MAX_DICE = 100
@@ -127,7 +127,7 @@ def roll(expr: str) -> dict:
         raise RuleError(_why_not(exc, expr), "expr") from None
     if not isinstance(total, (int, float)) or not math.isfinite(total) or abs(total) > MAX_TOTAL:
         raise RuleError(_("Cannot roll %(expr)s: its total would be larger than %(most)s.", expr=expr,
-                          most=format(MAX_TOTAL, ",")), "expr")
+                          most=figure(MAX_TOTAL)), "expr")
     return {"expr": expr, "total": int(total), "dice": _dice_of(result), "text": str(result)}
 
 

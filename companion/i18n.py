@@ -20,13 +20,15 @@ from functools import cache
 from pathlib import Path
 from urllib.parse import urlencode
 
+from babel import Locale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal, format_percent
 from babel.support import NullTranslations, Translations
 from flask import Blueprint, abort, current_app, g, has_request_context, redirect, request, session, url_for
 from flask_babel import Babel, Domain, force_locale, get_locale
 
-from companion import said
+from companion import content, said
 from companion.said import drawn
 
 # the languages a player can choose, each in its own words (the menu shows them so)
@@ -148,6 +150,7 @@ class _Catalogs(Domain):
 
 _DOMAIN = _Catalogs()
 _ENGLISH = translations(DEFAULT)  # (the ids themselves: a label reads as it was stored)
+_ENGLISH_LOCALE = Locale.parse(DEFAULT)  # (numbers outside a request: tests, scripts)
 
 
 class _Babel(Babel):
@@ -179,6 +182,43 @@ def in_words(label: str | None, said) -> str | None:
         return label
     found = catalog()
     return label if found is _ENGLISH else drawn(said, found.gettext)
+
+
+def say(kept) -> str:
+    """A sentence a game kept in its state (``said.kept``) in the reader's language; a plain ``str`` (a
+    name, or an older table's English) as it is."""
+    if not isinstance(kept, dict):
+        return "" if kept is None else own(kept)
+    return drawn(kept, catalog().gettext)
+
+
+def own(printed: str) -> str:
+    """A content pack's text (a setting's label, a stat's name, a phase's reminder) in the reader's
+    language where the pack carries its own translation (``*.de.toml``, docs/content.md); else as
+    printed.  The app never translates a pack's words itself."""
+    lang = current()
+    if lang == DEFAULT or not isinstance(printed, str):
+        return printed
+    return content.words(lang).get(printed, printed)
+
+
+def number(value, digits: int = 0, signed: bool = False) -> str:
+    """A number as the reader writes it (Babel): "1,234.5" in English, "1.234,5" in German; ``signed``
+    puts a + before a positive one.  For a figure shown on its own or inside a message."""
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    return format_decimal(value, format=f"+{pattern};-{pattern}" if signed else pattern, locale=_locale())
+
+
+def percent(share: float, digits: int = 0) -> str:
+    """A share (0.415) as the reader writes a percentage: "41.5%" in English, "41,5 %" in German."""
+    locale = _locale()
+    pattern = locale.percent_formats[None].pattern  # the locale's own ("#,##0 %" in German: a space)
+    return format_percent(share, format=pattern.replace("0", "0." + "0" * digits, 1) if digits else pattern,
+                          locale=locale)
+
+
+def _locale():
+    return get_locale() or _ENGLISH_LOCALE
 
 
 def _now(msg: str) -> str:
@@ -214,7 +254,12 @@ def init_app(app) -> None:
     app.context_processor(lambda: {"lang": current(), "languages": LANGUAGES, "lang_next": lang_next,
                                                "phone_words": phone_words})
     app.jinja_env.globals["told"] = in_words  # {{ told(e.label, e.said) }}: a move in the reader's words
+    app.jinja_env.filters["own"] = own  # {{ spec.help|own }}: a pack's words, in its own translation if any
+    app.jinja_env.filters["number"] = number  # {{ odds.expected|number(2) }}
+    app.jinja_env.filters["percent"] = percent  # {{ p|percent(1) }}
+    app.jinja_env.globals["say"] = say  # {{ say(state.reminders[0]) }}: a kept sentence in the reader's words
     said.translate = _now
+    said.write_number = number
     # the templates' _() and ngettext(): one lookup in the catalog found once (Flask-Babel's own would
     # find the locale and the domain again for every message)
     app.jinja_env.install_gettext_callables(gettext=lambda s: catalog().gettext(s),

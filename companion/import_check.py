@@ -29,7 +29,7 @@ import json
 from companion import actions, dice, roster, schema, validate
 from companion.actions import Ctx
 from companion.errors import RuleError
-from companion.said import _
+from companion.said import _, figure
 from companion.trackers import deck as decks
 
 MAX_EVENT_BYTES = 100_000
@@ -66,8 +66,8 @@ def check_envelope(ev: dict) -> None:
         raise _refuse(seq, ev.get("type"), _("the time must be an ISO date and time."))
     size = len(json.dumps(ev.get("payload")))
     if size > MAX_EVENT_BYTES:
-        raise _refuse(seq, ev.get("type"), _("it is %(size)s bytes; an event is at most %(most)s.", size=format(size, ","),
-                                                most=format(MAX_EVENT_BYTES, ",")))
+        raise _refuse(seq, ev.get("type"), _("it is %(size)s bytes; an event is at most %(most)s.", size=figure(size),
+                                                most=figure(MAX_EVENT_BYTES)))
     try:
         validate.check_value(ev.get("payload"), "payload")
     except RuleError as exc:

@@ -50,6 +50,15 @@ def joined(separator: str, parts) -> str:
 translate = None
 
 
+# a number -> as the asking phone writes it ("1.000" in German); set by companion.i18n (None: "1,000")
+write_number = None
+
+
+def figure(n: int) -> str:
+    """A whole number inside a refusal, as the asking phone writes it: "2,147,483,647", "2.147.483.647"."""
+    return write_number(n) if write_number is not None else format(n, ",")
+
+
 def N_(msg: str) -> str:
     """A sentence kept in a constant, marked for the catalogs; ``_(CONSTANT)`` says it when it is used."""
     return msg
@@ -89,6 +98,47 @@ def _english(value):
     return str.__str__(value) if isinstance(value, str) else value
 
 
+def again(text: str, data) -> str:
+    """A stored label with its kept message (the events' ``said`` column), to name inside another sentence
+    (a take-back names the moves it withdrew): drawn in each reader's words too; ``text`` alone without one."""
+    if data is None:
+        return text
+    out = str.__new__(Said, text)
+    out.msg, out.args, out.parts = None, {"kept": data}, None  # (_data gives the kept message back as it is)
+    return out
+
+
+def spoken(sentence) -> str:
+    """A sentence the app composed (a ``Said``, or kept in the state: ``kept``) in the asking phone's words
+    now, for a refusal or a page that quotes it; any other text as it is (a name, English stored before)."""
+    if isinstance(sentence, Said):
+        sentence = _data(sentence)
+    elif not isinstance(sentence, dict):
+        return sentence
+    return drawn(sentence, translate if translate is not None else _same)
+
+
+def recalled(kept_sentence) -> str:
+    """A sentence kept in a game's state (``kept``), said again inside a move's label: its message kept
+    (drawn in each reader's words), its text the English; a plain ``str`` as it is."""
+    return again(english(kept_sentence), kept_sentence) if isinstance(kept_sentence, dict) else kept_sentence
+
+
+def kept(sentence) -> Any:
+    """A sentence to keep in a game's state (a reminder, a verdict): its message as JSON-ready data, drawn
+    later in each reader's language (templates: ``say(…)``); a plain ``str`` (a name) is kept as it is."""
+    return _data(sentence)
+
+
+def english(kept_sentence) -> str:
+    """A kept sentence in English, for Python that reads it (a check, a test); a plain ``str`` as it is."""
+    return drawn(kept_sentence, _same)
+
+
+def _same(msg: str) -> str:
+    return msg
+
+
 def told(label) -> Any:
     """The message of a label as JSON-ready data (None for a plain sentence: nothing to translate)."""
     if not isinstance(label, Said):
@@ -99,6 +149,8 @@ def told(label) -> Any:
 def _data(value):
     if not isinstance(value, Said):
         return value if isinstance(value, (int, float)) or value is None else str(value)
+    if value.msg is None and value.parts is None:
+        return value.args["kept"]  # (again(): a message kept already)
     if value.parts is not None:
         return {"j": value.args["sep"], "p": [_data(p) for p in value.parts]}
     return {"m": value.msg, "a": {k: _data(v) for k, v in value.args.items()}} if value.args else {"m": value.msg}

@@ -27,7 +27,7 @@ from markupsafe import Markup
 from companion import qr, store
 from companion.db import get_db
 from companion.errors import RuleError
-from companion.said import _
+from companion.said import _, figure
 
 bp = Blueprint("share", __name__)
 
@@ -77,7 +77,7 @@ def unpack(data: str, field: str = "file") -> dict:
     """The document a link carries; one sentence when it is cut, damaged or too big (nothing saved)."""
     if len(data) > MAX_LINK_DATA:
         raise RuleError(_("That share link is too long (%(size)s characters of data; at most %(most)s): share the fleet "
-                          "as a file instead.", size=format(len(data), ","), most=format(MAX_LINK_DATA, ",")), field)
+                          "as a file instead.", size=figure(len(data)), most=figure(MAX_LINK_DATA)), field)
     if not _DATA.fullmatch(data or ""):
         raise RuleError(_("That share link is damaged (it has characters a share link never has): scan the "
                           "QR again or use the file."), field)
@@ -88,7 +88,7 @@ def unpack(data: str, field: str = "file") -> dict:
         raw = None
     if raw is not None and inflate.unconsumed_tail:
         raise RuleError(_("That share link unpacks to more than %(most)s bytes: it is no fleet.",
-                          most=format(MAX_UNPACKED, ",")), field)
+                          most=figure(MAX_UNPACKED)), field)
     try:
         if raw is None or not inflate.eof:
             raise ValueError("cut short")

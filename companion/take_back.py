@@ -23,7 +23,7 @@ import re
 from companion import actions, games, hidden
 from companion.actions import TAKE_BACK, schema
 from companion.errors import Conflict, RuleError, Stale
-from companion.said import Said, _, joined
+from companion.said import Said, _, again, figure, joined
 from companion.store import chain as links  # (a local "chain" is a list of moves here)
 from companion.store.chain import _append_undo, _insert_event, _state_at
 
@@ -112,7 +112,7 @@ def _chain(db, table_id: int, top: int, low: int, start_state: list | None = Non
                         "payload": payload, "side": side, "taken_back": taken})
         if len(out) > MAX_REPLAY:
             raise RuleError(_("#%(seq)s is more than %(most)s moves back: a take-back reaches that far at most "
-                              "(undo step by step to go further).", seq=low, most=format(MAX_REPLAY, ",")), "targets")
+                              "(undo step by step to go further).", seq=low, most=figure(MAX_REPLAY)), "targets")
         lowest = min([low] + [t for ev in out if ev["type"] == TAKE_BACK for t in ev["payload"]["targets"]])
         start = out[-1]["link"] if out else None
         if lowest >= low or start is None:
@@ -135,15 +135,16 @@ def _killers(chain: list[dict], extra: dict | None = None) -> dict[int, dict]:
     return killed
 
 
-def _what(ev: dict, secrets: set[str]) -> str:
+def _what(ev: dict, secrets: set[str], said=None) -> str:
     """What an event did, as a label or a sentence names it ("Nimitz HP -3 (10 → 7)"); its type
-    alone when its label could hold sealed text (it seals, or shows a text still sealed)."""
+    alone when its label could hold sealed text (it seals, or shows a text still sealed).  With the
+    move's kept message (``said``), a label named whole is drawn in each reader's words."""
     label = ev["label"] or ""
     if hidden.KEY in ev["payload"] or any(s in label for s in secrets):
         return f"({ev['type']})"
     if len(label) > NAME_CHARS:
-        label = label[:NAME_CHARS].rsplit(" ", 1)[0] + " …"
-    return label
+        return label[:NAME_CHARS].rsplit(" ", 1)[0] + " …"  # (cut in its English: named as stored)
+    return again(label, said)
 
 
 _UNIT_ID = re.compile(r"'(u\d+)'")
@@ -220,11 +221,12 @@ def withdraw(db, row: dict, payload: dict, seat: str, side, ts=None) -> tuple[in
                              move=what, without=without, why=_named(exc.message, row["state"]).rstrip(".")),
                            whose["seq"], targets) from None
     secrets = _secrets(row["state"], state)
-    # the other moves' labels are named as they were stored (their English)
-    said = [f"#{t}: {_what(by_seq[t], secrets)}" for t in targets]
+    # the moves taken back are named by their kept messages (a move from before those: its English)
+    kept = links.said_of(db, table_id, targets)
+    said = [Said("#%(seq)s: %(move)s", seq=t, move=_what(by_seq[t], secrets, kept.get(t))) for t in targets]
     if instead is not None:
         label = joined("; ", [Said("corrected #%(seq)s to %(move)s (was %(was)s)", seq=targets[0], move=labels[targets[0]],
-                                   was=_what(by_seq[targets[0]], secrets))]
+                                   was=_what(by_seq[targets[0]], secrets, kept.get(targets[0])))]
                        + [Said("took back %(move)s", move=s) for s in said[1:]])
     else:
         label = Said("took back %(moves)s", moves=_both(said, kept=True))

@@ -22,7 +22,7 @@ import re
 from contextlib import contextmanager
 
 from companion.errors import CrashShielded, InputError, RuleError
-from companion.said import N_, _
+from companion.said import N_, _, figure
 
 MAX_DEPTH = 32
 MAX_INT = 2 ** 53 - 1  # exact in SQLite INTEGER (64-bit) and in a JavaScript number
@@ -73,11 +73,11 @@ def check_value(value, field: str = "body") -> None:
         if isinstance(item, int):
             if not -MAX_INT <= item <= MAX_INT:
                 raise InputError(_("%(field)s is too large a number (at most %(most)s either way).", field=path,
-                                   most=format(MAX_INT, ",")), _top(path))
+                                   most=figure(MAX_INT)), _top(path))
         elif isinstance(item, float):
             if not math.isfinite(item) or abs(item) > MAX_INT:
                 raise InputError(_("%(field)s must be a finite number of at most %(most)s either way.", field=path,
-                                   most=format(MAX_INT, ",")), _top(path))
+                                   most=figure(MAX_INT)), _top(path))
         elif isinstance(item, str):
             check_text(item, path)
         elif isinstance(item, dict):
@@ -95,7 +95,7 @@ def check_value(value, field: str = "body") -> None:
 def check_text(text: str, field: str, limit: int = MAX_TEXT) -> str:
     """Valid Unicode (no lone surrogates) of at most ``limit`` characters."""
     if len(text) > limit:
-        raise InputError(_("%(field)s is too long (at most %(most)s characters).", field=field, most=format(limit, ",")),
+        raise InputError(_("%(field)s is too long (at most %(most)s characters).", field=field, most=figure(limit)),
                          _top(field))
     try:
         text.encode("utf-8")

@@ -11,6 +11,7 @@ import re
 import pytest
 
 from companion import actions, store
+from companion.said import english
 from companion.words import for_players
 from tests.test_hidden_information import Phone
 from tests.table_actions import seat_token
@@ -481,7 +482,7 @@ def test_game_length_roll_and_victory_conditions(aa):
     aa.ok(type="aa-victory", count=2, drawn="2 4")
     results = aa.state()["game"]["victory"]["results"]
     assert results[1]["scores"] == {"Player 1": 0, "Player 2": 1} and results[1]["winner"] == "Player 1"
-    by = results[0]["text"].split()[1]
+    by = english(results[0]["text"]).split()[1]
     expected = {"Player 1": float(aa.ship_state(falcon)["card"][by] if by == "size" else
                                   aa.ship_state(falcon)["card"]["points"]["total"])}
     assert results[0]["scores"]["Player 1"] == expected["Player 1"]  # no Condition: full value (L346)
@@ -495,7 +496,7 @@ def test_phase_hook_reinforces_shields_in_resolution(aa):
     aa.ok(type="aa-damage", unit=falcon, amount=6)
     aa.to_phase("Resolution")
     assert aa.ship_state(falcon)["tracks"][0]["filled"] == 3  # removes Size 2 + 1 Shield = 3 (L259)
-    assert any("Reinforce Shields removes 3" in r for r in aa.state()["reminders"])
+    assert any("Reinforce Shields removes 3" in english(r) for r in aa.state()["reminders"])
     aa.folds()
 
 
@@ -547,7 +548,7 @@ def test_missile_token_resolves_in_the_resolution_phase(aa):
     aa.refused("Missile tokens resolve at the beginning of the Resolution phase (L182).", type="aa-attack", token="m1",
                dice="6 6")
     aa.to_phase("Resolution")
-    assert any("1 missile token(s) resolve now" in r for r in aa.state()["reminders"])
+    assert any("1 missile token(s) resolve now" in english(r) for r in aa.state()["reminders"])
     aa.ok(type="aa-attack", token="m1", dice="6 6")
     pending = aa.state()["game"]["attack"]
     assert pending["result"]["damage"] == 6 - 1 and aa.state()["game"]["missiles"] == []  # -1 PWS (L153)
@@ -609,7 +610,7 @@ def test_terrain_pieces_with_their_attributes(aa):
     aa.refused("'Sticky 2' is not a terrain attribute", control="aa-terrain", type="aa-terrain", name="Goo",
                attributes="Sticky 2")
     aa.to_phase("Resolution")
-    assert "Minefield: ships inside take 2 damage per Size." in aa.state()["reminders"]
+    assert "Minefield: ships inside take 2 damage per Size." in [english(r) for r in aa.state()["reminders"]]
     aa.ok(type="aa-terrain", remove="t1")
     assert [t["name"] for t in aa.state()["game"]["terrain"]] == ["Our cloud"]
     aa.folds()
@@ -642,7 +643,7 @@ def test_jump_to_hyperspace_is_revealed_then_the_ship_leaves_when_activated(aa):
     aa.ok(type="next-phase")  # the end of the Resolution phase: the order is revealed (L286)
     state = aa.state()
     assert state["sealed"]["s1"]["revealed"] and state["game"]["ships"][falcon]["jumping"] == 2
-    assert any("Falcon jumps to Hyperspace" in r for r in state["reminders"])
+    assert any("Falcon jumps to Hyperspace" in english(r) for r in state["reminders"])
     aa.refused("Falcon is jumping to Hyperspace: no Orders or Command Tokens this turn (L286).", type="aa-token",
                unit=falcon)
     aa.to_phase("Activation")
@@ -675,14 +676,14 @@ def test_area_control_and_contested_objective_are_entered_and_the_verdict_follow
     aa.ok(type="aa-victory", count=2, drawn="1 4")
     v = aa.state()["game"]["victory"]
     assert v["results"][0]["areas"] in range(1, 7) and v["results"][0]["axis"] in ("X", "Y")  # L345
-    assert v["verdict"] == "Enter the conditions the app cannot count (positions on the table)."
+    assert english(v["verdict"]) == "Enter the conditions the app cannot count (positions on the table)."
     aa.refused("winner must be one of Player 1, Player 2 or tie.", type="aa-victory-result", name="Area control",
                winner="Nobody")
     aa.ok(type="aa-victory-result", name="Area control", winner="Player 1")
     # Conditions Inflicted is a tie (0 and 0); one condition more than the opponent wins (L349)
-    assert aa.state()["game"]["victory"]["verdict"] == "Player 1 wins."
+    assert english(aa.state()["game"]["victory"]["verdict"]) == "Player 1 wins."
     aa.ok(type="aa-victory-result", name="Contested Objective (scenario)", winner="Player 1")
-    assert aa.state()["game"]["victory"]["verdict"] == "Player 1 wins decisively."  # two more (L349)
+    assert english(aa.state()["game"]["victory"]["verdict"]) == "Player 1 wins decisively."  # two more (L349)
     aa.folds()
 
 

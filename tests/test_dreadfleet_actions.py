@@ -12,6 +12,7 @@ import re
 import pytest
 
 from companion import actions, store
+from companion.said import english
 from tests.table_actions import csrf_of, sit
 
 ENGINES = ("sqlite", "postgresql")  # the tests here run on both (tests/conftest.py, issue 39)
@@ -264,7 +265,7 @@ def test_wind_strength_is_the_top_fate_discard_and_a_status_card_stays_on_a_ship
     assert state["decks"]["fate"]["attached"]["u1"] == [drawn]
     game.to_phase("End")
     game.to_phase("Status")
-    assert any("Heldenhammer (Grand Alliance): Squall" in r for r in game.state()["reminders"])
+    assert any("Heldenhammer (Grand Alliance): Squall" in english(r) for r in game.state()["reminders"])
     game.folds()
 
 
@@ -620,7 +621,7 @@ def test_the_scenario_sets_the_turn_limit_the_end_phase_reminds_of(game):
     game.ok(type="df-scenario", name="Raid", turns="1", victory="Sink the Reaver")
     game.to_phase("End")
     state = game.state()
-    assert "Turn 1 of 1: the scenario's turns have run out - the game ends." in state["reminders"]
+    assert "Turn 1 of 1: the scenario's turns have run out - the game ends." in [english(r) for r in state["reminders"]]
     assert "Victory: Sink the Reaver" in text(game.client.get(f"/t/{game.code}?open=*"))
     game.ok(type="finish", result="Grand Alliance wins")
     assert game.state()["finished"]

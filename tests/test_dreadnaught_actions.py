@@ -10,6 +10,7 @@ import pytest
 
 from companion import actions, store
 from companion.roster import MAX_SEAT_NAME
+from companion.said import english
 from tests.table_actions import sit
 
 ENGINES = ("sqlite", "postgresql")  # the tests here run on both (tests/conftest.py, issue 39)
@@ -437,7 +438,7 @@ def test_card_burn_answer_travels_to_the_tool_on_every_board(duel):
     page = html.unescape(duel.ok("dn-card-burn", ship="Ben", amount=2, hand_cards=2).data.decode())
     assert page.count('id="dn-burn-result"') == 1 and 'hx-swap-oob="true"' in page
     assert "Turn 1, Draw</small> Ben: Card Burn 2: 2 from hand." in page
-    assert duel.game()["burn_result"]["summary"] == "Ben: Card Burn 2: 2 from hand."
+    assert english(duel.game()["burn_result"]["summary"]) == "Ben: Card Burn 2: 2 from hand."
     tools = html.unescape(duel.table.client.get(f"/t/{duel.table.code}/tools/game",
                                                 headers={"HX-Request": "true"}).data.decode())
     assert tools.count('id="dn-burn-result"') == 1 and "hx-swap-oob" not in tools
@@ -450,7 +451,7 @@ def test_card_burn_answer_travels_to_the_tool_on_every_board(duel):
                                          (16, "beyond Extreme")])
 def test_range_helper(duel, hexes, band):
     duel.ok("dn-range", hexes=hexes)
-    assert band in duel.game()["helper"]["summary"]
+    assert band in english(duel.game()["helper"]["summary"])
 
 
 def test_reduction_helper(duel):
@@ -465,7 +466,7 @@ def test_reduction_helper(duel):
 def test_off_and_no_mean_no_and_an_unknown_word_is_refused(duel):
     """Issue 29: one reader of yes/no (schema.Flag.parse); Dreadnaught once took "off" for yes."""
     duel.ok("dn-reduce", value=7, reduction=2, unstoppable="off", negate="No")
-    assert duel.game()["helper"]["result"] == 5 and not duel.game()["helper"]["summary"].startswith("Unstoppable")
+    assert duel.game()["helper"]["result"] == 5 and not english(duel.game()["helper"]["summary"]).startswith("Unstoppable")
     duel.refused("dn-reduce", "unstoppable must be yes or no (yes/no, true/false, on/off or 1/0); got 'maybe'.",
                  value=7, reduction=2, unstoppable="maybe")
 
@@ -580,7 +581,7 @@ def test_combined_fire_for_teams_once_per_step(app, table):
     game.refused("dn-combined-fire", "only once per initiative step", target="Cleo", effect="damage",
                  **{"attackers.Anna": 1, "attackers.Ben": 1})
     game.ok("dn-range", hexes=3)
-    assert "Shared Defense: allowed" in game.game()["helper"]["summary"]
+    assert "Shared Defense: allowed" in english(game.game()["helper"]["summary"])
     game.fold_matches()
 
 
@@ -610,7 +611,7 @@ def test_a_player_acting_on_their_own_ship_is_named_once(duel):
     duel.ok("dn-card-burn", ship="Anna", amount=1, hand_cards=1)
     assert labels(duel)[0] == "Anna: Card Burn 1: 1 from hand."
     # the Card Burn tool's answer has no seat beside it: it names the burned player
-    assert duel.game()["burn_result"]["summary"] == "Anna: Card Burn 1: 1 from hand."
+    assert english(duel.game()["burn_result"]["summary"]) == "Anna: Card Burn 1: 1 from hand."
     duel.ok("dn-damage", ship="Ben", amount=3)
     assert labels(duel)[0] == "Anna: Ben: 3 Damage: HP 24 -> 21."
     duel.ok("dn-heal", ship="Anna", amount=1)

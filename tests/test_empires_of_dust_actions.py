@@ -10,9 +10,8 @@ import io
 import json
 
 import pytest
-
-
 from companion import actions, store
+from companion.said import english
 from tests.table_actions import seat_token, sit
 
 ENGINES = ("sqlite", "postgresql")  # the tests here run on both (tests/conftest.py, issue 39)
@@ -196,7 +195,7 @@ def test_initiative_by_d20_uses_the_real_dice_and_shows_who_goes_next(fleets):
     fleets.refused("Every fleet has had its go this phase: end the phase.", type="eod-initiative-done")
     fleets.end_phase()  # a new phase needs a new roll
     assert fleets.state()["game"]["initiative"]["steps"] is None
-    assert "Roll initiative for this combat phase (roll)." in fleets.state()["reminders"]
+    assert "Roll initiative for this combat phase (roll)." in [english(r) for r in fleets.state()["reminders"]]
     fleets.refused("No initiative order for this phase yet", type="eod-initiative-done")
     fleets.refused("D20 for Fleet 1 must be from 1 to 20; got 21.", type="eod-initiative", **{"d20.Fleet 1": 21})
 

@@ -107,6 +107,53 @@ def test_two_phones_of_one_view_each_get_the_board_in_their_own_language(pseudo_
     assert "[[" not in step_en and "[[" in step_pseudo
 
 
+# -- what a game keeps, and what a take-back names, in each reader's words
+
+def test_a_reminder_kept_in_the_state_reads_in_each_phones_language(pseudo_app):
+    """A phase reminder is written into the state by next-phase: it is kept as its message, so the
+    pseudo phone reads it wrapped and the English one as it was always said."""
+    anna = TableActions(pseudo_app.test_client())
+    code = anna.create(seat="Anna")
+    anna.act(do="add-tracker unit=table", **{"spec.kind": "cooldown", "spec.every": "1", "spec.label": "FTL",
+                                             "spec.id": "ftl"})
+    anna.act(do="tracker unit=table tracker=ftl op=use")
+    while anna.state()["phase"] != 0 or anna.state()["round"] != 2:
+        anna.act(type="next-phase")
+    assert "Table: FTL is ready again" in anna.client.get(f"/t/{code}").text
+    assert switch(anna, i18n.PSEUDO).status_code == 303
+    board = anna.client.get(f"/t/{code}").text
+    assert "[[[[Table]]: [[FTL is ready again]]]]" in board
+
+
+def test_a_take_back_names_the_move_it_withdrew_in_each_readers_words(pseudo_app):
+    anna = TableActions(pseudo_app.test_client())
+    code = anna.create(seat="Anna")
+    anna.act(do="add-tracker unit=table", **{"spec.kind": "cooldown", "spec.every": "2", "spec.label": "FTL",
+                                             "spec.id": "ftl"})
+    anna.act(do="tracker unit=table tracker=ftl op=use")  # #3
+    resp = anna.client.post(f"/t/{code}/take-back", data={"csrf_token": anna.csrf, "targets": "3", "_control": "tb-3"})
+    assert resp.status_code == 303
+    assert "took back #3: Table FTL used; ready again at round 3" in anna.client.get(f"/t/{code}/log").text
+    assert switch(anna, i18n.PSEUDO).status_code == 303
+    log = anna.client.get(f"/t/{code}/log").text
+    # the frame, the number and the move named: each in the reader's words (the move: as its own message)
+    assert "[[took back [[#3: [[Table]] [[FTL used; ready again at round 3]]]]]]" in log
+
+
+def test_a_packs_own_translation_is_read_by_a_phone_of_its_language_and_no_other(table):
+    """Astral Action's pack carries German and French words for its readings of the draft rules
+    (content/astral-action/system.de.toml): a German phone reads them, an English one reads the pack as
+    printed, and a quoted rule stays in the rulebook's English inside the German sentence."""
+    code = table.create(system="astral-action", seat="Anna", side="Blue", sides="Blue,Red")
+    english = table.client.get(f"/t/{code}/tools/game").text
+    assert "Damage order</b>: Shields, Armor, Health" in english
+    assert switch(table, "de").status_code == 303
+    german = table.client.get(f"/t/{code}/tools/game").text
+    assert "Schadensreihenfolge</b>: Shields, Armor, Health" in german
+    assert "&#39;The Damage Track represents the Shields, Armor and Health&#39;" in german
+    assert "Damage order</b>" not in german
+
+
 # -- the catalogs
 
 def _extracted() -> dict[str, str | None]:

@@ -55,6 +55,26 @@ def _leaves(value):
         yield value
 
 
+def _names_in_state(value):
+    """The state's words but a kept sentence's message (companion/said.py ``kept``: {"m", "a"} or {"j", "p"}):
+    only its values (names) are the table's own; the message itself must be drawn in the reader's words."""
+    if isinstance(value, dict) and "m" in value and set(value) <= {"m", "a"}:
+        for v in value.get("a", {}).values():
+            yield from _names_in_state(v)
+    elif isinstance(value, dict) and set(value) == {"j", "p"}:
+        for v in value["p"]:
+            yield from _names_in_state(v)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield str(k)
+            yield from _names_in_state(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _names_in_state(v)
+    elif isinstance(value, str):
+        yield value
+
+
 def own_words(system: str, state: dict) -> set[str]:
     """The game's and the table's own words: its content pack and the table's state."""
     found = set(SAME_EVERYWHERE) | RULEBOOK_IN_CODE.get(system, set())
@@ -69,7 +89,7 @@ def own_words(system: str, state: dict) -> set[str]:
             continue
         for text in texts:
             found.update(WORD.findall(text))
-    for text in _leaves(state):
+    for text in _names_in_state(state):
         found.update(WORD.findall(text))
     return found
 

@@ -8,6 +8,7 @@ import html
 import pytest
 
 from companion import actions, store
+from companion.said import english
 from tests.table_actions import seat_token
 
 ENGINES = ("sqlite", "postgresql")  # the tests here run on both (tests/conftest.py, issue 39)
@@ -106,13 +107,13 @@ def test_round_turns_initiative_and_reinforcement_expiry(game):
     game.ok(type="talon-ap", unit=zhukov, use="change")  # Zhukov 3-3-2: AP in B
     game.to_phase("C · initiative player")
     assert game.state()["game"]["initiative"] == "Terran"  # 1 Change over 0 Defend
-    assert any("Initiative changes" in r for r in game.state()["reminders"])
+    assert any("Initiative changes" in english(r) for r in game.state()["reminders"])
     game.to_phase("B · initiative player")  # round 2: Terran moves first now
     assert game.state()["round"] == 2 and game.state()["active_side"] == "Terran"
     assert "F" in game.ship("Justice")["reinforced"]  # removed at the start of Talon's own turn
     game.ok(type="next-phase")
     assert "F" not in game.ship("Justice")["reinforced"]
-    assert any("Shield Reinforcement expires" in r for r in game.state()["reminders"])
+    assert any("Shield Reinforcement expires" in english(r) for r in game.state()["reminders"])
     game.ok(type="talon-initiative", side="Talon")
     game.refused("already has the initiative", type="talon-initiative", side="Talon")
     game.folds()

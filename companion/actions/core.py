@@ -5,7 +5,7 @@ from companion import games, trackers
 from companion.actions import action
 from companion.content import ContentError, check_tracker
 from companion.errors import RuleError, Stale
-from companion.said import Said, _, joined
+from companion.said import Said, _, joined, kept
 from companion.schema import Int, List, Obj, Ref, Scalar, Text
 from companion.trackers import Clock, need_int, need_text
 from companion.validate import MAX_INT
@@ -280,16 +280,18 @@ def phase_reminders(state: dict) -> list[str]:
     out = [state["phase_reminders"][phase]] if phase in state["phase_reminders"] else []
     if state["phase"] == 0:
         now = clock(state)
-        for owner, tracks in [("Table", state["trackers"])] + [
+        for owner, tracks in [(Said("Table"), state["trackers"])] + [
                 (u["name"], u["trackers"]) for u in state["units"].values() if not u["removed"]]:
             for tracker in tracks.values():
-                out += [f"{owner}: {text}" for text in trackers.reminders(tracker, now)]
+                out += [Said("%(owner)s: %(reminder)s", owner=owner, reminder=text)
+                        for text in trackers.reminders(tracker, now)]
     # A game's phase hook runs inside next-phase (so its effects are part of that event and replay
     # with it); it may apply timed effects (burn ticks, ships lost at the end of combat).
     hook = games.phase_hook(state["system"])
     if hook:
         out += hook(state)
-    return out
+    # kept as messages (a game's hook returns Said sentences): each phone reads them in its language
+    return [kept(r) for r in out]
 
 
 @action("next-phase", fields={"expect_round": Int(1, MAX_INT), "expect_phase": Int(0, 99)})

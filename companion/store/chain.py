@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from typing import Any
 
 from companion import actions
 from companion.errors import RuleError
@@ -140,6 +141,14 @@ def set_top(db, table_id: int, seq: int, text: str, state: dict) -> None:
     (``text``, its JSON), seq, name and finished mark; nothing left to redo."""
     db.conn.execute("update tables set state = ?, seq = ?, finished = ?, done_top = ?, undone_event = NULL,"
                     " name = ? where id = ?", [text, seq, int(state["finished"]), seq, state["name"], table_id])
+
+
+def said_of(db, table_id: int, seqs: list[int]) -> dict[int, Any]:
+    """The kept messages (the ``said`` column, parsed) of a few moves: seq -> message, for those that have one."""
+    marks = ",".join("?" * len(seqs))
+    return {seq: json.loads(said) for seq, said in db.execute(
+        f"select seq, said from events where table_id = ? and seq in ({marks}) and said is not null",
+        [table_id, *seqs]).fetchall()}
 
 
 def chain_down(db, table_id: int, start: int, low: int, limit: int) -> list[tuple]:

@@ -73,7 +73,7 @@ def adjust(tracker: dict, args: dict, clock) -> str:
 
 
 def reminders(tracker: dict, clock) -> list[str]:
-    return [f"{name} ends after this round" for name, c in tracker["active"].items()
+    return [Said("%(condition)s ends after this round", condition=name) for name, c in tracker["active"].items()
             if c["until"] == clock.round]
 
 

@@ -45,7 +45,7 @@ def _shown(tracker: dict, value: int) -> int:
 
 def reminders(tracker: dict, clock) -> list[str]:
     if tracker["ready_at"] is not None and now(tracker, clock) == tracker["ready_at"]:
-        return [f"{tracker['label']} is ready again"]
+        return [Said("%(tracker)s is ready again", tracker=tracker["label"])]
     return []
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from companion.errors import RuleError
-from companion.said import _
+from companion.said import _, figure
 
 CARD_FIELDS_MAX = 12
 MAX_CARDS = 500
@@ -49,7 +49,7 @@ def clean_card(raw: dict) -> dict:
         elif not isinstance(value, bool) and not (math.isfinite(value) and abs(value) <= MAX_CARD_NUMBER):
             # NaN or Infinity would make the table's state unreadable as JSON
             raise RuleError(_("Card field %(field)s must be a finite number of at most %(most)s.", field=key,
-                              most=format(MAX_CARD_NUMBER, ",")), key)
+                              most=figure(MAX_CARD_NUMBER)), key)
         card[str(key)[:30]] = value
     return card
 

@@ -8,7 +8,7 @@ from companion.games.dreadfleet.state import books, cards_on, in_play, opponent,
 from companion.said import Said
 
 
-def on_phase(state: dict) -> list[str]:
+def on_phase(state: dict) -> list[Said]:
     """Seed 002, The Game Turn: what the players must not forget as each phase starts."""
     if not state.get("units") and not state.get("game"):
         return []
@@ -28,8 +28,8 @@ def on_phase(state: dict) -> list[str]:
                 active = unit["trackers"].get("status", {}).get("active", {})
                 red += [f"{name} ×{entry['count']}" if entry.get("count") else name
                         for name, entry in active.items() if name == df.SET_ABLAZE]
-                if red:
-                    out.append(f"{unit['name']} ({side}): {', '.join(red)}")
+                if red:  # names only (ship, side, cards); the message lets a language place its colon
+                    out.append(Said("%(unit)s (%(side)s): %(cards)s", unit=unit["name"], side=side, cards=", ".join(red)))
         if len(out) == 0:
             out.append(Said("No red Status cards in play."))
     if now == "Fate":

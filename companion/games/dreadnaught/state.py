@@ -24,6 +24,7 @@ from companion.said import (
     Said,
     _,
     joined,
+    kept,
     retold,  # noqa: F401  (the games' one rebuild, companion/said.py)
 )
 
@@ -150,12 +151,13 @@ def refresh_order(state: dict) -> None:
     when a duel's Elimination puts it beyond the 1.0 window (seed 000, Victory & Defeat).
     """
     g, t = state["game"], turn(state)
-    chooser = g.get("attacker") or "the players"
+    chooser = g.get("attacker") or Said("the players")
     result = dn.initiative_order(t["cards"], chooser)
     window = grace_from(state)
     current = None
     for row in result["order"]:
         row["key"] = f"{row['id']}@{row['initiative']}"
+        row["reason"] = kept(row["reason"])  # drawn in each reader's words (templates: say)
         row["status"] = "done" if row["key"] in t["resolved"] else "todo"
         if row["status"] == "todo" and window:
             check = dn.grace_window(window, row["initiative"])
@@ -165,6 +167,8 @@ def refresh_order(state: dict) -> None:
                 row["players_decide"] = True
         if row["status"] == "todo" and current is None:
             current, row["status"] = row["key"], "current"
+    for tie in result["attacker_choices"]:
+        tie["chooser"] = kept(tie["chooser"])
     t["order"], t["ties"], t["current"] = result["order"], result["attacker_choices"], current
 
 

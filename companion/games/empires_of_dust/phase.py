@@ -16,7 +16,7 @@ from companion.games.empires_of_dust.state import (
     set_condition,
     set_hp,
 )
-from companion.said import Said
+from companion.said import Said, kept
 
 
 def _destroy(state: dict, unit: dict, reason: str = DESTROYED) -> str:
@@ -99,11 +99,11 @@ def burn_fires(state: dict) -> list[str]:
         set_hp(unit, before - tick["damage"])
         if tick["damage"] and hp_of(unit) < before:
             g["last_damage"][uid] = burns[-1].get("by", "")
-        kept = [b for b in burns if b["turns_left"] > 1]
-        for burn in kept:
+        left = [b for b in burns if b["turns_left"] > 1]
+        for burn in left:
             burn["turns_left"] -= 1
-        g["burns"][uid] = kept
-        if not kept:
+        g["burns"][uid] = left
+        if not left:
             del g["burns"][uid]
         if hp_of(unit) == 0:
             notes.append(Said("%(unit)s burns for %(damage)s (HP %(before)s → %(after)s): destroyed at end of combat phase",
@@ -147,7 +147,7 @@ def on_phase(state: dict) -> list[str]:
         ended = state["phases"][(state["phase"] - 1) % len(state["phases"])]
         notes += close_combat(state) if ended == "Combat" else close_movement(state)
         notes += open_phase(state)
-        g["phase_notes"] = notes
+        g["phase_notes"] = [kept(n) for n in notes]  # each phone reads them in its language
     ini = g.get("initiative")
     if ini and ini["mode"] != "rotating":
         # starts with ROLL_REMINDER: a new initiative takes it off the reminders

@@ -4,7 +4,9 @@ action reads it with.
 ``state["game"]``: ``initiative`` (mode, this phase's steps, who is next), ``fired`` (attacks this
 combat phase), ``ecm_blocked``, ``surge_target``, ``burns``, ``last_damage`` (who scores a kill),
 ``destroyed`` (the record points are tallied from), ``docked``, ``drones``, ``launched``,
-``roles`` (convoy / prize ships), ``victory``, ``last_attack``, ``phase_notes``.
+``roles`` (convoy / prize ships), ``victory``, ``last_attack``, ``phase_notes``.  The sentences among them
+(``last_attack["text"]``, ``phase_notes``, ``victory["result"]``) are kept as messages (``said.kept``): each
+reader draws them in their language (templates: ``say``; Python: ``said.english``).
 ``unit["design"]``: the ship as designed (class, armour by type, weapons, equipment ...).
 
 Every action type of the game is prefixed ``eod-`` so it never collides with another game's action
@@ -24,7 +26,7 @@ SLUG = eod.SLUG
 SYSTEMS = {SLUG}
 EQUIPMENT_TRACKERS = {"ftl-jump-drive": "ftl", "overloader": "overloader",
                       "assassins-touch": "assassins_touch", "fine-tuned-detector": "fine_tuned_detector"}
-ROLL_REMINDER = "Roll initiative for this"  # the English start of phase.py's reminder (a stored reminder is English)
+ROLL_REMINDER = "Roll initiative for this"  # the English start of phase.py's reminder (read a stored one with english())
 # why a ship left the table, kept in English with the record (the panel says it in the reader's words)
 DESTROYED, LOST_OFF_THE_EDGE, NO_ADMIRAL = N_("destroyed"), N_("lost off the edge"), N_("withdrawn: no admiral")
 

@@ -7,7 +7,7 @@ from companion.errors import RuleError
 from companion.games.astral_action.rules import turn as tn
 from companion.games.astral_action.rules import victory as vc
 from companion.games.astral_action.state import SYSTEMS, game, roll, turn
-from companion.said import Said, _, joined
+from companion.said import Said, _, joined, kept
 from companion.schema import Dice, Int, Ref, Text
 
 
@@ -57,7 +57,7 @@ def aa_victory(state: dict, p: dict) -> str:
     count = needed(p, "count")
     drawn = vc.draw(p["drawn"], count)
     ships = scoring_ships(state)
-    results, texts = [], []  # texts: each result's text as said (the state keeps its English)
+    results, texts = [], []  # texts: each result's text as said (the state keeps its message: kept)
     for n, sub in zip(drawn, p["rolls"], strict=False):
         entry = {"number": n, "name": vc.VICTORY_CONDITIONS[n], "roll": sub}
         if n == 1:
@@ -76,7 +76,7 @@ def aa_victory(state: dict, p: dict) -> str:
             scores = vc.scores_conditions(ships, state["sides"])
             entry["scores"], entry["winner"] = scores, vc.winner(scores, highest=False)
             text = ", ".join(f"{s} {v}" for s, v in scores.items())
-        entry["text"] = str(text)  # kept in the state: English
+        entry["text"] = kept(text)  # kept in the state as its message: each reader's language (say)
         results.append(entry)
         texts.append(text)
     patrol = {s: 0 for s in state["sides"]}
@@ -88,7 +88,7 @@ def aa_victory(state: dict, p: dict) -> str:
                            "winner": vc.winner(patrol, highest=True),
                            "text": ", ".join(f"{s} {v}" for s, v in patrol.items())})
         texts.insert(0, results[0]["text"])
-    game(state)["victory"] = {"drawn": drawn, "results": results, "verdict": str(_verdict(state, results))}
+    game(state)["victory"] = {"drawn": drawn, "results": results, "verdict": kept(_verdict(state, results))}
     said = [_result(r, text) for r, text in zip(results, texts, strict=True)]
     return Said("Victory conditions: %(results)s", results=joined("; ", said))
 
@@ -127,11 +127,11 @@ def aa_victory_result(state: dict, p: dict) -> str:
     if entry is None:
         if name != "Contested Objective (scenario)":
             raise RuleError(_("Enter a result only for Area control or the Contested Objective."), "name")
-        entry = {"number": 0, "name": name, "text": "ships within Ship Size x 2 of each objective (L356)"}
+        entry = {"number": 0, "name": name, "text": kept(Said("ships within Ship Size x 2 of each objective (L356)"))}
         v["results"].insert(0, entry)
     entry["winner"], entry["tie"] = (None, True) if winner == "tie" else (winner, False)
     verdict = _verdict(state, v["results"])
-    v["verdict"] = str(verdict)  # kept in the state: English
+    v["verdict"] = kept(verdict)  # kept in the state as its message: each reader's language (say)
     if winner == "tie":
         return Said("%(name)s: a tie. %(verdict)s", name=name, verdict=verdict)
     return Said("%(name)s: %(winner)s. %(verdict)s", name=name, winner=winner, verdict=verdict)

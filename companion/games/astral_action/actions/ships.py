@@ -74,9 +74,13 @@ def decide_aa_ship(state: dict, args: dict, ctx) -> dict:
     if not args.get("hidden"):
         name = " ".join(str(args.get("name") or card["name"]).split())[:40]
         return {"unit": uid, "card": card, "side": side, "name": name, "carrier": args.get("carrier") or None}
-    # Stealth (L359-L360): an unmarked token with an ID; the card's own name would give it away
+    # Stealth (L359-L360): an unmarked token with an ID; the card's own name would give it away.  The
+    # made-up name is a name once chosen (a unit's name is plain text everywhere): said in the adding
+    # phone's language, like a name it typed; only the public unit number goes in it, nothing of the card
     if ctx.side not in (None, side):
         raise RuleError(_("Only %(side)s puts its own hidden ships on the table.", side=side), "side")
+    # (a name, kept in the state and replayed by undo and take-back: in English whoever adds it, never in
+    # the adding phone's words, or a replay by another phone would name the ship differently)
     name = " ".join(str(args.get("name") or f"Contact {state['next_unit']}").split())[:40]
     return {"unit": uid, "side": side, "name": name, "carrier": args.get("carrier") or None, "size": card["size"],
             "id": next_id(state), "seat": ctx.seat,

@@ -64,7 +64,7 @@ def draw(numbers: list[int], count: int) -> list[int]:
 
 def verdict(wins: dict) -> Said:
     """L349: one more condition won than the opponent is a victory; two more is more decisive.  Said
-    (a part of the move's label); the state keeps its English."""
+    (a part of the move's label); the state keeps its message (``kept``)."""
     ranked = sorted(wins.items(), key=lambda kv: -kv[1])
     if len(ranked) < 2 or ranked[0][1] == ranked[1][1]:
         return Said("A tie.")

@@ -9,10 +9,8 @@ from companion.said import (
     N_,
     Said,
     _,
-    drawn,
     retold,  # noqa: F401  (the games' one rebuild, companion/said.py)
-    told,
-)
+    )
 
 # --- numbers and names from seed 002 ----------------------------------------------------------
 
@@ -172,13 +170,7 @@ def _said(text) -> str:
 
 def spoken(text) -> str:
     """A message (a Said, or a constant marked N_) in the asking phone's words now (for a refusal)."""
-    if not isinstance(text, Said):
-        return _(text)
-    if said.translate is None:
-        return str(text)
-    return drawn(told(text), said.translate)
-
-
+    return said.spoken(text) if isinstance(text, Said) else _(text)
 
 
 def _inches(distance) -> str:

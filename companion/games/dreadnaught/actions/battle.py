@@ -23,7 +23,7 @@ from companion.games.dreadnaught.state import (
     timer_rules,
     turn,
 )
-from companion.said import N_, Said, _, joined
+from companion.said import N_, Said, _, joined, kept
 from companion.schema import Flag, Obj, Ref, Scalar, Text, whole
 
 
@@ -220,15 +220,15 @@ def end_battle(state: dict, p: dict) -> str:
     points = {n: dn.VICTORY_POINTS[r] for n, r in results.items()}
     g["battles"].append(results)
     running = dn.running_battle(g["battles"], g["best_of"])
-    g["running"] = {**running, "summary": str(running["summary"])}  # kept in the state: English
+    g["running"] = {**running, "summary": kept(running["summary"])}  # drawn in each reader's words (say)
     text = joined(", ", [Said("%(player)s %(result)s (%(points)s pt)", player=n, result=Said(dn.VICTORY_NAMES[r]),
                               points=points[n]) if points[n] == 1 else
                          Said("%(player)s %(result)s (%(points)s pts)", player=n, result=Said(dn.VICTORY_NAMES[r]),
                               points=points[n]) for n, r in results.items()])
     if winner:
         text = joined(" ", (winner["summary"], text))
-        winner = {**winner, "summary": str(winner["summary"])}
-    g["result"] = {"results": results, "points": points, "winner": winner, "summary": str(text)}
+        winner = {**winner, "summary": kept(winner["summary"])}
+    g["result"] = {"results": results, "points": points, "winner": winner, "summary": kept(text)}
     for uid, data in g["ships"].items():
         if data["eliminated"]:
             state["units"][uid]["removed"] = True   # the battle report lists it as lost

@@ -16,7 +16,7 @@ from companion.games.dreadnaught.state import (
     remaining,
     turn,
 )
-from companion.said import N_, Said, _
+from companion.said import N_, Said, _, kept
 from companion.schema import Either, Flag, Int, List, Obj, Ref, Scalar, Text
 
 MAX_CARDS = 40          # an input limit of the board, not a rule of the game
@@ -152,7 +152,7 @@ def range_check(state: dict, p: dict) -> str:
     if g.get("teams"):
         text = (Said("%(text)s Shared Defense: allowed.", text=text) if dn.shared_defense(hexes)["allowed"]
                 else Said("%(text)s Shared Defense: not this far.", text=text))
-    g["helper"] = {"kind": "range", "band": result["band"], "summary": str(text)}  # kept in the state: English
+    g["helper"] = {"kind": "range", "band": result["band"], "summary": kept(text)}  # drawn in each reader's words (say)
     return text
 
 
@@ -175,7 +175,7 @@ def reduce(state: dict, p: dict) -> str:
     result = dn.reduction(value, amount, negate=negate, unstoppable=p.get("unstoppable", False),
                           unbreakable=p.get("unbreakable", False))
     text = Said("Unstoppable %(text)s", text=result["summary"]) if p.get("unstoppable", False) else result["summary"]
-    g["helper"] = {"kind": "reduce", "result": result["result"], "summary": str(text)}  # kept in the state: English
+    g["helper"] = {"kind": "reduce", "result": result["result"], "summary": kept(text)}  # drawn in each reader's words (say)
     return text
 
 

@@ -10,9 +10,20 @@ from companion.errors import RuleError, Stale
 from companion.games.dreadnaught import rules as dn
 from companion.games.dreadnaught.rules.numbers import bare
 from companion.games.dreadnaught.rules.set_up import MULLIGAN
-from companion.games.dreadnaught.state import SYSTEMS, battle_on, called, clean, count, retold, said, ship, signed, turn
+from companion.games.dreadnaught.state import (
+    SYSTEMS,
+    battle_on,
+    called,
+    clean,
+    count,
+    retold,
+    said,
+    ship,
+    signed,
+    turn,
+)
 from companion.roster import MAX_SEAT_NAME
-from companion.said import Said, _
+from companion.said import Said, _, kept, spoken
 from companion.schema import Either, Int, Obj, Ref, Scalar, Text, whole
 
 TEMPLATE = "ship"
@@ -31,7 +42,7 @@ def setup(state: dict, p: dict) -> str:
     if g.get("ships") and not g.get("result"):
         raise RuleError(_("A battle is already set up; end it (or undo) before setting up another."), "setup")
     if (g.get("running") or {}).get("complete") or (g.get("running") or {}).get("winner"):
-        raise RuleError(_("The running battle is decided: %(summary)s", summary=g["running"]["summary"]), "setup")
+        raise RuleError(_("The running battle is decided: %(summary)s", summary=spoken(g["running"]["summary"])), "setup")
     if [s["player"] for s in p["ships"]] != state["sides"]:
         raise Stale(_("The table changed while the battle was being set up; try again."), "setup")
     next_unit = state["next_unit"]
@@ -121,7 +132,8 @@ def decide_setup(state: dict, args: dict, ctx) -> dict:
     return {"mode": result["mode"], "attacker": result.get("attacker"),
             "first_player": result.get("first_player"), "teams": result.get("teams"),
             "placement_distance": result.get("placement_distance"), "rolled": result["rolled"],
-            "best_of": best_of, "ships": ships, "summary": result["summary"], "reminders": result["reminders"],
+            "best_of": best_of, "ships": ships, "summary": result["summary"],
+            "reminders": [kept(r) for r in result["reminders"]],
             "names": names}
 
 

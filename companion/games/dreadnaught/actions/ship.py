@@ -21,7 +21,7 @@ from companion.games.dreadnaught.state import (
     signed,
     turn,
 )
-from companion.said import N_, Said, _, joined
+from companion.said import N_, Said, _, joined, kept
 from companion.schema import Either, Flag, Int, List, Ref, Scalar, Text
 
 
@@ -139,9 +139,9 @@ def card_burn(state: dict, p: dict) -> str:
             elimination_of(state, uid)["by"] = pending["fleet"]
             parts.append(Said("Elimination credited to %(fleet)s", fleet=pending["fleet"]))
     # the answer every phone shows under the Card Burn tool, next to the button that made it (no seat beside
-    # it); kept in the state: English
+    # it); drawn in each reader's words (say)
     state["game"]["burn_result"] = {"round": state["round"], "phase": phase_now(state),
-                                    "summary": str(_and(joined(": ", (called(state, data["player"]), label)), *parts))}
+                                    "summary": kept(_and(joined(": ", (called(state, data["player"]), label)), *parts))}
     return _and(said(state, p, data["player"], label), *parts)
 
 
@@ -248,9 +248,10 @@ def power(state: dict, p: dict) -> str:
         data["slots"] = played["slots"]
         ready = played["summary"]
     set_count(unit, "hand", result["hand"])
-    # kept in the state: English (the options' texts are the messages of rules.POWER_MANAGEMENT)
-    t["power"][uid] = {"cards": cards, "offense": offense, "ready_slot": slot, "terrain": terrain,
-                       "events": events, "options": result["options"], "summary": str(result["summary"])}
+    # drawn in each reader's words (say); the options' texts are the messages of rules.POWER_MANAGEMENT
+    t["power"][uid] = {"cards": cards, "offense": offense, "ready_slot": slot, "terrain": terrain, "events": events,
+                       "options": [{**o, "text": kept(Said(o["text"]))} for o in result["options"]],
+                       "summary": kept(result["summary"])}
     t["played"][uid] = cards + terrain + events
     extra = joined(" + ", [x for x in (Said("%(n)s Terrain", n=terrain) if terrain else "",
                                        Said("%(n)s Event", n=events) if events else "") if x])

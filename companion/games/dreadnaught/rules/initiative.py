@@ -10,7 +10,7 @@ import math
 
 from companion.errors import RuleError
 from companion.games.dreadnaught.rules.numbers import PRIORITY, PRIORITY_TIEBREAK, TOP_TENTHS, X_TENTHS
-from companion.said import _
+from companion.said import Said, _
 from companion.schema import whole_argument
 
 
@@ -112,14 +112,15 @@ def initiative_order(cards, attacker: str = "Attacker") -> dict:
         tie_key = (entry["_t"], entry["_rank"], entry["_level"] if entry["type"] in PRIORITY_TIEBREAK else None)
         same_step = prev is not None and prev["_t"] == entry["_t"]
         if not same_step:
-            reason = f"initiative {entry['initiative']}"
+            reason = Said("initiative %(initiative)s", initiative=entry["initiative"])
         elif prev["_rank"] != entry["_rank"]:
-            reason = f"priority: {prev['type']} before {entry['type']}"
+            reason = Said("priority: %(first)s before %(second)s", first=prev["type"], second=entry["type"])
         elif tie_key != group["key"]:
             words = PRIORITY_TIEBREAK[entry["type"]][1]
-            reason = f"priority: higher {words} first ({prev['_level']} before {entry['_level']})"
+            reason = Said("priority: higher %(tiebreak)s first (%(first)s before %(second)s)", tiebreak=Said(words),
+                          first=prev["_level"], second=entry["_level"])
         else:
-            reason = f"tied: the Attacker ({attacker}) chooses"
+            reason = Said("tied: the Attacker (%(attacker)s) chooses", attacker=attacker)
         if group is None or tie_key != group["key"] or not same_step:
             group_id += 1
             group = {"key": tie_key, "id": group_id, "members": []}
@@ -137,7 +138,8 @@ def initiative_order(cards, attacker: str = "Attacker") -> dict:
             for row in rows:
                 row["attacker_chooses"] = True
                 if not row["reason"].startswith("tied"):
-                    row["reason"] += f"; tied: the Attacker ({attacker}) chooses"
+                    row["reason"] = Said("%(reason)s; tied: the Attacker (%(attacker)s) chooses", reason=row["reason"],
+                                         attacker=attacker)
             choices.append({"tie_group": gid, "initiative": rows[0]["initiative"], "type": rows[0]["type"],
                             "cards": [r["card"] for r in rows], "chooser": attacker})
     steps = []

@@ -97,18 +97,19 @@ def setup(players, deck_size=36, system_bonus=0, *, teams=None, attacker=None, d
             ship["team"] = teams[name]
         ships.append(ship)
     result = {"mode": "duel" if count == 2 else "multiplayer", "ships": ships, "rolled": rolled}
-    reminders = ["Choose up to 4 Upgrade Cards; their total Power Level may not exceed the System Cards'.",
-                 "Each player may mulligan once: draw a new hand of 6, shuffle the old one back."]
+    reminders = [Said("Choose up to 4 Upgrade Cards; their total Power Level may not exceed the System Cards'."),
+                 Said("Each player may mulligan once: draw a new hand of 6, shuffle the old one back.")]
     if count == 2:
         result["attacker"] = chosen
     else:
         result["first_player"] = chosen
         result["teams"] = teams
         result["placement_distance"] = placement_distance(count)
-        reminders.append("Each player places 2 hexes of Debris, 2 pieces of Wreckage or 1 Drifting Hulk, "
-                         "outside the outer 2 rings of the green zone.")
+        reminders.append(Said("Each player places 2 hexes of Debris, 2 pieces of Wreckage or 1 Drifting Hulk, "
+                              "outside the outer 2 rings of the green zone."))
         if count > PLAYERS_BASE:
-            reminders.append(f"More than {PLAYERS_BASE} players needs the expansions (seed 000, Multiplayer Games).")
+            reminders.append(Said("More than %(n)s players needs the expansions (seed 000, Multiplayer Games).",
+                                  n=PLAYERS_BASE))
     result["reminders"] = reminders
     result["summary"] = setup_summary(chosen, [(s["name"], s["hp"], s["deck"]) for s in ships],
                                       result.get("placement_distance"))

@@ -21,7 +21,7 @@ from companion.games.empires_of_dust.state import (
     stats_of,
     weapon_index,
 )
-from companion.said import N_, Said, _, joined
+from companion.said import N_, Said, _, joined, kept
 from companion.schema import Dice, Flag, Int, Obj, Ref, Text
 from companion.trackers import cooldown, gauge
 
@@ -287,7 +287,7 @@ def attack(state: dict, p: dict) -> str:
     g["fired"].setdefault(attacker["id"], []).append(
         {"weapon": p["weapon"], "target": p["hits"][0]["target"], "shot": p["shot"]})
     text = attack_text(state, p)
-    g["last_attack"] = {"text": text, "side": attacker["side"], "round": state["round"]}
+    g["last_attack"] = {"text": kept(text), "side": attacker["side"], "round": state["round"]}
     return text
 
 

@@ -9,7 +9,7 @@ from companion.actions import action, chance, phase_now
 from companion.errors import RuleError, Stale
 from companion.games.empires_of_dust import rules as eod
 from companion.games.empires_of_dust.state import ROLL_REMINDER, SYSTEMS, cls_of, game, sides_alive
-from companion.said import Said, _
+from companion.said import Said, _, english
 from companion.schema import Int, Obj, Ref, Text
 from companion.trackers import need_int
 
@@ -63,7 +63,7 @@ def initiative(state: dict, p: dict) -> str:
     g["initiative"] = {"mode": p["mode"], "first": p.get("first"), "since": state["round"],
                        "tick": state["tick"], "steps": p["steps"], "next": 0, "summary": p["summary"],
                        "rolls": p["rolls"]}
-    state["reminders"] = [r for r in state["reminders"] if not r.startswith(ROLL_REMINDER)]
+    state["reminders"] = [r for r in state["reminders"] if not english(r).startswith(ROLL_REMINDER)]
     return Said("Initiative (%(mode)s): %(summary)s", mode=p["mode"], summary=ini_summary(g["initiative"], state))
 
 

@@ -7,7 +7,7 @@ from companion.actions import action
 from companion.errors import RuleError
 from companion.games.empires_of_dust import rules as eod
 from companion.games.empires_of_dust.state import NO_ADMIRAL, SYSTEMS, cls_of, designed, game, hp_of, points, set_hp
-from companion.said import Said, _
+from companion.said import Said, _, kept
 from companion.schema import Flag, Int, Ref, Text
 
 VICTORY = ("checkmate", "points", "capture", "gladiator", "interdiction")
@@ -31,7 +31,7 @@ def victory_checks(state: dict) -> list[str]:
         try:
             result = eod.checkmate(fleets, in_play)
         except RuleError as exc:
-            return [f"Checkmate: {exc.message}"]
+            return [Said("Checkmate: %(problem)s", problem=exc.message)]
         for fleet in result["eliminated"]:
             for unit in state["units"].values():
                 if unit["side"] == fleet and not unit["removed"]:
@@ -40,7 +40,7 @@ def victory_checks(state: dict) -> list[str]:
                                            "side": fleet, "by": "", "round": state["round"],
                                            "reason": NO_ADMIRAL})
         victory["in_play"] = result["in_play"]
-        victory["result"] = result["summary"]
+        victory["result"] = kept(result["summary"])
         notes.append(Said("Checkmate: %(summary)s", summary=result["summary"]))
     if victory.get("gladiator"):
         fleets = {s: [{"class": cls_of(u), "hp": hp_of(u), "destroyed": u["removed"]}
@@ -51,7 +51,7 @@ def victory_checks(state: dict) -> list[str]:
         try:
             notes.append(Said("Gladiator: %(summary)s", summary=problem or eod.gladiator(fleets)["summary"]))
         except RuleError as exc:
-            notes.append(f"Gladiator: {exc.message}")
+            notes.append(Said("Gladiator: %(summary)s", summary=exc.message))
     return notes
 
 

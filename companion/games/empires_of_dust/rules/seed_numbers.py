@@ -9,16 +9,13 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from companion import said
 from companion.dice import roll_or_take
 from companion.errors import RuleError
 from companion.said import (
     N_,
-    Said,
     _,
-    drawn,
     retold,  # noqa: F401  (the games' one rebuild, companion/said.py)
-    told,
+    spoken,  # noqa: F401  (the rules' refusals quote their sentences with it: companion/said.py)
 )
 
 SLUG = "empires-of-dust"
@@ -87,15 +84,5 @@ def _pass_chance(needed: int) -> Fraction:
 def _d20(needed: int, dice, rng, what: str) -> dict:
     value = roll_or_take(1, D20, dice, rng, what)[0]
     return {"needs": needed, "value": value, "passed": value > needed}
-
-
-def spoken(text) -> str:
-    """A sentence the rules compose (a ``Said``: a label's part, a summary) in the asking phone's words
-    now, for a refusal or a page; any other text as it is (a name, English stored before)."""
-    if not isinstance(text, Said):
-        return text
-    if said.translate is None:
-        return str(text)
-    return drawn(told(text), said.translate)
 
 

@@ -25,7 +25,7 @@ from companion.games.empires_of_dust.state import (
     sides_alive,
     stats_of,
 )
-from companion.said import _
+from companion.said import _, joined, kept, recalled
 from companion.trackers import cooldown
 
 # why a ship left the table, as its record keeps it (English): said in the reader's words
@@ -49,7 +49,7 @@ def eod_panel(state: dict) -> dict:
             "next": next((s["text"] for s in steps if s["now"]), None), "pending": pending,
             "standings": _said_standings(standings(state)),
             "destroyed": [{**d, "reason": _(d["reason"])} if d.get("reason") in REASONS else d for d in g["destroyed"]],
-            "last_attack": g.get("last_attack"), "notes": g.get("phase_notes") or [],
+            "last_attack": g.get("last_attack"), "notes": kept(joined("; ", [recalled(n) for n in g.get("phase_notes") or []])),
             "fleets": [s for s in state["sides"] if sides_alive(state).get(s)],
             "rolloffs": _class_rolloffs(state),
             "roster": f"{state['tick']}-{fired}-{'.'.join(alive)}"}
