@@ -7,7 +7,7 @@ side ("API" in the log: no sealed part read or acted on, no finish); the spectat
 """
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, current_app, g, jsonify, request, url_for
+from flask import Blueprint, Response, abort, current_app, g, jsonify, request, stream_with_context, url_for
 
 from companion import actions, dice, export_signature, feed, hidden, replay, roster, same_hit, store
 from companion.db import get_db, systems
@@ -292,7 +292,8 @@ def event_feed(code: str):
                          int(sent) if sent is not None else None, lifetime=current_app.config["FEED_SECONDS"],
                          seat_id=seat.get("id"))
     # no buffering anywhere on the way (X-Accel-Buffering: nginx), never cached
-    return Response(stream, mimetype="text/event-stream",
+    # (the request kept with the stream: each label and line is drawn in the reader's language)
+    return Response(stream_with_context(stream), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import time
 
-from companion import dice, hidden, live, report, store
+from companion import dice, hidden, i18n, live, report, store
 from companion.db import connection_for
 from companion.said import _
 from companion.trackers import counter
@@ -96,9 +96,11 @@ def odds_of(event: dict) -> str | None:
 
 def message(event: dict, units: dict) -> dict:
     """One event as the feed sends it (already redacted for the viewer)."""
-    return {"seq": event["seq"], "type": event["type"], "label": event["label"], "seat": event["seat"],
-            "side": event["side"], "withdrawn": event["withdrawn"], "dice": dice_of(event["payload"]),
-            "odds": odds_of(event), "units": units}
+    # the label and the odds in the reader's words (the stream keeps its request: companion/api.py), the
+    # move's message last, for a client that draws its own (docs/api.md)
+    return {"seq": event["seq"], "type": event["type"], "label": i18n.in_words(event["label"], event.get("said")),
+            "seat": event["seat"], "side": event["side"], "withdrawn": event["withdrawn"],
+            "dice": dice_of(event["payload"]), "odds": odds_of(event), "units": units, "said": event.get("said")}
 
 
 def changed(before: dict, after: dict) -> dict:

@@ -148,6 +148,29 @@ def test_a_spectator_feed_never_holds_a_sealed_order(served):
     assert "sealed an order for Falcon" in red
 
 
+def test_each_reader_of_the_feed_gets_its_labels_in_its_own_language(served):
+    """Issue 42: a German TV's feed draws each move in German, an API client without a language gets
+    the English, and both get the move's message for a client that draws its own."""
+    import json
+
+    from companion.i18n import translations
+    from companion.said import drawn
+    app, base, _ = served
+    c = app.test_client()
+    code, player, spectator = new_table(c)
+    act(c, code, player, type="add-unit", name="Falcon", side="Red", hp=10)
+    act(c, code, player, type="seal", unit="u1", text=SECRET)
+    reads = {}
+    for lang in ("de", "en"):
+        head = {"Authorization": f"Bearer {spectator}", "Last-Event-ID": "2"}
+        _, text = raw_stream(base, code, head | ({"Accept-Language": lang} if lang != "en" else {}), 0.6)
+        reads[lang] = json.loads(re.search(r"^id: 3\ndata: (.*)$", text, re.M).group(1))
+    said = reads["en"]["said"]
+    assert said == reads["de"]["said"] and said["m"] and reads["en"]["label"] == "sealed an order for Falcon"
+    german = drawn(said, translations("de").gettext)
+    assert reads["de"]["label"] == german != reads["en"]["label"] and "Falcon" in german and SECRET not in german
+
+
 def test_the_feed_resumes_after_the_last_event_id_and_refuses_a_wrong_one(served):
     app, base, _ = served
     c = app.test_client()
