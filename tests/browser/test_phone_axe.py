@@ -1,5 +1,8 @@
 """Every page type passes an axe-core scan with no critical or serious violation (issue 28 §7): the lobby,
-joining a table, each game's board (a row open, the helpers in), the log and the battle report.
+joining a table, each game's board (a row open, the helpers in), the log and the battle report.  And
+again in German, the longest words of the app's three languages (issue 42): the phone switches with its
+menu, and the page is scanned, checked for a cut label (test_phone_board_lengths.cut_words) and for
+sideways scrolling at 360 and 390 px (phone_checks.assert_fits_a_phone).
 
 axe-core is vendored from its npm package (tests/browser/vendor/axe-<version>.min.js, its MPL-2.0 licence
 beside it; refreshed with `npm pack axe-core@4`)."""
@@ -8,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from phone_checks import assert_fits_a_phone, open_card, open_table
 from playwright.sync_api import expect
-
-from phone_checks import open_card, open_table
+from test_phone_board_lengths import cut_words
 
 pytestmark = pytest.mark.browser
 
@@ -34,6 +37,21 @@ def axe_scan(page, what: str) -> None:
     assert bad == [], f"{what}: {bad}"
 
 
+def html_lang(page) -> str:
+    return page.locator("html").get_attribute("lang")
+
+
+def in_german(page, what: str, controls: str = "#board button, #board select") -> None:
+    """The phone turns German with its own menu; the page, as it then reads, passes the same checks."""
+    page.locator("details.lang-menu summary").click()
+    page.locator("details.lang-menu button[lang=de]").click()
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    page.evaluate("document.querySelectorAll('details.unitrow').forEach(d => d.open = false)")
+    axe_scan(page, what + " (Deutsch)")
+    assert cut_words(page) == [], (what, cut_words(page))
+    assert_fits_a_phone(page, controls)
+
+
 def test_lobby_join_board_log_and_report(live_server, phone):
     anna, ben = phone(), phone()
     anna.goto(live_server + "/")
@@ -51,6 +69,15 @@ def test_lobby_join_board_log_and_report(live_server, phone):
     axe_scan(anna, "log")
     anna.goto(f"{live_server}/t/{code}/report")
     axe_scan(anna, "report")
+    in_german(anna, "report", "main button, main select")
+    anna.goto(f"{live_server}/t/{code}/log")
+    axe_scan(anna, "log (Deutsch)")
+    anna.goto(f"{live_server}/t/{code}")
+    axe_scan(anna, "board (freeform, Deutsch)")
+    assert cut_words(anna) == [] and html_lang(anna) == "de"
+    assert_fits_a_phone(anna)
+    ben.goto(live_server + "/")
+    in_german(ben, "lobby", "main button, main select")
 
 
 def test_dreadfleet_board(live_server, phone):
@@ -59,6 +86,7 @@ def test_dreadfleet_board(live_server, phone):
     a_table_at_sea(anna, ben, live_server)
     open_card(anna, "Heldenhammer", exact=True)
     axe_scan(anna, "board (dreadfleet)")
+    in_german(anna, "board (dreadfleet)")
 
 
 def test_empires_of_dust_board(live_server, phone):
@@ -70,6 +98,7 @@ def test_empires_of_dust_board(live_server, phone):
     expect(anna.locator("details.unitrow")).to_have_count(4)
     open_card(anna, "Avg. B.")
     axe_scan(anna, "board (empires of dust)")
+    in_german(anna, "board (empires of dust)")
 
 
 def test_dreadnaught_board(live_server, phone):
@@ -80,6 +109,7 @@ def test_dreadnaught_board(live_server, phone):
     expect(anna.locator("details.unitrow")).to_have_count(2)
     open_card(anna, "Ben's Dreadnaught")
     axe_scan(anna, "board (dreadnaught)")
+    in_german(anna, "board (dreadnaught)")
 
 
 def test_talon_board(live_server, phone):
@@ -87,6 +117,7 @@ def test_talon_board(live_server, phone):
     anna = at_war(live_server, phone)[0]
     open_card(anna, "Zhukov")
     axe_scan(anna, "board (talon)")
+    in_german(anna, "board (talon)")
 
 
 def test_astral_action_board(live_server, phone):
@@ -95,3 +126,4 @@ def test_astral_action_board(live_server, phone):
     mid_game(anna, ben, live_server)
     open_card(anna, "Falcon")
     axe_scan(anna, "board (astral action)")
+    in_german(anna, "board (astral action)")
