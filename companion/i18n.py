@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import io
 from contextlib import contextmanager
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -26,7 +26,11 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
 from babel.support import NullTranslations, Translations
 from flask import Blueprint, abort, current_app, g, has_request_context, redirect, request, session, url_for
-from flask_babel import Babel, Domain, force_locale, get_locale
+from flask_babel import Babel, Domain
+from jinja2 import pass_eval_context
+from markupsafe import Markup
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
 from companion import content, said
 from companion.said import drawn
@@ -58,15 +62,26 @@ def choose() -> str:
     chosen = valid(session.get("lang"))
     if chosen:
         return chosen
-    return request.accept_languages.best_match(LANGUAGES, DEFAULT) or DEFAULT
+    return _from_header(request.headers.get("Accept-Language", ""))
+
+
+@lru_cache(maxsize=512)
+def _from_header(header: str) -> str:
+    """The language a browser's Accept-Language asks for, parsed once per header a server sees (a
+    table's phones send a handful)."""
+    return parse_accept_header(header, LanguageAccept).best_match(LANGUAGES, DEFAULT) or DEFAULT
 
 
 def current() -> str:
-    """The language in force now (a forced one while a board is drawn for a view)."""
-    locale = get_locale()
-    if locale is None:
+    """The language in force now (a forced one while a board is drawn for a view), chosen once per
+    request and kept with it: a board's parts ask for it hundreds of times (issue 42's bound)."""
+    try:
+        return g._lang
+    except AttributeError:
+        lang = g._lang = choose()
+        return lang
+    except RuntimeError:  # (no app context: a script, a pure test)
         return DEFAULT
-    return PSEUDO if locale.language == _PSEUDO_AS else locale.language
 
 
 def catalog() -> NullTranslations:
@@ -82,18 +97,19 @@ def catalog() -> NullTranslations:
 @contextmanager
 def drawn_in(lang: str):
     """Draw in ``lang`` whatever the request's own is: a view's board is drawn once for every phone of it."""
-    if lang == current():
+    before = current()
+    if lang == before:
         yield
         return
-    before = g.pop("_catalog", None)
-    with force_locale(_babel_name(lang)):
-        g._catalog = translations(lang)
-        try:
-            yield
-        finally:
-            g.pop("_catalog", None)
-            if before is not None:
-                g._catalog = before
+    catalog_before = g.pop("_catalog", None)
+    g._lang, g._catalog = lang, translations(lang)
+    try:
+        yield
+    finally:
+        g._lang = before
+        g.pop("_catalog", None)
+        if catalog_before is not None:
+            g._catalog = catalog_before
 
 
 def _babel_name(lang: str) -> str:
@@ -150,7 +166,6 @@ class _Catalogs(Domain):
 
 _DOMAIN = _Catalogs()
 _ENGLISH = translations(DEFAULT)  # (the ids themselves: a label reads as it was stored)
-_ENGLISH_LOCALE = Locale.parse(DEFAULT)  # (numbers outside a request: tests, scripts)
 
 
 class _Babel(Babel):
@@ -217,8 +232,13 @@ def percent(share: float, digits: int = 0) -> str:
                           locale=locale)
 
 
-def _locale():
-    return get_locale() or _ENGLISH_LOCALE
+def _locale() -> Locale:
+    return _locale_of(current())
+
+
+@lru_cache(maxsize=8)
+def _locale_of(lang: str) -> Locale:
+    return Locale.parse(_babel_name(lang))
 
 
 def _now(msg: str) -> str:
@@ -249,6 +269,26 @@ def lang_next() -> str:
     return request.path + ("?" + urlencode(args) if args else "")
 
 
+@pass_eval_context
+def _template_gettext(eval_ctx, message: str, **values):
+    """A template's ``_("…", name=value)``: as Jinja's newstyle gettext (the message trusted, its values
+    escaped; always %-formatted, so "%%" reads "%"), in one call."""
+    text = catalog().gettext(message)
+    if eval_ctx.autoescape:
+        text = Markup(text)
+    return text % values if "%" in text else text
+
+
+@pass_eval_context
+def _template_ngettext(eval_ctx, singular: str, plural: str, num, **values):
+    """A template's ``ngettext("%(num)d box", "%(num)d boxes", n)``: as Jinja's newstyle ngettext, in one call."""
+    values.setdefault("num", num)
+    text = catalog().ngettext(singular, plural, num)
+    if eval_ctx.autoescape:
+        text = Markup(text)
+    return text % values
+
+
 def init_app(app) -> None:
     _Babel(app, locale_selector=lambda: _babel_name(choose()))
     app.context_processor(lambda: {"lang": current(), "languages": LANGUAGES, "lang_next": lang_next,
@@ -261,7 +301,9 @@ def init_app(app) -> None:
     said.translate = _now
     said.write_number = number
     # the templates' _() and ngettext(): one lookup in the catalog found once (Flask-Babel's own would
-    # find the locale and the domain again for every message)
+    # find the locale and the domain again for every message), called straight, not through Jinja's
+    # newstyle wrappers and its "_" alias (three calls through the template context for every message)
     app.jinja_env.install_gettext_callables(gettext=lambda s: catalog().gettext(s),
                                             ngettext=lambda s, p, n: catalog().ngettext(s, p, n), newstyle=True)
+    app.jinja_env.globals.update(_=_template_gettext, gettext=_template_gettext, ngettext=_template_ngettext)
     app.register_blueprint(bp)

@@ -35,7 +35,10 @@ def export(db, code: str) -> dict:
             # where the table came from, under the signature: a table imported from an edited file
             # and exported again is still not this server's own (export_signature.origin)
             export_signature.IMPORTED: row["imported"],
-            "events": [{k: e[k] for k in ("seq", "ts", "seat", "side", "type", "label", "payload")}
+            # "label": the move in English, as the file's reader without the app reads it; "said": its
+            # message and values (companion/said.py), for a reader that draws it in its own language; an
+            # import takes neither: both are the app's own again as each move replays
+            "events": [{k: e[k] for k in ("seq", "ts", "seat", "side", "type", "label", "said", "payload")}
                        for e in events(db, code)]}
 
 
