@@ -152,6 +152,13 @@ def test_a_packs_own_translation_is_read_by_a_phone_of_its_language_and_no_other
     assert "Schadensreihenfolge</b>: Shields, Armor, Health" in german
     assert "&#39;The Damage Track represents the Shields, Armor and Health&#39;" in german
     assert "Damage order</b>" not in german
+    # the phase's reminder, kept in the table's state as printed: on the board in the pack's own German
+    import html
+    import tomllib
+    printed = table.state()["reminders"][0]
+    theirs = tomllib.loads((ROOT / "content/astral-action/system.de.toml").read_text())["words"][printed]
+    board = table.client.get(f"/t/{code}").text
+    assert printed.startswith("For each ship") and html.escape(theirs) in board and html.escape(printed) not in board
 
 
 # -- the catalogs
