@@ -204,7 +204,7 @@ def say(kept) -> str:
     name, or an older table's English) as it is."""
     if not isinstance(kept, dict):
         return "" if kept is None else own(kept)
-    return drawn(kept, catalog().gettext)
+    return said.spoken(kept)
 
 
 def own(printed: str) -> str:
