@@ -33,7 +33,7 @@ from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
 from companion import content, said
-from companion.said import drawn
+from companion.said import spoken as said_now
 
 # the languages a player can choose, each in its own words (the menu shows them so)
 LANGUAGES = {"en": "English", "de": "Deutsch", "fr": "Français"}
@@ -190,13 +190,12 @@ def switch():
     return redirect(back if back.startswith("/") and not back.startswith("//") else url_for("lobby.home"), 303)
 
 
-def in_words(label: str | None, said) -> str | None:
+def in_words(label: str | None, said: dict | None) -> str | None:
     """A stored label in the reader's language: its message (companion/said.py) drawn in it, else the
     English it was stored in (an event from before messages were kept)."""
     if said is None or label is None:
         return label
-    found = catalog()
-    return label if found is _ENGLISH else drawn(said, found.gettext)
+    return label if catalog() is _ENGLISH else said_now(said)
 
 
 def say(kept) -> str:
@@ -204,7 +203,7 @@ def say(kept) -> str:
     name, or an older table's English) as it is."""
     if not isinstance(kept, dict):
         return "" if kept is None else own(kept)
-    return said.spoken(kept)
+    return said_now(kept)
 
 
 def own(printed: str) -> str:
