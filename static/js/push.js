@@ -4,12 +4,28 @@
 import {byId, middle, on, topOf} from "./dom.js";
 import {isTap} from "./connection.js";
 import {isStale, nextBackoff, period, tooLate} from "./link-state.js";
-import {eventSeq, parseStep, stepFate} from "./seq.js";
+import {askKey, eventSeq, parseStep, stepFate} from "./seq.js";
+
+// The newest seq the stream told of, and the (board, told) last asked for (seq.js askKey): a board
+// behind what was told asks for the step, and asks again once an answer left it still behind (a
+// change told while the ask for an earlier one was out: its ask, queued on the board that answer
+// replaced, never went, and the stream does not tell of it again).
+let told = 0, asked = null;
+function askIfBehind() {
+  const now = byId("board"), key = now && askKey(told, +(now.dataset.seq || 0), asked);
+  if (!key) return;
+  asked = key;
+  htmx.trigger(now, "live");
+}
+function heardOf(seq) {
+  told = Math.max(told, seq);
+  askIfBehind();
+}
 
 // a pushed step's parts go in out of band; what is in the middle of the screen stays there
 function takeStep(data) {
   const now = byId("board"), step = parseStep(data), fate = now && stepFate(+(now.dataset.seq || 0), step);
-  if (fate === "ask") htmx.trigger(now, "live");
+  if (fate === "ask") heardOf(step.to);
   if (fate !== "swap") return;
   const keep = middle()?.closest?.("[id]"), top = keep ? topOf(keep) : 0;
   htmx.swap(now, step.parts, {swapStyle: "none", swapDelay: 0, settleDelay: 20});
@@ -44,8 +60,7 @@ export function install({link}) {
     source.onopen = () => { openedAt = Date.now(); link.heard(); };
     source.onmessage = (e) => {  // the table moved on: the step, asked for at once
       through();
-      const now = byId("board");
-      if (now && eventSeq(e.data) > +(now.dataset.seq || 0)) htmx.trigger(now, "live");
+      heardOf(eventSeq(e.data));
     };
     source.addEventListener("step", (e) => {
       through();
@@ -64,6 +79,8 @@ export function install({link}) {
   // keeps what was tapped under the thumb). Counted by the request itself: the control may have left the
   // page before its answer, and htmx's afterRequest then no longer reaches the document.
   on("htmx:beforeSend", (e) => {
+    // any answer may leave the board behind what the stream told of meanwhile (it is read once swapped)
+    e.detail.xhr?.addEventListener("loadend", () => setTimeout(askIfBehind, 0));
     if (!isTap(e) || !e.detail.xhr) return;
     tapping++;
     e.detail.xhr.addEventListener("loadend", () => {

@@ -1,7 +1,7 @@
 // The board's seq: what an answer or a pushed step brings, and whether it goes in (static/js/seq.js).
 import assert from "node:assert/strict";
 import {test} from "node:test";
-import {answerSeq, behind, eventSeq, parseStep, pollPath, stale, stepFate} from "../../static/js/seq.js";
+import {answerSeq, askKey, behind, eventSeq, parseStep, pollPath, stale, stepFate} from "../../static/js/seq.js";
 
 test("an answer's seq is its X-Board-Seq header, else its whole board's data-seq", () => {
   assert.equal(answerSeq("12", '<div id="board" data-seq="9">'), 12);
@@ -51,4 +51,15 @@ test("an event's seq: a plain event's data, a step's second number", () => {
   assert.equal(eventSeq(""), 0);
   assert.equal(eventSeq(undefined), 0);
   assert.equal(eventSeq("gone"), 0);
+});
+
+test("a board behind what the stream told of asks once per board and news, again when still behind", () => {
+  const first = askKey(3, 2, null);  // told of 3 at 2: ask
+  assert.equal(first, "2:3");
+  assert.equal(askKey(3, 2, first), null);  // (asked already)
+  const second = askKey(4, 2, first);  // told of 4 while the ask is out: asked again (htmx queues it)
+  assert.equal(second, "2:4");
+  assert.equal(askKey(4, 3, second), "3:4");  // the answer brought 3, the queued ask went with its board
+  assert.equal(askKey(4, 4, "3:4"), null);  // caught up
+  assert.equal(askKey(4, 5, null), null);  // ahead of what was told
 });
