@@ -3,10 +3,9 @@
 import {byId, later, on} from "./dom.js";
 import {answerSeq, behind, pollPath, stale} from "./seq.js";
 
-// Whether an answer goes in (htmx:beforeSwap): not a stale poll's. One that comes back to a board
-// another answer replaced (a poll and an action crossed) would take the kept (hx-preserve) fields off
-// the page: an action's goes to the board on the page, a poll's is dropped. An older answer than the
-// board shown has it ask at once for what changed since.
+// Whether an answer goes in (htmx:beforeSwap): not a stale poll's. One for a board another answer
+// replaced would take the kept (hx-preserve) fields off: an action's goes to the board on the page, a
+// poll's is dropped. One older than the board shown has it ask at once for what changed since.
 export function admit(e) {
   const d = e.detail, cfg = d.requestConfig, live = byId("board"), shown = live?.dataset.seq, header = d.xhr?.getResponseHeader("X-Board-Seq");
   const seq = answerSeq(header, d.serverResponse);

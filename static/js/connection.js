@@ -1,7 +1,6 @@
-// Whether this phone is in touch with the host, said in words (issue 25): any answer, whatever its
-// status, says it is; a request with no answer at all, or a board whose last answer is too old (push.js),
-// that it is not. Out of touch a tap is refused on the spot, never sent later behind the player's back
-// (reconnecting it is sent: the host may be slow); a tap whose answer never came may not have counted.
+// Whether this phone is in touch with the host, in words (issue 25): any answer says it is; no answer,
+// or a board's last answer too old (push.js), that it is not. Out of touch a tap is refused on the spot,
+// never sent later (reconnecting it is sent: the host may be slow).
 // page.link, shared with push.js: {state, lastAnswer, streaming, show(state), heard()}.
 import {all, byId, on, one} from "./dom.js";
 import {cut, lostState, period, refusal, SAY, WORD, woke} from "./link-state.js";

@@ -28,10 +28,7 @@ export function eventSeq(data) {
   const head = String(data || "").split("\n", 1)[0].split(" ");
   return +(head.length > 1 ? head[1] : head[0]) || 0;
 }
-// Whether a board at ``shown`` asks for what the stream told of (``told``, the newest seq heard): once per
-// (shown, told), so a board replaced while its ask was out asks again (htmx drops an ask queued on the
-// board it replaced, and the stream tells of a change once), and one whose ask failed asks again at the
-// next change; never twice for the same pair. The key to keep, or null.
+// a board at "shown" asks for what the stream told of, once per (shown, told): the key to keep, or null
 export function askKey(told, shown, asked) {
   const key = shown + ":" + told;
   return told > shown && key !== asked ? key : null;
