@@ -73,7 +73,11 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     from companion import games
     from companion.board.reads import BoardEnvironment
-    app.jinja_environment = BoardEnvironment  # before anything builds app.jinja_env
+    from companion.template_words import ByLanguage
+
+    class AppEnvironment(ByLanguage, BoardEnvironment):
+        """The board's reads noted (board/reads.py); templates compiled once per language (template_words)."""
+    app.jinja_environment = AppEnvironment  # before anything builds app.jinja_env
     # the app's templates, then those a game package brings along (a game kept outside the repository)
     app.extensions["companion.template_dirs"] = games.template_dirs(Path(app.template_folder))
     app.jinja_loader = ChoiceLoader([FileSystemLoader(str(d)) for d in app.extensions["companion.template_dirs"]])

@@ -305,4 +305,7 @@ def init_app(app) -> None:
     app.jinja_env.install_gettext_callables(gettext=lambda s: catalog().gettext(s),
                                             ngettext=lambda s, p, n: catalog().ngettext(s, p, n), newstyle=True)
     app.jinja_env.globals.update(_=_template_gettext, gettext=_template_gettext, ngettext=_template_ngettext)
+    # and a message written out in a template is translated when the template is compiled for a language,
+    # not at each render (companion/template_words.py); the calls above are for the rest
+    app.jinja_env.words_in(current, translations)
     app.register_blueprint(bp)
