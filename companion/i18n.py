@@ -34,6 +34,7 @@ from werkzeug.http import parse_accept_header
 
 from companion import content, said
 from companion.said import spoken as said_now
+from companion.template_words import filled
 
 # the languages a player can choose, each in its own words (the menu shows them so)
 LANGUAGES = {"en": "English", "de": "Deutsch", "fr": "Français"}
@@ -272,10 +273,7 @@ def lang_next() -> str:
 def _template_gettext(eval_ctx, message: str, **values):
     """A template's ``_("…", name=value)``: as Jinja's newstyle gettext (the message trusted, its values
     escaped; always %-formatted, so "%%" reads "%"), in one call."""
-    text = catalog().gettext(message)
-    if eval_ctx.autoescape:
-        text = Markup(text)
-    return text % values if "%" in text else text
+    return filled(eval_ctx, catalog().gettext(message), **values)
 
 
 @pass_eval_context

@@ -34,7 +34,9 @@ def fixed(eval_ctx, text: str):
 
 @pass_eval_context
 def filled(eval_ctx, text: str, **values):
-    """A message translated when its template was compiled, its values filled in now."""
+    """A message's words (translated when its template was compiled, or by ``_()`` now) with its values
+    filled in: trusted text in an escaping template, its values escaped; %-formatted whenever it holds a
+    "%", so "%%" reads "%"."""
     if eval_ctx.autoescape:
         text = Markup(text)
     return text % values if "%" in text else text
@@ -105,7 +107,6 @@ class ByLanguage:
                     found = self.overlay(cache_size=400)
                     found.words_language = lang
                     found.translate = self._catalog(lang).gettext
-                    found._overlays = None
                     self._overlays[lang] = found
         return found
 
