@@ -7,6 +7,8 @@ import hmac
 import os
 import re
 import secrets
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from urllib.parse import quote
 
@@ -189,10 +191,25 @@ def csrf_token() -> str:
     return session["csrf"]
 
 
+# the view's token while a board is drawn for it (companion/board/draw.py): a context variable, not
+# ``g``, as a board's ~45 parts each set it (a read of ``g`` goes through Flask's proxies)
+_form_token: ContextVar[str | None] = ContextVar("form_token", default=None)
+
+
+@contextmanager
+def forms_of(token: str):
+    """While a board is drawn, ``csrf()`` (the macros' global) answers the view's token."""
+    reset = _form_token.set(token)
+    try:
+        yield
+    finally:
+        _form_token.reset(reset)
+
+
 def form_csrf() -> str:
     """The token a form's hidden field carries: the view's own while a board is drawn (the board is
     the same for every phone of its view: companion/board/draw.py), else the phone's own."""
-    return g.get("form_token") or csrf_token()
+    return _form_token.get() or csrf_token()
 
 
 def bearer() -> str | None:

@@ -339,7 +339,7 @@ def test_a_board_retired_while_it_draws_an_open_rows_card_still_answers(app, clu
     (it was a 500, seen in a browser test under load)."""
     from contextlib import contextmanager
     poll(club["ben"])  # Blue's board kept; no card drawn yet
-    real = draw._forms_of
+    real = draw.forms_of
 
     @contextmanager
     def retired_meanwhile(token):
@@ -349,7 +349,7 @@ def test_a_board_retired_while_it_draws_an_open_rows_card_still_answers(app, clu
             board.retire()
         with real(token):
             yield
-    monkeypatch.setattr(draw, "_forms_of", retired_meanwhile)
+    monkeypatch.setattr(draw, "forms_of", retired_meanwhile)
     body = poll(club["ben"], open_units="u2")  # Raven's row open: its card is drawn now
     raven = re.search(r'<div class="unitbox" id="u-u2".*?</details>', body, re.S).group(0)
     assert 'class="unitcard' in raven and "HP <b>10</b>" in raven, raven

@@ -131,9 +131,23 @@ def test_a_variant_is_told_apart_at_its_first_differing_read():
     now = {"state": Watched("state", {"phase": 2, "round": 2, "units": {"u1": {"hp": 3}}}), "side": "A"}
     read = (("state", "phase"), ("state", "round"), ("state", "units"))
     printed = reads.prints(read, then, {}) + reads.own_prints(("side",), then, {})
-    assert reads.same_prints(read, ("side",), printed, then, {})
+    none = frozenset()
+    assert reads.same_prints(read, none, ("side",), printed, then, {})
     shared: dict = {}
-    assert not reads.same_prints(read, ("side",), printed, now, shared)
+    assert not reads.same_prints(read, none, ("side",), printed, now, shared)
     assert list(shared) == [("state", "phase")]  # stopped there
-    assert not reads.same_prints(read, ("side",), printed, {**then, "side": "B"}, {})
-    assert not reads.same_prints(read[:2], ("side",), printed, then, {})  # another part's reads
+    assert not reads.same_prints(read, none, ("side",), printed, {**then, "side": "B"}, {})
+    assert not reads.same_prints(read[:2], none, ("side",), printed, then, {})  # another part's reads
+
+
+def test_a_name_the_context_lacked_is_one_set_and_a_variant_goes_when_it_appears():
+    """The names a part looked up that its context did not hold (globals, its own set names) are kept
+    as one set, not printed one by one; the variant is not served to a context that holds one of them."""
+    ctx = {"state": Watched("state", {"phase": 1}), "side": "A", "url_for": None}
+    with reads.recording(set()) as seen:
+        seen.update({("state", "phase"), "side", "b_hull", "csrf", "state"})
+    read, absent, own = reads.noted(seen, {k: v for k, v in ctx.items() if k != "url_for"}, frozenset({"side"}))
+    assert read == (("state", "phase"),) and absent == {"b_hull", "csrf"} and own == ("side",)
+    printed = reads.prints(read, ctx, {}) + reads.own_prints(own, ctx, {})
+    assert reads.same_prints(read, absent, own, printed, ctx, {})
+    assert not reads.same_prints(read, absent, own, printed, {**ctx, "b_hull": "5"}, {})

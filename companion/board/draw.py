@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import hashlib
 import os
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from flask import current_app, g
+from flask import current_app
 from markupsafe import Markup, escape
 
 from companion.board import keep, reads
@@ -27,22 +26,11 @@ from companion.board.reads import Watched
 from companion.i18n import drawn_in
 from companion.said import _
 from companion.seat import View, form_token
-from companion.web import without_indentation
+from companion.web import forms_of, without_indentation
 
 DELTA_BEHIND = 3  # a phone this many changes behind (or fewer) may get a step rather than the board
 # the tests set it: every kept part served again is drawn too and must be the same (PartDrift)
 CHECK_PARTS = os.environ.get("COMPANION_CHECK_PARTS") == "1"
-
-
-@contextmanager
-def _forms_of(token: str):
-    """While a board is drawn, ``csrf()`` (the macros' global) answers the view's token."""
-    before = g.get("form_token")
-    g.form_token = token
-    try:
-        yield
-    finally:
-        g.form_token = before
 
 
 class Segment(NamedTuple):
@@ -165,7 +153,7 @@ def _draw(row: dict, view: View, errors: dict | None, flash: str | None, version
     board = Board(row["code"], ctx["row"]["seq"], view, "", [], ctx, version=version)
     if not (errors or flash):
         board.parts_key = keep.part_key(row["id"], view.role, view.lang, version)
-    with _forms_of(token):
+    with forms_of(token):
         board.opening = drawn_or_stand_in(lambda: _render("board/open.html", ctx), "board/open.html", "board",
                                           row["code"], board.seq)
         board.segments = list(_segments(board, ctx))
@@ -183,9 +171,9 @@ def _drawn(board: Board, key: tuple, render, extra: dict | None = None, context:
     if board.parts_key is None:
         return render(ctx)
     at, texts = board.parts_key + (key,), board.texts
-    for read, own, printed, html in keep.parts(at):
+    for read, absent, own, printed, html in keep.parts(at):
         try:
-            if reads.same_prints(read, own, printed, ctx, texts):
+            if reads.same_prints(read, absent, own, printed, ctx, texts):
                 if CHECK_PARTS:
                     _check(key, render, ctx, read + own, html)
                 return html
@@ -194,9 +182,10 @@ def _drawn(board: Board, key: tuple, render, extra: dict | None = None, context:
     noted = set()
     with reads.recording(noted):
         html = render(ctx)
-    read, own = reads.noted(noted, ctx, frozenset(extra or ()))
+    read, absent, own = reads.noted(noted, ctx, frozenset(extra or ()))
     try:
-        keep.keep_part(at, (read, own, reads.prints(read, ctx, texts) + reads.own_prints(own, ctx, texts), html))
+        keep.keep_part(at, (read, absent, own, reads.prints(read, ctx, texts) + reads.own_prints(own, ctx, texts),
+                            html))
     except reads.NotKept:
         pass  # it read a phone's own things, or a value that cannot be compared: drawn every time
     return html
@@ -274,7 +263,7 @@ def _render_unit(board: Board, unit: tuple, with_card: bool = False, row_open: b
     context = board.context if context is None else context
 
     def drawn() -> tuple[str, str]:
-        with _forms_of(context["csrf_token"]):
+        with forms_of(context["csrf_token"]):
             return _drawn(board, ("unit", uid, with_card, row_open), render,
                           {"uid": uid, "unit": data, "with_card": with_card, "row_open": row_open}, context)
     # a unit that fails to draw is a sentence in its row's place (its card is not offered)

@@ -59,7 +59,8 @@ def _key(table_id: int, seq: int, view: View, version: str) -> tuple:
     return (config.get("DATABASE"), config["SECRET_KEY"], table_id, seq, view, version)
 
 
-_parts: OrderedDict[tuple, list] = OrderedDict()  # (table, role, version, part) -> [(reads, own reads, prints, html)]
+# (table, role, version, part) -> [(reads, absent names, own reads, prints, html)]
+_parts: OrderedDict[tuple, list] = OrderedDict()
 _part_bytes = 0
 PART_BUDGET = 32 * 1024 * 1024  # bytes of parts' HTML kept per server process
 VARIANTS = 8  # of one part (a side's own, a row drawn open ...), newest first
@@ -84,7 +85,8 @@ def _size(html) -> int:
 
 
 def keep_part(key: tuple, variant: tuple) -> None:
-    """Keep one drawn variant ``(reads, own reads, prints, html)`` of a part, forgetting the oldest past the budget."""
+    """Keep one drawn variant ``(reads, absent names, own reads, prints, html)`` of a part, forgetting
+    the oldest past the budget."""
     global _part_bytes
     with _lock:
         variants = _parts.setdefault(key, [])

@@ -194,11 +194,12 @@ def own_prints(reads: tuple, ctx: dict, shared: dict) -> tuple:
     return tuple(out)
 
 
-def same_prints(reads: tuple, own: tuple, printed: tuple, ctx: dict, shared: dict) -> bool:
-    """Whether ``prints(reads) + own_prints(own)`` would be ``printed``, stopping at the first read whose
-    value differs: a part's variant drawn from another state is told apart without printing all it read
-    (a part has up to 8 variants, each reading some 30 values)."""
-    if len(reads) + len(own) != len(printed):
+def same_prints(reads: tuple, absent: frozenset, own: tuple, printed: tuple, ctx: dict, shared: dict) -> bool:
+    """Whether ``prints(reads) + own_prints(own)`` would be ``printed`` and every name of ``absent`` is still
+    not in ``ctx``, stopping at the first read whose value differs: a part's variant drawn from another
+    state is told apart without printing all it read (a part has up to 8 variants, each reading some 30
+    values)."""
+    if len(reads) + len(own) != len(printed) or not absent.isdisjoint(ctx):
         return False
     for read, was in zip(reads, printed, strict=False):  # (printed goes on with the own reads)
         found = shared.get(read, MISSING)
@@ -209,17 +210,24 @@ def same_prints(reads: tuple, own: tuple, printed: tuple, ctx: dict, shared: dic
     return own_prints(own, ctx, shared) == printed[len(reads):]
 
 
-def noted(reads: set, ctx: dict, own: frozenset) -> tuple[tuple, tuple]:
-    """The reads noted while a part was drawn, in a fixed order, as (the board context's, the part's own):
-    names that are functions (macros, helpers) are left out, and so are the dicts read key by key."""
-    board, part = [], []
+def noted(reads: set, ctx: dict, own: frozenset) -> tuple[tuple, frozenset, tuple]:
+    """The reads noted while a part was drawn, as (the board context's, in a fixed order; the names not
+    in the context at all; the part's own): names that are functions (macros, helpers) are left out, and
+    so are the dicts read key by key.  A name the context lacks (a global such as ``url_for``, a name the
+    template set itself, a value some boards have) prints as ``GONE``: of a unit's ~50 reads ~40 are
+    such names, checked as one set (``same_prints``: still none of them in the context) rather than one
+    by one."""
+    board, absent, part = [], set(), []
     for read in sorted(reads, key=repr):
-        if type(read) is not tuple and read not in own and read not in PHONES_OWN:
+        if type(read) is not tuple and read not in own:
             value = ctx.get(read, MISSING)
-            if isinstance(value, Watched) or (value is not MISSING and callable(value)):
+            if value is MISSING:
+                absent.add(read)
+                continue
+            if read not in PHONES_OWN and (isinstance(value, Watched) or callable(value)):
                 continue
         (part if read in own else board).append(read)
-    return tuple(board), tuple(part)
+    return tuple(board), frozenset(absent), tuple(part)
 
 
 _DICT_NAMES = frozenset(dir(dict))
