@@ -12,7 +12,14 @@ NO_OUTCOME = {"deck-load", "deck-shuffle"}  # chance actions with nothing to rea
 
 
 def has_template(name: str) -> bool:
-    """Whether a template exists (a game's optional tools or panel), wherever the templates live."""
+    """Whether a template exists (a game's optional tools or panel), wherever the templates live: looked
+    up once per server process, unless templates reload (development), as a board asks four times."""
+    env = current_app.jinja_env
+    if not env.auto_reload:
+        known = env.__dict__.get("companion_template_names")
+        if known is None:
+            known = env.companion_template_names = frozenset(env.list_templates())
+        return name in known
     try:
         current_app.jinja_env.get_template(name)
     except TemplateNotFound:
