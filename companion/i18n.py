@@ -224,6 +224,12 @@ def number(value, digits: int = 0, signed: bool = False) -> str:
     return format_decimal(value, format=f"+{pattern};-{pattern}" if signed else pattern, locale=_locale())
 
 
+def _numbers_now():
+    """How the phone asking now writes the numbers inside a sentence: ``number`` in its language, None
+    in English (a move's label reads exactly as it was stored)."""
+    return None if current() == DEFAULT else number
+
+
 def percent(share: float, digits: int = 0) -> str:
     """A share (0.415) as the reader writes a percentage: "41.5%" in English, "41,5 %" in German."""
     locale = _locale()
@@ -297,6 +303,7 @@ def init_app(app) -> None:
     app.jinja_env.globals["say"] = say  # {{ say(state.reminders[0]) }}: a kept sentence in the reader's words
     said.translate = _now
     said.write_number = number
+    said.numbers_now = _numbers_now
     # the templates' _() and ngettext(): one lookup in the catalog found once (Flask-Babel's own would
     # find the locale and the domain again for every message), called straight, not through Jinja's
     # newstyle wrappers and its "_" alias (three calls through the template context for every message)

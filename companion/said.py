@@ -20,6 +20,7 @@ Pure: no Flask.  The message ids are extracted by scripts/i18n (the keyword ``Sa
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 
@@ -54,6 +55,14 @@ translate = None
 write_number = None
 
 
+# the reader's way of writing a number now, set by companion.i18n: () -> a function (value, digits,
+# signed) -> text, or None where numbers read as Python writes them (English: a label as it was stored)
+numbers_now = None
+
+# a number's place in a message: %(mean).2f, %(by)+d (not %%(x)d, a literal)
+_NUMBER_SPEC = re.compile(r"(?<!%)%\((\w+)\)([-+ #0]*)\d*(?:\.(\d+))?([dif])")
+
+
 def figure(n: int) -> str:
     """A whole number inside a refusal, as the asking phone writes it: "2,147,483,647", "2.147.483.647"."""
     return write_number(n) if write_number is not None else format(n, ",")
@@ -73,10 +82,29 @@ def _(msg: str, **args) -> str:
 def _filled(text: str, english: str, args: dict) -> str:
     if not args:
         return text
+    write = numbers_now() if numbers_now is not None else None
     try:
+        if write is not None:
+            return _numbers_written(text, args, write)
         return text % args
     except (KeyError, ValueError, TypeError):
         return english % args  # a translation that lost a value: the English rather than nothing
+
+
+def _numbers_written(text: str, args: dict, write) -> str:
+    """``text % args`` with every number the message formats (%(mean).2f, %(by)+d) written as the reader
+    writes it: "(erwartet 7,00)", not "(erwartet 7.00)"."""
+    values = dict(args)
+
+    def one(spec) -> str:
+        name, flags, digits, kind = spec.groups()
+        value = args[name]
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return spec.group(0)
+        key = f"{name}\x00{spec.start()}"  # (each place its own: one value may be written twice, differently)
+        values[key] = write(value, int(digits or 0) if kind == "f" else 0, "+" in flags)
+        return f"%({key})s"
+    return _NUMBER_SPEC.sub(one, text) % values
 
 
 def retold(stored, build):

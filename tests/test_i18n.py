@@ -221,3 +221,28 @@ def test_no_template_hides_gettext_behind_a_variable():
     found = [f"{path.relative_to(ROOT)}:{n}" for path in TEMPLATES
              for n, line in enumerate(path.read_text().splitlines(), 1) if re.search(r"\{%-?\s*set\s+_\s*=", line)]
     assert not found, ", ".join(found)
+
+
+# -- numbers inside a move's sentence
+
+def test_a_number_inside_a_moves_sentence_is_written_as_its_reader_writes_it(app):
+    """A move's label keeps its values (companion/said.py): the numbers its message formats are written
+    in the reader's way ("7,00" in German and French), and read in English exactly as stored."""
+    from companion.said import Said, spoken
+    roll = Said("%(roll)s (expected %(mean).2f)", roll="[6 5 1]", mean=3.5)
+    with app.test_request_context("/?lang=de"):
+        assert spoken(roll) == "[6 5 1] (erwartet 3,50)"
+        assert spoken(Said("%(actual)s %(what)s · %(expected).1f expected", actual=12345, what="x",
+                           expected=1234.25)) == "12345 x · 1.234,2 erwartet"  # (%s: a number as it is)
+    with app.test_request_context("/?lang=fr"):
+        assert spoken(roll) == "[6 5 1] (attendu 3,50)"
+    with app.test_request_context("/?lang=en"):
+        assert spoken(roll) == str(roll) == "[6 5 1] (expected 3.50)"
+
+
+def test_a_pool_rolled_by_an_english_phone_reads_with_a_decimal_comma_in_german(table):
+    table.create(seat="Anna", side="Red", sides="Red,Blue")
+    assert table.act(type="pool", dice="3", target="4", rolled="6 5 1").status_code in (200, 303)
+    english = table.client.get(f"/t/{table.code}/log").text
+    german = table.client.get(f"/t/{table.code}/log?lang=de").text
+    assert "(expected 1.50)" in english and "(erwartet 1,50)" in german and "(erwartet 1.50)" not in german
