@@ -6,8 +6,10 @@
 // on the screen, unless they are at the top, where the new line comes in sight.  An older page ("Older ▶")
 // is not live: it stays as drawn, and its paging is the server's.
 import {eventSeq} from "./seq.js";
+import {ownClock} from "./clock.js";
 
 const log = document.getElementById("log");
+if (log) ownClock(log);
 if (log?.dataset.live && window.EventSource && window.fetch && window.DOMParser) live();
 
 function live() {
@@ -58,6 +60,7 @@ function live() {
       .then(function (html) {
         let fresh = new DOMParser().parseFromString(html, "text/html").getElementById("log");
         if (!fresh) return;
+        ownClock(fresh);  // (before the lines are compared: a line the same but for its clock is the same)
         merge(fresh);
         if (+(fresh.dataset.seq || 0) > shown()) log.dataset.seq = fresh.dataset.seq;
       })

@@ -4,6 +4,7 @@ side of the screen."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from phone_checks import open_table, shots
 
@@ -44,3 +45,30 @@ def test_every_log_line_reads_alike_on_a_phone_and_a_tablet(live_server, phone):
         assert e["label"]["left"] == pytest.approx(entries[0]["label"]["left"], abs=1)
     assert anna.evaluate("document.documentElement.scrollWidth") <= 820
     anna.screenshot(path=str(shots("freeform") / "log-tablet.png"))
+
+
+def test_a_moves_time_reads_on_the_phones_own_clock(live_server, phone):
+    """The server keeps each move's time in UTC; a phone in Berlin reads it on its own clock, in the
+    language of its page, and a line that comes in live reads on the same clock."""
+    from datetime import datetime, timedelta
+    from zoneinfo import ZoneInfo
+
+    anna = phone(timezone_id="Europe/Berlin")
+    open_table(anna, live_server, name="Kiel", seat="Anna")
+    code = anna.url.split("#")[0].rstrip("/").split("/")[-1]
+    csrf = anna.locator("input[name=csrf_token]").first.get_attribute("value")
+    assert anna.request.post(f"{live_server}/t/{code}/act", form={"csrf_token": csrf, "type": "roll", "expr": "2d6"}).ok
+    anna.goto(f"{live_server}/t/{code}/log?lang=de")
+    first = anna.locator("ol.log > li time").first
+    top = int(anna.locator("ol.log > li").first.get_attribute("id")[1:])
+    stored = first.get_attribute("datetime")
+    berlin = datetime.fromisoformat(stored).astimezone(ZoneInfo("Europe/Berlin")).strftime("%H:%M:%S")
+    assert berlin != stored[11:19]  # (UTC+1 or +2: the test can tell the clocks apart)
+    expect(first).to_have_text(berlin)
+    # a move made now comes in live at the top, on the same clock
+    assert anna.request.post(f"{live_server}/t/{code}/act", form={"csrf_token": csrf, "type": "roll", "expr": "d20"}).ok
+    expect(anna.locator(f"#e{top + 1}")).to_be_attached(timeout=5000)
+    newest = anna.locator("ol.log > li time").first
+    local = datetime.fromisoformat(newest.get_attribute("datetime")).astimezone(ZoneInfo("Europe/Berlin"))
+    assert local - datetime.now(ZoneInfo("Europe/Berlin")) < timedelta(minutes=1)
+    expect(newest).to_have_text(local.strftime("%H:%M:%S"))
