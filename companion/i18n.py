@@ -217,6 +217,13 @@ def own(printed: str) -> str:
     return content.words(lang).get(printed, printed)
 
 
+def inside(word: str) -> str:
+    """A pack's word (a round's name, "Turn") inside a sentence of the app's: in the reader's language
+    (``own``), lower case as English and French write it there; German keeps a noun's capital."""
+    theirs = own(word)
+    return theirs if current() == "de" else theirs.lower()
+
+
 def number(value, digits: int = 0, signed: bool = False) -> str:
     """A number as the reader writes it (Babel): "1,234.5" in English, "1.234,5" in German; ``signed``
     puts a + before a positive one.  For a figure shown on its own or inside a message."""
@@ -298,6 +305,7 @@ def init_app(app) -> None:
                                                "phone_words": phone_words})
     app.jinja_env.globals["told"] = in_words  # {{ told(e.label, e.said) }}: a move in the reader's words
     app.jinja_env.filters["own"] = own  # {{ spec.help|own }}: a pack's words, in its own translation if any
+    app.jinja_env.filters["inside"] = inside  # {{ state.round_label|inside }}: "until turn 3", "bis Zug 3"
     app.jinja_env.filters["number"] = number  # {{ odds.expected|number(2) }}
     app.jinja_env.filters["percent"] = percent  # {{ p|percent(1) }}
     app.jinja_env.globals["say"] = say  # {{ say(state.reminders[0]) }}: a kept sentence in the reader's words

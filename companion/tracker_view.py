@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape
 
+from companion.i18n import inside
 from companion.said import N_, _
 from companion.web import do_value as do
 
@@ -99,7 +100,7 @@ def tracker(tid, t: dict, unit, state: dict, ro) -> Markup:
             shown = ready_at + 1 if t["per"] == "phase" else ready_at
             # the system's own word for a round, as its turn line says it (issue 28 §5)
             again = _("ready again in phase %(n)s", n=shown) if t["per"] == "phase" else \
-                _("ready again in %(round)s %(n)s", round=state.get("round_label", "Round").lower(), n=shown)
+                _("ready again in %(round)s %(n)s", round=inside(state.get("round_label", "Round")), n=shown)
             reset = escape(_("Reset"))
             add(f'<span class="cool">{escape(again)}</span>\n'
                 f'<button class="btn small" name="do" value="{escape(do("tracker", unit=u, tracker=tid, op="reset"))}"'
@@ -110,7 +111,7 @@ def tracker(tid, t: dict, unit, state: dict, ro) -> Markup:
             n = escape(name)
             until = c.get("until")  # in words, not "→R3" (issue 28 §5)
             until = "" if until is None else \
-                escape(_("until %(round)s %(n)s", round=state.get("round_label", "Round").lower(), n=until))
+                escape(_("until %(round)s %(n)s", round=inside(state.get("round_label", "Round")), n=until))
             remove = escape(_("remove %(name)s", name=name))
             add(f'<span class="chip on">{n}'
                 + (f' ×{escape(c["count"])}' if c.get("count") is not None else "")

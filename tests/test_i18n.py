@@ -161,6 +161,28 @@ def test_a_packs_own_translation_is_read_by_a_phone_of_its_language_and_no_other
     assert printed.startswith("For each ship") and html.escape(theirs) in board and html.escape(printed) not in board
 
 
+
+def test_the_turn_line_reads_the_packs_round_and_phases_in_the_readers_language(table):
+    """Talon's pack names its round and phases ("Round", "A · initiative player") and carries their German
+    and French (content/talon/system.de.toml): the turn line and the dock's next phase read them; a
+    sentence of the app's naming the round writes it as its language does ("Runde 3", "tour 3")."""
+    code = table.create(system="talon", seat="Anna", side="Terran", sides="Terran,Talon")
+    english = table.client.get(f"/t/{code}").text
+    assert 'Round 1</span> · <strong class="phase" data-phase>A · initiative player</strong>' in english
+    german = table.client.get(f"/t/{code}?lang=de").text
+    assert 'Runde 1</span> · <strong class="phase" data-phase>A · Initiativespieler</strong>' in german
+    assert "<small>A · anderer Spieler</small>" in german and "initiative player" not in german
+    french = table.client.get(f"/t/{code}?lang=fr").text
+    assert 'Tour 1</span> · <strong class="phase" data-phase>A · joueur à l&#39;initiative</strong>' in french
+    # a cooldown on the table: "ready again in round 3", in the reader's words for a round
+    table.act(do="add-tracker unit=table", **{"spec.kind": "cooldown", "spec.every": "2", "spec.label": "FTL",
+                                              "spec.id": "ftl"})
+    table.act(do="tracker unit=table tracker=ftl op=use")
+    assert "ready again in round 3" in table.client.get(f"/t/{code}").text
+    assert "wieder bereit: Runde 3" in table.client.get(f"/t/{code}?lang=de").text
+    assert "de nouveau prêt : tour 3" in table.client.get(f"/t/{code}?lang=fr").text
+
+
 # -- the catalogs
 
 def _extracted() -> dict[str, str | None]:
