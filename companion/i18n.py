@@ -79,10 +79,15 @@ def current() -> str:
     try:
         return g._lang
     except AttributeError:
-        lang = g._lang = choose()
-        return lang
+        pass
     except RuntimeError:  # (no app context: a script, a pure test)
         return DEFAULT
+    try:
+        lang = choose()
+    except RuntimeError:  # (an app context without a request: a command, a replay at start)
+        return DEFAULT
+    g._lang = lang
+    return lang
 
 
 def catalog() -> NullTranslations:

@@ -76,13 +76,18 @@ def N_(msg: str) -> str:
 def _(msg: str, **args) -> str:
     """A sentence said at once (a refusal) in the asking phone's language: ``_("%(x)s is full.", x=name)``."""
     text = translate(msg) if translate is not None else msg
-    return _filled(text, msg, args)
+    return _filled(text, msg, args, _reader_writes())
 
 
-def _filled(text: str, english: str, args: dict) -> str:
+def _reader_writes():
+    """How the reader now writes a number inside a sentence (None: as Python does)."""
+    return numbers_now() if numbers_now is not None else None
+
+
+def _filled(text: str, english: str, args: dict, write=None) -> str:
+    """``text % args``, each number the message formats written by ``write`` (the reader's way) if given."""
     if not args:
         return text
-    write = numbers_now() if numbers_now is not None else None
     try:
         if write is not None:
             return _numbers_written(text, args, write)
@@ -191,5 +196,6 @@ def drawn(data, translate) -> str:
             return data["j"].join(drawn(p, translate) for p in data["p"])
         text = translate(data["m"])
         args = {k: drawn(v, translate) for k, v in data.get("a", {}).items()}
-        return _filled(text, data["m"], args)
+        # the reader's numbers only for a reader: English for Python (``english``) stays as Python writes it
+        return _filled(text, data["m"], args, None if translate is _same else _reader_writes())
     return "" if data is None else data  # a name as it is; a number stays a number (%(n)d)

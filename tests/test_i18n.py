@@ -262,6 +262,18 @@ def test_a_number_inside_a_moves_sentence_is_written_as_its_reader_writes_it(app
         assert spoken(roll) == str(roll) == "[6 5 1] (expected 3.50)"
 
 
+def test_a_kept_sentence_said_again_in_a_label_keeps_pythons_numbers_whoever_asks(app):
+    """A move made from a German phone that names a kept sentence again (``recalled``: Empires of Dust's
+    phase notes) stores its English label as Python writes it: the reader's way is for drawing only."""
+    from companion.said import Said, english, kept, recalled
+    note = kept(Said("%(roll)s (expected %(mean).2f)", roll="[6 5 1]", mean=3.5))
+    with app.test_request_context("/?lang=de"):
+        assert english(note) == "[6 5 1] (expected 3.50)"
+        assert str(recalled(note)) == "[6 5 1] (expected 3.50)"
+    with app.app_context():  # (no request: a command, a replay at start) English, no error
+        assert i18n.current() == "en" and english(note) == "[6 5 1] (expected 3.50)"
+
+
 def test_a_pool_rolled_by_an_english_phone_reads_with_a_decimal_comma_in_german(table):
     table.create(seat="Anna", side="Red", sides="Red,Blue")
     assert table.act(type="pool", dice="3", target="4", rolled="6 5 1").status_code in (200, 303)
