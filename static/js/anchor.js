@@ -1,8 +1,24 @@
 // No action moves the page away from the control the player used (issue 10 §2): when the board is
 // redrawn, the tapped control (for a poll, what is in the middle of the screen) stays where it was on
-// screen and keeps the focus, and folded sections stay as they were.
+// screen and keeps the focus, and folded sections stay as they were. A control the answer took away (a
+// fire form once nothing is ready) leaves its nearest owner still there in its place; and it is placed
+// again when the answer settles (htmx sets the new attributes then, which may move what is above).
 import {admit} from "./board-seq.js";
 import {all, byId, find, keyOf, middle, on, topOf} from "./dom.js";
+
+// the control's owners with an id, nearest first, each with its top
+function owners(el, board) {
+  const out = [];
+  for (let o = el?.parentElement?.closest("[id]"); o && o !== board; o = o.parentElement?.closest("[id]")) out.push([o.id, topOf(o)]);
+  return out;
+}
+// the anchor's control, else its nearest owner the redraw left, back where it was on screen
+function place(a) {
+  let el = find(a.key), top = a.top;
+  if (!el || !document.body.contains(el)) [el, top] = a.owners.map(([id, t]) => [byId(id), t]).find(([o]) => o) || [null, 0];
+  if (el) scrollBy(0, topOf(el) - top);
+  else scrollTo(0, a.y);
+}
 
 const openDetails = (root) => all("details[open]", root).map((d) => {
   const owner = d.parentElement.closest("[id]");
@@ -10,13 +26,13 @@ const openDetails = (root) => all("details[open]", root).map((d) => {
 });
 
 export function install() {
-  let anchor = null, rowsAtSubmit = [];
+  let anchor = null, settling = null, rowsAtSubmit = [];
   // the rows there were when a unit was added (a poll may bring the new one before the answer)
   on("htmx:beforeRequest", (e) => {
     if (e.detail.requestConfig?.verb === "post") rowsAtSubmit = all("details.unitrow").map((d) => d.id);
   });
   function boardSwap(e) {
-    anchor = null;
+    anchor = settling = null;
     if (!admit(e)) return;
     const board = e.detail.target, cfg = e.detail.requestConfig, tapped = cfg?.triggeringEvent?.submitter;
     if (board?.id !== "board") return;
@@ -28,7 +44,7 @@ export function install() {
     }
     const at = document.activeElement, key = keyOf(el), same = find(key);  // what the key finds after the swap
     anchor = {key, top: same ? topOf(same) : 0, focus: at && board.contains(at) ? keyOf(at) : null, open: openDetails(board),
-      y: scrollY, rows: tapped?.closest("form[id^='add-'], form[id^='roster']") ? rowsAtSubmit : null};  // (a unit just added opens)
+      owners: owners(el, board), cfg, y: scrollY, rows: tapped?.closest("form[id^='add-'], form[id^='roster']") ? rowsAtSubmit : null};  // (a unit just added opens)
   }
   // htmx announces a swap on its target: a board that left the page listens for itself
   on("htmx:beforeRequest", (e) => {
@@ -48,11 +64,11 @@ export function install() {
       if (d) d.open = true;
     }
     for (const d of a.rows ? all("details.unitrow", board) : []) if (!a.rows.includes(d.id)) d.open = true;
-    const el = find(a.key);
-    if (el && document.body.contains(el)) scrollBy(0, topOf(el) - a.top);  // (a tool outside the board too)
-    else scrollTo(0, a.y);
+    place(a);  // (a tool outside the board too)
+    settling = a;
     find(a.focus)?.focus?.({preventScroll: true});
   });
+  on("htmx:afterSettle", (e) => { if (settling && e.detail.requestConfig === settling.cfg) place(settling); });
   // a part swapped out of band (a step) keeps its sections (with an id) folded or open as they were
   const oobOpen = {};
   on("htmx:oobBeforeSwap", (e) => {
