@@ -1,23 +1,19 @@
 // No action moves the page away from the control the player used (issue 10 §2): when the board is
 // redrawn, the tapped control (for a poll, what is in the middle of the screen) stays where it was on
-// screen and keeps the focus, and folded sections stay as they were. A control the answer took away (a
-// fire form once nothing is ready) leaves its nearest owner still there in its place; and it is placed
-// again when the answer settles (htmx sets the new attributes then, which may move what is above).
+// screen (gone, its nearest owner left: placed again as it settles) and keeps the focus, and folded
+// sections stay as they were.
 import {admit} from "./board-seq.js";
 import {all, byId, find, keyOf, middle, on, topOf} from "./dom.js";
 
-// the control's owners with an id, nearest first, each with its top
-function owners(el, board) {
-  const out = [];
-  for (let o = el?.parentElement?.closest("[id]"); o && o !== board; o = o.parentElement?.closest("[id]")) out.push([o.id, topOf(o)]);
+// the control, then each owner with an id, with its top: the first the redraw left goes back there
+function near(el, board) {
+  const out = [[keyOf(el), el ? topOf(el) : 0]];
+  for (let o = el?.parentElement?.closest("[id]"); o && o !== board; o = o.parentElement?.closest("[id]")) out.push(["#" + o.id, topOf(o)]);
   return out;
 }
-// the anchor's control, else its nearest owner the redraw left, back where it was on screen
 function place(a) {
-  let el = find(a.key), top = a.top;
-  if (!el || !document.body.contains(el)) [el, top] = a.owners.map(([id, t]) => [byId(id), t]).find(([o]) => o) || [null, 0];
-  if (el) scrollBy(0, topOf(el) - top);
-  else scrollTo(0, a.y);
+  for (const [k, top] of a.near) { const el = find(k); if (el?.isConnected) return scrollBy(0, topOf(el) - top); }
+  scrollTo(0, a.y);
 }
 
 const openDetails = (root) => all("details[open]", root).map((d) => {
@@ -42,9 +38,9 @@ export function install() {
       const mid = middle();
       el = mid && mid !== document.body && mid !== document.documentElement && mid !== board ? mid : null;
     }
-    const at = document.activeElement, key = keyOf(el), same = find(key);  // what the key finds after the swap
-    anchor = {key, top: same ? topOf(same) : 0, focus: at && board.contains(at) ? keyOf(at) : null, open: openDetails(board),
-      owners: owners(el, board), cfg, y: scrollY, rows: tapped?.closest("form[id^='add-'], form[id^='roster']") ? rowsAtSubmit : null};  // (a unit just added opens)
+    const at = document.activeElement;
+    anchor = {near: near(el, board), cfg, focus: at && board.contains(at) ? keyOf(at) : null, open: openDetails(board),
+      y: scrollY, rows: tapped?.closest("form[id^='add-'], form[id^='roster']") ? rowsAtSubmit : null};  // (a unit just added opens)
   }
   // htmx announces a swap on its target: a board that left the page listens for itself
   on("htmx:beforeRequest", (e) => {
@@ -64,8 +60,7 @@ export function install() {
       if (d) d.open = true;
     }
     for (const d of a.rows ? all("details.unitrow", board) : []) if (!a.rows.includes(d.id)) d.open = true;
-    place(a);  // (a tool outside the board too)
-    settling = a;
+    place(settling = a);  // (a tool outside the board too)
     find(a.focus)?.focus?.({preventScroll: true});
   });
   on("htmx:afterSettle", (e) => { if (settling && e.detail.requestConfig === settling.cfg) place(settling); });
