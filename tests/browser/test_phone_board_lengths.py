@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from phone_checks import PHONE, shots, two_players
+from phone_checks import PHONE, open_table, shots, two_players
 
 pytestmark = pytest.mark.browser
 
@@ -34,6 +34,18 @@ def cut_words(page) -> list[str]:
         return st.textOverflow === 'ellipsis' || st.webkitLineClamp !== 'none'
             || (st.overflowX !== 'visible' && e.scrollWidth > e.clientWidth + 1);
       }).map(e => e.textContent.trim())""", WHOLE)
+
+
+def cut_placeholders(page) -> list[list]:
+    """One-line placeholders (a textarea's wraps) wider than their field's room (its width less its
+    padding), measured with the field's own font: [text, width, room]. A hint cut there is a hint the
+    player cannot read."""
+    return page.evaluate("""() => { const c = document.createElement('canvas').getContext('2d');
+        return [...document.querySelectorAll('input[placeholder]')].filter(e => e.offsetParent).map(e => {
+          const st = getComputedStyle(e); c.font = st.font;
+          const room = e.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight);
+          return [e.placeholder, Math.round(c.measureText(e.placeholder).width), Math.round(room)];
+        }).filter(([, width, room]) => width > room + 1); }""")
 
 
 def through_a_turn(page, game, phases, shot_name="board"):
@@ -160,3 +172,21 @@ def test_the_earlier_rolls_are_one_tap_away_and_stay_open_across_a_step(live_ser
     expect(anna.locator("#rolls-earlier")).to_have_attribute("open", "")
     expect(anna.locator("#rolls-earlier li")).to_have_count(3)
     expect(anna.locator("#rolls-earlier")).to_contain_text("the full log")
+
+
+def test_every_placeholder_whole_at_390_px_in_three_languages(live_server, phone):
+    """Every field's placeholder on every game's board, panel and tools (all folds open) fits its field at
+    390 px in English, German and French: a format hint goes in the field's label, which wraps
+    (Dreadfleet's "real dice (optional)", Talon's custom ship's lines); the placeholder is its example."""
+    cut = {}
+    for system in ("freeform", "dreadfleet", "empires-of-dust", "dreadnaught", "talon", "astral-action"):
+        page = phone()  # (each its own: the language chosen is the phone's)
+        open_table(page, live_server, system=system, name="Whole " + system)
+        for lang in ("en", "de", "fr"):
+            page.locator("details.lang-menu summary").click()
+            page.locator(f"details.lang-menu button[lang={lang}]").click()
+            expect(page.locator("html")).to_have_attribute("lang", lang)
+            page.evaluate("document.querySelectorAll('details:not(.lang-menu)').forEach(d => d.open = true)")
+            page.wait_for_timeout(400)  # (a fold's lazy part, the helpers' second request)
+            cut.update({(system, lang, text): (width, room) for text, width, room in cut_placeholders(page)})
+    assert cut == {}, cut
