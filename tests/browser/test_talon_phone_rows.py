@@ -83,21 +83,26 @@ def at_war(live_server, phone):
     return anna, ben, table
 
 
-def test_talon_rows_fire_from_the_row_in_two_taps(live_server, phone):
-    anna, ben, table = at_war(live_server, phone)
-    justice = table.uid("Justice")
-
-    # round 1 as the existing round test plays it: Justice charges yellow G1 with its AP in B, D and F
-    # (3-3-1 gets AP there, seed 003 Impulse Chart), the Power Phase fills the red box and one passive yellow
+def charge_to_fire(table, justice, *pages):
+    """Round 1 as the existing round test plays it: Justice charges yellow G1 with its AP in B, D and F
+    (3-3-1 gets AP there, seed 003 Impulse Chart), the Power Phase fills the red box and one passive
+    yellow; then round 2, impulse A, Talon (initiative) first, on every page."""
     table.next_phase(2)
     for impulse in range(3):
         table.post(f"talon-ap unit={justice} use=yellow group=1 pay=ap")
         table.next_phase(4 if impulse < 2 else 2)
     table.post(f"talon-passive unit={justice} group=1")
-    table.next_phase()  # round 2, impulse A: Talon (initiative) goes first
-    for page in (anna, ben):
+    table.next_phase()
+    for page in pages:
         page.reload()
         expect(page.locator(".round")).to_have_text("Round 2")
+
+
+def test_talon_rows_fire_from_the_row_in_two_taps(live_server, phone):
+    anna, ben, table = at_war(live_server, phone)
+    justice = table.uid("Justice")
+
+    charge_to_fire(table, justice, anna, ben)
     taps = {}
 
     # closed rows: hull, shields per arc, Power, Speed; four ships well within two screens
@@ -180,6 +185,37 @@ def test_talon_rows_fire_from_the_row_in_two_taps(live_server, phone):
     assert ben.evaluate("document.documentElement.scrollWidth") <= 820
     ben.evaluate("window.scrollTo(0, 0)")
     shot(ben, "talon-tablet.png")
+
+
+def test_a_fire_form_gone_with_its_answer_leaves_its_row_in_place(live_server, phone):
+    """Fire takes Justice's fire form away (no group ready after it): the page keeps Justice's card where
+    it was on screen, not the old scroll offset, though a part above it grows in the same redraw (as a
+    ship above takes a critical and shows its Repair line). The part above is made taller by the test,
+    in the answer's own swap, so the redraw is the answer's and the growth is certain."""
+    anna, ben, table = at_war(live_server, phone)
+    justice = table.uid("Justice")
+    charge_to_fire(table, justice, ben)
+    row(ben, "Justice").locator("xpath=..").locator("a.tl-rowfire").click()
+    form = ben.locator(f"#tl-fire-{justice}")
+    expect(form).to_be_visible()
+    form.locator("select[name=target]").select_option(label="Zhukov")
+    form.locator("input[name=range]").fill("2")
+    form.locator("select[name=arc]").select_option("F")
+    form.locator("input[name=in_arc][value=F]").check()
+    form.locator("input[name=dice]").fill("5 1")
+    form.scroll_into_view_if_needed()
+    summary = row(ben, "Justice").locator("summary .rname")
+    before = top_of(summary)
+    # Zhukov (above Justice) drawn 300 px taller by the answer that carries its new shields
+    ben.evaluate("""(zhukov) => document.addEventListener('htmx:oobAfterSwap', (e) => {
+        if (e.detail.target?.id !== 'u-' + zhukov || document.querySelector('.grown')) return;
+        const more = document.createElement('div'); more.className = 'grown'; more.style.height = '300px';
+        document.getElementById('u-' + zhukov).append(more); })""", table.uid("Zhukov"))
+    form.get_by_role("button", name="Fire").click()
+    expect(ben.locator("#result")).to_contain_text("2 damage: 2 on forward shields")
+    expect(form).to_have_count(0)
+    ben.wait_for_timeout(200)  # (the answer settled)
+    assert abs(top_of(summary) - before) < 4, (before, top_of(summary))
 
 
 def test_power_to_fighters_and_a_redirected_missile_from_the_ship_card(live_server, phone):
