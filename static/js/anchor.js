@@ -5,14 +5,18 @@
 import {admit} from "./board-seq.js";
 import {all, byId, find, keyOf, middle, on, topOf} from "./dom.js";
 
-// the control, then each owner with an id, with its top: the first the redraw left goes back there
+// the control (what its key finds), then each owner with an id, with its top: the first the redraw
+// left goes back there
 function near(el, board) {
-  const out = [[keyOf(el), el ? topOf(el) : 0]];
+  const key = keyOf(el), same = find(key), out = [[key, same ? topOf(same) : 0]];
   for (let o = el?.parentElement?.closest("[id]"); o && o !== board; o = o.parentElement?.closest("[id]")) out.push(["#" + o.id, topOf(o)]);
   return out;
 }
 function place(a) {
-  for (const [k, top] of a.near) { const el = find(k); if (el?.isConnected) return scrollBy(0, topOf(el) - top); }
+  for (const [k, top] of a.near) {
+    const el = find(k);  // (a control gone, find gives its owner: that one is next in the list, with its own top)
+    if (el?.isConnected && (!el.id || k === "#" + el.id)) return scrollBy(0, topOf(el) - top);
+  }
   scrollTo(0, a.y);
 }
 
