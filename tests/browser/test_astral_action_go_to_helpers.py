@@ -23,7 +23,9 @@ def go(page, side):
     expect(link).to_be_visible()
     expect(page.locator("#aa-designer")).to_be_attached()  # (the helpers come in a second request)
     link.click()
-    page.wait_for_timeout(300)
+    # where it lands, waited for (a fixed 300 ms failed once on a loaded box); the test asserts it after
+    page.wait_for_function("""() => { const top = document.getElementById('aa-ships')?.getBoundingClientRect().top;
+        return top !== undefined && top >= 0 && top < 120; }""", timeout=5000)
 
 
 def test_go_to_the_helpers_lands_on_the_ship_designer(live_server, phone):
