@@ -59,19 +59,20 @@ def module_url(name: str) -> str:
     return url_for("module", version=modules_version(), name=name)
 
 
-def module_text(path: Path) -> bytes:
-    """A module as a phone gets it: each line that is only a comment sent empty (the comments are for
-    whoever reads the source: 14 KB of a board's modules; an error's line numbers stay the file's).
-    Made once per version of the file."""
+_texts: dict = {}
+
+
+def module_text(path: Path) -> tuple[bytes, str]:
+    """A module as a phone gets it, and its ETag: each line that is only a comment sent empty (the
+    comments are for whoever reads the source: 14 KB of a board's modules; an error's line numbers stay
+    the file's). Made once per version of the file."""
     st = path.stat()
     key = (str(path), st.st_mtime_ns, st.st_size)
     if key not in _texts:
         lines = path.read_bytes().split(b"\n")
-        _texts[key] = b"\n".join(b"" if line.lstrip().startswith(b"//") else line for line in lines)
+        body = b"\n".join(b"" if line.lstrip().startswith(b"//") else line for line in lines)
+        _texts[key] = body, hashlib.sha256(body).hexdigest()[:16]
     return _texts[key]
-
-
-_texts: dict = {}
 
 
 def send_module(version: str, name: str):
@@ -80,9 +81,9 @@ def send_module(version: str, name: str):
     path = safe_join(str(_modules()), name)
     if path is None or not name.endswith(".js") or not os.path.isfile(path):
         abort(404)
-    body = module_text(Path(path))
+    body, etag = module_text(Path(path))
     resp = current_app.response_class(body, mimetype="text/javascript")
-    resp.set_etag(hashlib.sha256(body).hexdigest()[:16])
+    resp.set_etag(etag)
     resp.headers["Cache-Control"] = ("public, max-age=31536000, immutable" if version == modules_version()
                                      else "no-cache")
     return resp.make_conditional(request)
