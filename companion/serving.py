@@ -20,7 +20,9 @@ from __future__ import annotations
 import gc
 import os
 import resource
+import shutil
 import sys
+import tempfile
 
 import gevent
 from gevent.server import StreamServer
@@ -74,6 +76,43 @@ class Worker(ggevent.GeventWorker):
     def run(self) -> None:
         ggevent.StreamServer = _AcceptingServer  # what run() builds its servers from, in this worker's process
         super().run()
+
+
+def on_starting(server) -> None:
+    """With several workers, a folder in memory where they share the steps they push (board/shared.py):
+    each change's step for a view is then drawn by one worker, not by each (issue 38)."""
+    if server.cfg.workers > 1 and not os.environ.get("COMPANION_STEPS_DIR"):
+        base = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else tempfile.gettempdir()
+        _left_behind(base)
+        os.environ["COMPANION_STEPS_DIR"] = server.companion_steps = tempfile.mkdtemp(
+            prefix=f"{STEPS_PREFIX}{os.getpid()}-", dir=base)
+
+
+STEPS_PREFIX = "companion-steps-"
+
+
+def _left_behind(base: str) -> None:
+    """Take away the step folders of servers that were killed before they could (their process gone)."""
+    for entry in os.scandir(base):
+        pid = entry.name[len(STEPS_PREFIX):].split("-")[0]
+        if entry.name.startswith(STEPS_PREFIX) and pid.isdigit() and not _running(int(pid)):
+            shutil.rmtree(entry.path, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's
+        return True
+    return True
+
+
+def on_exit(server) -> None:
+    folder = getattr(server, "companion_steps", None)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def post_fork(server, worker) -> None:
@@ -131,7 +170,8 @@ def serve(host: str, port: int, workers: int | None = None, threads: int | None 
     class Companion(BaseApplication):
         def load_config(self):
             for key, value in {**SETTINGS, "bind": f"{host}:{port}", "post_fork": post_fork,
-                               "post_worker_init": post_worker_init,
+                               "post_worker_init": post_worker_init, "on_starting": on_starting,
+                               "on_exit": on_exit,
                                "loglevel": "warning",  # the address and QR code stay on screen
                                **({"workers": workers} if workers else {}),
                                **({"threads": threads} if threads else {})}.items():

@@ -224,7 +224,7 @@ def test_a_step_is_worked_out_once_per_view(club, monkeypatch):
     assert seq_of(bo) == seq
     compared = []
     real = draw._changed
-    monkeypatch.setattr(draw, "_changed", lambda old, new: compared.append(1) or real(old, new))
+    monkeypatch.setattr(draw, "_changed", lambda old, new, same: compared.append(1) or real(old, new, same))
     anna.act(do="adjust unit=u2 tracker=hp by=-1")
     bodies = [delta(ben, seq).data.decode(), delta(bo, seq).data.decode()]
     assert len(compared) == 1  # the old board and the new compared once for both phones
@@ -359,11 +359,15 @@ def test_a_part_carrying_out_of_band_answers_goes_as_the_whole_board():
     """Dreadnaught's panel carries its tools' result slots out of band: pushed as a step of its own, htmx
     would leave a copy of each slot inside the panel (the slot twice on the page, seen in
     test_dreadnaught_phone_rows.py), so such a change sends the whole board."""
-    from companion.board.draw import Board, Segment, _changed
+    from companion.board.draw import Board, Segment
 
-    def board(panel: str) -> Board:
-        return Board("C", 1, View("player", "A"), "", [Segment("game-panel", panel)], None)
-    plain = board('<div id="game-panel">a</div>')
-    assert _changed(plain, board('<div id="game-panel">b</div>')) == ("game-panel",)
-    answers = board('<div id="game-panel">b<div id="dn-burn-result" hx-swap-oob="true">3</div></div>')
-    assert _changed(plain, answers) is None
+    def board(panel: str, seq: int = 2) -> Board:
+        return Board("C", seq, View("player", "A"), "", [Segment("game-panel", panel)], None)
+    plain = board('<div id="game-panel">a</div>', 1)
+    answers = '<div id="game-panel">b<div id="dn-burn-result" hx-swap-oob="true">3</div></div>'
+    # from the board this worker kept, and from another worker's (its outline: board/shared.py)
+    assert board('<div id="game-panel">b</div>').step_from(plain) == ("game-panel",)
+    assert board('<div id="game-panel">b</div>').step_from_outline(1, plain.outline()) == ("game-panel",)
+    assert board('<div id="game-panel">a</div>').step_from_outline(1, plain.outline()) == ()
+    assert board(answers).step_from(plain) is None
+    assert board(answers).step_from_outline(1, plain.outline()) is None

@@ -7,7 +7,7 @@ from flask import make_response, render_template, request
 from markupsafe import Markup
 
 from companion import store
-from companion.board import keep
+from companion.board import keep, shared
 from companion.board.draw import DELTA_BEHIND, Board, draw, fingerprint
 from companion.db import get_db
 from companion.seat import view_of
@@ -43,7 +43,28 @@ def kept_board(code: str, seat: dict, head: tuple | None = None, row: dict | Non
             row = store.table(db, code)
         board = draw(row, view, version=version)
         keep.keep(row["id"], view, version, board)
+        if shared.folder():  # any worker can work out the steps from it (board/shared.py)
+            shared.keep_outline(row["id"], view, version, board.seq, board.outline())
+            _share_step(board, head)
     return board
+
+
+def _share_step(board: Board, head: tuple) -> None:
+    """A board drawn at a change (a tap's answer, say) is the one the view's streams in every worker
+    push next: its step from the board before it is shared at once, before another worker, waking
+    to the change, claims it and draws the same board again."""
+    since = board.seq - 1
+    name = shared.step_name(head[0], board.view, board.version, since, board.seq)
+    keys, everywhere = _compared(board, head, since)
+    if everywhere and shared.claim(name):  # (a claim is only made by who can share the step at once)
+        shared.put(name, None if keys is None else (since, board.seq, _pushed_html(board, since, keys)))
+
+
+def _pushed_html(board: Board, since: int, keys: tuple[str, ...]) -> str:
+    html = board.pushed.get(since)
+    if html is None:
+        html = board.pushed[since] = board.step(keys, {"*"})
+    return html
 
 
 def board_fragment(code: str, seat: dict, since: int | None = None, head: tuple | None = None,
@@ -70,31 +91,56 @@ def board_fragment(code: str, seat: dict, since: int | None = None, head: tuple 
 def _changed_since(board: Board, head: tuple, since: int | None) -> tuple[str, ...] | None:
     """The parts that changed since the view's board at ``since`` (one to three changes back, and kept
     by this process), or None when the whole board has to go: what a poll's step and a pushed one send."""
+    return _compared(board, head, since)[0]
+
+
+def _compared(board: Board, head: tuple, since: int | None) -> tuple[tuple[str, ...] | None, bool]:
+    """(``_changed_since``, whether that is so in every worker: False when only the board at ``since``
+    was not found here)."""
     if since is None or not 0 < board.seq - since <= DELTA_BEHIND:
-        return None
+        return None, True
     old = keep.kept(head[0], since, board.view, board.version)
-    return board.step_from(old) if old is not None else None
+    if old is not None:
+        return board.step_from(old), True
+    if shared.folder():  # another worker drew the board at since (board/shared.py)
+        outline = shared.outline(head[0], board.view, board.version, since)
+        if outline is not None:
+            return board.step_from_outline(since, outline), True
+    return None, False
 
 
 def pushed_step(code: str, seat: dict, since: int, head: tuple | None = None) -> tuple[int, int, str] | None:
     """What a live stream pushes to a phone whose board is at ``since`` (companion/live.py): (since, the
     table's seq, the parts that changed), every changed unit with its card in (the stream does not know
     which rows the phone has open; static/js keeps each row folded or open as the player left it).
-    Worked out once per view and ``since`` however many streams push it.  None when the phone is to ask
-    with a poll instead: the board at ``since`` is not kept by this process (the stream's first change),
-    it is too far behind, or more than the named parts changed.  ``head``: (id, seq, system) when the
+    Worked out once per view and ``since`` however many streams push it, and with several server workers
+    by one of them (board/shared.py).  None when the phone is to ask with a poll instead: no worker kept
+    the board at ``since`` (the stream's first change after a restart), it is too far behind, or more
+    than the named parts changed.  ``head``: (id, seq, system) when the
     stream knows it (its watcher read the seq: no query per stream)."""
     head = head or store.table_head(get_db(), code)
     if head is None:
         return None
+    name = None
+    if shared.folder():  # several workers: one draws the step, the others take it (board/shared.py)
+        view, version = view_of(seat), keep.version(get_db())
+        name = shared.step_name(head[0], view, version, since, head[1])
+        step = shared.took(name)
+        if step is not shared.MISSING:
+            return step
+        if keep.kept(head[0], since, view, version) is None and shared.outline(head[0], view, version, since) is None:
+            step = shared.wait(name, shared.WAIT)  # this worker cannot work it out: another may
+            return None if step is shared.MISSING else step
+        if keep.kept(head[0], head[1], view, version) is None and not shared.claim(name):
+            step = shared.wait(name, shared.WAIT)  # another worker is drawing it
+            if step is not shared.MISSING:
+                return step
     board = kept_board(code, seat, head)
-    keys = None if board is None else _changed_since(board, head, since)
-    if keys is None:
-        return None
-    html = board.pushed.get(since)
-    if html is None:
-        html = board.pushed[since] = board.step(keys, {"*"})
-    return since, board.seq, html
+    keys, everywhere = (None, False) if board is None else _compared(board, head, since)
+    step = None if keys is None else (since, board.seq, _pushed_html(board, since, keys))
+    if name is not None and everywhere:
+        shared.put(name, step)
+    return step
 
 
 def fresh_board(code: str, seat: dict, errors: dict | None = None, flash: str | None = None) -> Board:

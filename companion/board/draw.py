@@ -98,8 +98,19 @@ class Board:
         """The ids of the parts that changed since ``old`` (same view), or None when the whole board has
         to go (a fixed segment differs, or the parts are not the same ones in the same order)."""
         if old.seq not in self.steps:
-            self.steps[old.seq] = _changed(old, self)
+            self.steps[old.seq] = _changed([s[:2] for s in old.segments], self, str.__eq__)
         return self.steps[old.seq]
+
+    def outline(self) -> list[tuple[str, str]]:
+        """Each segment's key ("" for fixed text) and a digest of its HTML: what another server worker
+        needs of this board to work out the step from it (board/shared.py)."""
+        return [(s[0] or "", digest(s[1])) for s in self.segments]
+
+    def step_from_outline(self, seq: int, outline: list[tuple[str, str]]) -> tuple[str, ...] | None:
+        """``step_from`` the board at ``seq`` that another worker drew, known by its ``outline``."""
+        if seq not in self.steps:
+            self.steps[seq] = _changed([(k or None, d) for k, d in outline], self, lambda d, html: d == digest(html))
+        return self.steps[seq]
 
     def step(self, keys: tuple[str, ...], open_units: set[str]) -> str:
         """The changed parts, each marked to be swapped out of band by its id."""
@@ -112,14 +123,15 @@ class Board:
         return "".join(out)
 
 
-def _changed(old: Board, new: Board) -> tuple[str, ...] | None:
-    if len(old.segments) != len(new.segments):
+def _changed(old: list[tuple], new: Board, same) -> tuple[str, ...] | None:
+    """The keys of ``new``'s parts that differ from ``old``'s [(key, what)], where ``same(what, html)``."""
+    if len(old) != len(new.segments):
         return None
     changed = []
-    for (was_key, was_html, _was_unit), (key, html, _unit) in zip(old.segments, new.segments, strict=False):  # (either retired)
+    for (was_key, was), (key, html, _unit) in zip(old, new.segments, strict=False):  # (new may be retired)
         if was_key != key:
             return None
-        if was_html != html:
+        if not same(was, html):
             # a fixed segment, or a part carrying out-of-band answers of its own (Dreadnaught's panel
             # carries its tools' result slots): the whole board goes.  A part swapped out of band
             # keeps a copy of what is nested in it, so the slot would be on the page twice.
@@ -243,6 +255,11 @@ def _segments(board: Board, ctx: dict):
     yield Segment(None, "</section>")
     yield Segment("dock", part("board/dock.html", "dock"))
     yield Segment(None, part("board/bottom.html"))
+
+
+def digest(html: str) -> str:
+    """A segment's HTML in 16 characters (64 bits: two different texts alike once in 10^19)."""
+    return hashlib.blake2b(html.encode(), digest_size=8).hexdigest()
 
 
 def fingerprint(card: str) -> str:

@@ -3,8 +3,8 @@
 After a change every phone of a view asks for the same board (or the same step to it) within a poll
 interval: it is drawn by the first and served to the rest.  Nothing is written anywhere, so a read never
 waits for the write lock and works on a full disk; each server process draws its own (two workers may
-each draw a board once).  A phone a few changes behind finds its earlier board here to be sent the
-step; boards are forgotten oldest first past a budget of bytes.
+each draw a board once; the steps their live streams push are shared: board/shared.py).  A phone a few
+changes behind finds its earlier board here to be sent the step; boards are forgotten oldest first past a budget of bytes.
 """
 from __future__ import annotations
 

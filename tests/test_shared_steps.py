@@ -1,0 +1,187 @@
+"""Pushed steps shared by a server's workers (companion/board/shared.py, issue 38): a change's step for a
+view is drawn by one worker and taken by the others from a folder they share, the same text; a worker
+that cannot draw it and finds nobody who can lets the phone ask with a poll, as before.
+
+"Another worker" is this process with its kept boards forgotten (companion/board/keep.py is per
+process), which is what a second gunicorn worker holds of a table it has not drawn."""
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+import pytest
+
+from companion import store
+from companion.board import answer, keep, shared
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    steps = tmp_path / "steps"
+    steps.mkdir()
+    monkeypatch.setenv("COMPANION_STEPS_DIR", str(steps))
+    shared._taken.clear()
+    keep.forget()
+    yield steps
+    shared._taken.clear()
+    keep.forget()
+
+
+def _another_worker() -> None:
+    keep.forget()
+    shared._taken.clear()
+
+
+def _two_sides_one_change(app, table):
+    """Anna (Red) holds the board at ``seq`` (her poll drew it); Ben's tap makes ``new``."""
+    from table_actions import TableActions, sit
+    table.create(seat="Anna", side="Red", sides="Red,Blue")
+    table.act(do="add-unit", name="Falcon", side="Red", hp=10)
+    ben = TableActions(app.test_client())
+    ben.code = table.code
+    sit(ben.client, table.code, table.secrets()[0], "Ben", "Blue")
+    seq = store.table(store.open_db(app.config["DATABASE"]), table.code)["seq"]
+    assert table.client.get(f"/t/{table.code}/poll?seq=0", headers={"HX-Request": "true"}).status_code == 200
+    ben.act(do="adjust unit=u1 tracker=hp by=-1")
+    return seq, seq + 1
+
+
+ANNA = {"role": "player", "side": "Red", "name": "Anna"}
+
+
+def _pushed(app, code: str, since: int):
+    with app.test_request_context(f"/t/{code}/live"):
+        return answer.pushed_step(code, ANNA, since)
+
+
+def _no_drawing(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("drawn again: the step was shared")
+    monkeypatch.setattr(answer, "draw", refuse)
+
+
+def test_a_step_one_worker_drew_is_taken_by_another_without_drawing(app, table, folder, monkeypatch):
+    seq, new = _two_sides_one_change(app, table)
+    drawn = _pushed(app, table.code, seq)
+    assert drawn[:2] == (seq, new) and "HP <b>9</b>" in drawn[2]
+    _another_worker()
+    _no_drawing(monkeypatch)
+    assert _pushed(app, table.code, seq) == drawn
+
+
+def test_a_taps_answer_shares_its_views_step_before_any_stream_asks(app, table, folder, monkeypatch):
+    """Anna's own tap draws her view's board for its answer: the step to it from the board before is
+    shared then, so no worker draws that board again for the Red phones' streams."""
+    seq, new = _two_sides_one_change(app, table)
+    assert _pushed(app, table.code, seq)[:2] == (seq, new)  # Anna's stream holds Ben's change
+    assert table.act(do="adjust unit=u1 tracker=hp by=-1").status_code == 200
+    _another_worker()
+    _no_drawing(monkeypatch)
+    step = _pushed(app, table.code, new)
+    assert step[:2] == (new, new + 1) and "HP <b>8</b>" in step[2] and 'id="card-u1"' in step[2]
+
+
+def test_a_worker_that_did_not_draw_the_board_before_works_out_the_step_from_its_outline(app, table, folder,
+                                                                                          monkeypatch):
+    """The claim is this worker's, but another drew the board at ``since``: its outline says which parts
+    changed, so the step is the same as the one that worker would have pushed, and the phone need not
+    poll."""
+    seq, new = _two_sides_one_change(app, table)
+    drawn = _pushed(app, table.code, seq)
+    _another_worker()
+    for f in os.listdir(folder):
+        if not f.startswith("o"):
+            os.unlink(folder / f)  # the step and its claim gone: only the outlines left
+    assert _pushed(app, table.code, seq) == drawn
+
+
+def test_a_worker_with_neither_board_nor_outline_lets_the_phone_ask(app, table, folder):
+    seq, new = _two_sides_one_change(app, table)
+    _another_worker()
+    for f in os.listdir(folder):  # nothing shared (say, the server restarted meanwhile)
+        os.unlink(folder / f)
+    started = time.monotonic()
+    assert _pushed(app, table.code, seq) is None
+    assert time.monotonic() - started < 1.0  # it waited WAIT for a worker that might, no more
+    assert not [f for f in os.listdir(folder) if f.startswith("s")]  # and shared no "ask" for others
+
+
+def test_a_worker_that_lost_the_claim_takes_the_claimants_step(app, table, folder, monkeypatch):
+    seq, new = _two_sides_one_change(app, table)
+    drawn = _pushed(app, table.code, seq)
+    name = next(f for f in os.listdir(folder) if f.startswith("s"))
+    os.unlink(folder / name)  # the claim stays: as if the claimant were still drawing it
+    _another_worker()
+    monkeypatch.setattr(shared, "WAIT", 5.0)
+    _no_drawing(monkeypatch)  # it waits for the claimant's step rather than drawing it too
+    later = threading.Timer(0.1, lambda: shared._write(name, f"{drawn[0]} {drawn[1]}\n{drawn[2]}"))
+    later.start()
+    assert _pushed(app, table.code, seq) == drawn
+    later.join()
+
+
+def test_a_claimant_that_never_shares_is_drawn_around(app, table, folder):
+    """The claimant died or is stuck: a worker that can work the step out waits WAIT, then does."""
+    seq, new = _two_sides_one_change(app, table)
+    drawn = _pushed(app, table.code, seq)
+    for f in os.listdir(folder):
+        if f.startswith("s"):
+            os.unlink(folder / f)  # the step gone, its claim left
+    _another_worker()
+    started = time.monotonic()
+    assert _pushed(app, table.code, seq) == drawn
+    assert time.monotonic() - started >= shared.WAIT
+
+
+def test_without_the_folder_nothing_is_shared(app, table, tmp_path, monkeypatch):
+    monkeypatch.delenv("COMPANION_STEPS_DIR", raising=False)
+    keep.forget()
+    seq, new = _two_sides_one_change(app, table)
+    drawn = _pushed(app, table.code, seq)
+    assert drawn[:2] == (seq, new)
+    _another_worker()
+    assert _pushed(app, table.code, seq) is None  # no board at seq here: the phone asks, as before sharing
+
+
+def test_old_files_are_swept_and_a_waiting_tables_outlines_kept(app, folder):
+    with app.test_request_context("/"):
+        shared._write("sold", "1 2\n<p>x</p>")
+        shared._write("oquiet-1", "1\nu-u1\t0123456789abcdef")
+        shared._write("oidle-1", "1\nu-u1\t0123456789abcdef")
+        for name, age in (("sold", shared.KEEP), ("oquiet-1", shared.KEEP), ("oidle-1", shared.KEEP_OUTLINE)):
+            os.utime(folder / name, (time.time() - age - 1,) * 2)
+        shared._swept = 0.0
+        shared.put("snew", (2, 3, "<p>y</p>"))
+    assert sorted(os.listdir(folder)) == ["oquiet-1", "snew"]
+    assert (folder / "snew").read_text() == "2 3\n<p>y</p>"
+
+
+def test_the_server_makes_the_folder_for_several_workers_and_takes_it_away(tmp_path, monkeypatch):
+    """companion/serving.py: the folder is made by the master for its workers (named to them in the
+    environment they inherit), taken away when it stops, and a killed server's is taken away at the next
+    start; one worker shares with nobody."""
+    import subprocess
+    import sys
+    from types import SimpleNamespace
+
+    from companion import serving
+    monkeypatch.setattr(serving.tempfile, "gettempdir", lambda: str(tmp_path))
+    isdir = os.path.isdir
+    monkeypatch.setattr(serving.os.path, "isdir", lambda path: path != "/dev/shm" and isdir(path))
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    killed = tmp_path / f"{serving.STEPS_PREFIX}{int(gone.stdout)}-x"
+    killed.mkdir()
+    alive = tmp_path / f"{serving.STEPS_PREFIX}{os.getpid()}-y"
+    alive.mkdir()
+    monkeypatch.setenv("COMPANION_STEPS_DIR", "")  # (unset, and unset again after the test)
+    one = SimpleNamespace(cfg=SimpleNamespace(workers=1))
+    serving.on_starting(one)
+    assert not os.environ["COMPANION_STEPS_DIR"]
+    two = SimpleNamespace(cfg=SimpleNamespace(workers=2))
+    serving.on_starting(two)
+    made = os.environ["COMPANION_STEPS_DIR"]
+    assert os.path.isdir(made) and os.path.dirname(made) == str(tmp_path)
+    assert not killed.exists() and alive.exists()
+    serving.on_exit(two)
+    assert not os.path.exists(made)
