@@ -11,7 +11,6 @@ import threading
 import time
 
 import pytest
-
 from companion import store
 from companion.board import answer, keep, shared
 
