@@ -20,16 +20,15 @@ def folder(tmp_path, monkeypatch):
     steps = tmp_path / "steps"
     steps.mkdir()
     monkeypatch.setenv("COMPANION_STEPS_DIR", str(steps))
-    shared._taken.clear()
-    keep.forget()
+    _another_worker()
     yield steps
-    shared._taken.clear()
-    keep.forget()
+    _another_worker()
 
 
 def _another_worker() -> None:
     keep.forget()
     shared._taken.clear()
+    shared._outlines.clear()
 
 
 def _two_sides_one_change(app, table):

@@ -31,7 +31,7 @@ from collections import OrderedDict
 
 from flask import current_app
 
-WAIT = 0.05  # s a worker holding the board waits for the step another worker claimed, then draws it
+WAIT = 0.05  # s a worker waits for a step another worker claimed (then draws it itself, if it can)
 LOOK_EVERY = 0.002  # s between two looks while waiting
 KEEP = 10.0  # s a shared step or claim is kept (a step is pushed within a moment of its change)
 KEEP_OUTLINE = 3 * 3600.0  # s a view's outlines are kept after its last board (a long pause in a game)
@@ -41,7 +41,8 @@ MISSING = object()  # no step shared (yet)
 ASK = "-"  # a shared answer that the phone is to ask with a poll (more changed than the named parts)
 
 _taken: OrderedDict[str, tuple | None] = OrderedDict()  # name -> the step, read once per process
-_TAKEN_KEPT = 512
+_TAKEN_KEPT = 512  # (and outlines, in _outlines)
+_outlines: OrderedDict[tuple, list] = OrderedDict()  # (file, seq) -> the outline of that board
 _lock = threading.Lock()
 _swept = 0.0
 
@@ -134,14 +135,27 @@ def keep_outline(table_id: int, view, version: str, seq: int, outline: list[tupl
 
 
 def outline(table_id: int, view, version: str, seq: int) -> list[tuple[str, str]] | None:
-    """The outline of the view's board at ``seq``, if a worker shared it."""
+    """The outline of the view's board at ``seq``, if a worker shared it (read once per process: a
+    board's outline never changes, and a stream asks whether it is there before working from it)."""
+    name = _outline_name(table_id, view, version, seq)
+    with _lock:
+        found = _outlines.get((name, seq))
+    if found is not None:
+        return found
     try:
-        with open(os.path.join(folder(), _outline_name(table_id, view, version, seq)), encoding="utf-8") as f:
+        with open(os.path.join(folder(), name), encoding="utf-8") as f:
             text = f.read()
     except FileNotFoundError:
         return None
     head, _, lines = text.partition("\n")
-    return [tuple(line.split("\t")) for line in lines.split("\n")] if head == str(seq) else None
+    if head != str(seq):
+        return None
+    found = [tuple(line.split("\t")) for line in lines.split("\n")]
+    with _lock:
+        _outlines[name, seq] = found
+        if len(_outlines) > _TAKEN_KEPT:
+            _outlines.popitem(last=False)
+    return found
 
 
 def wait(name: str, seconds: float):
@@ -155,7 +169,8 @@ def wait(name: str, seconds: float):
 
 
 def _sweep() -> None:
-    """Take away this folder's files older than KEEP (every worker does, at most every SWEEP_EVERY)."""
+    """Take away steps and claims older than KEEP and outlines older than KEEP_OUTLINE (every worker
+    does, at most every SWEEP_EVERY)."""
     global _swept
     now = time.time()
     if now - _swept < SWEEP_EVERY:
