@@ -106,10 +106,9 @@ def _chain(db, table_id: int, top: int, low: int, start_state: list | None = Non
         rows = links.down_span(span, start, low, limit) if span is not None else None
         if rows is None:
             rows = links.chain_down(db, table_id, start, low, limit)
-        payloads = json.loads("[" + ",".join(r[4] for r in rows) + "]")  # one parse for the stretch
-        for (seq, link, type_, label, _text, side, taken), payload in zip(rows, payloads, strict=True):
-            out.append({"seq": seq, "link": link, "type": type_, "label": label,
-                        "payload": payload, "side": side, "taken_back": taken})
+        payloads = json.loads("[" + ",".join(r[3] for r in rows) + "]")  # one parse for the stretch
+        for (seq, link, type_, _text, taken), payload in zip(rows, payloads, strict=True):
+            out.append({"seq": seq, "link": link, "type": type_, "payload": payload, "taken_back": taken})
         if len(out) > MAX_REPLAY:
             raise RuleError(_("#%(seq)s is more than %(most)s moves back: a take-back reaches that far at most "
                               "(undo step by step to go further).", seq=low, most=figure(MAX_REPLAY)), "targets")
@@ -135,11 +134,13 @@ def _killers(chain: list[dict], extra: dict | None = None) -> dict[int, dict]:
     return killed
 
 
-def _what(ev: dict, secrets: set[str], said=None) -> str:
+def _what(ev: dict, named: tuple, secrets: set[str]) -> str:
     """What an event did, as a label or a sentence names it ("Nimitz HP -3 (10 → 7)"); its type
-    alone when its label could hold sealed text (it seals, or shows a text still sealed).  With the
-    move's kept message (``said``), a label named whole is drawn in each reader's words."""
-    label = ev["label"] or ""
+    alone when its label could hold sealed text (it seals, or shows a text still sealed).  ``named``:
+    its (label, kept message) from ``links.named``; with the message, a label named whole is drawn
+    in each reader's words."""
+    label, said = named
+    label = label or ""
     if hidden.KEY in ev["payload"] or any(s in label for s in secrets):
         return f"({ev['type']})"
     if len(label) > NAME_CHARS:
@@ -209,7 +210,8 @@ def withdraw(db, row: dict, payload: dict, seat: str, side, ts=None) -> tuple[in
                 raise RuleError(_("The correction does not apply in the place of #%(seq)s: %(why)s", seq=ev["seq"],
                                   why=exc.message), "instead") from None
             without = _both([f"#{t}" for t in targets])
-            what = _what(whose, _secrets(row["state"], state))
+            what = _what(whose, (links.named(db, table_id, [whose["seq"]]).get(whose["seq"], ("", None))[0], None),
+                         _secrets(row["state"], state))
             # a Stale refusal ("the table changed ... try again") means the move was checked against,
             # or names, what a withdrawn move made (the next unit's id, the top card, the phase)
             # (a correction that no longer applies in its move's place is named as the correction)
@@ -221,12 +223,13 @@ def withdraw(db, row: dict, payload: dict, seat: str, side, ts=None) -> tuple[in
                              move=what, without=without, why=_named(exc.message, row["state"]).rstrip(".")),
                            whose["seq"], targets) from None
     secrets = _secrets(row["state"], state)
-    # the moves taken back are named by their kept messages (a move from before those: its English)
-    kept = links.said_of(db, table_id, targets)
-    said = [Said("#%(seq)s: %(move)s", seq=t, move=_what(by_seq[t], secrets, kept.get(t))) for t in targets]
+    # the moves taken back are named by their kept messages (a move from before those: its English);
+    # the chain was read without labels (most of its moves are only applied again), so read theirs now
+    named = links.named(db, table_id, targets)
+    said = [Said("#%(seq)s: %(move)s", seq=t, move=_what(by_seq[t], named[t], secrets)) for t in targets]
     if instead is not None:
         label = joined("; ", [Said("corrected #%(seq)s to %(move)s (was %(was)s)", seq=targets[0], move=labels[targets[0]],
-                                   was=_what(by_seq[targets[0]], secrets, kept.get(targets[0])))]
+                                   was=_what(by_seq[targets[0]], named[targets[0]], secrets))]
                        + [Said("took back %(move)s", move=s) for s in said[1:]])
     else:
         label = Said("took back %(moves)s", moves=_both(said, kept=True))

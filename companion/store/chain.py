@@ -143,55 +143,58 @@ def set_top(db, table_id: int, seq: int, text: str, state: dict) -> None:
                     " name = ? where id = ?", [text, seq, int(state["finished"]), seq, state["name"], table_id])
 
 
-def said_of(db, table_id: int, seqs: list[int]) -> dict[int, Any]:
-    """The kept messages (the ``said`` column, parsed) of a few moves: seq -> message, for those that have one."""
+def named(db, table_id: int, seqs: list[int]) -> dict[int, tuple[str, Any]]:
+    """How a few moves are named: seq -> (its label, its kept message parsed or None), in one read (a
+    take-back names its targets, or the move that no longer applies; the chain is read without labels)."""
     marks = ",".join("?" * len(seqs))
-    return {seq: json.loads(said) for seq, said in db.execute(
-        f"select seq, said from events where table_id = ? and seq in ({marks}) and said is not null",
-        [table_id, *seqs]).fetchall()}
+    return {seq: (label, None if said is None else json.loads(said)) for seq, label, said in db.execute(
+        f"select seq, label, said from events where table_id = ? and seq in ({marks})", [table_id, *seqs]).fetchall()}
 
 
 def chain_down(db, table_id: int, start: int, low: int, limit: int) -> list[tuple]:
     """The moves in force from ``start`` down its links to the oldest at or above ``low``, newest first, at
-    most ``limit``: (seq, link, type, label, payload, side, taken_back) each, in one query."""
+    most ``limit``: (seq, link, type, payload, taken_back) each, in one query."""
     # every column carried down the recursion: a join back to events afterwards was planned as a
     # scan of the table's whole log (1 ms at 10,000 events)
     return db.execute(
-        "with recursive down(seq, link, type, label, payload, side, taken_back) as ("
-        " select seq, link, type, label, payload, side, taken_back from events"
+        "with recursive down(seq, link, type, payload, taken_back) as ("
+        " select seq, link, type, payload, taken_back from events"
         " where table_id = ?1 and seq = ?2 and seq >= ?3"
         " union all"
-        " select e.seq, e.link, e.type, e.label, e.payload, e.side, e.taken_back from down"
+        " select e.seq, e.link, e.type, e.payload, e.taken_back from down"
         " join events e on e.table_id = ?1 and e.seq = down.link where e.seq >= ?3)"
         " select * from down limit ?4", [table_id, start, low, limit]).fetchall()
 
 
+_OFF_CHAIN = frozenset(("undo", "redo", "join"))
+
+
 def events_span(db, table_id: int, low: int, high: int) -> dict[int, tuple]:
     """The events ``low`` <= seq <= ``high`` of a table that may be on the undo chain: seq -> (seq, link,
-    type, label, payload, side, taken_back, since_snap), in one read of the log's primary key range (a
-    take-back's stretch of the chain, followed link by link in Python: ~2x cheaper a row than
-    chain_down's recursion, issue 38).  Undos, redos and joins are never on the chain: left out; an
-    undone move (withdrawn, and not by a take-back) comes without its label and payload (None):
-    whoever meets one on the chain reads that stretch with chain_down instead."""
-    return {r[0]: r for r in db.execute(
-        "select seq, link, type,"
-        " case when withdrawn = 1 and taken_back is null then null else label end,"
-        " case when withdrawn = 1 and taken_back is null then null else payload end,"
-        " side, taken_back, since_snap from events"
-        " where table_id = ? and seq >= ? and seq <= ? and type not in ('undo', 'redo', 'join')",
-        [table_id, low, high]).fetchall()}
+    type, payload, taken_back, since_snap), in one read of the log's primary key range (a take-back's
+    stretch of the chain, followed link by link in Python: ~2x cheaper a row than chain_down's
+    recursion, issue 38).  Undos, redos and joins are never on the chain: left out; an undone move
+    (withdrawn, and not by a take-back) comes without its payload (None): whoever meets one on the
+    chain reads that stretch with chain_down instead."""
+    # the bare columns, sorted out here: a filter on type or a CASE in the query cost the read about
+    # twice a bare range's time (about 240 against 140 us for a take-back's 85 rows, issue 38)
+    return {seq: (seq, link, type_, None if withdrawn and taken is None else payload, taken, since_snap)
+            for seq, link, type_, withdrawn, payload, taken, since_snap in db.execute(
+                "select seq, link, type, withdrawn, payload, taken_back, since_snap from events"
+                " where table_id = ? and seq >= ? and seq <= ?", [table_id, low, high]).fetchall()
+            if type_ not in _OFF_CHAIN}
 
 
 def down_span(span: dict[int, tuple], start: int | None, low: int, limit: int) -> list[tuple] | None:
-    """chain_down's rows (the first seven columns) from ``span`` (events_span's, read from ``low`` or
+    """chain_down's rows (the first five columns) from ``span`` (events_span's, read from ``low`` or
     below up to ``start`` or above): ``start`` down its links to the oldest at or above ``low``; None
     if an event on the way is not in the span or came without its payload (chain_down reads it)."""
     rows = []
     while start is not None and start >= low and len(rows) < limit:
         row = span.get(start)
-        if row is None or row[4] is None:
+        if row is None or row[3] is None:
             return None
-        rows.append(row[:7])
+        rows.append(row[:5])
         start = row[1]
     return rows
 
@@ -202,10 +205,10 @@ def state_in_span(db, table_id: int, span: dict[int, tuple], seq: int) -> dict |
     span first, or that event has no snapshot (a log linked before snapshots): _state_at reads it."""
     applied = []
     row = span.get(seq)
-    while row is not None and row[4] is not None and row[7] != 0:
-        applied.append(row[4])
+    while row is not None and row[3] is not None and row[5] != 0:
+        applied.append(row[3])
         row = span.get(row[1]) if row[1] is not None else None
-    if row is None or row[4] is None:
+    if row is None or row[3] is None:
         return None
     kept = db.execute("select state from snapshots where table_id = ? and seq = ?", [table_id, row[0]]).fetchone()
     if kept is None:
