@@ -371,3 +371,58 @@ def test_a_part_carrying_out_of_band_answers_goes_as_the_whole_board():
     assert board('<div id="game-panel">a</div>').step_from_outline(1, plain.outline()) == ()
     assert board(answers).step_from(plain) is None
     assert board(answers).step_from_outline(1, plain.outline()) is None
+
+
+def test_a_part_split_in_parts_sends_the_parts_that_changed():
+    """A part may mark parts of its own (board/draw.py split, issue 38): a change to one of them sends
+    it alone, a change to the text around them sends the whole part, and the parts appearing or
+    going (another count of segments) sends the whole board, as any change of the board's shape."""
+    from companion.board.draw import Board, split
+
+    def panel(phase: str, notes: str = "n", around: str = "x") -> str:
+        return (f'<div id="game-panel">{around}<!--part--><span id="notes">{notes}</span><!--/part-->'
+                f'<section><!--part--><div class="phase" id="phase" data-p="1">{phase}</div><!--/part--></section></div>')
+
+    def board(html: str, seq: int = 2) -> Board:
+        return Board("C", seq, View("player", "A"), "", split("game-panel", html), None)
+    old = board(panel("a"), 1)
+    assert [s.key for s in old.segments] == ["game-panel", "game-panel/notes", "game-panel", "game-panel/phase",
+                                             "game-panel"]
+    assert "".join(s.html for s in old.segments) == panel("a").replace("<!--part-->", "").replace("<!--/part-->", "")
+    for new, keys in ((panel("b"), ("game-panel/phase",)), (panel("b", "m"), ("game-panel/notes", "game-panel/phase")),
+                      (panel("b", around="y"), ("game-panel",)), (panel("a"), ())):
+        assert board(new).step_from(old) == keys, new
+        assert board(new).step_from_outline(1, old.outline()) == keys, new
+    # the step: each part out of band by its own id; the whole part as one when its own text changed
+    assert board(panel("b")).step(("game-panel/phase",), set()) == \
+        '<div hx-swap-oob="true" class="phase" id="phase" data-p="1">b</div>'
+    assert board(panel("b", around="y")).step(("game-panel",), set()) == \
+        '<div hx-swap-oob="true" id="game-panel">y<span id="notes">n</span><section><div class="phase" id="phase" ' \
+        'data-p="1">b</div></section></div>'
+    assert board(panel("a").replace("<!--part--><span", "<span").replace("</span><!--/part-->", "</span>")) \
+        .step_from(old) is None
+    # marked amiss (no id of its own: a data-id is not one): the part as one segment, without its marks
+    amiss = '<div id="game-panel"><!--part--><p data-id="x">a</p><!--/part--></div>'
+    assert [(s.key, s.html) for s in split("game-panel", amiss)] == [("game-panel", '<div id="game-panel"><p data-id="x">a</p></div>')]
+
+
+def test_a_broadside_sends_the_panels_line_it_changed_not_the_panel(app):
+    """Dreadfleet's broadside changes one line of the game's panel (the ship's step of its activation)
+    and one deck: the step carries those parts, not the whole panel and every deck (issue 38)."""
+    from scripts.load import table_plan
+    plan = table_plan("dreadfleet")
+    client = app.test_client()
+    created = client.post("/api/tables", json={"system": "dreadfleet", "name": "Split", "sides": plan["sides"]}).get_json()
+    auth = {"Authorization": "Bearer " + created["seat_token"]}
+    for step in plan["steps"]:
+        assert client.post(f"/api/tables/{created['code']}/actions", json=step, headers=auth).status_code == 200
+    phone = Phone(app.test_client()).join(created["code"], created["player_url"].rsplit("/", 1)[1], "Ann",
+                                          plan["sides"][0])
+    seq = seq_of(phone)
+    move = {k: v for k, v in plan["moves"][0].items() if not k.startswith("_")}
+    assert client.post(f"/api/tables/{created['code']}/actions", json=move, headers=auth).status_code == 200
+    step = delta(phone, seq)
+    assert step.headers.get("HX-Reswap") == "none", "the broadside's step came as the whole board"
+    ids = re.findall(r'<\w+ hx-swap-oob="true"[^>]*? id="([^"]+)"', step.get_data(as_text=True))
+    assert "df-phase" in ids and "deck-damage" in ids, ids
+    assert "game-panel" not in ids and "board-decks" not in ids and "deck-fate" not in ids, ids

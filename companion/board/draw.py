@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -68,7 +69,11 @@ class Board:
         self.segments = [(s[0], s[1], None) for s in self.segments]
 
     def part(self, key: str) -> Segment | None:
-        return next((s for s in self.segments if s[0] == key), None)
+        """The part ``key``: its segment, or a split part's (``split``) segments joined as one."""
+        spanned = [i for i, s in enumerate(self.segments) if s[0] == key]
+        if len(spanned) < 2:
+            return self.segments[spanned[0]] if spanned else None
+        return Segment(key, "".join(s[1] for s in self.segments[spanned[0]:spanned[-1] + 1]))
 
     def unit_html(self, segment: Segment, with_card: bool, row_open: bool) -> str:
         # the context read once: another request's thread may retire this board at any moment (a server
@@ -124,10 +129,12 @@ class Board:
 
 
 def _changed(old: list[tuple], new: Board, same) -> tuple[str, ...] | None:
-    """The keys of ``new``'s parts that differ from ``old``'s [(key, what)], where ``same(what, html)``."""
+    """The keys of ``new``'s parts that differ from ``old``'s [(key, what)], where ``same(what, html)``;
+    a split part (``split``) goes whole when its own text around its parts changed, else only those
+    of its parts that changed go."""
     if len(old) != len(new.segments):
         return None
-    changed = []
+    changed: list[str] = []
     for (was_key, was), (key, html, _unit) in zip(old, new.segments, strict=False):  # (new may be retired)
         if was_key != key:
             return None
@@ -137,8 +144,10 @@ def _changed(old: list[tuple], new: Board, same) -> tuple[str, ...] | None:
             # keeps a copy of what is nested in it, so the slot would be on the page twice.
             if key is None or ' hx-swap-oob="' in html:
                 return None
-            changed.append(key)
-    return tuple(changed)
+            if key not in changed:
+                changed.append(key)
+    whole = set(changed)  # (a split part's own text changed: its parts go with it)
+    return tuple(k for k in changed if k.partition("/")[0] == k or k.partition("/")[0] not in whole)
 
 
 def draw(row: dict, view: View, errors: dict | None = None, flash: str | None = None, version: str = "") -> Board:
@@ -239,7 +248,7 @@ def _segments(board: Board, ctx: dict):
     yield Segment("turn", part("board/turn.html", "turn"))
     # the game's panel and the decks are parts of their own (issue 38: as fixed text, a game's change to
     # either sent every phone the whole board, which each then asked for)
-    yield Segment("game-panel", part("board/panel.html", "game-panel"))
+    yield from split("game-panel", part("board/panel.html", "game-panel"))
     yield Segment(None, part("board/middle.html"))
     for si, side in enumerate(state["sides"]):
         yield Segment(None, part("board/side_open.html", side=side, si=si))
@@ -248,13 +257,37 @@ def _segments(board: Board, ctx: dict):
             if unit["side"] == side and not unit.get("removed"):
                 yield Segment(f"u-{uid}", _render_unit(board, (uid, unit)), (uid, unit))
         yield Segment(None, part("board/side_close.html", side=side, si=si))
-    yield Segment("board-decks", part("board/decks.html", "board-decks"))
+    yield from split("board-decks", part("board/decks.html", "board-decks"))
     heading = escape(_("Rolls and draws"))  # (outside the f-string: the catalogs' extraction reads no call inside one)
     yield Segment(None, f'<section class="card"><h2>{heading}</h2>')
     yield Segment("rolls", part("board/rolls.html", "rolls"))
     yield Segment(None, "</section>")
     yield Segment("dock", part("board/dock.html", "dock"))
     yield Segment(None, part("board/bottom.html"))
+
+
+# A part's template may mark parts of its own: an element with an id that never changes, between these
+# two comments (not nested).  A change to one of them then sends that element, not the whole part
+# (issue 38: a broadside's one line of Dreadfleet's panel sent all 7.8 KB of it to every phone).
+PART_OPEN, PART_CLOSE = "<!--part-->", "<!--/part-->"
+_PART_ID = re.compile(r'<[a-z][a-z0-9]*\s(?:[^>]*?\s)?id="([^"]+)"')  # (its own id, not a data-id)
+
+
+def split(key: str, html: str) -> list[Segment]:
+    """Part ``key`` as segments: its own text around the parts it marks keyed ``key`` (that text
+    changed: all of it goes), each marked part ``key/its id``.  Unmarked, or marked amiss (no id,
+    no end), the part as one segment without its marks."""
+    if PART_OPEN not in html:
+        return [Segment(key, html)]
+    out, at = [], 0
+    while (start := html.find(PART_OPEN, at)) >= 0:
+        end = html.find(PART_CLOSE, start)
+        found = _PART_ID.match(html, start + len(PART_OPEN))
+        if end < 0 or found is None or found.start() != start + len(PART_OPEN):
+            return [Segment(key, html.replace(PART_OPEN, "").replace(PART_CLOSE, ""))]
+        out += [Segment(key, html[at:start]), Segment(f"{key}/{found.group(1)}", html[found.start():end])]
+        at = end + len(PART_CLOSE)
+    return out + [Segment(key, html[at:])]
 
 
 def digest(html: str) -> str:
