@@ -701,6 +701,15 @@ async def set_up(port: int, tables: int, per_table: int, phones: int, units: int
                 await take_seat(phone, url, plan["sides"][n % len(plan["sides"])], api, auth)
                 phone.act_conn.close()  # a fresh connection for its taps, opened when it first taps
                 out.append(phone)
+            # everyone sat: each phone holds the board as it is now, as a real phone would (the joins after
+            # its own pushed to it).  Left at its own join, every stream's first change was "ask" (more
+            # than DELTA_BEHIND joins behind), a burst of whole boards at the start that sometimes spilled
+            # into the measured window: the "intermittent spike" of sessions 5-12 (docs/performance.md)
+            for phone in out:
+                status, headers, body = await phone.poll_conn.request(
+                    "GET", f"/t/{code}/poll?seq=0", phone.headers({"HX-Request": "true"}))
+                assert status == 200, (system, status, body[:200])
+                phone.take_seq(headers, body)
             api.close()
             return out
 
