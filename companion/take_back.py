@@ -210,8 +210,8 @@ def withdraw(db, row: dict, payload: dict, seat: str, side, ts=None) -> tuple[in
                 raise RuleError(_("The correction does not apply in the place of #%(seq)s: %(why)s", seq=ev["seq"],
                                   why=exc.message), "instead") from None
             without = _both([f"#{t}" for t in targets])
-            what = _what(whose, (links.named(db, table_id, [whose["seq"]]).get(whose["seq"], ("", None))[0], None),
-                         _secrets(row["state"], state))
+            stored = links.named(db, table_id, [whose["seq"]])[whose["seq"]][0]
+            what = _what(whose, (stored, None), _secrets(row["state"], state))  # (its label as stored)
             # a Stale refusal ("the table changed ... try again") means the move was checked against,
             # or names, what a withdrawn move made (the next unit's id, the top card, the phase)
             # (a correction that no longer applies in its move's place is named as the correction)

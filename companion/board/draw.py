@@ -147,7 +147,7 @@ def _changed(old: list[tuple], new: Board, same) -> tuple[str, ...] | None:
             if key not in changed:
                 changed.append(key)
     whole = set(changed)  # (a split part's own text changed: its parts go with it)
-    return tuple(k for k in changed if k.partition("/")[0] == k or k.partition("/")[0] not in whole)
+    return tuple(k for k in changed if "/" not in k or k.split("/", 1)[0] not in whole)
 
 
 def draw(row: dict, view: View, errors: dict | None = None, flash: str | None = None, version: str = "") -> Board:
@@ -283,7 +283,7 @@ def split(key: str, html: str) -> list[Segment]:
     while (start := html.find(PART_OPEN, at)) >= 0:
         end = html.find(PART_CLOSE, start)
         found = _PART_ID.match(html, start + len(PART_OPEN))
-        if end < 0 or found is None or found.start() != start + len(PART_OPEN):
+        if end < 0 or found is None:  # (match: anchored where the mark ends)
             return [Segment(key, html.replace(PART_OPEN, "").replace(PART_CLOSE, ""))]
         out += [Segment(key, html[at:start]), Segment(f"{key}/{found.group(1)}", html[found.start():end])]
         at = end + len(PART_CLOSE)
