@@ -8,7 +8,9 @@ export function askCard(row) {
   const slot = row?.open && row.querySelector(":scope > .unitcard[data-lazy]"), board = byId("board");
   if (!slot || !board || slot.dataset.asked) return;
   slot.dataset.asked = "1";
-  htmx.ajax("GET", tablePath(board) + "/card/" + encodeURIComponent(row.id.slice(4)), {target: slot, swap: "outerHTML"})
+  // (asked from its slot: from no element it is the page body's request, and a third card asked while one
+  // is on its way would replace the second in the body's queue, never asked)
+  htmx.ajax("GET", tablePath(board) + "/card/" + encodeURIComponent(row.id.slice(4)), {source: slot, target: slot, swap: "outerHTML"})
     .then(() => { if (slot.isConnected) delete slot.dataset.asked; });  // not answered (the unit left): asked again
 }
 

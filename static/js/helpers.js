@@ -25,16 +25,23 @@ export function install() {
     if (!afterTap && all(".err, [role=alert]", tools).some((n) => n.textContent.trim()) && Date.now() - tapped < 8000) return;
     asked = want;
     refreshSent = Date.now();
-    htmx.ajax("GET", tablePath(board) + "/tools/game", {target: "#game-tools", swap: "outerHTML"}).then(() => {
-      const now = byId("game-tools"), was = kept, again = was && find(was.focusKey);
-      kept = null;
-      if (!now || !was) return;
-      for (const id of was.opened) { const d = byId(id); if (d && now.contains(d)) d.open = true; }
-      if (again && now.contains(again) && again.focus) again.focus({preventScroll: true});
-      putBack(all(FIELDS, now), was.typed);
-      if (was.top < innerHeight) scrollBy(0, topOf(now) - was.top);  // the tool stays put
-      syncUnits();
-    });
+    // asked from the helpers themselves: a request from no element is the page body's, and queues behind
+    // another (a card being loaded); a queued one came back without anything here seeing it, and the
+    // player's choices in the helpers were wiped (a browser test saw an attacker chosen go back, once)
+    htmx.ajax("GET", tablePath(board) + "/tools/game", {source: tools, target: "#game-tools", swap: "outerHTML"});
+  }
+  // what the helpers held goes back into the fresh copy as it goes in (the swap's own event, so however
+  // the answer came)
+  function putKeptBack(e) {
+    const cfg = e.detail.requestConfig, now = byId("game-tools"), was = kept;
+    if (!was || cfg?.verb !== "get" || !/\/tools\/game$/.test(cfg.path || "") || !now) return;
+    kept = null;
+    const again = find(was.focusKey);
+    for (const id of was.opened) { const d = byId(id); if (d && now.contains(d)) d.open = true; }
+    if (again && now.contains(again) && again.focus) again.focus({preventScroll: true});
+    putBack(all(FIELDS, now), was.typed);
+    if (was.top < innerHeight) scrollBy(0, topOf(now) - was.top);  // the tool stays put
+    syncUnits();
   }
   on("htmx:beforeRequest", (e) => { if (toolTap(e)) tapped = Date.now(); });
   on("htmx:beforeSwap", (e) => {
@@ -51,6 +58,7 @@ export function install() {
         opened: all("details[open][id]", tools).map((d) => d.id)};
     }
   });
+  on("htmx:afterSwap", putKeptBack);
   on("htmx:afterSettle", () => fresh(false));
   // a form that changes what they show (class "redraws-helpers") has them drawn again once it is answered
   on("htmx:afterRequest", (e) => {

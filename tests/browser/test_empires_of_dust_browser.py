@@ -252,3 +252,50 @@ def test_dice_typed_while_the_helper_is_redrawn_stay(live_server, phone):
     expect(anna.locator("#eod-attack select[name=weapon] option").first).to_be_attached()
     anna.wait_for_load_state("networkidle")
     expect(anna.locator("#eod-attack input[name=rolled]")).to_have_value("14 7")
+
+
+def test_a_choice_stays_when_the_helpers_refresh_waited_behind_a_card(live_server, phone):
+    """The helpers are asked for again when the ships change, and what the player chose in them goes
+    back into the fresh copy. That refresh once queued behind a card being loaded (both were the page
+    body's requests): it came back unseen and put the first attacker back over the one chosen."""
+    anna, ben = phone(), phone()
+    at_the_table(anna, ben, live_server)
+    anna.select_option("#eod-average select[name=side]", "Fleet 1")
+    anna.click("#eod-average button.primary")
+    expect(hp(anna, "Fleet 1", "Avg. B.")).to_have_text("80")
+    helper_caught_up(anna)
+    cards, tools, holding = [], [], {"cards": True, "tools": True}
+
+    def hold(kind, held):
+        return lambda route: held.append(route) if holding[kind] else route.continue_()
+    anna.route("**/card/*", hold("cards", cards))
+    anna.route("**/tools/game", hold("tools", tools))
+    anna.locator("details.unitrow", has=anna.locator(".rname", has_text="Avg. F.")).locator("summary.rowline").click()
+    for _ in range(50):
+        if cards:
+            break
+        anna.wait_for_timeout(50)
+    assert cards, "opening a row did not ask for its card"
+    ben.select_option("#eod-average select[name=side]", "Fleet 2")
+    ben.click("#eod-average button.primary")
+    expect(anna.locator("details.unitrow")).to_have_count(8, timeout=SYNC)  # Ben's ships: the helpers are stale
+    helper_caught_up(anna)  # (the attack helper's own redraw is in; the helpers' refresh is not)
+    anna.select_option("#eod-attack select[name=attacker]", "u2")
+    expect(anna.locator("#eod-attack select[name=weapon] option").first).to_be_attached()
+    anna.fill("#eod-attack input[name=distance]", "12")
+    anna.locator("h1.tablename").click()  # the focus leaves the helpers: their refresh may go in
+    holding["cards"] = False
+    for route in cards:
+        route.continue_()
+    for _ in range(100):
+        if tools:
+            break
+        anna.wait_for_timeout(50)
+    assert tools, "the helpers were not asked for again"
+    holding["tools"] = False
+    for route in tools:
+        route.continue_()
+    expect(anna.locator("#game-tools")).to_have_attribute(
+        "data-roster", anna.locator("#unit-options").get_attribute("data-roster"), timeout=SYNC)
+    expect(anna.locator("#eod-attack select[name=attacker]")).to_have_value("u2")
+    expect(anna.locator("#eod-attack input[name=distance]")).to_have_value("12")
