@@ -12,5 +12,12 @@ export default [
   {files: ["static/js/**/*.js"], languageOptions: {sourceType: "module", globals: page}},
   // a game's own script: a classic one, linked in the page head (Game(scripts=...))
   {files: ["static/games/**/*.js"], languageOptions: {sourceType: "script", globals: page}},
+  // htmx.ajax names the element it is asked from: without one it is the page body's request, and the
+  // body holds one at a time (a second waits, its promise kept at once; a third replaces it): a helpers'
+  // refresh behind a card came back unseen and wiped the player's choices, a row stayed without its card
+  {files: ["static/**/*.js"], rules: {"no-restricted-syntax": ["error", {
+    selector: "CallExpression[callee.object.name='htmx'][callee.property.name='ajax']" +
+      ":not(:has(ObjectExpression > Property[key.name='source']))",
+    message: "htmx.ajax needs {source: <element>}: without one the request is the body's and queues behind others"}]}},
   {files: ["tests/js/**/*.js", "eslint.config.js"], languageOptions: {sourceType: "module", globals: globals.node}},
 ];
