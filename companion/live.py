@@ -156,8 +156,8 @@ def events(path: str, code: str, since: int, ping: float = PING, lasts: float = 
     else a plain event whose data is the new seq (the phone then asks for the step itself).  Either
     way the event's id is the new seq.  It ends after ``lasts`` seconds (the browser opens it again at
     once, from the last id): a stream never ties a server thread for ever.  It holds no database
-    connection of its own while it waits.  ``keep_going()``, if given, is asked at each turn (each
-    change or ping): when it says no, the stream says ``gone`` and ends."""
+    connection of its own while it waits.  ``keep_going(seq)``, if given, is asked at each turn (the
+    table's new seq, or None at a ping): when it says no, the stream says ``gone`` and ends."""
     yield OPENING
     sent = since
     end = time.monotonic() + lasts
@@ -166,7 +166,7 @@ def events(path: str, code: str, since: int, ping: float = PING, lasts: float = 
         if left <= 0:
             return
         seq = wait_past(path, code, sent, min(ping, left))
-        if keep_going is not None and not keep_going():
+        if keep_going is not None and not keep_going(None if seq == GONE else seq):
             yield "event: gone\ndata: \n\n"
             return
         if seq is None:

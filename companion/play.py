@@ -8,7 +8,7 @@ from urllib.parse import unquote
 from flask import Blueprint, Response, current_app, g, redirect, render_template, request, stream_with_context, url_for
 
 from companion import dice, hidden, live, replay, report_cache, roster, same_hit, store, take_back, validate
-from companion.board import board_context, board_fragment, board_page, card_answer, pushed_step
+from companion.board import board_context, board_fragment, board_page, card_answer, keep, pushed_step
 from companion.db import get_db
 from companion.errors import Conflict, RuleError, Stale
 from companion.said import _
@@ -22,7 +22,6 @@ from companion.web import (
     seat_for,
     seats,
     status_of,
-    still_seated,
 )
 
 bp = Blueprint("play", __name__)
@@ -161,6 +160,22 @@ def poll(code: str):
         since = request.args.get("seq", "")
         return board_fragment(code, seat, int(since) if INT_RE.match(since) else None, head)
     return board_page(code, seat)
+
+
+def still_seated(code: str, seat: dict):
+    """For a live stream: a check, asked at each change or ping, that the seat it was opened for is still
+    at the table (the host may remove it, issue 37).  At a change, the table's seated seats read once
+    for every stream of it in this process (keep.once_at: a removal is a change of its own, read afresh);
+    at a ping, the seat's own row (a phone given a seat back retires the old one without a change)."""
+    seat_id = seat.get("id")
+    if seat_id is None:  # an invitation's reader: it holds no seat to lose (new links end it: 404 next time)
+        return None
+
+    def keep_going(seq: int | None) -> bool:
+        if seq is None:
+            return store.seat_is_seated(get_db(), code, seat_id)
+        return seat_id in keep.once_at("seated", code, seq, lambda: store.seated_ids(get_db(), code))
+    return keep_going
 
 
 @bp.get("/t/<code>/live")

@@ -435,18 +435,6 @@ def seat_for(code: str) -> dict:
     return seat
 
 
-def still_seated(code: str, seat: dict):
-    """For a live stream: a check, asked at each change or ping, that the seat it was opened for is still
-    at the table (the host may remove it, issue 37): one indexed read of the seat's row."""
-    seat_id = seat.get("id")
-    if seat_id is None:  # an invitation's reader: it holds no seat to lose (new links end it: 404 next time)
-        return None
-
-    def keep_going() -> bool:
-        return store.seat_is_seated(get_db(), code, seat_id)
-    return keep_going
-
-
 def require_player(seat: dict) -> None:
     if seat["role"] == "spectator":
         abort(403, _("Spectators can watch but not change anything."))

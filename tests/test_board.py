@@ -426,3 +426,36 @@ def test_a_broadside_sends_the_panels_line_it_changed_not_the_panel(app):
     ids = re.findall(r'<\w+ hx-swap-oob="true"[^>]*? id="([^"]+)"', step.get_data(as_text=True))
     assert "df-phase" in ids and "deck-damage" in ids, ids
     assert "game-panel" not in ids and "board-decks" not in ids and "deck-fate" not in ids, ids
+
+
+def test_the_streams_of_a_change_read_the_seats_and_the_library_once(app, club, monkeypatch):
+    """Every live stream of a table, at a change, checks that its seat still sits and pushes the step
+    for the library's revision: this process reads each once per change (on PostgreSQL a read is a round
+    trip), and the next change reads afresh, so a seat removed (a change of its own) is seen at once."""
+    from companion import play, store
+    from companion.db import get_db
+    reads = []
+    real_seated, real_revision = store.seated_ids, store.library_revision
+    monkeypatch.setattr(store, "seated_ids", lambda db, code: reads.append("seats") or real_seated(db, code))
+    monkeypatch.setattr(store, "library_revision", lambda db: reads.append("library") or real_revision(db))
+    anna = club["anna"]
+    code = anna.code
+    for phone in club.values():  # every view's board kept: the change is pushed as a step
+        poll(phone)
+    anna.act(do="adjust unit=u2 tracker=hp by=-1")
+    with app.test_request_context():
+        seats = {s["name"]: s for s in store.table_seats(get_db(), code) if s["status"] == "seated"}
+        head = store.table_head(get_db(), code)
+        reads.clear()
+        for seat in seats.values():
+            assert play.still_seated(code, seat)(head[1])
+            assert answer.pushed_step(code, seat, head[1] - 1, head) is not None
+        assert len(seats) == 6 and reads.count("seats") == 1 and reads.count("library") == 1
+    resp = anna.client.post(f"/t/{code}/seats/remove", data={"csrf_token": anna.csrf, "name": "Ben"})
+    assert resp.status_code == 303
+    with app.test_request_context():
+        head = store.table_head(get_db(), code)
+        reads.clear()
+        assert not play.still_seated(code, seats["Ben"])(head[1])
+        assert play.still_seated(code, seats["Bo"])(head[1])
+        assert reads == ["seats"]

@@ -202,7 +202,7 @@ def test_a_stream_ends_when_told_to_stop_going(app, client, table):
     table.create()
     row = store.table(store.open_db(app.config["DATABASE"]), table.code)
     going = [True]
-    events = live.events(app.config["DATABASE"], table.code, row["seq"], 0.2, keep_going=lambda: going[0])
+    events = live.events(app.config["DATABASE"], table.code, row["seq"], 0.2, keep_going=lambda seq: going[0])
     assert next(events) == live.OPENING
     assert next(events) == "event: ping\ndata: \n\n"
     going[0] = False

@@ -29,14 +29,16 @@ def open_units() -> set[str]:
     return {u for u in re.split(r"[\s,~]+", said)[:MAX_OPEN] if u == "*" or UID.match(u)}
 
 
-def kept_board(code: str, seat: dict, head: tuple | None = None, row: dict | None = None) -> Board | None:
+def kept_board(code: str, seat: dict, head: tuple | None = None, row: dict | None = None,
+               version: str | None = None) -> Board | None:
     """The board for the seat's view at the table's seq: kept by this process, or drawn now and kept.
-    ``head``: (id, seq, system) if the caller has it; ``row``: the table, drawn from if at that seq."""
+    ``head``: (id, seq, system) if the caller has it; ``row``: the table, drawn from if at that seq;
+    ``version``: keep.version if the caller read it."""
     db = get_db()
     head = head or store.table_head(db, code)
     if head is None:
         return None
-    view, version = view_of(seat), keep.version(db)
+    view, version = view_of(seat), version or keep.version(db)
     board = keep.kept(head[0], head[1], view, version)
     if board is None:
         if row is None or row["seq"] != head[1]:
@@ -122,8 +124,9 @@ def pushed_step(code: str, seat: dict, since: int, head: tuple | None = None) ->
     if head is None:
         return None
     name = None
+    version = keep.once_at("version", head[0], head[1], lambda: keep.version(get_db()))  # (every stream's)
     if shared.folder():  # several workers: one draws the step, the others take it (board/shared.py)
-        view, version = view_of(seat), keep.version(get_db())
+        view = view_of(seat)
         name = shared.step_name(head[0], view, version, since, head[1])
         step = shared.took(name)
         if step is not shared.MISSING:
@@ -135,7 +138,7 @@ def pushed_step(code: str, seat: dict, since: int, head: tuple | None = None) ->
             step = shared.wait(name, shared.WAIT)  # another worker is drawing it
             if step is not shared.MISSING:
                 return step
-    board = kept_board(code, seat, head)
+    board = kept_board(code, seat, head, version=version)
     keys, everywhere = (None, False) if board is None else _compared(board, head, since)
     step = None if keys is None else (since, board.seq, _pushed_html(board, since, keys))
     if name is not None and everywhere:

@@ -29,6 +29,29 @@ _bytes = 0
 _lock = threading.Lock()
 
 
+# What every live stream of a table reads at one of its changes, read once per process and change: on
+# PostgreSQL each read is a round trip that holds the worker, and at 600 live phones the streams' seat
+# checks and library reads were a third of the workers' time in the database (docs/performance.md).
+# Read after the change's commit by the first stream it wakes, so as true for the others as their own
+# read a moment later would be; the table's next change reads afresh.
+_once: OrderedDict[tuple, object] = OrderedDict()
+ONCE_KEPT = 4096  # (table, seq) pairs: the last changes of a few hundred tables
+
+
+def once_at(what: str, table, seq: int, read):
+    """``read()`` for the table (id or code) at ``seq``, read once by this process."""
+    key = (current_app.config.get("DATABASE"), what, table, seq)
+    with _lock:
+        if key in _once:
+            return _once[key]
+    value = read()
+    with _lock:
+        _once[key] = value
+        while len(_once) > ONCE_KEPT:
+            _once.popitem(last=False)
+    return value
+
+
 def templates_version() -> str:
     """Changes whenever a template file does: a board drawn by older templates is not served (a server
     run with templates reloading, as in development)."""

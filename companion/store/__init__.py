@@ -60,6 +60,7 @@ from companion.store.seats import (  # noqa: F401
     remove_seat,
     screen_seat,
     seat_is_seated,
+    seated_ids,
     seats_of_tokens,
     table_seats,
     token_hash,

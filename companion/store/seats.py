@@ -48,6 +48,12 @@ def seat_is_seated(db, code: str, seat_id: int) -> bool:
                       "and s.status = ?", [seat_id, code, SEATED]).fetchone() is not None
 
 
+def seated_ids(db, code: str) -> frozenset[int]:
+    """The ids of the table's seats sitting now (every live stream of the table checks its own in it)."""
+    return frozenset(r[0] for r in db.execute("select s.id from seats s join tables t on t.id = s.table_id "
+                                              "where t.code = ? and s.status = ?", [code, SEATED]).fetchall())
+
+
 def table_seats(db, code: str) -> list[dict]:
     """Every seat of a table that is sitting or asking, oldest first (the invitation page's list)."""
     rows = db.execute(f"select {SEAT_COLUMNS}, s.token_hash is not null, s.let_in_by from seats s join tables t "
