@@ -11,6 +11,7 @@ from companion.store import chain as undo_chain
 from companion.actions import Ctx
 from companion.content import default_systems
 from companion.errors import RuleError, Stale
+from tests.table_actions import TableActions
 
 SYSTEM = default_systems()["freeform"]
 
@@ -327,3 +328,29 @@ def test_the_migration_and_an_import_walk_the_undo_stack_with_actions_timeline(p
     bad = [dict(ev, payload={**ev["payload"], "target": 1}) if ev is undo else ev for ev in log]
     with pytest.raises(RuleError, match=f"event {undo['seq']} undos the wrong event"):
         replay._check_replay(bad)
+
+
+def test_a_deleted_tables_id_is_never_given_again(path):
+    """What a server keeps of a table (its boards, their steps, a seq's reads) is keyed by its id:
+    a table made after the newest one was deleted, even after a restart, gets an id of its own."""
+    db = store.open_db(path)
+    first, newest = new_table(db), new_table(db)
+    ids = {code: store.table(db, code)["id"] for code in (first, newest)}
+    store.delete_table(db, newest)
+    db.close()
+    db = store.open_db(path)
+    after = store.table(db, new_table(db))["id"]
+    assert after not in ids.values() and after > max(ids.values())
+
+
+def test_a_table_made_after_a_deleted_one_shows_its_own_board(client):
+    """The host deletes the table just made and makes another: the new board is the new table's,
+    not the deleted one's kept by the server (drawn at the same seq)."""
+    phone = TableActions(client)
+    old = phone.create(name="Wrong game", seat="Anna")
+    assert b"Wrong game" in client.get(f"/t/{old}").data
+    resp = client.post(f"/t/{old}/delete", data={"csrf_token": phone.csrf, "confirm": old})
+    assert resp.status_code == 303
+    new = phone.create(name="Right game", seat="Anna")
+    page = client.get(f"/t/{new}").data
+    assert b"Right game" in page and b"Wrong game" not in page and old.encode() not in page

@@ -15,7 +15,7 @@ from companion.actions import Ctx
 from companion.errors import Finished, Moved, RuleError, Stale
 from companion.said import _
 from companion.store.chain import _append_action, _insert_event, _link, now
-from companion.store.engine import write_lock
+from companion.store.engine import Postgres, write_lock
 
 CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no 0/O, 1/I: read aloud across a table
 
@@ -82,11 +82,31 @@ def _insert_table(db, system: str, content_version: str) -> str:
     """A new, empty table row with a fresh code and two fresh 128-bit secrets (inside a write lock);
     its create-table event follows at once and fills it."""
     code = _new_code(db)
+    new_id = _new_id(db)
     db.conn.execute(
-        "insert into tables (code, system, name, created, player_secret, spectator_secret, state,"
-        " seq, finished, content_version) values (?, ?, '', ?, ?, ?, '{}', 0, 0, ?)",
-        [code, system, now(), secrets.token_urlsafe(16), secrets.token_urlsafe(16), content_version])
+        f"insert into tables ({'' if new_id is None else 'id, '}code, system, name, created, player_secret,"
+        f" spectator_secret, state, seq, finished, content_version)"
+        f" values ({'' if new_id is None else '?, '}?, ?, '', ?, ?, ?, '{{}}', 0, 0, ?)",
+        ([] if new_id is None else [new_id])
+        + [code, system, now(), secrets.token_urlsafe(16), secrets.token_urlsafe(16), content_version])
     return code
+
+
+def _new_id(db) -> int | None:
+    """A table's id, never given to another table after it is deleted: what each server keeps of a
+    table (its boards, their steps in /dev/shm, the reads of a seq) is keyed by it, so a new table
+    given a deleted one's id would be shown the deleted table's board.  PostgreSQL's identity never
+    gives an id twice (None: its own); SQLite's rowid gives the highest again once it is deleted, so
+    SQLite's tables are numbered past the highest ever given, kept in ``settings`` (inside the
+    caller's write lock)."""
+    if isinstance(db, Postgres):
+        return None
+    new = db.execute("select max(coalesce((select max(id) from tables), 0),"
+                     " coalesce((select cast(value as integer) from settings where name = 'last_table_id'), 0))"
+                     " + 1").fetchone()[0]
+    db.conn.execute("insert into settings (name, value) values ('last_table_id', ?)"
+                    " on conflict (name) do update set value = excluded.value", [str(new)])
+    return new
 
 
 def act(db, code: str, args: dict, ctx: Ctx, expect_seq: int | None = None,
