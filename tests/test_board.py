@@ -428,6 +428,29 @@ def test_a_broadside_sends_the_panels_line_it_changed_not_the_panel(app):
     assert "game-panel" not in ids and "board-decks" not in ids and "deck-fate" not in ids, ids
 
 
+def test_the_boards_of_a_change_read_its_log_and_roster_once(app, club, monkeypatch):
+    """Each view's board at a change shows the same undo, rolls and roster (a seat's own filter is
+    Python's): this process reads them once per change, not once per view (a round trip each on
+    PostgreSQL), and the next change reads afresh."""
+    from companion import store
+    from companion.db import get_db
+    reads = []
+    real_log, real_seated = store.board_log, store.seated
+    monkeypatch.setattr(store, "board_log", lambda *a, **k: reads.append("log") or real_log(*a, **k))
+    monkeypatch.setattr(store, "seated", lambda *a, **k: reads.append("roster") or real_seated(*a, **k))
+    anna = club["anna"]
+    with app.test_request_context():
+        seats = [s for s in store.table_seats(get_db(), anna.code) if s["status"] == "seated"]
+    for undo in ("Anna: Raven HP -1 (10 → 9)", "Anna: Raven HP -1 (9 → 8)"):
+        reads.clear()
+        anna.act(do="adjust unit=u2 tracker=hp by=-1")  # (Anna's answer: her view's board)
+        with app.test_request_context():
+            head = store.table_head(get_db(), anna.code)
+            boards = {id(b): b for b in (answer.kept_board(anna.code, seat, head) for seat in seats)}
+        assert len(boards) == 3 and reads == ["log", "roster"]  # Red's, Blue's and the spectators'
+        assert {b.context["history"]["undo"] for b in boards.values()} == {undo}
+
+
 def test_the_streams_of_a_change_read_the_seats_and_the_library_once(app, club, monkeypatch):
     """Every live stream of a table, at a change, checks that its seat still sits and pushes the step
     for the library's revision: this process reads each once per change (on PostgreSQL a read is a round

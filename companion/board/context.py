@@ -5,6 +5,7 @@ from flask import current_app
 from jinja2 import TemplateNotFound
 
 from companion import hidden, roster, store
+from companion.board import keep
 from companion.db import get_db, systems
 from companion.web import roster_of
 
@@ -35,8 +36,12 @@ def board_context(code: str, seat: dict, errors=None, flash=None, row=None) -> d
     viewer = hidden.viewer_side(seat)
     row = store.state_for(row or store.table(db, code), viewer)
     system = systems()[row["system"]]
-    log = store.board_log(db, row["id"], viewer, row=row)
-    seated = store.seated(db, code, row)
+    # read once per process and seq for every view drawn of it (on PostgreSQL each read is a round
+    # trip): the log and the roster at a seq never change (a take-back is a later seq), and the
+    # viewer's filter is Python's
+    log = keep.once_at("log", row["id"], row["seq"], lambda: store.board_log(db, row["id"], None, row=row))
+    log = {**log, "rolls": hidden.for_viewer(log["rolls"], viewer)}
+    seated = keep.once_at("roster", row["id"], row["seq"], lambda: store.seated(db, code, row))
     return {"row": row, "state": row["state"], "seat": seat, "system": system,
             # who sits where, as the log says at this seq (companion/roster.py): a join moves the seq
             "roster": seated,
