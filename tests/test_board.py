@@ -428,14 +428,14 @@ def test_a_broadside_sends_the_panels_line_it_changed_not_the_panel(app):
     assert "game-panel" not in ids and "board-decks" not in ids and "deck-fate" not in ids, ids
 
 
-def test_the_boards_of_a_change_read_its_log_and_roster_once(app, club, monkeypatch):
-    """Each view's board at a change shows the same undo, rolls and roster (a seat's own filter is
-    Python's): this process reads them once per change, not once per view (a round trip each on
-    PostgreSQL), and the next change reads afresh."""
+def test_the_boards_of_a_change_read_its_row_log_and_roster_once(app, club, monkeypatch):
+    """Each view's board at a change is drawn from the same row, undo, rolls and roster (a seat's own
+    filter is Python's): this process reads them once per change, not once per view (a round trip
+    each on PostgreSQL), and the next change reads afresh."""
     from companion import store
     from companion.db import get_db
     reads = []
-    real_log, real_seated = store.board_log, store.seated
+    real_log, real_seated, real_row = store.board_log, store.seated, store.table
     monkeypatch.setattr(store, "board_log", lambda *a, **k: reads.append("log") or real_log(*a, **k))
     monkeypatch.setattr(store, "seated", lambda *a, **k: reads.append("roster") or real_seated(*a, **k))
     anna = club["anna"]
@@ -446,8 +446,11 @@ def test_the_boards_of_a_change_read_its_log_and_roster_once(app, club, monkeypa
         anna.act(do="adjust unit=u2 tracker=hp by=-1")  # (Anna's answer: her view's board)
         with app.test_request_context():
             head = store.table_head(get_db(), anna.code)
+            # (Anna's answer drew her view's board from the row it wrote: the others read it once)
+            monkeypatch.setattr(store, "table", lambda *a, **k: reads.append("row") or real_row(*a, **k))
             boards = {id(b): b for b in (answer.kept_board(anna.code, seat, head) for seat in seats)}
-        assert len(boards) == 3 and reads == ["log", "roster"]  # Red's, Blue's and the spectators'
+            monkeypatch.setattr(store, "table", real_row)
+        assert len(boards) == 3 and reads == ["log", "roster", "row"]  # Red's, Blue's, the spectators'
         assert {b.context["history"]["undo"] for b in boards.values()} == {undo}
 
 

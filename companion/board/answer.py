@@ -42,7 +42,9 @@ def kept_board(code: str, seat: dict, head: tuple | None = None, row: dict | Non
     board = keep.kept(head[0], head[1], view, version)
     if board is None:
         if row is None or row["seq"] != head[1]:
-            row = store.table(db, code)
+            # every view's board at a change draws from one read of the row (its state decoded once):
+            # the row at a seq never changes (one read late may be a newer seq's: drawn at its own)
+            row = keep.once_at("row", head[0], head[1], lambda: store.table(db, code))
         board = draw(row, view, version=version)
         keep.keep(row["id"], view, version, board)
         if shared.folder():  # any worker can work out the steps from it (board/shared.py)
