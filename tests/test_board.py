@@ -454,6 +454,20 @@ def test_the_boards_of_a_change_read_its_row_log_and_roster_once(app, club, monk
         assert {b.context["history"]["undo"] for b in boards.values()} == {undo}
 
 
+def test_what_is_read_once_per_change_is_kept_for_each_tables_newest_seq_only(app):
+    """keep.once_at keeps one value per table and kind, its newest seq's (a row's state is 10-100 KB):
+    a read of an older seq is its own and replaces nothing, a newer seq's replaces it."""
+    reads = []
+
+    def at(seq):
+        return keep.once_at("row", 7, seq, lambda: reads.append(seq) or f"row at {seq}")
+    with app.test_request_context():
+        assert [at(5), at(5), at(4), at(5), at(6), at(6), at(5)] == \
+            ["row at 5", "row at 5", "row at 4", "row at 5", "row at 6", "row at 6", "row at 5"]
+        assert reads == [5, 4, 6, 5]
+        assert sum(1 for key in keep._once if key[1:] == ("row", 7)) == 1
+
+
 def test_the_streams_of_a_change_read_the_seats_and_the_library_once(app, club, monkeypatch):
     """Every live stream of a table, at a change, checks that its seat still sits and pushes the step
     for the library's revision: this process reads each once per change (on PostgreSQL a read is a round

@@ -29,26 +29,32 @@ _bytes = 0
 _lock = threading.Lock()
 
 
-# What every live stream of a table reads at one of its changes, read once per process and change: on
-# PostgreSQL each read is a round trip that holds the worker, and at 600 live phones the streams' seat
-# checks and library reads were a third of the workers' time in the database (docs/performance.md).
-# Read after the change's commit by the first stream it wakes, so as true for the others as their own
-# read a moment later would be; the table's next change reads afresh.
-_once: OrderedDict[tuple, object] = OrderedDict()
-ONCE_KEPT = 4096  # (table, seq) pairs: the last changes of a few hundred tables
+# What every live stream of a table reads at one of its changes, and what every view's board drawn at it
+# is drawn from (the row, the log, the roster), read once per process and change: on PostgreSQL each
+# read is a round trip that holds the worker, and at 600 live phones the streams' seat checks and
+# library reads were a third of the workers' time in the database (docs/performance.md).  Read after
+# the change's commit by the first stream it wakes, so as true for the others as their own read a
+# moment later would be; the table's next change reads afresh.  Only each table's newest seq is kept
+# (a row's decoded state is 10-100 KB): a stream a change behind reads its own.
+_once: OrderedDict[tuple, tuple[int, object]] = OrderedDict()  # (database, what, table) -> (seq, value)
+ONCE_KEPT = 4096  # (table, what) pairs: a few hundred tables
 
 
 def once_at(what: str, table, seq: int, read):
     """``read()`` for the table (id or code) at ``seq``, read once by this process."""
-    key = (current_app.config.get("DATABASE"), what, table, seq)
+    key = (current_app.config.get("DATABASE"), what, table)
     with _lock:
-        if key in _once:
-            return _once[key]
+        found = _once.get(key)
+        if found is not None and found[0] == seq:
+            return found[1]
     value = read()
     with _lock:
-        _once[key] = value
-        while len(_once) > ONCE_KEPT:
-            _once.popitem(last=False)
+        found = _once.get(key)
+        if found is None or found[0] < seq:
+            _once[key] = (seq, value)
+            _once.move_to_end(key)
+            while len(_once) > ONCE_KEPT:
+                _once.popitem(last=False)
     return value
 
 
@@ -164,4 +170,5 @@ def forget() -> None:
         _kept.clear()
         _latest.clear()
         _parts.clear()
+        _once.clear()
         _bytes = _part_bytes = 0
