@@ -162,11 +162,12 @@ def poll(code: str):
     return board_page(code, seat)
 
 
-def still_seated(code: str, seat: dict):
+def still_seated(code: str, table_id: int, seat: dict):
     """For a live stream: a check, asked at each change or ping, that the seat it was opened for is still
     at the table (the host may remove it, issue 37).  At a change, the table's seated seats read once
-    for every stream of it in this process (keep.once_at: a removal is a change of its own, read afresh);
-    at a ping, the seat's own row (a phone given a seat back retires the old one without a change)."""
+    for every stream of it in this process (keep.once_at, by the table's id, never another table's: a
+    removal is a change of its own, read afresh); at a ping, the seat's own row (a phone given a seat
+    back retires the old one without a change)."""
     seat_id = seat.get("id")
     if seat_id is None:  # an invitation's reader: it holds no seat to lose (new links end it: 404 next time)
         return None
@@ -174,7 +175,7 @@ def still_seated(code: str, seat: dict):
     def keep_going(seq: int | None) -> bool:
         if seq is None:
             return store.seat_is_seated(get_db(), code, seat_id)
-        return seat_id in keep.once_at("seated", code, seq, lambda: store.seated_ids(get_db(), code))
+        return seat_id in keep.once_at("seated", table_id, seq, lambda: store.seated_ids(get_db(), code))
     return keep_going
 
 
@@ -194,7 +195,7 @@ def live_stream(code: str):
     # companion/board), inside this request's context for as long as the stream lasts
     events = live.events(config["DATABASE"], code, since, config["LIVE_PING"], config["LIVE_SECONDS"],
                          step=lambda sent, seq: pushed_step(code, seat, sent, (head[0], seq, head[2])),
-                         keep_going=still_seated(code, seat))  # a removed seat's stream ends (issue 37)
+                         keep_going=still_seated(code, head[0], seat))  # a removed seat's stream ends (issue 37)
     # gzip where the phone takes it (Chromium's EventSource asks for it): one gzip member flushed at each
     # event, a step's compressed text made once per change and view (companion/live.py, issue 38)
     packed = "gzip" in request.headers.get("Accept-Encoding", "")

@@ -488,7 +488,7 @@ def test_the_streams_of_a_change_read_the_seats_and_the_library_once(app, club, 
         head = store.table_head(get_db(), code)
         reads.clear()
         for seat in seats.values():
-            assert play.still_seated(code, seat)(head[1])
+            assert play.still_seated(code, head[0], seat)(head[1])
             assert answer.pushed_step(code, seat, head[1] - 1, head) is not None
         assert len(seats) == 6 and reads.count("seats") == 1 and reads.count("library") == 1
     resp = anna.client.post(f"/t/{code}/seats/remove", data={"csrf_token": anna.csrf, "name": "Ben"})
@@ -496,6 +496,6 @@ def test_the_streams_of_a_change_read_the_seats_and_the_library_once(app, club, 
     with app.test_request_context():
         head = store.table_head(get_db(), code)
         reads.clear()
-        assert not play.still_seated(code, seats["Ben"])(head[1])
-        assert play.still_seated(code, seats["Bo"])(head[1])
+        assert not play.still_seated(code, head[0], seats["Ben"])(head[1])
+        assert play.still_seated(code, head[0], seats["Bo"])(head[1])
         assert reads == ["seats"]
