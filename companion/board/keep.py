@@ -41,7 +41,8 @@ ONCE_KEPT = 4096  # (table, what) pairs: a few hundred tables
 
 
 def once_at(what: str, table, seq: int, read):
-    """``read()`` for the table (id or code) at ``seq``, read once by this process."""
+    """``read()`` for the table (its id: never another table's, store/tables.py ``_new_id``) at ``seq``,
+    read once by this process."""
     key = (current_app.config.get("DATABASE"), what, table)
     with _lock:
         found = _once.get(key)
