@@ -9,7 +9,7 @@ import pytest
 from markupsafe import Markup
 
 from companion.board import reads
-from companion.board.reads import ALL, NotKept, Watched
+from companion.board.reads import ALL, IS_DICT, KEYS, NONEMPTY, NotKept, Watched
 
 
 def noted(fn) -> set:
@@ -30,12 +30,58 @@ def test_a_watched_dict_notes_each_key_read():
 
 
 @pytest.mark.parametrize("whole", [
-    lambda d: list(d), lambda d: len(d), lambda d: bool(d), lambda d: d.items(), lambda d: d.keys(),
-    lambda d: d.values(), lambda d: json.dumps(d), lambda d: dict(d), lambda d: {**d}, lambda d: copy.deepcopy(d),
-    lambda d: repr(d), lambda d: d == {}, lambda d: d.copy(), lambda d: f"{d}", lambda d: d | {}, lambda d: reversed(d)])
-def test_what_sees_every_key_reads_the_whole_dict(whole):
+    lambda d: copy.deepcopy(d), lambda d: copy.copy(d), lambda d: repr(d), lambda d: d == {}, lambda d: d.copy(),
+    lambda d: f"{d}", lambda d: d | {}])
+def test_what_sees_the_dict_as_one_value_reads_the_whole_dict(whole):
     state = Watched("state", {"phase": "Move"})
     assert ("state", ALL) in noted(lambda: whole(state))
+
+
+@pytest.mark.parametrize("keys", [lambda d: list(d), lambda d: len(d), lambda d: list(d.keys()), lambda d: reversed(d)])
+def test_what_goes_through_the_keys_reads_the_keys(keys):
+    state = Watched("state", {"phase": "Move", "round": 2})
+    assert noted(lambda: keys(state)) == {("state", KEYS)}
+
+
+@pytest.mark.parametrize("every", [
+    lambda d: d.items(), lambda d: d.values(), lambda d: json.dumps(d), lambda d: dict(d), lambda d: {**d}])
+def test_what_goes_through_the_values_reads_the_keys_and_each_value(every):
+    state = Watched("state", {"phase": "Move", "game": {"fired": {}}})
+    assert noted(lambda: every(state)) >= {("state", KEYS), ("state", "phase"), (("state", "game"), IS_DICT)}
+
+
+def test_a_dict_inside_a_watched_dict_is_read_key_by_key_under_its_path():
+    """Issue 38: an attack notes who fired in ``state.game``; a card that reads its own ship's entry is
+    not drawn again for another ship's."""
+    state = Watched("state", {"game": {"fired": {"u1": [0], "u2": []}, "round": 2}})
+    seen = noted(lambda: state["game"]["fired"].get("u1"))
+    assert seen == {(("state", "game"), IS_DICT), (("state", "game", "fired"), IS_DICT), (("state", "game", "fired"), "u1")}
+    assert noted(lambda: state.get("game")["fired"]["u2"]) >= {(("state", "game", "fired"), "u2")}
+    assert noted(lambda: bool(state["game"]["fired"])) >= {(("state", "game", "fired"), NONEMPTY)}
+    assert state["game"] is state["game"]  # watched once per draw
+
+    def printed(raw, read):
+        return reads.value_print({"state": Watched("state", raw)}, read)
+    own, other = (("state", "game", "fired"), "u1"), (("state", "game", "fired"), "u2")
+    after = {"game": {"fired": {"u1": [0], "u2": [1]}, "round": 2}}
+    assert printed(after, own) == printed(state.raw, own) and printed(after, other) != printed(state.raw, other)
+    # the path is not the dicts it was: a print no recording made
+    for broken in ({"game": {"fired": None}}, {"game": None}, {}):
+        assert printed(broken, own) == reads.BROKEN != printed(state.raw, (("state", "game", "fired"), IS_DICT))
+    assert printed({"game": {"fired": {}}}, (("state", "game", "fired"), NONEMPTY)) != \
+        printed(state.raw, (("state", "game", "fired"), NONEMPTY))
+
+
+def test_a_default_a_helper_fills_in_a_nested_dict_stays_in_the_boards_copy():
+    """The row every view draws from is shared (board/keep.once_at): a game's accessor that fills in its
+    defaults (``game(state)``) writes into the watched copy, never into the table's state."""
+    raw = {"game": {"ships": {}}}
+    state = Watched("state", raw)
+    seen = noted(lambda: state["game"].setdefault("fired", {}))
+    assert (("state", "game"), "fired") in seen
+    assert state["game"]["fired"] == {} and raw == {"game": {"ships": {}}}
+    assert copy.deepcopy(state["game"]) == {"ships": {}, "fired": {}} and type(copy.deepcopy(state)) is dict
+    assert type(copy.deepcopy(state)["game"]) is dict
 
 
 def test_nothing_is_noted_outside_a_recording():

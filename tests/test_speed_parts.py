@@ -95,3 +95,25 @@ def test_a_games_signature_move_reaches_the_other_side_as_a_step_not_the_whole_b
     step = b.get(f"/t/{code}/poll?seq={seq}", headers=HX)
     assert step.status_code == 200 and step.headers.get("HX-Reswap") == "none", \
         f"{system}: the other side got the whole board for one move"
+
+
+@pytest.mark.parametrize("system", load.SYSTEMS)
+def test_a_signature_move_redraws_the_cards_of_the_units_it_names_only(app, monkeypatch, system):
+    """A hit on one ship redraws that ship's card, whatever the game (issue 38): Empires of Dust's card
+    read all of ``state.game`` (an attack notes who fired), so each attack drew every card again, for
+    every view, and with eight phones' different attacks no card's variants were enough to keep it.
+    Now a dict inside the state is read key by key under its path (board/reads.py ``Watched``)."""
+    plan, code, (a, b) = _table(app, system)
+    for phone in (a, b):  # each view's board drawn and kept
+        assert phone.get(f"/t/{code}/poll?seq=0", headers=HX).status_code == 200
+    move = plan["moves"][-1]
+    named = {move[k] for k in ("unit", "firer", "target", "attacker") if k in move} | {move["_open"]}
+    named |= {move["shot"].split(":")[0]} if "shot" in move else set()
+
+    def hit():
+        resp = a.post(f"/t/{code}/act", data={"csrf_token": csrf_of(a), **load.move_form(move)}, headers=HX)
+        assert resp.status_code == 200, resp.get_data(as_text=True)[:300]
+        assert b.get(f"/t/{code}/poll?seq=0", headers=HX).status_code == 200
+    drawn = _drawn_during(monkeypatch, hit)
+    cards = {uid for name, uid in drawn if name in ("_unit_card.html", "_unit_box.html")}
+    assert cards and cards <= named, f"{system}: {move['type']} named {sorted(named)}, drew the cards of {sorted(cards)}"

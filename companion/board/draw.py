@@ -250,10 +250,11 @@ def _segments(board: Board, ctx: dict):
     # either sent every phone the whole board, which each then asked for)
     yield from split("game-panel", part("board/panel.html", "game-panel"))
     yield Segment(None, part("board/middle.html"))
+    units = state.raw["units"]  # (a unit is a part's own: printed whole, not watched key by key)
     for si, side in enumerate(state["sides"]):
         yield Segment(None, part("board/side_open.html", side=side, si=si))
         for uid in state["unit_order"]:
-            unit = state["units"][uid]
+            unit = units[uid]
             if unit["side"] == side and not unit.get("removed"):
                 yield Segment(f"u-{uid}", _render_unit(board, (uid, unit)), (uid, unit))
         yield Segment(None, part("board/side_close.html", side=side, si=si))

@@ -3,11 +3,15 @@ changed (issue 29: "a per-unit cache only if measurement demands it, keyed by th
 
 While a part renders, every name its templates look up in their context is noted (``ReadContext``,
 Jinja's context class for the app), and so is every key read of the dicts the board watches (the
-state, the table row, the seat: ``Watched``).  The part's digest is then a hash of the values of
-exactly those reads.  A part drawn earlier is served again when the values of what *it* read hash to
-the same digest now: a deterministic render that reads the same values takes the same branches and
-writes the same HTML.  Nothing is declared by a game; a template that reads more is simply redrawn
-more often.
+state, the table row, the seat: ``Watched``), and of the dicts inside them, each under its path
+(``state.game.fired``'s key ``u3``, not all of ``state.game``: issue 38, a game's attack changed what
+every unit's card read, so every card was drawn again).  The part's digest is then a hash of the
+values of exactly those reads, taken from the dicts the board was drawn from (``Watched.raw``).  A part
+drawn earlier is served again when the values of what *it* read hash to the same digest now: a
+deterministic render that reads the same values takes the same branches and writes the same HTML.
+A dict's truth, and its keys when it is iterated, are reads of their own (``NONEMPTY``, ``KEYS``): a
+card that lists the decks its unit holds reads each deck's ``attached``, not the piles a draw changes.
+Nothing is declared by a game; a template that reads more is simply redrawn more often.
 
 What cannot be hashed makes the part not kept: a read of the request, the session or ``g`` (a
 phone's own), or a value whose only text is its address.  Functions (macros, a game's helpers) are
@@ -27,6 +31,10 @@ from jinja2.runtime import Context
 from markupsafe import Markup
 
 ALL = "*"  # a read of a whole watched dict (iterated, measured, printed)
+IS_DICT = ("a dict",)  # the read of a dict inside a watched one: still a dict where it was (its keys: noted one by one)
+KEYS = ("keys",)  # the read of a watched dict's keys in order (iterated, measured), its values read one by one
+NONEMPTY = ("not empty",)  # the read of a watched dict's truth (``if g.orders``, ``g.owed or {}``): whether it has keys
+BROKEN = ("not a dict",)  # what a nested read's path finds where a dict was (never a recorded print)
 _reads: ContextVar[set | None] = ContextVar("board_reads", default=None)
 PHONES_OWN = frozenset({"request", "session", "g"})  # Flask's per-request objects in a template's context
 MISSING = object()
@@ -48,36 +56,103 @@ class ReadContext(Context):
 
 
 class Watched(dict):
-    """A copy of a dict (one level) that notes which of its keys a template or helper reads."""
+    """A copy of a dict (one level) that notes which of its keys a template or helper reads.  A dict
+    found in it is watched too (``_nested``), its reads noted under its path (``watched_as``: a name,
+    or the path from one as a tuple); ``raw`` is the dict it copies, what reads are printed from (a
+    helper filling a default writes into the copy, never into the table's state)."""
 
-    def __init__(self, name: str, data: dict):
+    def __init__(self, name, data: dict):
         super().__init__(data)
         self.watched_as = name
+        self.raw = data
 
     def _note(self, key) -> None:
         reads = _reads.get()
         if reads is not None:
             reads.add((self.watched_as, key))
 
+    def _nested(self, key, value):
+        """``value`` found at ``key``: a dict is handed out watched (made once, kept in this copy), and
+        only that it is a dict is noted here; anything else is noted as the read of ``key``."""
+        if type(value) is dict:
+            path = (*self._path(), key)
+            value = Watched(path, value)
+            dict.__setitem__(self, key, value)
+        elif type(value) is not Watched:
+            self._note(key)
+            return value
+        reads = _reads.get()
+        if reads is not None:
+            reads.add((value.watched_as, IS_DICT))
+        return value
+
+    def _path(self) -> tuple:
+        return self.watched_as if type(self.watched_as) is tuple else (self.watched_as,)
+
     def __getitem__(self, key):
-        self._note(key)
-        return super().__getitem__(key)
+        try:
+            value = super().__getitem__(key)
+        except KeyError:
+            self._note(key)
+            raise
+        return self._nested(key, value)
 
     def get(self, key, default=None):
-        self._note(key)
-        return super().get(key, default)
+        if not super().__contains__(key):
+            self._note(key)
+            return default
+        return self._nested(key, super().__getitem__(key))
 
     def __contains__(self, key):
-        self._note(key)
+        if super().__contains__(key):
+            self._nested(key, super().__getitem__(key))  # (a dict there: noted as one, without its keys)
+        else:
+            self._note(key)
         return super().__contains__(key)
 
     def setdefault(self, key, default=None):  # a helper that fills in a default reads that key
+        if super().__contains__(key):
+            return self._nested(key, super().__getitem__(key))
         self._note(key)
         return super().setdefault(key, default)
 
     def pop(self, key, *default):
         self._note(key)
         return super().pop(key, *default)
+
+    # iterated: its keys are read, and each value as it is handed out (a card that lists the decks
+    # held by its unit reads each deck's ``attached``, not the piles every draw changes)
+    def __iter__(self):
+        self._note(KEYS)
+        return dict.__iter__(self)
+
+    def __reversed__(self):
+        self._note(KEYS)
+        return dict.__reversed__(self)
+
+    def __len__(self):
+        self._note(KEYS)
+        return dict.__len__(self)
+
+    def keys(self):
+        self._note(KEYS)
+        return dict.keys(self)
+
+    def items(self):
+        self._note(KEYS)
+        return [(key, self._nested(key, value)) for key, value in list(dict.items(self))]
+
+    def values(self):
+        return [value for _, value in self.items()]
+
+    def __copy__(self):
+        self._note(ALL)
+        return dict(dict.items(self))
+
+    def __deepcopy__(self, memo):  # (a plain dict: its nested dicts' own copies come here too)
+        import copy
+        self._note(ALL)
+        return {key: copy.deepcopy(value, memo) for key, value in dict.items(self)}
 
     # anything that sees (or changes) every key reads the whole dict (json.dumps, dict(x), **x and
     # deepcopy come here too)
@@ -88,15 +163,15 @@ class Watched(dict):
         whole.__name__ = name
         return whole
 
-    for _name in ("__iter__", "__reversed__", "__len__", "__repr__", "__str__", "__format__", "__eq__", "__ne__",
-                  "__or__", "__ror__", "__ior__", "__setitem__", "__delitem__", "keys", "items", "values", "copy",
+    for _name in ("__repr__", "__str__", "__format__", "__eq__", "__ne__",
+                  "__or__", "__ror__", "__ior__", "__setitem__", "__delitem__", "copy",
                   "popitem", "clear", "update", "__reduce_ex__", "__reduce__"):
         locals()[_name] = _whole(_name)
     __hash__ = None
     del _name, _whole
 
     def __bool__(self):
-        self._note(ALL)
+        self._note(NONEMPTY)
         return len(dict.keys(self)) > 0
 
 
@@ -149,12 +224,24 @@ def value_print(ctx: dict, read):
     """What one read (a name, or a (watched name, key) pair) finds in ``ctx`` now, as ``_print``."""
     if isinstance(read, tuple):
         name, key = read
-        whole = ctx.get(name)
+        path = name if type(name) is tuple else (name,)
+        whole = ctx.get(path[0])
         if not isinstance(whole, Watched):
             return MISSING  # a watched name that is not watched now: equal to no recorded print
+        data = whole.raw
+        for step in path[1:]:  # (a nested dict's read: its path from the watched name)
+            data = data.get(step) if type(data) is dict else None
+        if type(data) is not dict:
+            return BROKEN
         if key == ALL:
-            return _print(dict(dict.items(whole)))
-        return _print(dict.__getitem__(whole, key)) if dict.__contains__(whole, key) else GONE
+            return _print(data)
+        if key == IS_DICT:
+            return IS_DICT
+        if key == NONEMPTY:
+            return len(data) > 0
+        if key == KEYS:
+            return _print(tuple(data))
+        return _print(data[key]) if key in data else GONE
     value = ctx.get(read, MISSING)
     if value is MISSING:
         return GONE

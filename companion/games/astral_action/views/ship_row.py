@@ -27,7 +27,9 @@ def ready_weapon(state: dict, uid: str) -> str | None:
     if not ship:
         return None
     now = g.get("turn") if (g.get("turn") or {}).get("round") == state["round"] else {}
-    fired = ((now or {}).get("fired") or {}).get(uid, [])
+    fired = (now or {}).get("fired")
+    # (whether any ship has fired is not read: a card drawn again only when its own ship fires, issue 38)
+    fired = fired.get(uid, []) if isinstance(fired, dict) else []
     if ship["card"]["size"] == 0:  # a fighter attacks once, twice with Extended Payload, then resupplies (L227, L239)
         allowed = 2 if any(e["item"] == "payload" for e in ship["card"]["equipment"]) else 1
         if ship.get("shots", 0) >= allowed:
