@@ -437,14 +437,39 @@ def profile(count: int = 300) -> None:
         print(out.getvalue())
 
 
-def change_cost(systems=None, count: int = 60, profile_system: str | None = None) -> dict:
+def _change_table(app, plan: dict, system: str) -> tuple[str, list]:
+    """change_cost's table: the load test's moment of ``system``, a phone of each side sat at it
+    through the join page ([client, CSRF token, the seq its board shows] each)."""
+    api = app.test_client()
+    created = api.post("/api/tables", json={"system": system, "name": "Changes",
+                                             "sides": plan["sides"]}).get_json()
+    code = created["code"]
+    auth = {"Authorization": "Bearer " + created["player_url"].rsplit("/", 1)[1]}
+    for step in plan["steps"]:
+        assert api.post(f"/api/tables/{code}/actions", json=step, headers=auth).status_code == 200
+    path = "/t/" + created["player_url"].split("/t/", 1)[1]
+    phones = []
+    for name, side in (("A", plan["sides"][0]), ("B", plan["sides"][-1])):
+        phone = app.test_client()
+        token = re.search(rb'name="csrf_token" value="([^"]+)"', phone.get(path).data).group(1).decode()
+        phone.post(path, data={"csrf_token": token, "seat": name, "side": side})
+        page = phone.get(f"/t/{code}").data
+        phones.append([phone, re.search(rb'"X-CSRF-Token": "([^"]+)"', page).group(1).decode(),
+                       SEQ_RE.search(page).group(1).decode()])
+    return code, phones
+
+
+def change_cost(systems=None, count: int = 60, profile_system: str | None = None, forward: bool = False) -> dict:
     """What one change costs the server in each system (issue 38), in-process on the Flask test client:
     the load test's table of the system (scripts/load.py table_plan), a phone of each side, and per
     change: the move (or its Undo) from the first side's phone as the board's form posts it (its answer a
     step), then the step the other side's live stream pushes (pushed_step, as the stream draws it).
     CPU ms per change (move and Undo alternating, medians of 5 rounds), and the board's parts drawn
     again per change, by template (a part served from memory is not counted).  ``profile_system``:
-    cProfile that system's changes and print where the time goes."""
+    cProfile that system's changes and print where the time goes.  ``forward``: played on as a game
+    is, never taken back: the table's moves in turn (a move the rules refuse now is no change) with a
+    roll of 2d6 between them, each change a state the table has not had before (the load test's move
+    and Undo keep a table at one moment, so its boards' parts are mostly served from memory)."""
     import cProfile
     import io
     import pstats
@@ -467,31 +492,22 @@ def change_cost(systems=None, count: int = 60, profile_system: str | None = None
     try:
         for system in systems or load.SYSTEMS:
             plan = load.table_plan(system)
-            api = app.test_client()
-            created = api.post("/api/tables", json={"system": system, "name": "Changes",
-                                                     "sides": plan["sides"]}).get_json()
-            code = created["code"]
-            auth = {"Authorization": "Bearer " + created["player_url"].rsplit("/", 1)[1]}
-            for step in plan["steps"]:
-                assert api.post(f"/api/tables/{code}/actions", json=step, headers=auth).status_code == 200
-            path = "/t/" + created["player_url"].split("/t/", 1)[1]
-            phones = []
-            for name, side in (("A", plan["sides"][0]), ("B", plan["sides"][-1])):
-                phone = app.test_client()
-                token = re.search(rb'name="csrf_token" value="([^"]+)"', phone.get(path).data).group(1).decode()
-                phone.post(path, data={"csrf_token": token, "seat": name, "side": side})
-                page = phone.get(f"/t/{code}").data
-                phones.append([phone, re.search(rb'"X-CSRF-Token": "([^"]+)"', page).group(1).decode(),
-                               SEQ_RE.search(page).group(1).decode()])
+            code, phones = _change_table(app, plan, system)
             move = plan["moves"][0]
-            (a, token, _), b = phones[0], phones[1]
+            refused = [0]
 
             def change(i: int) -> None:
-                url = f"/t/{code}/act" if i % 2 == 0 else f"/t/{code}/undo"
-                form = {"csrf_token": token, **(load.move_form(move) if i % 2 == 0 else {})}
+                (a, token, _), b = phones[0], phones[1]
+                url = f"/t/{code}/act" if i % 2 == 0 or forward else f"/t/{code}/undo"
+                made = plan["moves"][(i // 2) % len(plan["moves"])] if forward else move
+                form = {"csrf_token": token, **(load.move_form(made) if i % 2 == 0 else
+                                                {"type": "roll", "expr": "2d6"} if forward else {})}
                 resp = a.post(url, data=form, headers={
                     "HX-Request": "true", "X-CSRF-Token": token, "Accept-Encoding": "gzip",
-                    "X-Board-Seq": phones[0][2], "X-Open-Units": move["_open"]})
+                    "X-Board-Seq": phones[0][2], "X-Open-Units": made["_open"]})
+                if forward and 400 <= resp.status_code < 500 and resp.status_code not in (403, 404):
+                    refused[0] += 1  # the rules refuse it at this moment: no change
+                    return
                 assert resp.status_code == 200, (system, resp.status_code, resp.data[:300])
                 phones[0][2] = resp.headers.get("X-Board-Seq") or SEQ_RE.search(gzip.decompress(resp.data)).group(1).decode()
                 with app.test_request_context(f"/t/{code}/live"):  # the other side's stream, as it draws
@@ -507,23 +523,30 @@ def change_cost(systems=None, count: int = 60, profile_system: str | None = None
             for i in range(10):
                 change(i)
             rounds, parts = [], []
-            for _ in range(5):
+            for r in range(5):
+                if forward:  # (each round a new table at the plan's moment: its moves not made yet)
+                    code, phones = _change_table(app, plan, system)
+                    change(0)  # (each view's board drawn once)
                 drawn.clear()
+                refused[0] = 0
                 c0 = time.process_time()
                 for i in range(count):
-                    change(i)
-                rounds.append((time.process_time() - c0) / count * 1000)
+                    change(1 + i if forward else 10 + r * count + i)
+                changes = count - refused[0]
+                rounds.append((time.process_time() - c0) / changes * 1000)
                 parts.append(dict(drawn))
-            per = {k: v / count for k, v in parts[-1].items()}
-            out[system] = {"cpu_ms": statistics.median(rounds), "parts": per, "parts_total": sum(per.values())}
-            print(f"{system}: {out[system]['cpu_ms']:.2f} ms CPU per change; parts drawn per change "
+            per = {k: v / changes for k, v in parts[-1].items()}
+            out[system] = {"cpu_ms": statistics.median(rounds), "parts": per, "parts_total": sum(per.values()),
+                           "refused": refused[0]}
+            print(f"{system}: {out[system]['cpu_ms']:.2f} ms CPU per change"
+                  + (f" ({refused[0]} of {count} moves refused)" if forward else "") + "; parts drawn per change "
                   f"{out[system]['parts_total']:.1f}: " + ", ".join(
                       f"{k.replace('board/', '')} {v:.1f}" for k, v in sorted(per.items(), key=lambda kv: -kv[1])))
             if system == profile_system:
                 prof = cProfile.Profile()
                 prof.enable()
                 for i in range(count):
-                    change(i)
+                    change(10 + 5 * count + i)
                 prof.disable()
                 for order in ("cumulative", "tottime"):
                     buf = io.StringIO()
@@ -637,6 +660,8 @@ def main() -> None:
     parser.add_argument("--changes", nargs="*", metavar="SYSTEM",
                         help="only: CPU and parts drawn per change in each system (or those named), in-process")
     parser.add_argument("--profile-system", help="with --changes: cProfile this system's changes")
+    parser.add_argument("--forward", action="store_true",
+                        help="with --changes: played on, never taken back (each change a new state)")
     if sys.argv[1:2] == ["load"]:
         sys.path.insert(0, str(ROOT / "scripts"))
         import load
@@ -645,7 +670,7 @@ def main() -> None:
     if args.profile:
         return profile()
     if args.changes is not None:
-        return change_cost(tuple(args.changes) or None, profile_system=args.profile_system)
+        return change_cost(tuple(args.changes) or None, profile_system=args.profile_system, forward=args.forward)
     if args.report:
         return report_compare(tuple(args.growth))
     if args.synchronous:

@@ -59,6 +59,10 @@ def test_a_dict_inside_a_watched_dict_is_read_key_by_key_under_its_path():
     assert noted(lambda: state.get("game")["fired"]["u2"]) >= {(("state", "game", "fired"), "u2")}
     assert noted(lambda: bool(state["game"]["fired"])) >= {(("state", "game", "fired"), NONEMPTY)}
     assert state["game"] is state["game"]  # watched once per draw
+    # kept: the key read, which says its path is dicts too; a dict read as one alone keeps its own read
+    ctx = {"state": state}
+    assert reads.noted(seen, ctx, frozenset())[0] == ((("state", "game", "fired"), "u1"),)
+    assert reads.noted({(("state", "game"), IS_DICT)}, ctx, frozenset())[0] == ((("state", "game"), IS_DICT),)
 
     def printed(raw, read):
         return reads.value_print({"state": Watched("state", raw)}, read)
@@ -170,20 +174,24 @@ def test_a_content_pack_prints_as_the_digest_of_its_files(tmp_path, monkeypatch)
     assert reads.value_print({"x": {"s": changed}}, "x") != reads.value_print({"x": {"s": first}}, "x")
 
 
-def test_a_variant_is_told_apart_at_its_first_differing_read():
-    """same_prints says what comparing the whole prints said, and stops at the first read that differs
-    (the reads after it are not printed for this variant)."""
+def test_a_variant_is_told_apart_by_its_prints_each_read_printed_once_a_draw():
+    """same_prints says what comparing the whole prints said; a draw prints each read once, however
+    many parts and variants ask (``Prints``: the reads are looked up in C, a part's card reading some
+    hundred values key by key)."""
     then = {"state": Watched("state", {"phase": 1, "round": 2, "units": {"u1": {"hp": 3}}}), "side": "A"}
     now = {"state": Watched("state", {"phase": 2, "round": 2, "units": {"u1": {"hp": 3}}}), "side": "A"}
-    read = (("state", "phase"), ("state", "round"), ("state", "units"))
-    printed = reads.prints(read, then, {}) + reads.own_prints(("side",), then, {})
+    read = (("state", "phase"), ("state", "round"), (("state", "units", "u1"), "hp"))
+    printed = reads.prints(read, then, reads.Prints(then)) + reads.own_prints(("side",), then, {})
+    assert printed == reads.prints(read, then, {}) + reads.own_prints(("side",), then, {})  # (a plain dict: the same)
     none = frozenset()
-    assert reads.same_prints(read, none, ("side",), printed, then, {})
-    shared: dict = {}
+    assert reads.same_prints(read, none, ("side",), printed, then, reads.Prints(then))
+    shared = reads.Prints(now)
     assert not reads.same_prints(read, none, ("side",), printed, now, shared)
-    assert list(shared) == [("state", "phase")]  # stopped there
-    assert not reads.same_prints(read, none, ("side",), printed, {**then, "side": "B"}, {})
-    assert not reads.same_prints(read[:2], none, ("side",), printed, then, {})  # another part's reads
+    assert set(read) <= set(shared)
+    shared.ctx = {}  # printed already: not printed again for another variant
+    assert reads.prints(read, now, shared) == (2, 2, 3)
+    assert not reads.same_prints(read, none, ("side",), printed, {**then, "side": "B"}, reads.Prints(then))
+    assert not reads.same_prints(read[:2], none, ("side",), printed, then, reads.Prints(then))  # another part's reads
 
 
 def test_a_name_the_context_lacked_is_one_set_and_a_variant_goes_when_it_appears():

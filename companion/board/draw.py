@@ -171,7 +171,7 @@ def _draw(row: dict, view: View, errors: dict | None, flash: str | None, version
     ctx["row"], ctx["state"], ctx["seat"] = (Watched("row", ctx["row"]), Watched("state", ctx["state"]),
                                              Watched("seat", ctx["seat"]))
     ctx["unit_result"] = Watched("unit_result", ctx["unit_result"])  # read unit by unit (context.unit_results)
-    board = Board(row["code"], ctx["row"]["seq"], view, "", [], ctx, version=version)
+    board = Board(row["code"], ctx["row"]["seq"], view, "", [], ctx, version=version, texts=reads.Prints(ctx))
     if not (errors or flash):
         board.parts_key = keep.part_key(row["id"], view.role, view.lang, version)
     with forms_of(token):

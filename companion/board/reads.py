@@ -223,25 +223,7 @@ def _print(value):
 def value_print(ctx: dict, read):
     """What one read (a name, or a (watched name, key) pair) finds in ``ctx`` now, as ``_print``."""
     if isinstance(read, tuple):
-        name, key = read
-        path = name if type(name) is tuple else (name,)
-        whole = ctx.get(path[0])
-        if not isinstance(whole, Watched):
-            return MISSING  # a watched name that is not watched now: equal to no recorded print
-        data = whole.raw
-        for step in path[1:]:  # (a nested dict's read: its path from the watched name)
-            data = data.get(step) if type(data) is dict else None
-        if type(data) is not dict:
-            return BROKEN
-        if key == ALL:
-            return _print(data)
-        if key == IS_DICT:
-            return IS_DICT
-        if key == NONEMPTY:
-            return len(data) > 0
-        if key == KEYS:
-            return _print(tuple(data))
-        return _print(data[key]) if key in data else GONE
+        return key_print(dict_at(ctx, read[0]), read[1])
     value = ctx.get(read, MISSING)
     if value is MISSING:
         return GONE
@@ -254,8 +236,70 @@ def value_print(ctx: dict, read):
     return _print(value)
 
 
+def dict_at(ctx: dict, name):
+    """The dict a watched name (or a nested dict's path from one) reads in ``ctx`` now: the dict the
+    board was drawn from; MISSING when the name is not watched now, BROKEN when the path is not dicts."""
+    path = name if type(name) is tuple else (name,)
+    whole = ctx.get(path[0])
+    if not isinstance(whole, Watched):
+        return MISSING  # a watched name that is not watched now: equal to no recorded print
+    data = whole.raw
+    for step in path[1:]:  # (a nested dict's read: its path from the watched name)
+        data = data.get(step) if type(data) is dict else None
+    return data if type(data) is dict else BROKEN
+
+
+def key_print(data, key):
+    """The print of the read of ``key`` in the watched dict ``data`` (``dict_at``)."""
+    if type(data) is not dict:
+        return data  # (MISSING, BROKEN: no recorded print)
+    if type(key) is str and key != ALL:  # (the marks are tuples)
+        return _print(data[key]) if key in data else GONE
+    if key == ALL:
+        return _print(data)
+    if key == IS_DICT:
+        return IS_DICT
+    if key == NONEMPTY:
+        return len(data) > 0
+    if key == KEYS:
+        return _print(tuple(data))
+    return _print(data[key]) if key in data else GONE
+
+
+class Prints(dict):
+    """The prints of one draw's reads, each printed the first time a part asks (``value_print`` in the
+    board's context): a part's reads are then looked up in C (``prints``), not one by one in Python,
+    which is most of what serving a kept part costs once its reads are noted key by key."""
+
+    def __init__(self, ctx: dict):
+        super().__init__()
+        self.ctx = ctx
+        self.dicts: dict = {}  # a watched name or path -> the dict it reads (dict_at), found once a draw
+
+    def __missing__(self, read):
+        if type(read) is tuple:
+            name, key = read
+            data = self.dicts.get(name, MISSING)
+            if data is MISSING:
+                data = self.dicts[name] = dict_at(self.ctx, name)
+            if type(key) is str and key != ALL and type(data) is dict:  # (most reads: one key's value)
+                value = data.get(key, GONE)
+                kind = type(value)
+                found = value if value is None or kind is int or (kind is str and len(value) <= 64) or value is GONE \
+                    else _print(value)
+            else:
+                found = key_print(data, key)
+            self[read] = found
+        else:
+            found = self[read] = value_print(self.ctx, read)
+        return found
+
+
 def prints(reads: tuple, ctx: dict, shared: dict) -> tuple:
-    """The prints of ``reads`` (in that order) in ``ctx``, those of one draw's context kept in ``shared``."""
+    """The prints of ``reads`` (in that order) in ``ctx``, those of one draw's context kept in ``shared``
+    (a ``Prints`` of that context, or a plain dict)."""
+    if type(shared) is Prints:
+        return tuple(map(shared.__getitem__, reads))
     out = []
     for read in reads:
         found = shared.get(read, MISSING)
@@ -283,18 +327,15 @@ def own_prints(reads: tuple, ctx: dict, shared: dict) -> tuple:
 
 def same_prints(reads: tuple, absent: frozenset, own: tuple, printed: tuple, ctx: dict, shared: dict) -> bool:
     """Whether ``prints(reads) + own_prints(own)`` would be ``printed`` and every name of ``absent`` is still
-    not in ``ctx``, stopping at the first read whose value differs: a part's variant drawn from another
-    state is told apart without printing all it read (a part has up to 8 variants, each reading some 30
-    values)."""
-    if len(reads) + len(own) != len(printed) or not absent.isdisjoint(ctx):
+    not in ``ctx``: a part's variant drawn from another state is told apart by its prints, each read of
+    the board printed once a draw (``shared``) however many parts and variants read it (a part has up
+    to 8 variants, a unit's card reading some 100 values)."""
+    n = len(reads)
+    if n + len(own) != len(printed) or not absent.isdisjoint(ctx):
         return False
-    for read, was in zip(reads, printed, strict=False):  # (printed goes on with the own reads)
-        found = shared.get(read, MISSING)
-        if found is MISSING:
-            found = shared[read] = value_print(ctx, read)
-        if found != was:
-            return False
-    return own_prints(own, ctx, shared) == printed[len(reads):]
+    if prints(reads, ctx, shared) != printed[:n]:
+        return False
+    return own_prints(own, ctx, shared) == printed[n:]
 
 
 def noted(reads: set, ctx: dict, own: frozenset) -> tuple[tuple, frozenset, tuple]:
@@ -305,7 +346,12 @@ def noted(reads: set, ctx: dict, own: frozenset) -> tuple[tuple, frozenset, tupl
     such names, checked as one set (``same_prints``: still none of them in the context) rather than one
     by one."""
     board, absent, part = [], set(), []
+    # that a nested dict is a dict is said by any read inside it (its path breaks otherwise: BROKEN)
+    within = {read[0][:n] for read in reads if type(read) is tuple and (type(read[0]) is tuple and read[1] != IS_DICT)
+              for n in range(2, len(read[0]) + 1)}
     for read in sorted(reads, key=repr):
+        if type(read) is tuple and read[1] == IS_DICT and read[0] in within:
+            continue
         if type(read) is not tuple and read not in own:
             value = ctx.get(read, MISSING)
             if value is MISSING:
