@@ -154,8 +154,8 @@ class Watched(dict):
         self._note(ALL)
         return {key: copy.deepcopy(value, memo) for key, value in dict.items(self)}
 
-    # anything that sees (or changes) every key reads the whole dict (json.dumps, dict(x), **x and
-    # deepcopy come here too)
+    # anything that sees the dict as one value (or changes it) reads the whole dict (repr, ==, a copy;
+    # json.dumps, dict(x) and **x go through its keys and values above)
     def _whole(name):
         def whole(self, *args, **kwargs):
             self._note(ALL)
