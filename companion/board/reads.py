@@ -282,14 +282,7 @@ class Prints(dict):
             data = self.dicts.get(name, MISSING)
             if data is MISSING:
                 data = self.dicts[name] = dict_at(self.ctx, name)
-            if type(key) is str and key != ALL and type(data) is dict:  # (most reads: one key's value)
-                value = data.get(key, GONE)
-                kind = type(value)
-                found = value if value is None or kind is int or (kind is str and len(value) <= 64) or value is GONE \
-                    else _print(value)
-            else:
-                found = key_print(data, key)
-            self[read] = found
+            found = self[read] = key_print(data, key)
         else:
             found = self[read] = value_print(self.ctx, read)
         return found
