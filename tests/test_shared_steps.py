@@ -155,6 +155,26 @@ def test_old_files_are_swept_and_a_waiting_tables_outlines_kept(app, folder):
     assert (folder / "snew").read_text() == "2 3\n<p>y</p>"
 
 
+def test_a_gevent_workers_sweep_reads_the_folder_beside_its_loop(app, folder, monkeypatch):
+    """In a gevent worker the folder (thousands of files at 2,000 phones) is swept in one of the hub's
+    threads, never in the loop that carries every stream of the worker."""
+    monkeypatch.setattr(shared, "is_module_patched", lambda name: True)
+    swept_in = []
+    plain = shared._sweep_folder
+    monkeypatch.setattr(shared, "_sweep_folder",
+                        lambda path, now: (swept_in.append(threading.get_ident()), plain(path, now)))
+    with app.test_request_context("/"):
+        shared._write("sold", "1 2\n<p>x</p>")
+        os.utime(folder / "sold", (time.time() - shared.KEEP - 1,) * 2)
+        shared._swept = 0.0
+        shared.put("snew", (2, 3, "<p>y</p>"))
+    deadline = time.monotonic() + 5
+    while (folder / "sold").exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert sorted(os.listdir(folder)) == ["snew"]
+    assert swept_in and swept_in[0] != threading.get_ident()
+
+
 def test_the_server_makes_the_folder_for_several_workers_and_takes_it_away(tmp_path, monkeypatch):
     """companion/serving.py: the folder is made by the master for its workers (named to them in the
     environment they inherit), taken away when it stops, and a killed server's is taken away at the next
