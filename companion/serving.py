@@ -127,16 +127,20 @@ def post_fork(server, worker) -> None:
 
 
 # A gevent worker collects its cyclic garbage by the clock (issue 25): the young objects every
-# COLLECT_EVERY seconds, the middle generation every 20th time, all of it every 6,000th (5 minutes).
+# COLLECT_EVERY seconds, all of it every FULL_EVERY-th time (5 minutes).
 # CPython 3.11 counts the young generation's size as the objects made minus those freed, old or young
 # (gcmodule.c), so where old objects die as fast as new ones are made (a kept board replaced at each
 # change) the young generation grows far past its threshold before it is collected: at 2,000 live
 # phones a collection of "2,001" young objects took 30-75 ms and one of the middle generation up to
 # 110 ms, the push's p99.  By the clock each collection finds at most 50 ms of survivors (sync p99
 # 127-131 -> 87-99 ms; the full collection every 5 minutes pauses a worker ~0.2 s at 2,000 phones:
-# docs/performance.md, 2026-11-27).
+# docs/performance.md, 2026-11-27).  The middle generation is not collected on its own: at 2,000 live
+# phones its collection, once a second, took 19-59 ms (2 % of a worker) and found no garbage the young
+# one had not (~80 objects either way); without it the sync delay's p90 was 82-106 ms against 222-419
+# (docs/performance.md, 2026-11-30).  What outlives a young collection is freed by its reference count,
+# or at the full collection.
 COLLECT_EVERY = 0.05
-MIDDLE_EVERY, FULL_EVERY = 20, 6000
+FULL_EVERY = 6000
 
 
 def _collector() -> None:
@@ -144,7 +148,7 @@ def _collector() -> None:
     while True:
         gevent.sleep(COLLECT_EVERY)
         turn += 1
-        gc.collect(2 if turn % FULL_EVERY == 0 else 1 if turn % MIDDLE_EVERY == 0 else 0)
+        gc.collect(2 if turn % FULL_EVERY == 0 else 0)
 
 
 def post_worker_init(worker) -> None:

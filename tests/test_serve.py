@@ -206,6 +206,49 @@ def test_a_gevent_worker_collects_its_cyclic_garbage_by_the_clock():
         gc.enable()
 
 
+def test_a_gevent_worker_never_collects_the_middle_generation_alone(monkeypatch):
+    """The middle generation's collection found nothing the young one had not and paused a worker up to
+    59 ms a second at 2,000 phones: the young generation by the clock, and everything every
+    FULL_EVERY-th time, where garbage that outlived a young collection goes."""
+    import gc
+    import weakref
+
+    import gevent
+
+    from companion import serving
+
+    class Node:
+        pass
+
+    monkeypatch.setattr(serving, "FULL_EVERY", 6)
+    collected = []
+
+    def note(phase, info):
+        if phase == "start":
+            collected.append(info["generation"])
+    worker = serving.Worker.__new__(serving.Worker)
+    gc.callbacks.append(note)
+    try:
+        serving.post_worker_init(worker)
+        node = Node()
+        node.self = node
+        gone = weakref.ref(node)
+        gevent.sleep(serving.COLLECT_EVERY * 2.5)  # (a young collection or two: it is old now)
+        del node
+        deadline = time.monotonic() + 5
+        while gone() is not None and time.monotonic() < deadline:
+            gevent.sleep(serving.COLLECT_EVERY)
+        assert gone() is None
+        while len(collected) < 25 and time.monotonic() < deadline:  # (the middle one was every 20th)
+            gevent.sleep(serving.COLLECT_EVERY)
+        assert 2 in collected and 1 not in collected and 0 in collected and len(collected) >= 25
+    finally:
+        gc.callbacks.remove(note)
+        worker.collector.kill()
+        gc.unfreeze()
+        gc.enable()
+
+
 def test_companion_serve_holds_50_live_streams_and_each_hears_every_change(tmp_path):
     """Issue 36: `companion serve` froze as soon as four phones held live streams (a change got no
     answer in 10 s, both workers waiting on a lock made before gevent patched them): the master had
