@@ -11,7 +11,7 @@ the step with a poll, the one path the polls take too.  A phone that reconnects 
 
 Across processes (and app servers): every server worker watches the database itself.  One thread per
 process looks every ``TICK`` at what was committed since (companion/store/push.py: SQLite's
-``PRAGMA data_version`` and a read of the watched tables' seqs; PostgreSQL's ``NOTIFY``, heard on
+``PRAGMA data_version`` and a read of the events since its last look; PostgreSQL's ``NOTIFY``, heard on
 one connection) and wakes the waiters of the tables that moved.  Nothing new to run beside
 the app (no broker), and a commit reaches a stream in at most ``TICK`` plus a wake-up.  Measured in
 scripts/load.py --live (docs/performance.md).
