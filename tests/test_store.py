@@ -354,3 +354,28 @@ def test_a_table_made_after_a_deleted_one_shows_its_own_board(client):
     new = phone.create(name="Right game", seat="Anna")
     page = client.get(f"/t/{new}").data
     assert b"Right game" in page and b"Wrong game" not in page and old.encode() not in page
+
+
+def test_the_boards_undo_and_redo_lines_are_one_read_each(path):
+    """What Undo and Redo would act on, as every board at every change shows it: one statement each (on
+    PostgreSQL each is a round trip that holds the worker), the label of the same moves as before."""
+    db = store.open_db(path)
+    code = new_table(db)
+    for by in (-3, -2):
+        store.act(db, code, {"type": "adjust", "unit": "u1", "tracker": "hp", "by": by}, ctx())
+    store.undo(db, code, ctx("Ben"))
+    row = store.table(db, code)
+    statements = []
+    real = db.execute
+    db.execute = lambda sql, *a, **k: statements.append(sql) or real(sql, *a, **k)
+    try:
+        log = store.board_log(db, row["id"], None, rolls=0, row=row)
+    finally:
+        del db.execute
+    assert len(statements) == 2
+    assert (log["undo"], log["undo_seq"]) == ("Anna: Victory HP -3 (500 → 497)", 3)
+    assert (log["redo"], log["redo_seq"]) == ("Anna: Victory HP -2 (497 → 495)", 4)
+    store.undo(db, code, ctx("Ben"))
+    store.undo(db, code, ctx("Ben"))  # (the add-unit: the set-up alone is left, never undone)
+    log = store.board_log(db, row["id"], None, rolls=0, row=store.table(db, code))
+    assert log["undo"] is None and log["redo"] == "Anna: Victory joins Side A"
