@@ -265,7 +265,7 @@ def _undo(code: str, redo: bool):
         if expect is not None and (isinstance(expect, bool) or not isinstance(expect, int)):
             raise RuleError(_("target must be the integer seq of the event you mean to redo.") if redo
                             else _("target must be the integer seq of the event you mean to undo."), "target")
-        result = store.undo(get_db(), code, ctx_for(g.table, seat), redo=redo, expect=expect)
+        result = store.undo(get_db(), code, ctx_for(g.table, seat), redo=redo, expect=expect, known=dict(g.table))
     except Moved as exc:
         return jsonify({"error": exc.message, "field": exc.field, "top": exc.top}), 409
     except RuleError as exc:

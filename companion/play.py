@@ -303,7 +303,7 @@ def _undo(code: str, redo: bool):
         # seq was sent (a label here) is answered with the fresh board.
         expect = request.form.get("expect")
         expect = None if expect is None else int(expect) if INT_RE.match(expect) else -1
-        done = store.undo(get_db(), code, ctx_for(g.table, seat), redo=redo, expect=expect)
+        done = store.undo(get_db(), code, ctx_for(g.table, seat), redo=redo, expect=expect, known=dict(g.table))
     except RuleError as exc:
         return _answer(code, seat, exc)
     return _answer(code, seat, None, done["row"])

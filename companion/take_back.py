@@ -257,11 +257,10 @@ def _mark(db, table_id: int, chain: list[dict], killed: dict[int, dict] | None =
 def append_undo(db, row: dict, redo: bool, seat: str, side, ts=None) -> tuple[int, str, int, dict]:
     """An undo or redo on the chain (store.chain._append_undo); when what it takes back or brings back is
     a take-back, the log's marks of that take-back's moves follow (after_undo)."""
-    done = _append_undo(db, row, redo, seat, side, ts)
-    target = done[2]
-    if links.move_of(db, row["id"], target)[0] == actions.TAKE_BACK:
+    seq, label, target, state, type_ = _append_undo(db, row, redo, seat, side, ts)
+    if type_ == actions.TAKE_BACK:
         after_undo(db, row["id"], target, row.get("done_top"))
-    return done
+    return seq, label, target, state
 
 
 def after_undo(db, table_id: int, target: int, top: int | None) -> None:

@@ -379,3 +379,37 @@ def test_the_boards_undo_and_redo_lines_are_one_read_each(path):
     store.undo(db, code, ctx("Ben"))  # (the add-unit: the set-up alone is left, never undone)
     log = store.board_log(db, row["id"], None, rolls=0, row=store.table(db, code))
     assert log["undo"] is None and log["redo"] == "Anna: Victory joins Side A"
+
+
+def test_an_undo_and_a_redo_read_what_they_need_once(path):
+    """An Undo (and a Redo) tapped on a phone takes the row its request read when nothing was written since
+    (10-100 KB of state, not read again inside the write), and reads the move it acts on once: four reads
+    for an undo, three for a redo (an Undo read eight before, each a round trip on PostgreSQL).  A row
+    read before another phone's move is read again, and the newest move is the one undone."""
+    db = store.open_db(path)
+    code = new_table(db)
+    for by in (-3, -2):
+        store.act(db, code, {"type": "adjust", "unit": "u1", "tracker": "hp", "by": by}, ctx())
+    statements = []
+    real, real_query = db.execute, db.query
+    db.execute = lambda sql, *a, **k: statements.append(sql) or real(sql, *a, **k)
+    db.query = lambda sql, *a, **k: statements.append(sql) or real_query(sql, *a, **k)
+    reads = {}
+    try:
+        for kind in ("undo", "redo", "undo again"):
+            known = store.table(db, code)  # (the tap's request read it)
+            statements.clear()
+            done = store.undo(db, code, ctx("Ben"), redo=kind == "redo", expect=4, known=known)
+            reads[kind] = [s for s in statements if s.lstrip().lower().startswith(("select", "with"))
+                           and "pg_advisory" not in s]  # (PostgreSQL's lock on the table: the write's own)
+    finally:
+        del db.execute, db.query
+    assert [len(reads[kind]) for kind in ("undo", "redo", "undo again")] == [4, 3, 4], reads
+    assert not any("select *" in s for kind in reads for s in reads[kind])
+    assert done["target"] == 4 and store.table(db, code)["state"]["units"]["u1"]["trackers"]["hp"]["value"] == 497
+    stale = dict(store.table(db, code))
+    store.act(db, code, {"type": "adjust", "unit": "u1", "tracker": "hp", "by": -5}, ctx("Cleo"))  # (another phone)
+    done = store.undo(db, code, ctx("Ben"), known=stale)
+    assert done["target"] == 8 and done["row"]["seq"] == 9  # (Cleo's move, not the one the row named)
+    assert store.table(db, code)["state"]["units"]["u1"]["trackers"]["hp"]["value"] == 497
+    assert store.history(db, code)["undo"] == "Anna: Victory HP -3 (500 → 497)"

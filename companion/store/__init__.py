@@ -20,7 +20,6 @@ from companion.store.chain import (  # noqa: F401
     _insert_event,
     _link,
     _state_at,
-    _text,
     down_to_kept,
     in_force_of_type,
     now,

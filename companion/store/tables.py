@@ -109,16 +109,21 @@ def _new_id(db) -> int | None:
     return new
 
 
+def _current(db, code: str, known: dict | None) -> dict:
+    """The table's row inside a write: ``known`` (the row as the caller read it just now: not read again,
+    10-100 KB of state) if nothing was written since, else read."""
+    if known is not None and table_seq(db, code) == known["seq"]:
+        return known  # the seq moves with every write: the row read before the lock is the table
+    return table(db, code)
+
+
 def act(db, code: str, args: dict, ctx: Ctx, expect_seq: int | None = None,
         known: dict | None = None) -> dict:
     """Validate, decide and apply one action in one transaction; returns seq, label, payload, the
     new state and the table's row after it.  ``known``: the row as the caller read it just now,
     taken (and brought up to date) instead of reading it again if nothing was written since."""
     with write_lock(db, code=code):
-        if known is not None and table_seq(db, code) == known["seq"]:
-            row = known  # the seq moves with every write: the row read before the lock is the table
-        else:
-            row = table(db, code)
+        row = _current(db, code, known)
         if row["finished"]:
             raise Finished(_("This game is finished: it can be browsed but not changed."), "type")
         if expect_seq is not None and expect_seq != row["seq"]:
@@ -175,16 +180,17 @@ def seated(db, code: str, row: dict | None = None) -> list[dict]:
     return _seats(db, row["id"], row["seq"], row["state"]["sides"])
 
 
-def undo(db, code: str, ctx: Ctx, redo: bool = False, expect: int | None = None) -> dict:
+def undo(db, code: str, ctx: Ctx, redo: bool = False, expect: int | None = None, known: dict | None = None) -> dict:
     """Undo the last action in force (or redo the last undone one): a snapshot and a short chain.
     ``expect``: the seq of the event the caller means to take back (or bring back); checked in
-    the same locked write, so a move another phone makes meanwhile is never the one undone."""
+    the same locked write, so a move another phone makes meanwhile is never the one undone.
+    ``known``: the row as the caller read it just now, as ``act`` takes it."""
     with write_lock(db, code=code):
-        row = table(db, code)
+        row = _current(db, code, known)
         if row["finished"]:
             raise Finished(_("This game is finished: it can be browsed but not changed."), "type")
         if expect is not None:
-            now = _next_undo(db, row["id"], redo)
+            now = _next_undo(db, row["id"], redo, row=row)
             if now is None or now[0] != expect:
                 top = {"seq": now[0], "label": now[1]} if now else None
                 if redo:
