@@ -431,7 +431,8 @@ def test_a_broadside_sends_the_panels_line_it_changed_not_the_panel(app):
 def test_the_boards_of_a_change_read_its_row_log_and_roster_once(app, club, monkeypatch):
     """Each view's board at a change is drawn from the same row, undo, rolls and roster (a seat's own
     filter is Python's): this process reads them once per change, not once per view (a round trip
-    each on PostgreSQL), and the next change reads afresh."""
+    each on PostgreSQL), and the next change reads afresh.  The row is the one the tap's move left
+    (its answer drew from it): not read again at all."""
     from companion import store
     from companion.db import get_db
     reads = []
@@ -446,12 +447,16 @@ def test_the_boards_of_a_change_read_its_row_log_and_roster_once(app, club, monk
         anna.act(do="adjust unit=u2 tracker=hp by=-1")  # (Anna's answer: her view's board)
         with app.test_request_context():
             head = store.table_head(get_db(), anna.code)
-            # (Anna's answer drew her view's board from the row it wrote: the others read it once)
+            # (Anna's answer drew her view's board from the row her move left: the others draw from it too)
             monkeypatch.setattr(store, "table", lambda *a, **k: reads.append("row") or real_row(*a, **k))
             boards = {id(b): b for b in (answer.kept_board(anna.code, seat, head) for seat in seats)}
             monkeypatch.setattr(store, "table", real_row)
-        assert len(boards) == 3 and reads == ["log", "roster", "row"]  # Red's, Blue's, the spectators'
+        assert len(boards) == 3 and reads == ["log", "roster"]  # Red's, Blue's, the spectators'
         assert {b.context["history"]["undo"] for b in boards.values()} == {undo}
+        with app.test_request_context():
+            hp = store.table(get_db(), anna.code)["state"]["units"]["u2"]["trackers"]["hp"]["value"]
+        assert {(b.seq, b.context["state"].raw["units"]["u2"]["trackers"]["hp"]["value"]) for b in boards.values()} \
+            == {(head[1], hp)} and hp == int(undo.split("→ ")[1].rstrip(")"))
 
 
 def test_what_is_read_once_per_change_is_kept_for_each_tables_newest_seq_only(app):

@@ -45,6 +45,8 @@ def kept_board(code: str, seat: dict, head: tuple | None = None, row: dict | Non
             # every view's board at a change draws from one read of the row (its state decoded once):
             # the row at a seq never changes (one read late may be a newer seq's: drawn at its own)
             row = keep.once_at("row", head[0], head[1], lambda: store.table(db, code))
+        else:  # (a tap's answer: the row its move left is the one the other views' boards draw from, not read again)
+            row = keep.once_at("row", head[0], head[1], lambda: row)
         board = draw(row, view, version=version)
         keep.keep(row["id"], view, version, board)
         if shared.folder():  # any worker can work out the steps from it (board/shared.py)
