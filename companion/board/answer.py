@@ -32,7 +32,8 @@ def open_units() -> set[str]:
 def kept_board(code: str, seat: dict, head: tuple | None = None, row: dict | None = None,
                version: str | None = None) -> Board | None:
     """The board for the seat's view at the table's seq: kept by this process, or drawn now and kept.
-    ``head``: (id, seq, system) if the caller has it; ``row``: the table, drawn from if at that seq;
+    ``head``: (id, seq, system) if the caller has it; ``row``: the table, drawn from if at that seq (the
+    whole row as the store gives it, never one view's: every view's board at that seq draws from it);
     ``version``: keep.version if the caller read it."""
     db = get_db()
     head = head or store.table_head(db, code)
