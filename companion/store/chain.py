@@ -49,6 +49,22 @@ def _link(db, table_id: int, seq: int) -> tuple:
                       [table_id, seq]).fetchone()
 
 
+def top_move(db, table_id: int, top: int) -> tuple | None:
+    """What an Undo acts on: (link, seq, type, seat, label, payload, said) of the move ``top`` of the chain
+    (its link None: the table's set-up, never undone), in one read.  The one reading of it: the
+    board's Undo line and the Undo itself (on PostgreSQL each read is a round trip that holds the worker)."""
+    return db.execute("select link, seq, type, seat, label, payload, said from events where table_id = ? and seq = ?",
+                      [table_id, top]).fetchone()
+
+
+def redo_move(db, table_id: int, undone_event: int) -> tuple | None:
+    """What a Redo acts on: (the undo's link, seq, type, seat, label, payload, said) of the move the undo
+    event ``undone_event`` took back, in one read; the board's Redo line and the Redo itself read it here."""
+    return db.execute("select u.link, e.seq, e.type, e.seat, e.label, e.payload, e.said from events u join events e"
+                      " on e.table_id = u.table_id and e.seq = u.target where u.table_id = ? and u.seq = ?",
+                      [table_id, undone_event]).fetchone()
+
+
 def _append_action(db, row: dict, payload: dict, seat: str, side, ts=None) -> tuple[int, str, dict]:
     """Apply one action event on the table's state and store it, linked on the undo chain."""
     entry = actions.lookup(payload["type"], row["system"])
@@ -94,15 +110,10 @@ def _append_undo(db, row: dict, redo: bool, seat: str, side, ts=None) -> tuple[i
     """Undo the action on top of the chain (or redo the last one undone) and store the event: (its seq,
     its label, the move it took back or brought back, the state, that move's type)."""
     table_id, seq = row["id"], row["seq"] + 1
-    # the move and what links to it in one read each (on PostgreSQL each read is a round trip that holds
-    # the worker: an Undo tapped at a table read 18 statements, issue 39)
     if redo:
         if row.get("undone_event") is None:
             raise RuleError(_("Nothing to redo."), "redo")
-        undone_link, target, type_, target_label, payload, target_said = db.execute(
-            "select u.link, u.target, e.type, e.label, e.payload, e.said from events u join events e"
-            " on e.table_id = u.table_id and e.seq = u.target where u.table_id = ? and u.seq = ?",
-            [table_id, row["undone_event"]]).fetchone()
+        undone_link, target, type_, _seat, target_label, payload, target_said = redo_move(db, table_id, row["undone_event"])
         payload = json.loads(payload)
         if type_ == actions.TAKE_BACK:  # what it left is its snapshot (companion/take_back.py)
             state = _state_at(db, table_id, target)
@@ -111,8 +122,7 @@ def _append_undo(db, row: dict, redo: bool, seat: str, side, ts=None) -> tuple[i
         top, undone, link, withdrawn = target, undone_link, None, 0
     else:
         target = row.get("done_top")
-        parent, type_, target_label, target_said = db.execute(
-            "select link, type, label, said from events where table_id = ? and seq = ?", [table_id, target]).fetchone()
+        parent, _seq, type_, _seat, target_label, _payload, target_said = top_move(db, table_id, target)
         if parent is None:
             raise RuleError(_("Nothing to undo."), "undo")
         state = _state_at(db, table_id, parent)

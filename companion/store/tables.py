@@ -14,7 +14,7 @@ from companion import take_back as tb  # (store.take_back is the locked write of
 from companion.actions import Ctx
 from companion.errors import Finished, Moved, RuleError, Stale
 from companion.said import _
-from companion.store.chain import _append_action, _insert_event, now
+from companion.store.chain import _append_action, _insert_event, now, redo_move, top_move
 from companion.store.engine import Postgres, write_lock
 
 CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no 0/O, 1/I: read aloud across a table
@@ -206,17 +206,14 @@ def _next_undo(db, table_id: int, redo: bool = False, row: dict | None = None) -
     length."""
     top, undone_event = (row["done_top"], row["undone_event"]) if row else db.execute(
         "select done_top, undone_event from tables where id = ?", [table_id]).fetchone()
-    # one read each (a board drawn at every change reads both: on PostgreSQL each read is a round trip)
-    if redo:  # the move the newest undo that can still be redone took back
-        found = undone_event is not None and db.execute(
-            "select e.seq, e.seat, e.label, e.said from events u join events e on e.table_id = u.table_id"
-            " and e.seq = u.target where u.table_id = ? and u.seq = ?", [table_id, undone_event]).fetchone()
-    else:  # the top of the chain, unless it is the table's set-up (linked to nothing: never undone)
-        found = top is not None and db.execute("select seq, seat, label, said from events where table_id = ? and seq = ?"
-                                               " and link is not null", [table_id, top]).fetchone()
-    if not found:
+    if redo:
+        found = redo_move(db, table_id, undone_event) if undone_event is not None else None
+    else:  # (the table's set-up, linked to nothing, is never undone)
+        found = top_move(db, table_id, top) if top is not None else None
+        found = found if found is not None and found[0] is not None else None
+    if found is None:
         return None
-    seq, seat, label, said = found
+    _link, seq, _type, seat, label, _payload, said = found
     said = None if said is None else json.loads(said)
     if not seat:
         return seq, label, said
