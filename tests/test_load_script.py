@@ -36,6 +36,22 @@ def test_percentiles_are_ranks_of_the_sorted_values():
     assert (load.pct(values, 50), load.pct(values, 99), load.pct(values, 100)) == (51, 99, 100)
 
 
+def test_the_rooms_taps_come_at_the_stated_rate_from_the_first_second():
+    """Every phone taps about every ``2 * every`` seconds (x0.5-1.5), starting where a game long under
+    way would be: the room's taps per second stay at phones / (2 * every) through the whole window,
+    without the climb and fall that phones all starting their first interval at once made."""
+    import random
+    rng, every, phones, span, width = random.Random(7), 20.0, 20_000, 120, 5
+    counts = [0] * (span // width)
+    for _ in range(phones):
+        due = load.first_tap(rng, every)
+        while due < span:
+            counts[int(due // width)] += 1
+            due += load.next_tap(rng, every)
+    stated = phones / (2 * every) * width
+    assert all(0.9 < count / stated < 1.1 for count in counts), [round(c / stated, 2) for c in counts]
+
+
 def test_a_short_run_polls_boards_after_changes_and_taps_without_errors(tmp_path):
     """Two phones at one table for a few seconds, tapping every second: the other phone's poll
     brings the changed board (its seq followed), nothing fails, the floor runs beside it."""
