@@ -308,6 +308,7 @@ class Results:
         self.answered: dict[tuple[str, int], float] = {}  # (table, seq) -> when the tap that made it was answered
         self.error_kinds: dict[str, int] = {}
         self.lag: list[float] = []
+        self.pauses: list[tuple[float, float]] = []  # (clock time, ms) of each wake of this client 50+ ms late
         self.change_bytes: list[int] = []
         self.pushed = 0  # steps a live stream pushed (the phone asked for nothing)
         # per system: its taps' and sync delays' times, the moves its rules refused (a second phone's
@@ -826,6 +827,8 @@ async def run_target(target: str, args, phones_n: int) -> dict:
                 await sleep_until(loop, due)
                 if due >= measure_from:
                     res.lag.append(loop.time() - due)
+                    if loop.time() - due > 0.05:  # this client paused: its samples then are late too
+                        res.pauses.append((round(time.time(), 3), round((loop.time() - due) * 1000, 1)))
 
         tasks = [asyncio.ensure_future(sample())]
         if args.live and not floor:
@@ -863,6 +866,7 @@ async def run_target(target: str, args, phones_n: int) -> dict:
         return {"target": label, "phones": phones_n, "tables": tables, "duration": round(wall, 1),
                 "times": {k: [round(t * 1000, 3) for t in v] for k, v in res.times.items()},
                 "ended": {k: [round(t, 3) for t in v] for k, v in res.ended.items()},
+                "client_pauses": res.pauses,
                 "errors": res.errors, "error_kinds": res.error_kinds, "live": bool(args.live and not floor),
                 "pushed": res.pushed,
                 "server_cpu": (ticks1 - ticks0) / HZ / wall * 100, "server_rss_mb": rss_peak / 2**20,
