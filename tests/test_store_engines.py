@@ -142,6 +142,43 @@ def test_a_committed_move_is_announced_with_its_table_and_seq(db_target):
         assert heard == [f"{code} -1"]
 
 
+def test_a_write_notifies_nothing_inside_its_transaction(db_target):
+    """A NOTIFY inside a write takes one lock of the whole database at its commit and holds it until the
+    commit is on disk, so the moves of every table would commit one at a time (schema m016): the
+    database announces nothing by itself, only the store's write does, once it has committed."""
+    db = store.open_db(db_target)
+    code = _play(db)
+    with psycopg.connect(db_target, autocommit=True) as listener:
+        assert listener.execute("select tgname from pg_trigger where tgrelid = 'tables'::regclass "
+                                "and not tgisinternal").fetchall() == []
+        listener.execute("listen companion")
+        with psycopg.connect(db_target, autocommit=True) as writer:  # a seq moved by no write of the store's
+            writer.execute("update tables set seq = seq + 1 where code = %s", [code])
+        assert [n.payload for n in listener.notifies(timeout=0.5, stop_after=1)] == []
+        done = store.act(db, code, {"type": "adjust", "unit": "u1", "tracker": "hp", "by": -1}, ctx())
+        assert [n.payload for n in listener.notifies(timeout=2, stop_after=1)] == [f"{code} {done['seq']}"]
+
+
+def test_a_change_whose_announcement_was_lost_is_read_within_a_second(db_target):
+    """An app server killed between a move's commit and its announcement: the other servers read every
+    watched table's seq each ``WHOLE_EVERY`` and so hear of the move all the same."""
+    from companion.store import push
+    db = store.open_db(db_target)
+    code = _play(db)
+    changes = push.changes_of(db_target)
+    try:
+        seq = changes.seqs([code], [code])[code]  # (listening from now on; the seq read once)
+        with psycopg.connect(db_target, autocommit=True) as writer:  # committed, never announced
+            writer.execute("update tables set seq = seq + 1 where code = %s", [code])
+        seen, deadline = None, time.monotonic() + push.WHOLE_EVERY + 2
+        while not seen and time.monotonic() < deadline:
+            seen = changes.seqs([code], [])
+            time.sleep(0.05)
+        assert seen == {code: seq + 1}
+    finally:
+        changes.close()
+
+
 SQL_CALL = re.compile(r"\.(execute|executemany|executescript|query)\(|\bimport (sqlite3|psycopg)|\bfrom (sqlite3|psycopg)")
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import fcntl
 import importlib.util
+import logging
 import os
 import re
 import sqlite3
@@ -194,7 +195,7 @@ def write_lock(db, wait: bool = True, code: str | None = None):
     of waiting for another writer (what a read does that only keeps what it drew: it never waits
     for, nor needs, the write lock; issue 30 item 6)."""
     if isinstance(db, Postgres):
-        with db.transaction():
+        with db.transaction(code):
             key = f"table {code}" if code else "store"
             if wait:
                 db.execute("select pg_advisory_xact_lock(hashtext(?))", [key])
@@ -312,16 +313,29 @@ class Postgres:
             yield dict(zip(names, row, strict=True))
 
     @contextmanager
-    def transaction(self):
+    def transaction(self, code: str | None = None):
+        """A transaction; ``code``: the table it writes, announced to every app server once the outermost
+        transaction has committed (companion/store/push.py).  Announced after the commit, not by a NOTIFY
+        inside it: a NOTIFY holds one lock of the whole database from its commit until that commit is on
+        disk, so the moves of every table would commit one at a time (schema m016)."""
         if self.in_transaction:  # (a write inside a write: the outer transaction is the one)
+            if code:
+                self._local.moved.add(code)
             yield
             return
-        with self.pool.connection() as conn, conn.transaction():
-            self._local.tx = conn
-            try:
-                yield
-            finally:
-                self._local.tx = None
+        with self.pool.connection() as conn:
+            self._local.moved = {code} if code else set()
+            with conn.transaction():
+                self._local.tx = conn
+                try:
+                    yield
+                finally:
+                    self._local.tx = None
+            for moved in sorted(self._local.moved):  # (committed: a rolled-back write is not announced)
+                try:
+                    conn.execute("select companion_announce(%s)", [moved])
+                except Exception:  # noqa: BLE001 - the write stands; the servers re-read every watched seq each second
+                    logging.getLogger(__name__).exception("the change of table %s was not announced", moved)
 
     def close(self) -> None:
         """(The pool is the process's, kept for its life.)"""

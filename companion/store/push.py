@@ -4,10 +4,11 @@
 SQLite (one machine): ``PRAGMA data_version`` moves at every commit by any connection, so a look
 every tick costs one pragma while nothing happens, and when something did, a read of the events
 written since the last look (every change of a table's seq writes its event).  PostgreSQL (several
-app servers): every committed change of a table's seq is announced by the database itself (the
-trigger of migration m013: ``NOTIFY companion, 'CODE SEQ'``); each server ``LISTEN``s on one
-connection and reads what it heard; the database is asked only for the seqs of tables a stream
-starts watching.
+app servers): every committed write of a table is announced once it has committed (``NOTIFY
+companion, 'CODE SEQ'``, by the write: engine.py ``Postgres.transaction``, schema m016); each server
+``LISTEN``s on one connection and reads what it heard; the database is asked for the seqs of tables a
+stream starts watching, and of every watched table each ``WHOLE_EVERY`` (an announcement lost between
+a commit and its NOTIFY, the app server killed in that moment, is made up for within a second).
 """
 from __future__ import annotations
 
@@ -18,9 +19,10 @@ from companion.store.engine import is_postgres
 
 GONE = -1  # the seq of a table that is no longer there
 CHANNEL = "companion"
-# s between two reads of every watched table's seq on SQLite, besides the reads of the events since the
-# last look: a deleted table, or a commit that wrote no event (a seat's lock, the library), is seen at
-# the next look that finds no new event, or at the latest this long after
+# s between two reads of every watched table's seq, besides the reads of the events since the last look
+# (SQLite) or the announcements heard (PostgreSQL): on SQLite a deleted table, or a commit that wrote no
+# event (a seat's lock, the library), is seen at the next look that finds no new event, or at the latest
+# this long after; on PostgreSQL a change whose announcement was lost
 WHOLE_EVERY = 1.0
 
 
@@ -80,6 +82,7 @@ class PostgresChanges:
         self.url = url
         self.conn = None
         self.heard: dict[str, int] = {}
+        self.whole_at = 0.0  # (time.monotonic) when every watched table's seq is read again
 
     def close(self) -> None:
         if self.conn is not None:
@@ -106,9 +109,13 @@ class PostgresChanges:
         pgconn.consume_input()
         while (note := pgconn.notifies()) is not None:
             self._hear(note.extra.decode())
+        now = time.monotonic()
+        if now >= self.whole_at and codes:
+            self.whole_at, fresh = now + WHOLE_EVERY, codes
         if fresh:
             found = dict(self.conn.execute("select code, seq from tables where code = any(%s)", [list(fresh)]).fetchall())
-            self.heard.update({code: found.get(code, GONE) for code in fresh})
+            for code in fresh:  # (an announcement heard meanwhile may be newer than the read)
+                self._hear(f"{code} {found.get(code, GONE)}")
         heard, self.heard = self.heard, {}
         watched = {code: heard[code] for code in codes if code in heard}
         return watched or None

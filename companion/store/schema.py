@@ -185,7 +185,8 @@ def m012_reveal_labels_without_ids(db) -> None:
 def m013_push(db) -> None:
     """PostgreSQL only (issue 39): a committed change of a table's seq is announced to every app server
     (``NOTIFY companion, 'CODE SEQ'``; a deleted table, 'CODE -1'), which wakes its live streams
-    (companion/store/push.py).  SQLite's servers watch ``PRAGMA data_version`` instead: nothing to add."""
+    (companion/store/push.py).  SQLite's servers watch ``PRAGMA data_version`` instead: nothing to add.
+    (m016 announces after the commit instead, and drops this trigger.)"""
     if not isinstance(db, Postgres):
         return
     db.execute("""create or replace function companion_announce() returns trigger as $$
@@ -216,6 +217,26 @@ def m015_said(db) -> None:
     phone draws it in its own language; the English ``label`` stays (the API, old readers).  Events
     stored before have none and read in their English."""
     table_of(db, "events").add_column("said", str)
+
+
+@migrations()
+def m016_announce_after_commit(db) -> None:
+    """PostgreSQL only (issue 39): a table's change is announced after its transaction has committed, by
+    the write itself (companion/store/engine.py ``write_lock``), not by m013's trigger inside it.  A
+    transaction that NOTIFYs takes one lock for the whole database at its commit and holds it until its
+    commit is on disk (PostgreSQL's async.c serializes the notification queue so), so every move of every
+    table committed one after another: at 1,000 phones COMMITs waited 50-400 ms for that lock
+    (``log_lock_waits``, docs/performance.md session 18).  ``companion_announce(code)`` notifies in a
+    transaction of its own whose commit does not wait for the disk (it stores nothing)."""
+    if not isinstance(db, Postgres):
+        return
+    db.execute("drop trigger if exists tables_announce on tables")
+    db.execute("drop function if exists companion_announce()")
+    db.execute("""create or replace function companion_announce(moved text) returns void as $$
+begin
+  perform set_config('synchronous_commit', 'off', true);
+  perform pg_notify('companion', moved || ' ' || coalesce((select seq from tables where code = moved), -1));
+end $$ language plpgsql""")
 
 
 # --- what a migration uses of a table, on PostgreSQL ----------------------------------------------
