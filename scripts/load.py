@@ -533,9 +533,12 @@ async def act_loop(phone: Phone, res: Results, start: float, end: float, measure
         due += next_tap(rng, every)
 
 
+TAP_SPREAD = (0.5, 1.5)  # a phone's interval between two taps: ``2 * every`` times a factor drawn in here
+
+
 def next_tap(rng: random.Random, every: float) -> float:
-    """Seconds from one of a phone's taps to its next: ``2 * every`` x0.5-1.5."""
-    return 2 * every * rng.uniform(0.5, 1.5)
+    """Seconds from one of a phone's taps to its next: ``2 * every`` x0.5-1.5 (``TAP_SPREAD``)."""
+    return 2 * every * rng.uniform(*TAP_SPREAD)
 
 
 def first_tap(rng: random.Random, every: float) -> float:
@@ -545,7 +548,7 @@ def first_tap(rng: random.Random, every: float) -> float:
     first, so the taps of the whole room bunched: in a 60 s window the tap rate climbed to 1.35x the
     stated one just before 40 s and fell to 0.5x after it (tests/test_load_script.py), and the
     2,000-phone tails were measured in that climb (docs/performance.md, session 18)."""
-    shortest, longest = 2 * every * 0.5, 2 * every * 1.5
+    shortest, longest = (2 * every * f for f in TAP_SPREAD)
     length = math.sqrt(shortest ** 2 + rng.random() * (longest ** 2 - shortest ** 2))  # density ~ length
     return rng.random() * length
 
