@@ -473,6 +473,34 @@ def test_what_is_read_once_per_change_is_kept_for_each_tables_newest_seq_only(ap
         assert sum(1 for key in keep._once if key[1:] == ("row", 7)) == 1
 
 
+def test_a_pushed_step_carries_the_card_its_row_was_drawn_with_not_drawn_again(app, club, monkeypatch):
+    """A live stream pushes each changed unit with its card in (Board.step with every row open): that
+    card is the one the board drew for the row's slot, so a hit draws Falcon's card once for the
+    players (both sides read the same) and once for the spectators, whatever is pushed to them; only
+    the row is drawn again with the card in (issue 38: the card was drawn again for each step)."""
+    from companion import store
+    from companion.db import get_db
+    monkeypatch.setattr(draw, "CHECK_PARTS", False)  # (the tests' check draws every part served again)
+    rendered = []
+    real = draw._render
+    monkeypatch.setattr(draw, "_render", lambda name, ctx, **extra: rendered.append(name) or real(name, ctx, **extra))
+    for phone in club.values():  # every view's board kept: the change is pushed as a step
+        poll(phone)
+    rendered.clear()
+    club["anna"].act(do="adjust unit=u1 tracker=hp by=-1")
+    with app.test_request_context():
+        seats = {s["name"]: s for s in store.table_seats(get_db(), club["anna"].code) if s["status"] == "seated"}
+        head = store.table_head(get_db(), club["anna"].code)
+        steps = [answer.pushed_step(club["anna"].code, seats[name], head[1] - 1, head)[2] for name in ("Ada", "Ben", "Sam")]
+    assert rendered.count("_unit_card.html") == 2 and rendered.count("_unit_box.html") == 4, " ".join(rendered)
+    cards = {board.view.role: board.cards["u1"] for key, board in keep._kept.items()
+             if board.code == club["anna"].code and board.seq == head[1]}
+    for step, role in zip(steps, ("player", "player", "spectator"), strict=True):  # Falcon's row with its card in
+        card = cards[role]
+        assert f'<div class="unitcard" id="card-u1" data-v="{draw.fingerprint(card)}">{card}</div>' in step
+        assert "HP <b>9</b><small>/10</small>" in step
+
+
 def test_the_streams_of_a_change_read_the_seats_and_the_library_once(app, club, monkeypatch):
     """Every live stream of a table, at a change, checks that its seat still sits and pushes the step
     for the library's revision: this process reads each once per change (on PostgreSQL a read is a round

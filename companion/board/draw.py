@@ -307,16 +307,25 @@ def _render_unit(board: Board, unit: tuple, with_card: bool = False, row_open: b
     without rows).  The card is drawn first: the slot carries its fingerprint, so a change to the card
     alone changes the part too.  Card and row are kept as one part (board.cards keeps the card)."""
     uid, data = unit
+    extra = {"uid": uid, "unit": data, "with_card": with_card, "row_open": row_open}
+    card = board.cards.get(uid) if with_card else None
+    if card is None:
+        def render(ctx) -> tuple[str, str]:
+            card = _render("_unit_card.html", ctx)
+            return card, _render("_unit_box.html", ctx, card_html=Markup(card), card_v=fingerprint(card))
+    else:
+        # the row with its card in: the card this board drew for the row's slot, not drawn again (a card
+        # reads neither with_card nor row_open); the box's own reads then include the card's text
+        # (issue 38: each changed unit's card was drawn twice per view and change, once for the pushed step)
+        extra.update(card_html=Markup(card), card_v=fingerprint(card))
 
-    def render(ctx) -> tuple[str, str]:
-        card = _render("_unit_card.html", ctx)
-        return card, _render("_unit_box.html", ctx, card_html=Markup(card), card_v=fingerprint(card))
+        def render(ctx) -> tuple[str, str]:
+            return card, _render("_unit_box.html", ctx)
     context = board.context if context is None else context
 
     def drawn() -> tuple[str, str]:
         with forms_of(context["csrf_token"]):
-            return _drawn(board, ("unit", uid, with_card, row_open), render,
-                          {"uid": uid, "unit": data, "with_card": with_card, "row_open": row_open}, context)
+            return _drawn(board, ("unit", uid, with_card, row_open), render, extra, context)
     # a unit that fails to draw is a sentence in its row's place (its card is not offered)
     drawn_unit = drawn_or_stand_in(drawn, "unit", f"u-{uid}", board.code, board.seq, PartDrift)
     if isinstance(drawn_unit, str):
