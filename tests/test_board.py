@@ -532,3 +532,14 @@ def test_the_streams_of_a_change_read_the_seats_and_the_library_once(app, club, 
         assert not play.still_seated(code, head[0], seats["Ben"])(head[1])
         assert play.still_seated(code, head[0], seats["Bo"])(head[1])
         assert reads == ["seats"]
+
+
+def test_no_card_template_reads_whether_its_row_is_open():
+    """board/draw.py ``_render_unit`` puts the card drawn for a row's slot into the row drawn open: the
+    same card only while no card template (the core's or a game's) reads ``with_card`` or ``row_open``,
+    which only the row's own template (_unit_box.html) may."""
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent / "templates"
+    readers = sorted(str(p.relative_to(root)) for p in root.rglob("*.html")
+                     if re.search(r"\b(with_card|row_open)\b", p.read_text(encoding="utf-8")))
+    assert readers == ["_unit_box.html"]
