@@ -37,7 +37,9 @@ polling, as static/js/push.js does: a step pushed on the stream is held on arriv
 says only the new seq makes it ask for the step (the poll URL with the seq its board shows) at once.
 The stream is asked for with Accept-Encoding: gzip, as Chromium's EventSource does
 (``--stream-identity``: without).  The sync delay is measured from the moment a tap's answer reached
-its phone to the moment each other phone at the table holds that seq (its step answered); the bytes
+its phone to the moment each other phone at the table holds that seq (its step answered; 0 for a phone
+that held it before the tap's own phone heard back: the tap's answer is drawn after its commit, and
+another server process may push the change meanwhile); the bytes
 per change per phone are the stream's on the wire plus any step asked for, per system.  The floor
 still polls.
 
@@ -306,6 +308,8 @@ class Results:
         self.ended: dict[str, list[float]] = {"action": [], "sync": []}
         self.errors = {"poll": 0, "action": 0, "stream": 0}
         self.answered: dict[tuple[str, int], float] = {}  # (table, seq) -> when the tap that made it was answered
+        # (table, seq) -> the (phone, its system's figures) that held it before that answer (its sync delay: 0)
+        self.early: dict[tuple[str, int], list] = {}
         self.error_kinds: dict[str, int] = {}
         self.lag: list[float] = []
         self.pauses: list[tuple[float, float]] = []  # (clock time, ms) of each wake of this client 50+ ms late
@@ -449,7 +453,9 @@ async def stream_loop(phone: Phone, res: Results, start: float, end: float, meas
                         mine["changes"] += int(phone.seq) - before
                         for seq in range(before + 1, int(phone.seq) + 1):
                             made = res.answered.get((phone.code, seq))
-                            if made is not None and seq not in phone.made and made >= measure_from:
+                            if made is None:  # held before the tap that made it was answered: 0 then
+                                res.early.setdefault((phone.code, seq), []).append((phone, mine))
+                            elif seq not in phone.made and made >= measure_from:
                                 res.times["sync"].append(max(0.0, now - made))
                                 res.ended["sync"].append(time.time())
                                 mine["sync"].append(max(0.0, now - made))
@@ -491,7 +497,14 @@ async def tap(phone: Phone, res: Results, path: str, form: dict, due: float, mea
     mine = res.system(phone.system)
     if status == 200 and not floor:
         phone.take_seq(headers, body)  # the board (or its changed parts) in: polls ask from there
-        res.answered.setdefault((phone.code, int(phone.seq)), loop.time())
+        made = (phone.code, int(phone.seq))
+        if made not in res.answered:
+            res.answered[made] = loop.time()
+            for other, theirs in res.early.pop(made, ()):  # the phones that held it before its answer
+                if other is not phone and res.answered[made] >= measure_from:
+                    res.times["sync"].append(0.0)
+                    res.ended["sync"].append(time.time())
+                    theirs["sync"].append(0.0)
         phone.made.add(int(phone.seq))
     if due >= measure_from:
         if status in (200, 204):
