@@ -57,6 +57,16 @@ def test_an_answer_carries_the_cards_of_the_rows_the_phone_has_open(two_ships):
     assert 'id="unit-u1"' in body and 'id="unit-u2"' in body and "9" in card(body, "u1")
 
 
+def test_a_card_fetched_alone_is_the_slot_a_page_load_draws_in_the_open_row(two_ships):
+    """One slot (templates/board/card_slot.html): what a row opened later swaps in is exactly what a
+    page load draws in that row when it is open, card, fingerprint and all."""
+    two_ships.act(do="adjust unit=u1 tracker=hp by=-3")
+    alone = two_ships.client.get(f"/t/{two_ships.code}/card/u1", headers=HX).data.decode()
+    opened = two_ships.client.get(f"/t/{two_ships.code}?open=u1").data.decode()
+    assert alone.startswith('<div class="unitcard" id="card-u1" data-v=') and alone.endswith("</div>")
+    assert 'id="unit-u1"' in alone and alone in opened
+
+
 def test_a_row_opened_later_gets_its_card_alone_as_the_phone_may_see_it(club):  # noqa: F811
     anna, sam = club["anna"], club["sam"]
     resp = anna.client.get(f"/t/{anna.code}/card/u1", headers=HX)

@@ -188,6 +188,6 @@ def card_answer(code: str, seat: dict, uid: str):
     card = board.cards.get(uid)
     if card is None:  # taken off the table meanwhile (its row goes with the next poll)
         return make_response("That unit is no longer on the table.", 404)
-    resp = make_response(f'<div class="unitcard" id="card-{uid}" data-v="{fingerprint(card)}">{card}</div>')
+    resp = make_response(render_template("board/card_slot.html", uid=uid, card_v=fingerprint(card), card_html=Markup(card)))
     resp.headers["Vary"] = "HX-Request, Cookie, Accept-Encoding"
     return resp
