@@ -29,8 +29,11 @@ Targets, each started fresh on its own port and database, one after the other:
 
 Reported per kind (no-change poll, poll after a change, tap): p50 / p99 / max and errors; the
 server's CPU (master + workers, % of one core) and RSS (summed, peak), read from /proc; the
-client's own CPU and how late its loop sent (its lag), since it shares the box.  The README's
-table uses the ratios to the floor measured in the same run.
+client's own CPU and how late its loop sent (its lag), since it shares the box; and the box's own
+state over the measured window (scripts/box_probe.py, a process of its own: how long a 4 KB flush to
+the database's filesystem took, each one of 50 ms or more with its clock time, and a fixed piece of
+CPU work, in which the server's CPU per phone-minute is said too).  The README's table uses the ratios to
+the floor measured in the same run.
 
 With ``--live`` each phone holds the board's live stream (/t/<code>/live, companion/live.py) instead of
 polling, as static/js/push.js does: a step pushed on the stream is held on arrival; an event that
@@ -68,6 +71,9 @@ from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
 HZ = os.sysconf("SC_CLK_TCK")
+sys.path.insert(0, str(ROOT / "scripts"))
+import box_probe  # noqa: E402  (the box's own state beside each run)
+
 PAGE = os.sysconf("SC_PAGE_SIZE")
 SEQ_RE = re.compile(rb'id="board" data-seq="(\d+)"')
 CSRF_RE = re.compile(rb'name="csrf_token" value="([^"]+)"')
@@ -863,6 +869,9 @@ async def run_target(target: str, args, phones_n: int) -> dict:
             tasks.append(asyncio.ensure_future(act_loop(phone, res, start, end, measure_from, args.act_every, floor, rng,
                                                         i % args.units + 1)))
         await sleep_until(loop, measure_from)
+        # the box's own flushes and CPU over the measured window, by a process of its own (box_probe.py)
+        box_out = f"{tmp}/box.json"
+        box = subprocess.Popen([sys.executable, str(ROOT / "scripts" / "box_probe.py"), tmp, str(args.duration), box_out])
         each0 = ticks_each(server_pids(server))
         ticks0, wall0, own0 = sum(each0.values()), time.perf_counter(), time.process_time()
         await sleep_until(loop, end)
@@ -875,6 +884,9 @@ async def run_target(target: str, args, phones_n: int) -> dict:
         # the server's CPU for every request due in the window, to its last answer: what a phone
         # costs, whatever else the box was doing (on a busy box the wall-clock times are not that)
         ticks_done = cpu_ticks(pids)
+        box.wait()
+        with open(box_out) as f:
+            box_state = box_probe.summary(json.load(f))
         for phone in phones:
             phone.poll_conn.close()
             phone.act_conn.close()
@@ -890,7 +902,7 @@ async def run_target(target: str, args, phones_n: int) -> dict:
                 "server_cpu_each": sorted(((each1.get(p, 0) - t) / HZ / wall * 100 for p, t in each0.items()),
                                           reverse=True),
                 "cpu_ms_per_phone_min": (ticks_done - ticks0) / HZ * 1000 / phones_n / (args.duration / 60),
-                "load_average": os.getloadavg()[0],
+                "load_average": os.getloadavg()[0], "box": box_state,
                 "client_cpu": (own1 - own0) / wall * 100, "lag_p99_ms": pct(res.lag, 99) * 1000,
                 "connections_opened": Conn.opened,
                 "slow_clients": {"idle": args.idle, "dribbling": args.dribble, "dribblers_closed": len(slow_closed)},
@@ -962,6 +974,9 @@ def report(runs: list[dict]) -> None:
                   f"p99 {pct(sync, 99):.1f} / max {max(sync):.0f} ms; steps pushed {r.get('pushed', 0)}, "
                   f"asked for {len(r['times'].get('poll_change') or [])}; CPU % of each server process "
                   f"{', '.join(f'{c:.0f}' for c in r.get('server_cpu_each', []))}")
+    for r in runs:
+        if r.get("box"):
+            print(f"{r['phones']} | {r['target']}: {box_probe.line(r['box'], r['cpu_ms_per_phone_min'])}")
     for r in runs:
         report_systems(r)
     for r in runs:

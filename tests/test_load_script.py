@@ -85,6 +85,8 @@ def test_a_short_live_run_hears_every_change_through_the_stream(tmp_path):
     assert app["times"]["sync"] and app["pushed"]  # each change came as its step, on the stream
     assert len(app["times"]["sync"]) >= len(app["times"]["action"]) // 2  # most taps were heard by the other
     assert "sync delay" in done.stdout
+    # the box's own state over the window, beside the figures (scripts/box_probe.py)
+    assert app["box"]["flushes"] >= 50 and app["box"]["cpu_unit_ms"] > 0 and "the box meanwhile" in done.stdout
 
 
 @pytest.mark.parametrize("system", load.SYSTEMS)
@@ -111,3 +113,24 @@ def test_each_systems_load_table_takes_its_signature_moves_and_their_undo(app, s
         resp = client.post(f"/t/{code}/undo", data={"csrf_token": csrf_of(client)}, headers={"HX-Request": "true"})
         assert resp.status_code == 200
         assert store.table(store.open_db(app.config["DATABASE"], migrate=False), code)["state"] == before["state"]
+
+
+def test_the_box_probe_flushes_in_the_folder_it_is_given_and_leaves_nothing_there(tmp_path):
+    """Each load run sets the box's own state beside its figures (scripts/box_probe.py): real flushes
+    to the database's filesystem, timed, and the CPU unit timed at least once; its file is gone after."""
+    import box_probe
+    samples = box_probe.probe(str(tmp_path), 0.3)
+    assert len(samples["flushes"]) >= 5 and all(ms >= 0 for _, ms in samples["flushes"])
+    assert len(samples["units"]) >= 1 and samples["units"][0] > 0
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_box_probe_names_each_slow_flush_and_the_servers_cpu_in_its_units():
+    import box_probe
+    flushes = [(1000.0 + i, 0.5) for i in range(98)] + [(2000.0, 60.0), (2001.0, 900.0)]
+    box = box_probe.summary({"flushes": flushes, "units": [5.0, 6.0, 7.0]})
+    assert (box["fsync_p50"], box["fsync_p99"], box["fsync_max"], box["flushes"]) == (0.5, 900.0, 900.0, 100)
+    assert box["stalls"] == [(2000.0, 60.0), (2001.0, 900.0)]
+    assert box["cpu_unit_ms"] == 6.0
+    said = box_probe.line(box, cpu_ms_per_phone_min=36.0)
+    assert "2 of 100 took 50 ms or more" in said and "900 ms" in said and "6.0 units" in said
