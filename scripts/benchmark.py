@@ -494,9 +494,10 @@ def change_cost(systems=None, count: int = 60, profile_system: str | None = None
             plan = load.table_plan(system)
             code, phones = _change_table(app, plan, system)
             move = plan["moves"][0]
-            refused = [0]
+            refused = [0, 0.0]  # moves the rules refused, and the CPU they took (not a change's)
 
             def change(i: int) -> None:
+                c0, drawn_before = time.process_time(), dict(drawn)
                 (a, token, _), b = phones[0], phones[1]
                 url = f"/t/{code}/act" if i % 2 == 0 or forward else f"/t/{code}/undo"
                 made = plan["moves"][(i // 2) % len(plan["moves"])] if forward else move
@@ -506,7 +507,10 @@ def change_cost(systems=None, count: int = 60, profile_system: str | None = None
                     "HX-Request": "true", "X-CSRF-Token": token, "Accept-Encoding": "gzip",
                     "X-Board-Seq": phones[0][2], "X-Open-Units": made["_open"]})
                 if forward and 400 <= resp.status_code < 500 and resp.status_code not in (403, 404):
-                    refused[0] += 1  # the rules refuse it at this moment: no change
+                    refused[0] += 1  # the rules refuse it at this moment: no change (its cost kept apart)
+                    refused[1] += time.process_time() - c0
+                    drawn.clear()
+                    drawn.update(drawn_before)  # (its answer's board, drawn with the refusal on it, is not a change's)
                     return
                 assert resp.status_code == 200, (system, resp.status_code, resp.data[:300])
                 phones[0][2] = resp.headers.get("X-Board-Seq") or SEQ_RE.search(gzip.decompress(resp.data)).group(1).decode()
@@ -528,18 +532,19 @@ def change_cost(systems=None, count: int = 60, profile_system: str | None = None
                     code, phones = _change_table(app, plan, system)
                     change(0)  # (each view's board drawn once)
                 drawn.clear()
-                refused[0] = 0
+                refused[:] = [0, 0.0]
                 c0 = time.process_time()
                 for i in range(count):
                     change(1 + i if forward else 10 + r * count + i)
                 changes = count - refused[0]
-                rounds.append((time.process_time() - c0) / changes * 1000)
+                rounds.append((time.process_time() - c0 - refused[1]) / changes * 1000)
                 parts.append(dict(drawn))
             per = {k: v / changes for k, v in parts[-1].items()}
             out[system] = {"cpu_ms": statistics.median(rounds), "parts": per, "parts_total": sum(per.values()),
                            "refused": refused[0]}
             print(f"{system}: {out[system]['cpu_ms']:.2f} ms CPU per change"
-                  + (f" ({refused[0]} of {count} moves refused)" if forward else "") + "; parts drawn per change "
+                  + (f" ({refused[0]} of {count} moves refused, {refused[1] / refused[0] * 1000:.2f} ms each, not counted)"
+                     if forward and refused[0] else "") + "; parts drawn per change "
                   f"{out[system]['parts_total']:.1f}: " + ", ".join(
                       f"{k.replace('board/', '')} {v:.1f}" for k, v in sorted(per.items(), key=lambda kv: -kv[1])))
             if system == profile_system:
