@@ -100,7 +100,9 @@ def line(box: dict, cpu_ms_per_phone_min: float | None = None) -> str:
             + f"; the CPU unit {box['cpu_unit_ms']:.2f} ms{ratio}")
 
 
-if __name__ == "__main__":
+if __name__ == "__main__":  # (a host can check its database's disk the same way: docs/deploying.md)
     folder, seconds, out = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+    samples = probe(folder, seconds)
     with open(out, "w") as f:
-        json.dump(probe(folder, seconds), f)
+        json.dump(samples, f)
+    print(line(summary(samples)).replace("the box meanwhile: ", ""))
