@@ -14,6 +14,9 @@ A run's figures mean little without the box's own state beside them, so each run
   less, the same work costs more; the server's CPU per phone-minute in these units is the figure to
   compare between runs.  (Not against the unit on an idle box: this VM ran it in 5.2 ms when idle and
   3.3 ms a minute later under load, and 3.0 ms idle ten minutes on: an idle CPU is not the floor.)
+- ``slow_seconds``: the seconds whose unit took ``SLOW`` times the run's fastest tenth or more: the
+  host gave the VM less then (its median hides a few such seconds, and a few are enough to queue a
+  busy server's phones for a second).
 
 Run alone: python scripts/box_probe.py FOLDER SECONDS OUT.json
 """
@@ -28,6 +31,7 @@ import time
 
 EVERY = 0.02  # s between two flushes (50 a second: a small share of what the app's commits make)
 STALL_MS = 50.0  # a flush this slow holds every commit of the app for as long
+SLOW = 1.5  # a second whose CPU unit took this many times the run's fastest tenth is a slow second
 BLOCK = b"x" * 4096
 KEEP_BYTES = 8 << 20  # the probe's file starts over at this size
 
@@ -82,10 +86,12 @@ def summary(samples: dict) -> dict:
     unit's median CPU ms."""
     ms = sorted(m for _, m in samples["flushes"])
     rank = lambda q: ms[min(len(ms) - 1, int(len(ms) * q))] if ms else float("nan")  # noqa: E731
-    cpu = statistics.median(samples["units"]) if samples["units"] else float("nan")
+    units = sorted(samples["units"])
+    cpu = statistics.median(units) if units else float("nan")
+    floor = units[len(units) // 10] if units else float("nan")
     return {"fsync_p50": rank(0.5), "fsync_p99": rank(0.99), "fsync_max": ms[-1] if ms else float("nan"),
             "flushes": len(ms), "stalls": [(at, m) for at, m in samples["flushes"] if m >= STALL_MS],
-            "cpu_unit_ms": cpu}
+            "cpu_unit_ms": cpu, "slow_seconds": sum(1 for u in units if u >= SLOW * floor), "seconds": len(units)}
 
 
 def line(box: dict, cpu_ms_per_phone_min: float | None = None) -> str:
@@ -97,7 +103,8 @@ def line(box: dict, cpu_ms_per_phone_min: float | None = None) -> str:
             f"{box['fsync_max']:.0f} ms, {len(stalls)} of {box['flushes']} took {STALL_MS:.0f} ms or more"
             + (f" (at {', '.join(time.strftime('%H:%M:%S', time.localtime(at)) + f' {m:.0f} ms' for at, m in stalls[:8])}"
                + (" ...)" if len(stalls) > 8 else ")") if stalls else "")
-            + f"; the CPU unit {box['cpu_unit_ms']:.2f} ms{ratio}")
+            + f"; the CPU unit {box['cpu_unit_ms']:.2f} ms{ratio}, {SLOW}x slower or more in "
+            f"{box.get('slow_seconds', 0)} of {box.get('seconds', 0)} seconds")
 
 
 if __name__ == "__main__":  # (a host can check its database's disk the same way: docs/deploying.md)

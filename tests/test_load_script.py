@@ -128,9 +128,11 @@ def test_the_box_probe_flushes_in_the_folder_it_is_given_and_leaves_nothing_ther
 def test_the_box_probe_names_each_slow_flush_and_the_servers_cpu_in_its_units():
     import box_probe
     flushes = [(1000.0 + i, 0.5) for i in range(98)] + [(2000.0, 60.0), (2001.0, 900.0)]
-    box = box_probe.summary({"flushes": flushes, "units": [5.0, 6.0, 7.0]})
+    units = [3.0] * 8 + [4.4, 4.5, 5.6]  # two seconds of the eleven took 1.5x the fastest tenth or more
+    box = box_probe.summary({"flushes": flushes, "units": units})
     assert (box["fsync_p50"], box["fsync_p99"], box["fsync_max"], box["flushes"]) == (0.5, 900.0, 900.0, 100)
     assert box["stalls"] == [(2000.0, 60.0), (2001.0, 900.0)]
-    assert box["cpu_unit_ms"] == 6.0
+    assert box["cpu_unit_ms"] == 3.0 and (box["slow_seconds"], box["seconds"]) == (2, 11)
     said = box_probe.line(box, cpu_ms_per_phone_min=36.0)
-    assert "2 of 100 took 50 ms or more" in said and "900 ms" in said and "6.0 units" in said
+    assert "2 of 100 took 50 ms or more" in said and "900 ms" in said and "12.0 units" in said
+    assert "slower or more in 2 of 11 seconds" in said
