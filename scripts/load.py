@@ -32,7 +32,8 @@ server's CPU (master + workers, % of one core) and RSS (summed, peak), read from
 client's own CPU and how late its loop sent (its lag), since it shares the box; and the box's own
 state over the measured window (scripts/box_probe.py, a process of its own: how long a 4 KB flush to
 the database's filesystem took, each one of 50 ms or more with its clock time, and a fixed piece of
-CPU work, in which the server's CPU per phone-minute is said too).  The README's table uses the ratios to
+CPU work timed each second: its median, in which the server's CPU per phone-minute is said too, and
+the seconds it ran 1.5x slow or more).  The README's table uses the ratios to
 the floor measured in the same run.
 
 With ``--live`` each phone holds the board's live stream (/t/<code>/live, companion/live.py) instead of
