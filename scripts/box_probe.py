@@ -84,12 +84,12 @@ def probe(folder: str, seconds: float) -> dict:
 def summary(samples: dict) -> dict:
     """What a run reports of its probe: flush p50 / p99 / max ms, the stalls (clock time, ms), the
     unit's median CPU ms and the slow seconds (of how many)."""
+    from load import pct  # (the load test's one percentile; load imports this module first)
     ms = sorted(m for _, m in samples["flushes"])
-    rank = lambda q: ms[min(len(ms) - 1, int(len(ms) * q))] if ms else float("nan")  # noqa: E731
     units = sorted(samples["units"])
     cpu = statistics.median(units) if units else float("nan")
     floor = units[len(units) // 10] if units else float("nan")
-    return {"fsync_p50": rank(0.5), "fsync_p99": rank(0.99), "fsync_max": ms[-1] if ms else float("nan"),
+    return {"fsync_p50": pct(ms, 50), "fsync_p99": pct(ms, 99), "fsync_max": ms[-1] if ms else float("nan"),
             "flushes": len(ms), "stalls": [(at, m) for at, m in samples["flushes"] if m >= STALL_MS],
             "cpu_unit_ms": cpu, "slow_seconds": sum(1 for u in units if u >= SLOW * floor), "seconds": len(units)}
 

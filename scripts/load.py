@@ -504,11 +504,11 @@ async def tap(phone: Phone, res: Results, path: str, form: dict, due: float, mea
     mine = res.system(phone.system)
     if status == 200 and not floor:
         phone.take_seq(headers, body)  # the board (or its changed parts) in: polls ask from there
-        made = (phone.code, int(phone.seq))
-        if made not in res.answered:
-            res.answered[made] = loop.time()
-            for other, theirs in res.early.pop(made, ()):  # the phones that held it before its answer
-                if other is not phone and res.answered[made] >= measure_from:
+        change = (phone.code, int(phone.seq))
+        if change not in res.answered:
+            res.answered[change] = loop.time()
+            for other, theirs in res.early.pop(change, ()):  # the phones that held it before its answer
+                if other is not phone and res.answered[change] >= measure_from:
                     res.times["sync"].append(0.0)
                     res.ended["sync"].append(time.time())
                     theirs["sync"].append(0.0)
