@@ -12,6 +12,7 @@ from companion.board import board_context, board_fragment, board_page, card_answ
 from companion.db import get_db
 from companion.errors import Conflict, RuleError, Stale
 from companion.said import _
+from companion.seat import view_of
 from companion.validate import shielded
 from companion.web import (
     ctx_for,
@@ -198,6 +199,7 @@ def live_stream(code: str):
                          keep_going=still_seated(code, head[0], seat))  # a removed seat's stream ends (issue 37)
     # gzip where the phone takes it (Chromium's EventSource asks for it): one gzip member flushed at each
     # event, a step's compressed text made once per change and view (companion/live.py, issue 38)
+    events = _following(head[0], view_of(seat), events)  # a tap's answer draws this view's board too
     packed = "gzip" in request.headers.get("Accept-Encoding", "")
     resp = Response(stream_with_context(live.gzipped(events) if packed else events), mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-cache"
@@ -206,6 +208,13 @@ def live_stream(code: str):
     if packed:
         resp.headers["Content-Encoding"] = "gzip"
     return resp
+
+
+def _following(table_id: int, view, texts):
+    """The stream's ``texts``, its view counted as followed in this process while it is open
+    (board/answer.py ``_drawn_at_change``)."""
+    with keep.following(table_id, view):
+        yield from texts
 
 
 @bp.get("/t/<code>/card/<uid>")

@@ -82,6 +82,21 @@ def test_the_stream_endpoint_is_the_seats_own(app, client, table):
     assert client.get("/t/NOSUCH/live").status_code == 404
 
 
+def test_an_open_stream_counts_its_view_as_followed_in_its_process_until_it_closes(app, table):
+    """A tap's answer draws the boards of the views this process's streams follow (board/answer.py)."""
+    from companion.board import keep
+    from companion.seat import View
+    table.create(seat="Anna", side="Red", sides="Red,Blue")
+    table_id = store.table(store.open_db(app.config["DATABASE"]), table.code)["id"]
+    resp = table.client.get(f"/t/{table.code}/live?seq=0", buffered=False)
+    next(resp.response)
+    with app.app_context():
+        assert keep.followed(table_id) == [View("player", "Red")]
+    resp.close()
+    with app.app_context():
+        assert keep.followed(table_id) == []
+
+
 def test_a_change_is_pushed_as_the_step_from_the_board_the_phone_holds(app, table):
     """The stream carries the step itself (an idle phone then sends nothing): the parts that changed
     since the board the phone holds, each changed unit with its card, exactly what a poll from that

@@ -80,6 +80,57 @@ def test_a_taps_answer_shares_its_views_step_before_any_stream_asks(app, table, 
     assert step[:2] == (new, new + 1) and "HP <b>8</b>" in step[2] and 'id="card-u1"' in step[2]
 
 
+def _views_drawn(monkeypatch) -> list:
+    drawn, plain = [], answer.draw
+
+    def counting(row, view, *args, **kwargs):
+        drawn.append(view.side)
+        return plain(row, view, *args, **kwargs)
+    monkeypatch.setattr(answer, "draw", counting)
+    return drawn
+
+
+def _ben_taps(app, table, monkeypatch, red_follows: bool):
+    """As ``_two_sides_one_change``, Ben's tap made while a Red phone's live stream is open in this
+    worker (``red_follows``) or none is; the views whose boards that tap drew."""
+    from table_actions import TableActions, sit
+
+    from companion.seat import View
+    table.create(seat="Anna", side="Red", sides="Red,Blue")
+    table.act(do="add-unit", name="Falcon", side="Red", hp=10)
+    ben = TableActions(app.test_client())
+    ben.code = table.code
+    sit(ben.client, table.code, table.secrets()[0], "Ben", "Blue")
+    row = store.table(store.open_db(app.config["DATABASE"]), table.code)
+    assert table.client.get(f"/t/{table.code}/poll?seq=0", headers={"HX-Request": "true"}).status_code == 200
+    drawn = _views_drawn(monkeypatch)
+    if red_follows:
+        with app.app_context(), keep.following(row["id"], View("player", "Red")):
+            assert ben.act(do="adjust unit=u1 tracker=hp by=-1").status_code == 200
+        with app.app_context():
+            assert keep.followed(row["id"]) == []  # the stream closed: its view is no longer followed here
+    else:
+        assert ben.act(do="adjust unit=u1 tracker=hp by=-1").status_code == 200
+    return row["seq"], drawn
+
+
+def test_a_taps_answer_draws_and_shares_the_step_of_a_view_a_stream_here_follows(app, table, folder, monkeypatch):
+    """Ben's tap draws Red's board too while a Red phone's stream is open in this worker (that worker has
+    just drawn Blue's board at the change: Red's takes most of its parts from memory), and shares Red's
+    step before any stream wakes: another worker's Red streams take it without drawing the board."""
+    seq, drawn = _ben_taps(app, table, monkeypatch, red_follows=True)
+    assert drawn == ["Blue", "Red"]
+    _another_worker()
+    _no_drawing(monkeypatch)
+    step = _pushed(app, table.code, seq)
+    assert step[:2] == (seq, seq + 1) and "HP <b>9</b>" in step[2]
+
+
+def test_a_taps_answer_draws_no_view_no_stream_here_follows(app, table, folder, monkeypatch):
+    seq, drawn = _ben_taps(app, table, monkeypatch, red_follows=False)
+    assert drawn == ["Blue"]  # Red's board is left to the streams that push it
+
+
 def test_a_worker_that_did_not_draw_the_board_before_works_out_the_step_from_its_outline(app, table, folder,
                                                                                           monkeypatch):
     """The claim is this worker's, but another drew the board at ``since``: its outline says which parts

@@ -30,11 +30,12 @@ def open_units() -> set[str]:
 
 
 def kept_board(code: str, seat: dict, head: tuple | None = None, row: dict | None = None,
-               version: str | None = None) -> Board | None:
+               version: str | None = None, tapped: bool = False) -> Board | None:
     """The board for the seat's view at the table's seq: kept by this process, or drawn now and kept.
     ``head``: (id, seq, system) if the caller has it; ``row``: the table, drawn from if at that seq (the
     whole row as the store gives it, never one view's: every view's board at that seq draws from it);
-    ``version``: keep.version if the caller read it."""
+    ``version``: keep.version if the caller read it; ``tapped``: ``row`` is the one a tap's move has just
+    left (its answer: the other views' boards are drawn with it, ``_drawn_at_change``)."""
     db = get_db()
     head = head or store.table_head(db, code)
     if head is None:
@@ -48,6 +49,8 @@ def kept_board(code: str, seat: dict, head: tuple | None = None, row: dict | Non
             row = keep.once_at("row", head[0], head[1], lambda: store.table(db, code))
         else:  # (a tap's answer: the row its move left is the one the other views' boards draw from, not read again)
             row = keep.once_at("row", head[0], head[1], lambda: row)
+        if tapped and row["seq"] == head[1] and shared.folder():
+            return _drawn_at_change(row, head, view, version)
         board = draw(row, view, version=version)
         keep.keep(row["id"], view, version, board)
         if shared.folder():  # any worker can work out the steps from it (board/shared.py)
@@ -56,14 +59,55 @@ def kept_board(code: str, seat: dict, head: tuple | None = None, row: dict | Non
     return board
 
 
+def _drawn_at_change(row: dict, head: tuple, view, version: str) -> Board:
+    """A tap's answer with several server workers: the tapping phone's board, and the board of every
+    other view of the table that a live stream of this process follows (keep.following), drawn here
+    at once, each step shared before the other workers' streams wake to the change.  Drawn by the
+    worker that has just drawn one view at this seq, a second view takes most of its parts and its
+    context from memory: 0.85 ms a board at 2,000 live phones, against 2.3-2.6 ms when a stream of the
+    other worker drew it there (docs/performance.md, session 22).  Every step is claimed before any
+    board is drawn, so a stream of another worker that wakes meanwhile waits for it rather than drawing
+    it too; a step is claimed where a worker drew the view's board at the change before (its starting
+    point, the board the phones hold)."""
+    since = head[1] - 1
+    views = [view] + [v for v in keep.followed(head[0])
+                      if v != view and keep.kept(head[0], head[1], v, version) is None]
+    claimed = {v: name for v in views
+               if _drawn_before(head[0], v, version, since)
+               and shared.claim(name := shared.step_name(head[0], v, version, since, head[1]))}
+    answer = None
+    for v in views:
+        if v != view and v not in claimed:
+            continue  # (another worker's stream claimed it first: that worker draws it)
+        board = draw(row, v, version=version)
+        keep.keep(row["id"], v, version, board)
+        shared.keep_outline(row["id"], v, version, board.seq, board.outline())
+        if v in claimed:
+            _put_step(claimed[v], board, head, since)
+        if v == view:
+            answer = board
+    return answer
+
+
+def _drawn_before(table_id: int, view, version: str, seq: int) -> bool:
+    """Whether a worker drew the view's board at ``seq`` (this one, or another that shared its outline)."""
+    return keep.kept(table_id, seq, view, version) is not None or shared.outline(table_id, view, version, seq) is not None
+
+
 def _share_step(board: Board, head: tuple) -> None:
     """A board drawn at a change (a tap's answer, say) is the one the view's streams in every worker
     push next: its step from the board before it is shared at once, before another worker, waking
     to the change, claims it and draws the same board again."""
     since = board.seq - 1
     name = shared.step_name(head[0], board.view, board.version, since, board.seq)
+    if _drawn_before(head[0], board.view, board.version, since) and shared.claim(name):
+        _put_step(name, board, head, since)  # (a claim is only made by who can share the step at once)
+
+
+def _put_step(name: str, board: Board, head: tuple, since: int) -> None:
+    """Share the step to ``board`` from the view's board at ``since`` under the claimed ``name``."""
     keys, everywhere = _compared(board, head, since)
-    if everywhere and shared.claim(name):  # (a claim is only made by who can share the step at once)
+    if everywhere:
         shared.put(name, None if keys is None else (since, board.seq, _pushed_html(board, since, keys)))
 
 
@@ -79,7 +123,7 @@ def board_fragment(code: str, seat: dict, since: int | None = None, head: tuple 
     """The board for an htmx request: for a phone showing the board at ``since`` (one to three changes
     behind) only the parts that changed, out of band, when nothing else did; else the whole board."""
     head = head or (store.head_of(row) if row else store.table_head(get_db(), code))
-    board = kept_board(code, seat, head, row)
+    board = kept_board(code, seat, head, row, tapped=row is not None)
     if board is None:
         return make_response("", 404)
     opened = open_units()

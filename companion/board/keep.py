@@ -12,6 +12,7 @@ import hashlib
 import os
 import threading
 from collections import OrderedDict
+from contextlib import contextmanager
 
 from flask import current_app
 
@@ -81,6 +82,36 @@ def version(db) -> str:
     (a game's board may list saved items, say ship classes)."""
     from companion import store
     return f"{templates_version()}|{store.library_revision(db)}"
+
+
+# The views of each table that this process's live streams follow now: a tap's answer draws their boards
+# at once (board/answer.py ``_drawn_at_change``).  (database, secret, table) -> {view: open streams}
+_followed: dict[tuple, dict[View, int]] = {}
+
+
+@contextmanager
+def following(table_id: int, view: View):
+    """``with following(table, view):`` while a live stream of the view is open in this process."""
+    key = _key(table_id, 0, None, "")[:3]
+    with _lock:
+        views = _followed.setdefault(key, {})
+        views[view] = views.get(view, 0) + 1
+    try:
+        yield
+    finally:
+        with _lock:
+            views = _followed.get(key, {})
+            views[view] = views.get(view, 1) - 1
+            if views[view] <= 0:
+                views.pop(view, None)
+                if not views:
+                    _followed.pop(key, None)
+
+
+def followed(table_id: int) -> list[View]:
+    """The views of the table that live streams of this process follow now."""
+    with _lock:
+        return list(_followed.get(_key(table_id, 0, None, "")[:3], ()))
 
 
 def _key(table_id: int, seq: int, view: View, version: str) -> tuple:
