@@ -80,19 +80,22 @@ def test_a_taps_answer_shares_its_views_step_before_any_stream_asks(app, table, 
     assert step[:2] == (new, new + 1) and "HP <b>8</b>" in step[2] and 'id="card-u1"' in step[2]
 
 
-def _views_drawn(monkeypatch) -> list:
+def _views_drawn(monkeypatch, failing: tuple = ()) -> list:
     drawn, plain = [], answer.draw
 
     def counting(row, view, *args, **kwargs):
         drawn.append(view.side)
+        if view.side in failing:
+            raise RuntimeError(f"a fault in {view.side}'s board")
         return plain(row, view, *args, **kwargs)
     monkeypatch.setattr(answer, "draw", counting)
     return drawn
 
 
-def _ben_taps(app, table, monkeypatch, red_follows: bool):
+def _ben_taps(app, table, monkeypatch, red_follows: bool, failing: tuple = ()):
     """As ``_two_sides_one_change``, Ben's tap made while a Red phone's live stream is open in this
-    worker (``red_follows``) or none is; the views whose boards that tap drew."""
+    worker (``red_follows``) or none is; the views whose boards that tap drew (those of ``failing``
+    sides raise instead)."""
     from table_actions import TableActions, sit
 
     from companion.seat import View
@@ -103,7 +106,7 @@ def _ben_taps(app, table, monkeypatch, red_follows: bool):
     sit(ben.client, table.code, table.secrets()[0], "Ben", "Blue")
     row = store.table(store.open_db(app.config["DATABASE"]), table.code)
     assert table.client.get(f"/t/{table.code}/poll?seq=0", headers={"HX-Request": "true"}).status_code == 200
-    drawn = _views_drawn(monkeypatch)
+    drawn = _views_drawn(monkeypatch, failing)
     if red_follows:
         with app.app_context(), keep.following(row["id"], View("player", "Red")):
             assert ben.act(do="adjust unit=u1 tracker=hp by=-1").status_code == 200
@@ -129,6 +132,14 @@ def test_a_taps_answer_draws_and_shares_the_step_of_a_view_a_stream_here_follows
 def test_a_taps_answer_draws_no_view_no_stream_here_follows(app, table, folder, monkeypatch):
     seq, drawn = _ben_taps(app, table, monkeypatch, red_follows=False)
     assert drawn == ["Blue"]  # Red's board is left to the streams that push it
+
+
+def test_a_view_that_cannot_be_drawn_with_the_tap_never_fails_the_taps_answer(app, table, folder, monkeypatch):
+    """Red's board is drawn with Ben's tap for the Red phones' sake: if it cannot be, Ben still hears
+    that his move is in (it is stored), and the Red streams draw the board themselves."""
+    seq, drawn = _ben_taps(app, table, monkeypatch, red_follows=True, failing=("Red",))  # (asserts the 200)
+    assert drawn == ["Blue", "Red"]
+    assert store.table(store.open_db(app.config["DATABASE"]), table.code)["seq"] == seq + 1
 
 
 def test_a_worker_that_did_not_draw_the_board_before_works_out_the_step_from_its_outline(app, table, folder,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from flask import make_response, render_template, request
+from flask import current_app, make_response, render_template, request
 from markupsafe import Markup
 
 from companion import store
@@ -75,18 +75,26 @@ def _drawn_at_change(row: dict, head: tuple, view, version: str) -> Board:
     claimed = {v: name for v in views
                if _drawn_before(head[0], v, version, since)
                and shared.claim(name := shared.step_name(head[0], v, version, since, head[1]))}
-    answer = None
-    for v in views:
-        if v != view and v not in claimed:
+    answer = _kept_and_shared(row, head, view, version, claimed.get(view))
+    for other in views[1:]:
+        if other not in claimed:
             continue  # (another worker's stream claimed it first: that worker draws it)
-        board = draw(row, v, version=version)
-        keep.keep(row["id"], v, version, board)
-        shared.keep_outline(row["id"], v, version, board.seq, board.outline())
-        if v in claimed:
-            _put_step(claimed[v], board, head, since)
-        if v == view:
-            answer = board
+        try:
+            _kept_and_shared(row, head, other, version, claimed[other])
+        except Exception:  # noqa: BLE001 - drawn for the other phones' sake, never the tap's answer's
+            # (its streams draw it themselves once the claim's WAIT is over, and meet the fault there)
+            current_app.logger.exception("table %s: the board of %s not drawn with the tap's answer", row["code"], other)
     return answer
+
+
+def _kept_and_shared(row: dict, head: tuple, view, version: str, name: str | None) -> Board:
+    """The view's board drawn, kept, its outline shared, and its step shared under ``name`` (claimed)."""
+    board = draw(row, view, version=version)
+    keep.keep(row["id"], view, version, board)
+    shared.keep_outline(row["id"], view, version, board.seq, board.outline())
+    if name is not None:
+        _put_step(name, board, head, head[1] - 1)
+    return board
 
 
 def _drawn_before(table_id: int, view, version: str, seq: int) -> bool:
