@@ -78,7 +78,7 @@ def _drawn_at_change(row: dict, head: tuple, view, version: str) -> Board:
     answer = _kept_and_shared(row, head, view, version, claimed.get(view))
     for other in views[1:]:
         if other not in claimed:
-            continue  # (another worker's stream claimed it first: that worker draws it)
+            continue  # (another worker's stream claimed it first, or no board at since: left to the streams)
         try:
             _kept_and_shared(row, head, other, version, claimed[other])
         except Exception:  # noqa: BLE001 - drawn for the other phones' sake, never the tap's answer's
