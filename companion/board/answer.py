@@ -49,12 +49,13 @@ def kept_board(code: str, seat: dict, head: tuple | None = None, row: dict | Non
             row = keep.once_at("row", head[0], head[1], lambda: store.table(db, code))
         else:  # (a tap's answer: the row its move left is the one the other views' boards draw from, not read again)
             row = keep.once_at("row", head[0], head[1], lambda: row)
-        if tapped and row["seq"] == head[1] and shared.folder():
+        if not shared.folder():  # one process: nothing to share
+            board = draw(row, view, version=version)
+            keep.keep(row["id"], view, version, board)
+        elif tapped and row["seq"] == head[1]:
             return _drawn_at_change(row, head, view, version)
-        board = draw(row, view, version=version)
-        keep.keep(row["id"], view, version, board)
-        if shared.folder():  # any worker can work out the steps from it (board/shared.py)
-            shared.keep_outline(row["id"], view, version, board.seq, board.outline())
+        else:  # any worker can work out the steps from it (board/shared.py)
+            board = _kept_and_shared(row, head, view, version, None)
             _share_step(board, head)
     return board
 

@@ -92,7 +92,7 @@ _followed: dict[tuple, dict[View, int]] = {}
 @contextmanager
 def following(table_id: int, view: View):
     """``with following(table, view):`` while a live stream of the view is open in this process."""
-    key = _key(table_id, 0, None, "")[:3]
+    key = _table_key(table_id)
     with _lock:
         views = _followed.setdefault(key, {})
         views[view] = views.get(view, 0) + 1
@@ -111,7 +111,11 @@ def following(table_id: int, view: View):
 def followed(table_id: int) -> list[View]:
     """The views of the table that live streams of this process follow now."""
     with _lock:
-        return list(_followed.get(_key(table_id, 0, None, "")[:3], ()))
+        return list(_followed.get(_table_key(table_id), ()))
+
+
+def _table_key(table_id: int) -> tuple:
+    return _key(table_id, 0, None, "")[:3]  # (database, secret, table)
 
 
 def _key(table_id: int, seq: int, view: View, version: str) -> tuple:
