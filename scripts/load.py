@@ -739,9 +739,13 @@ async def set_up(port: int, tables: int, per_table: int, phones: int, units: int
             for n in range(count):
                 move = plan["moves"][n % len(plan["moves"])]
                 if ports:  # app servers behind one address, no sticky sessions: a phone's connections land anywhere
-                    i = t * per_table + n
-                    phone = Phone(ports[i % len(ports)], code, f"P{t}-{n}", system, move_form(move),
-                                  act_port=ports[(i + 1) % len(ports)])
+                    # (each phone's stream and taps on servers drawn at random, seeded: the same in every run.
+                    # Until session 23 the stream went to server n % 2 and the taps to the other, and the sides
+                    # are taken in turn too, so each server's streams followed one side of a two-sided table:
+                    # not what a proxy does)
+                    landing = random.Random(f"{t}-{n}")
+                    phone = Phone(landing.choice(ports), code, f"P{t}-{n}", system, move_form(move),
+                                  act_port=landing.choice(ports))
                 else:
                     phone = Phone(port, code, f"P{t}-{n}", system, move_form(move))
                 phone.open = move["_open"]  # the row of the unit it hits, open
