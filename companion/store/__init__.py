@@ -8,11 +8,13 @@
 - ``library``: fleets, warship cards and decks saved for the next game.
 - ``settings``: what every app server of one database shares (its signing key).
 - ``push``: how a server hears of a committed change (SQLite's ``data_version``; PostgreSQL's ``NOTIFY``).
+- ``steps``: the steps a tap's app server drew for the other app servers' live streams (PostgreSQL).
 
 A game, the board, undo and take-back call the functions named here; none of them writes SQL.
 """
 from __future__ import annotations
 
+from companion.store import steps  # noqa: F401
 from companion.store.chain import (  # noqa: F401
     SNAPSHOT_EVERY,
     _append_action,

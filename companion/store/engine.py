@@ -331,11 +331,56 @@ class Postgres:
                     yield
                 finally:
                     self._local.tx = None
+            held = getattr(self._local, "held", None)
             for moved in sorted(self._local.moved):  # (committed: a rolled-back write is not announced)
-                try:
-                    conn.execute("select companion_announce(%s)", [moved])
-                except Exception:  # noqa: BLE001 - the write stands; the servers re-read every watched seq each second
-                    logging.getLogger(__name__).exception("the change of table %s was not announced", moved)
+                if held is not None:
+                    held[moved] = None  # (announced by who ``take_held`` it, else at the end of ``announcements_held``)
+                else:
+                    self._announce(conn, moved)
+
+    def _announce(self, conn, moved: str, steps: tuple | None = None) -> None:
+        """Tell every app server that the table ``moved`` changed (push.py), with the ``steps`` drawn for
+        their streams (store/steps.py: (table id, seq, [(view, since, html, outline)]))."""
+        try:
+            if steps is None:
+                conn.execute("select companion_announce(%s)", [moved])
+            else:
+                table_id, seq, rows = steps
+                conn.execute("select companion_announce_steps(%s, %s, %s, %s, %s, %s, %s)",
+                             [moved, table_id, seq, *(list(column) for column in zip(*rows, strict=True))])
+        except Exception:  # noqa: BLE001 - the write stands; the servers re-read every watched seq each second
+            logging.getLogger(__name__).exception("the change of table %s was not announced", moved)
+
+    @contextmanager
+    def announcements_held(self):
+        """The changes committed inside the block are announced at its end, or with their steps before it
+        (``take_held``: a tap's answer draws the boards first, store/steps.py)."""
+        if getattr(self._local, "held", None) is not None:
+            yield
+            return
+        self._local.held = {}
+        try:
+            yield
+        finally:
+            held, self._local.held = self._local.held, None
+            if held:
+                with self.pool.connection() as conn:
+                    for moved in sorted(held):
+                        self._announce(conn, moved)
+
+    def take_held(self, code: str) -> bool:
+        """The held change of table ``code`` is the caller's to announce now (``announce``); False if none
+        is held (it was announced at its commit)."""
+        held = getattr(self._local, "held", None)
+        if held is None or code not in held:
+            return False
+        del held[code]
+        return True
+
+    def announce(self, code: str, steps: tuple | None = None) -> None:
+        """Announce the change of table ``code``, with ``steps`` (``_announce``)."""
+        with self.pool.connection() as conn:
+            self._announce(conn, code, steps)
 
     def close(self) -> None:
         """(The pool is the process's, kept for its life.)"""

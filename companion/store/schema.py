@@ -239,6 +239,33 @@ begin
 end $$ language plpgsql""")
 
 
+@migrations()
+def m017_board_steps(db) -> None:
+    """The steps a tap's app server drew for the other app servers' live streams (PostgreSQL: each
+    server, one worker, drew every view's board of every change for its own streams; at 1,000 phones
+    four boards a change, docs/performance.md session 22).  A cache: written with the change's
+    announcement, in a transaction whose commit does not wait for the disk, to an unlogged table
+    (PostgreSQL empties it after a crash: the streams draw the boards themselves, as before); the last
+    few seqs of each table are kept (companion/store/steps.py).  On SQLite (one machine, whose workers
+    share steps through a folder in memory, companion/board/shared.py) the table is there and empty."""
+    columns = {"table_id": int, "seq": int, "view": str, "since": int, "html": str, "outline": str}
+    keys = {"pk": ("table_id", "seq", "view"), "not_null": {"since", "outline"}}
+    if not isinstance(db, Postgres):
+        db["board_steps"].create(columns, **keys)
+        return
+    PgTable(db, "board_steps").create(columns, unlogged=True, **keys)
+    db.execute("""create or replace function companion_announce_steps(moved text, tid integer, at integer,
+    views text[], sinces integer[], htmls text[], outlines text[]) returns void as $$
+begin
+  perform set_config('synchronous_commit', 'off', true);
+  delete from board_steps where table_id = tid and seq < at - 3;
+  insert into board_steps (table_id, seq, view, since, html, outline)
+    select tid, at, v, s, h, o from unnest(views, sinces, htmls, outlines) as u(v, s, h, o)
+    on conflict do nothing;
+  perform pg_notify('companion', moved || ' ' || coalesce((select seq from tables where code = moved), -1));
+end $$ language plpgsql""")
+
+
 # --- what a migration uses of a table, on PostgreSQL ----------------------------------------------
 PG_TYPES = {int: "integer", str: "text", float: "double precision"}
 PG_MIGRATIONS = "companion_migrations"
@@ -255,7 +282,7 @@ class PgTable:
     def __init__(self, db: Postgres, name: str):
         self.db, self.name = db, name
 
-    def create(self, columns: dict, pk, not_null=(), defaults=None, foreign_keys=()) -> None:
+    def create(self, columns: dict, pk, not_null=(), defaults=None, foreign_keys=(), unlogged=False) -> None:
         defaults = defaults or {}
         lines = []
         for col, kind in columns.items():
@@ -274,7 +301,7 @@ class PgTable:
             lines.append(f"primary key ({pk})")
         for col, other, other_col in foreign_keys:
             lines.append(f"foreign key ({col}) references {other} ({other_col})")
-        self.db.execute(f"create table {self.name} ({', '.join(lines)})")
+        self.db.execute(f"create {'unlogged ' if unlogged else ''}table {self.name} ({', '.join(lines)})")
 
     def create_index(self, columns, unique: bool = False) -> None:
         self.db.execute(f"create {'unique ' if unique else ''}index idx_{self.name}_{'_'.join(columns)} "

@@ -337,6 +337,6 @@ def delete_table(db, code: str) -> None:
     with write_lock(db, code=code):
         found = db.execute("select id from tables where code = ?", [code]).fetchone()
         if found:
-            for name in ("events", "snapshots", "seats"):
+            for name in ("events", "snapshots", "seats", "board_steps"):
                 db.conn.execute(f"delete from {name} where table_id = ?", [found[0]])
             db.conn.execute("delete from tables where id = ?", [found[0]])
