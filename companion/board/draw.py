@@ -59,6 +59,7 @@ class Board:
     parts_key: tuple | None = None  # where its parts are kept (keep.part_key); None: drawn for one answer
     texts: dict = field(default_factory=dict, repr=False)  # what its parts read, printed once a draw (reads.prints)
     pushed: dict[int, str] = field(default_factory=dict, repr=False)  # since -> the step live streams push
+    outlined: list[tuple[str, str]] | None = field(default=None, repr=False)  # outline(), worked out once
 
     def retire(self) -> None:
         """A newer board of the same view is kept: this one is only a step's starting point now (its
@@ -109,12 +110,16 @@ class Board:
     def outline(self) -> list[tuple[str, str]]:
         """Each segment's key ("" for fixed text) and a digest of its HTML: what another server worker
         needs of this board to work out the step from it (board/shared.py)."""
-        return [(s[0] or "", digest(s[1])) for s in self.segments]
+        if self.outlined is None:
+            self.outlined = [(s[0] or "", digest(s[1])) for s in self.segments]
+        return self.outlined
 
     def step_from_outline(self, seq: int, outline: list[tuple[str, str]]) -> tuple[str, ...] | None:
         """``step_from`` the board at ``seq`` that another worker drew, known by its ``outline``."""
         if seq not in self.steps:
-            self.steps[seq] = _changed([(k or None, d) for k, d in outline], self, lambda d, html: d == digest(html))
+            # (``_changed`` compares the segments in order, one by one: this board's own digests, made once)
+            mine = iter(self.outline())
+            self.steps[seq] = _changed([(k or None, d) for k, d in outline], self, lambda d, _html: d == next(mine)[1])
         return self.steps[seq]
 
     def step(self, keys: tuple[str, ...], open_units: set[str]) -> str:

@@ -13,6 +13,7 @@ import os
 import threading
 from collections import OrderedDict
 from contextlib import contextmanager
+from pathlib import Path
 
 from flask import current_app
 
@@ -61,18 +62,32 @@ def once_at(what: str, table, seq: int, read):
 
 
 def templates_version() -> str:
-    """Changes whenever a template file does: a board drawn by older templates is not served (a server
-    run with templates reloading, as in development)."""
+    """Changes whenever a template file does: a board drawn by older templates is not served.  A server
+    run with templates reloading (development) reads the files' times at each call; else the contents of
+    the templates, the app's code and the games' content are read once, so app servers of one release on
+    other machines give the same version (they share the steps their taps draw: store/steps.py)."""
     app = current_app._get_current_object()
     known = app.extensions.get("companion.templates_version")
-    if known and not app.jinja_env.auto_reload:
+    reloading = app.jinja_env.auto_reload
+    if known and not reloading:
         return known
     digest = hashlib.sha256(str(app.config["POLL_SECONDS"]).encode())
-    for root in app.extensions["companion.template_dirs"]:
-        for folder, _, files in sorted(os.walk(root)):
+    roots = list(app.extensions["companion.template_dirs"])
+    if not reloading:
+        from companion.content import CONTENT_DIR
+        roots += [Path(__file__).parents[1], Path(CONTENT_DIR)]
+    for root in roots:
+        for folder, dirs, files in sorted(os.walk(root)):
+            dirs[:] = [d for d in dirs if d != "__pycache__"]
             for name in sorted(files):
-                st = os.stat(os.path.join(folder, name))
-                digest.update(f"{folder}/{name}:{st.st_mtime_ns}:{st.st_size};".encode())
+                path = os.path.join(folder, name)
+                named = f"{os.path.relpath(path, root)};".encode()
+                if reloading:
+                    st = os.stat(path)
+                    digest.update(named + f"{st.st_mtime_ns}:{st.st_size};".encode())
+                else:
+                    with open(path, "rb") as f:
+                        digest.update(named + hashlib.sha256(f.read()).digest())
     app.extensions["companion.templates_version"] = digest.hexdigest()[:12]
     return app.extensions["companion.templates_version"]
 

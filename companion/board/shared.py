@@ -132,8 +132,16 @@ def _outline_name(table_id: int, view, version: str, seq: int) -> str:
 def keep_outline(table_id: int, view, version: str, seq: int, outline: list[tuple[str, str]]) -> None:
     """Share the outline of a view's board at ``seq`` (draw.Board.outline): any worker can then work out
     a step from that board."""
-    text = f"{seq}\n" + "\n".join(f"{key}\t{digest}" for key, digest in outline)
-    _write(_outline_name(table_id, view, version, seq), text)
+    _write(_outline_name(table_id, view, version, seq), f"{seq}\n" + outline_text(outline))
+
+
+def outline_text(outline: list[tuple[str, str]]) -> str:
+    """An outline as it is shared (here, and with other app servers: companion/store/steps.py)."""
+    return "\n".join(f"{key}\t{digest}" for key, digest in outline)
+
+
+def outline_of(text: str) -> list[tuple[str, str]]:
+    return [tuple(line.split("\t")) for line in text.split("\n")]
 
 
 def outline(table_id: int, view, version: str, seq: int) -> list[tuple[str, str]] | None:
@@ -152,7 +160,7 @@ def outline(table_id: int, view, version: str, seq: int) -> list[tuple[str, str]
     head, _, lines = text.partition("\n")
     if head != str(seq):
         return None
-    found = [tuple(line.split("\t")) for line in lines.split("\n")]
+    found = outline_of(lines)
     with _lock:
         _outlines[name, seq] = found
         if len(_outlines) > _TAKEN_KEPT:
