@@ -269,15 +269,16 @@ def act(code: str):
     """Any action on the table, from a button (hx-vals) or a form."""
     seat = seat_for(code)
     require_player(seat)
-    try:
-        seq = request.form.get("_seq")
-        args = form_args(request.form)
-        with shielded(args):
-            done = store.act(get_db(), code, args, ctx_for(g.table, seat),
-                             expect_seq=int(seq) if seq and INT_RE.match(seq) else None, known=dict(g.table))
-    except RuleError as exc:
-        return _answer(code, seat, exc)
-    return _asked_if_same(code, _answer(code, seat, None, done["row"]), done)
+    with store.steps.announced_after(get_db()):  # (the answer's boards drawn first: store/steps.py)
+        try:
+            seq = request.form.get("_seq")
+            args = form_args(request.form)
+            with shielded(args):
+                done = store.act(get_db(), code, args, ctx_for(g.table, seat),
+                                 expect_seq=int(seq) if seq and INT_RE.match(seq) else None, known=dict(g.table))
+        except RuleError as exc:
+            return _answer(code, seat, exc)
+        return _asked_if_same(code, _answer(code, seat, None, done["row"]), done)
 
 
 def _asked_if_same(code: str, resp, done: dict):
@@ -312,10 +313,11 @@ def _undo(code: str, redo: bool):
         # seq was sent (a label here) is answered with the fresh board.
         expect = request.form.get("expect")
         expect = None if expect is None else int(expect) if INT_RE.match(expect) else -1
-        done = store.undo(get_db(), code, ctx_for(g.table, seat), redo=redo, expect=expect, known=dict(g.table))
+        with store.steps.announced_after(get_db()):  # (the answer's boards drawn first: store/steps.py)
+            done = store.undo(get_db(), code, ctx_for(g.table, seat), redo=redo, expect=expect, known=dict(g.table))
+            return _answer(code, seat, None, done["row"])
     except RuleError as exc:
         return _answer(code, seat, exc)
-    return _answer(code, seat, None, done["row"])
 
 
 @bp.get("/t/<code>/odds")

@@ -92,13 +92,10 @@ def _views_drawn(monkeypatch, failing: tuple = ()) -> list:
     return drawn
 
 
-def _ben_taps(app, table, monkeypatch, red_follows: bool, failing: tuple = ()):
-    """As ``_two_sides_one_change``, Ben's tap made while a Red phone's live stream is open in this
-    worker (``red_follows``) or none is; the views whose boards that tap drew (those of ``failing``
-    sides raise instead)."""
+def _anna_and_ben(app, table):
+    """Anna (Red, whose poll drew her board) and Ben (Blue) at a table with one Red ship: Ben's phone
+    and the table's row."""
     from table_actions import TableActions, sit
-
-    from companion.seat import View
     table.create(seat="Anna", side="Red", sides="Red,Blue")
     table.act(do="add-unit", name="Falcon", side="Red", hp=10)
     ben = TableActions(app.test_client())
@@ -106,6 +103,15 @@ def _ben_taps(app, table, monkeypatch, red_follows: bool, failing: tuple = ()):
     sit(ben.client, table.code, table.secrets()[0], "Ben", "Blue")
     row = store.table(store.open_db(app.config["DATABASE"]), table.code)
     assert table.client.get(f"/t/{table.code}/poll?seq=0", headers={"HX-Request": "true"}).status_code == 200
+    return ben, row
+
+
+def _ben_taps(app, table, monkeypatch, red_follows: bool, failing: tuple = ()):
+    """As ``_two_sides_one_change``, Ben's tap made while a Red phone's live stream is open in this
+    worker (``red_follows``) or none is; the views whose boards that tap drew (those of ``failing``
+    sides raise instead)."""
+    from companion.seat import View
+    ben, row = _anna_and_ben(app, table)
     drawn = _views_drawn(monkeypatch, failing)
     if red_follows:
         with app.app_context(), keep.following(row["id"], View("player", "Red")):
@@ -265,3 +271,22 @@ def test_the_server_makes_the_folder_for_several_workers_and_takes_it_away(tmp_p
     assert not killed.exists() and alive.exists()
     serving.on_exit(two)
     assert not os.path.exists(made)
+
+
+def test_under_a_gevent_worker_the_others_boards_are_drawn_once_the_answer_has_gone(app, table, folder, monkeypatch):
+    """Served by gunicorn's gevent worker, Ben's answer goes before Red's board is drawn (its step claimed
+    meanwhile, so the other workers' Red streams wait for it): it is drawn and its step shared when the
+    worker closes the response, and another worker's Red stream takes it without drawing."""
+    from companion.seat import View
+    ben, row = _anna_and_ben(app, table)
+    drawn = _views_drawn(monkeypatch)
+    monkeypatch.setattr(answer, "_served_by_gevent", lambda: True)
+    with app.app_context(), keep.following(row["id"], View("player", "Red")):
+        sent = ben.act(do="adjust unit=u1 tracker=hp by=-1")
+        assert sent.status_code == 200 and sent.get_data() and drawn == ["Blue"]
+        sent.close()
+    assert drawn == ["Blue", "Red"]
+    _another_worker()
+    _no_drawing(monkeypatch)
+    step = _pushed(app, table.code, row["seq"])
+    assert step[:2] == (row["seq"], row["seq"] + 1) and "HP <b>9</b>" in step[2]

@@ -1,9 +1,12 @@
 """A phone's answer: the whole board, the step from the board it shows, one unit's card, the page."""
 from __future__ import annotations
 
+import hashlib
 import re
+from functools import lru_cache
 
-from flask import current_app, make_response, render_template, request
+import gevent.monkey
+from flask import after_this_request, copy_current_request_context, current_app, make_response, render_template, request
 from markupsafe import Markup
 
 from companion import store
@@ -49,11 +52,11 @@ def kept_board(code: str, seat: dict, head: tuple | None = None, row: dict | Non
             row = keep.once_at("row", head[0], head[1], lambda: store.table(db, code))
         else:  # (a tap's answer: the row its move left is the one the other views' boards draw from, not read again)
             row = keep.once_at("row", head[0], head[1], lambda: row)
+        if tapped and row["seq"] == head[1] and (shared.folder() or _servers_share()):
+            return _drawn_at_change(row, head, view, version)
         if not shared.folder():  # one process: nothing to share
             board = draw(row, view, version=version)
             keep.keep(row["id"], view, version, board)
-        elif tapped and row["seq"] == head[1]:
-            return _drawn_at_change(row, head, view, version)
         else:  # any worker can work out the steps from it (board/shared.py)
             board = _kept_and_shared(row, head, view, version, None)
             _share_step(board, head)
@@ -61,38 +64,132 @@ def kept_board(code: str, seat: dict, head: tuple | None = None, row: dict | Non
 
 
 def _drawn_at_change(row: dict, head: tuple, view, version: str) -> Board:
-    """A tap's answer with several server workers: the tapping phone's board, and the board of every
-    other view of the table that a live stream of this process follows (keep.following), drawn here
-    at once, each step shared before the other workers' streams wake to the change.  Drawn by the
-    worker that has just drawn one view at this seq, a second view takes most of its parts and its
-    context from memory: 0.85 ms a board at 2,000 live phones, against 2.3-2.6 ms when a stream of the
-    other worker drew it there (docs/performance.md, session 22).  Every step is claimed before any
-    board is drawn, so a stream of another worker that wakes meanwhile waits for it rather than drawing
-    it too; a step is claimed where a worker drew the view's board at the change before (its starting
-    point, the board the phones hold)."""
+    """A tap's answer with several server workers or app servers: the tapping phone's board, and the
+    board of every other view of the table that a live stream of this process follows
+    (keep.following), drawn here as soon as the answer has gone (``_after_answer``), each step shared
+    before the other workers' and servers' streams wake to the change.  Drawn by the worker that has
+    just drawn one view at this seq, a second view takes most of its parts and its context from
+    memory: 0.85 ms a board at 2,000 live phones, against 2.3-2.6 ms when a stream of the other worker
+    drew it there (docs/performance.md, session 22).
+
+    - Workers of one machine (board/shared.py): every step is claimed before any board is drawn, so a
+      stream of another worker that wakes meanwhile waits for it rather than drawing it too; a step is
+      claimed where a worker drew the view's board at the change before (its starting point, the board
+      the phones hold).
+    - App servers of one PostgreSQL database (store/steps.py): the steps go with the change's
+      announcement, which the tap's request holds until they are drawn (companion/play.py), so the
+      other servers' streams find them when they wake.
+
+    The phone that tapped does not wait for the other views' boards: at 1,000 live phones on
+    PostgreSQL, drawn before its answer they added 3.5-4 ms to its tap's p50 (docs/performance.md,
+    session 24)."""
     since = head[1] - 1
+    folder, servers = shared.folder(), _servers_share()
     views = [view] + [v for v in keep.followed(head[0])
                       if v != view and keep.kept(head[0], head[1], v, version) is None]
     claimed = {v: name for v in views
-               if _drawn_before(head[0], v, version, since)
+               if folder and _drawn_before(head[0], v, version, since)
                and shared.claim(name := shared.step_name(head[0], v, version, since, head[1]))}
+    others = [v for v in views[1:] if v in claimed or servers]
+    # (the rest: another worker's stream claimed it first, or no board at since: left to the streams)
     answer = _kept_and_shared(row, head, view, version, claimed.get(view))
-    for other in views[1:]:
-        if other not in claimed:
-            continue  # (another worker's stream claimed it first, or no board at since: left to the streams)
+    # (the announcement taken only now: where the answer fails, it is still held, and made as the tap ends)
+    share = store.steps.taken(get_db(), row["code"]) if servers else None
+    steps = [] if share is None else _server_steps_of([answer], head, since)
+
+    def the_others() -> None:  # drawn for the other phones' sake: never fails the tap's answer
         try:
-            _kept_and_shared(row, head, other, version, claimed[other])
-        except Exception:  # noqa: BLE001 - drawn for the other phones' sake, never the tap's answer's
-            # (its streams draw it themselves once the claim's WAIT is over, and meet the fault there)
-            current_app.logger.exception("table %s: the board of %s not drawn with the tap's answer", row["code"], other)
+            boards = []
+            for other in others:
+                try:
+                    boards.append(_kept_and_shared(row, head, other, version, claimed.get(other)))
+                except Exception:  # noqa: BLE001 - its streams draw it themselves (once the claim's WAIT is
+                    # over), and meet the fault there
+                    current_app.logger.exception("table %s: the board of %s not drawn with the tap's answer",
+                                                 row["code"], other)
+            if share is not None:
+                steps.extend(_server_steps_of(boards, head, since))
+        finally:
+            if share is not None:
+                share(head[0], head[1], steps)
+
+    if not others or not _after_answer(the_others):
+        the_others()
     return answer
 
 
+def _served_by_gevent() -> bool:
+    return gevent.monkey.is_module_patched("socket")
+
+
+def _server_steps_of(boards: list[Board], head: tuple, since: int) -> list[tuple]:
+    """The rows store/steps.py shares of ``boards`` (a board whose step cannot be worked out is left out:
+    its streams on the other servers draw it)."""
+    steps = []
+    for board in boards:
+        try:
+            if (step := _server_step(board, head, since)) is not None:
+                steps.append(step)
+        except Exception:  # noqa: BLE001 - (the other servers' streams draw it themselves)
+            current_app.logger.exception("table %s: the step of %s not shared", head[0], board.view)
+    return steps
+
+
+def _after_answer(work) -> bool:
+    """Run ``work`` once the answer has gone to the phone that tapped (at its response's close, in the
+    request's greenlet, which gunicorn's gevent worker calls after sending the body): the tapping phone
+    does not wait for the boards drawn for the others.  False, and nothing run, where the app is not
+    served by a gevent worker (the test client and flask's server close a response when it suits
+    them): its caller runs ``work`` at once."""
+    if not _served_by_gevent():
+        return False
+
+    @after_this_request
+    def then(response):
+        response.call_on_close(copy_current_request_context(work))
+        return response
+    return True
+
+
+def _servers_share() -> bool:
+    """Whether app servers share the steps their taps draw: on PostgreSQL (store/steps.py)."""
+    return store.is_postgres(current_app.config["DATABASE"])
+
+
+def _server_view(view, version: str) -> str:
+    """A view's name in store/steps.py: the same in every app server that draws its boards alike (the same
+    templates, code and library, keep.version, and the same signing key: a board's forms carry tokens
+    made from it)."""
+    return f"{view.role}|{view.side}|{int(view.locked)}|{view.lang}|{version}|{_key_mark(current_app.config['SECRET_KEY'])}"
+
+
+@lru_cache(maxsize=16)
+def _key_mark(key) -> str:
+    return hashlib.blake2b(key.encode() if isinstance(key, str) else key, digest_size=8).hexdigest()
+
+
+def _server_step(board: Board, head: tuple, since: int) -> tuple | None:
+    """The row store/steps.py shares of ``board``: (view, since, the step's html or None: the phone
+    asks, the board's outline), or None where the step from ``since`` cannot be worked out everywhere."""
+    keys, everywhere = _compared(board, head, since)
+    if not everywhere:
+        return None
+    html = None if keys is None else _pushed_html(board, since, keys)
+    return _server_view(board.view, board.version), since, html, shared.outline_text(board.outline())
+
+
+def _server_steps(table_id: int, seq: int) -> dict:
+    """What the app servers shared of the table's boards at ``seq`` (read once per process and change)."""
+    return keep.once_at("steps", table_id, seq, lambda: store.steps.at(get_db(), table_id, seq))
+
+
 def _kept_and_shared(row: dict, head: tuple, view, version: str, name: str | None) -> Board:
-    """The view's board drawn, kept, its outline shared, and its step shared under ``name`` (claimed)."""
+    """The view's board drawn, kept, its outline shared with this machine's other workers (if any), and
+    its step shared under ``name`` (claimed)."""
     board = draw(row, view, version=version)
     keep.keep(row["id"], view, version, board)
-    shared.keep_outline(row["id"], view, version, board.seq, board.outline())
+    if shared.folder():
+        shared.keep_outline(row["id"], view, version, board.seq, board.outline())
     if name is not None:
         _put_step(name, board, head, head[1] - 1)
     return board
@@ -159,6 +256,8 @@ def _compared(board: Board, head: tuple, since: int | None) -> tuple[tuple[str, 
     was not found here)."""
     if since is None or not 0 < board.seq - since <= DELTA_BEHIND:
         return None, True
+    if since in board.steps:  # (worked out before, from a board or an outline every worker can read)
+        return board.steps[since], True
     old = keep.kept(head[0], since, board.view, board.version)
     if old is not None:
         return board.step_from(old), True
@@ -166,6 +265,10 @@ def _compared(board: Board, head: tuple, since: int | None) -> tuple[tuple[str, 
         outline = shared.outline(head[0], board.view, board.version, since)
         if outline is not None:
             return board.step_from_outline(since, outline), True
+    if _servers_share():  # another app server drew it (store/steps.py)
+        found = _server_steps(head[0], since).get(_server_view(board.view, board.version))
+        if found is not None:
+            return board.step_from_outline(since, shared.outline_of(found[2])), True
     return None, False
 
 
@@ -183,8 +286,12 @@ def pushed_step(code: str, seat: dict, since: int, head: tuple | None = None) ->
         return None
     name = None
     version = keep.once_at("version", head[0], head[1], lambda: keep.version(get_db()))  # (every stream's)
+    view = view_of(seat)
+    if _servers_share() and keep.kept(head[0], head[1], view, version) is None:
+        found = _server_steps(head[0], head[1]).get(_server_view(view, version))
+        if found is not None and found[0] == since:  # drawn with the tap's answer by its app server
+            return None if found[1] is None else (since, head[1], found[1])
     if shared.folder():  # several workers: one draws the step, the others take it (board/shared.py)
-        view = view_of(seat)
         name = shared.step_name(head[0], view, version, since, head[1])
         step = shared.took(name)
         if step is not shared.MISSING:
