@@ -165,3 +165,16 @@ def test_under_a_gevent_worker_the_others_boards_are_drawn_once_the_answer_has_g
         heard = [n.payload for n in listener.notifies(timeout=2, stop_after=1)]
     assert drawn == ["Blue", "Red"] and heard == [f"{table.code} {seq}"]
     assert sorted(view.split("|")[1] for view in _shared_at(app, row, seq)) == ["Blue", "Red"]
+
+
+def test_steps_that_cannot_be_written_leave_the_change_announced(app, table, db_target):
+    """A step PostgreSQL refuses (here a NUL in its text) is logged and left out: the change is still
+    announced, and the other servers' streams draw their boards themselves."""
+    _, row = _table(app, table)
+    db = store.open_db(db_target)
+    with psycopg.connect(db_target, autocommit=True) as listener:
+        listener.execute("listen companion")
+        db.announce(table.code, (row["id"], row["seq"], [("a view", row["seq"] - 1, "a\x00b", "outline")]))
+        heard = [n.payload for n in listener.notifies(timeout=2, stop_after=1)]
+    assert heard == [f"{table.code} {row['seq']}"]
+    assert _shared_at(app, row, row["seq"]) == {}

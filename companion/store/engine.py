@@ -340,16 +340,22 @@ class Postgres:
 
     def _announce(self, conn, moved: str, steps: tuple | None = None) -> None:
         """Tell every app server that the table ``moved`` changed (push.py), with the ``steps`` drawn for
-        their streams (store/steps.py: (table id, seq, [(view, since, html, outline)]))."""
-        try:
-            if steps is None:
-                conn.execute("select companion_announce(%s)", [moved])
-            else:
+        their streams (store/steps.py: (table id, seq, [(view, since, html, outline)])); where the steps
+        cannot be written, without them (the streams draw their boards).  Never raises: the write stands,
+        and the servers re-read every watched seq each second."""
+        log = logging.getLogger(__name__)
+        if steps is not None:
+            try:
                 table_id, seq, rows = steps
                 conn.execute("select companion_announce_steps(%s, %s, %s, %s, %s, %s, %s)",
                              [moved, table_id, seq, *(list(column) for column in zip(*rows, strict=True))])
-        except Exception:  # noqa: BLE001 - the write stands; the servers re-read every watched seq each second
-            logging.getLogger(__name__).exception("the change of table %s was not announced", moved)
+                return
+            except Exception:  # noqa: BLE001 - (autocommit: nothing left half-done; announced without them)
+                log.exception("the steps of table %s's change were not shared", moved)
+        try:
+            conn.execute("select companion_announce(%s)", [moved])
+        except Exception:  # noqa: BLE001
+            log.exception("the change of table %s was not announced", moved)
 
     @contextmanager
     def announcements_held(self):
@@ -363,10 +369,8 @@ class Postgres:
             yield
         finally:
             held, self._local.held = self._local.held, None
-            if held:
-                with self.pool.connection() as conn:
-                    for moved in sorted(held):
-                        self._announce(conn, moved)
+            for moved in sorted(held):
+                self.announce(moved)
 
     def take_held(self, code: str) -> bool:
         """The held change of table ``code`` is the caller's to announce now (``announce``); False if none
@@ -378,9 +382,12 @@ class Postgres:
         return True
 
     def announce(self, code: str, steps: tuple | None = None) -> None:
-        """Announce the change of table ``code``, with ``steps`` (``_announce``)."""
-        with self.pool.connection() as conn:
-            self._announce(conn, code, steps)
+        """Announce the change of table ``code``, with ``steps`` (``_announce``; never raises)."""
+        try:
+            with self.pool.connection() as conn:
+                self._announce(conn, code, steps)
+        except Exception:  # noqa: BLE001 - no connection to be had: (as in ``_announce``)
+            logging.getLogger(__name__).exception("the change of table %s was not announced", code)
 
     def close(self) -> None:
         """(The pool is the process's, kept for its life.)"""
