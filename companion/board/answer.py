@@ -66,8 +66,8 @@ def kept_board(code: str, seat: dict, head: tuple | None = None, row: dict | Non
 def _drawn_at_change(row: dict, head: tuple, view, version: str) -> Board:
     """A tap's answer with several server workers or app servers: the tapping phone's board, and the
     board of every other view of the table that a live stream of this process follows
-    (keep.following), drawn here as soon as the answer has gone (``_after_answer``), each step shared
-    before the other workers' and servers' streams wake to the change.  Drawn by the worker that has
+    (keep.following), drawn here (with the answer, or on PostgreSQL as soon as it has gone:
+    ``_after_answer``), each step shared before the other workers' and servers' streams wake to it.  Drawn by the worker that has
     just drawn one view at this seq, a second view takes most of its parts and its context from
     memory: 0.85 ms a board at 2,000 live phones, against 2.3-2.6 ms when a stream of the other worker
     drew it there (docs/performance.md, session 22).
