@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import fcntl
 import importlib.util
+import json
 import logging
 import os
 import re
@@ -347,8 +348,9 @@ class Postgres:
         if steps is not None:
             try:
                 table_id, seq, rows = steps
-                conn.execute("select companion_announce_steps(%s, %s, %s, %s, %s, %s, %s)",
-                             [moved, table_id, seq, *(list(column) for column in zip(*rows, strict=True))])
+                text = json.dumps([dict(zip(("view", "since", "html", "outline"), row, strict=True)) for row in rows],
+                                  ensure_ascii=False)
+                conn.execute("select companion_announce_steps(%s, %s, %s, %s::json)", [moved, table_id, seq, text])
                 return
             except Exception:  # noqa: BLE001 - (autocommit: nothing left half-done; announced without them)
                 log.exception("the steps of table %s's change were not shared", moved)

@@ -254,13 +254,16 @@ def m017_board_steps(db) -> None:
         db["board_steps"].create(columns, **keys)
         return
     PgTable(db, "board_steps").create(columns, unlogged=True, **keys)
+    # (the steps come as one JSON text: psycopg's text arrays quote each 12 KB step in Python, 8 % of an
+    # app server's time at 1,000 phones, docs/performance.md sessions 23-24)
     db.execute("""create or replace function companion_announce_steps(moved text, tid integer, at integer,
-    views text[], sinces integer[], htmls text[], outlines text[]) returns void as $$
+    steps json) returns void as $$
 begin
   perform set_config('synchronous_commit', 'off', true);
   delete from board_steps where table_id = tid and seq < at - 3;
   insert into board_steps (table_id, seq, view, since, html, outline)
-    select tid, at, v, s, h, o from unnest(views, sinces, htmls, outlines) as u(v, s, h, o)
+    select tid, at, s.view, s.since, s.html, s.outline
+    from json_to_recordset(steps) as s(view text, since integer, html text, outline text)
     on conflict do nothing;
   perform pg_notify('companion', moved || ' ' || coalesce((select seq from tables where code = moved), -1));
 end $$ language plpgsql""")
