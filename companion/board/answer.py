@@ -67,10 +67,10 @@ def _drawn_at_change(row: dict, head: tuple, view, version: str) -> Board:
     """A tap's answer with several server workers or app servers: the tapping phone's board, and the
     board of every other view of the table that a live stream of this process follows
     (keep.following), drawn here (with the answer, or on PostgreSQL as soon as it has gone:
-    ``_after_answer``), each step shared before the other workers' and servers' streams wake to it.  Drawn by the worker that has
-    just drawn one view at this seq, a second view takes most of its parts and its context from
-    memory: 0.85 ms a board at 2,000 live phones, against 2.3-2.6 ms when a stream of the other worker
-    drew it there (docs/performance.md, session 22).
+    ``_after_answer``), each step shared before the other workers' and servers' streams wake to it.
+    Drawn by the worker that has just drawn one view at this seq, a second view takes most of its parts
+    and its context from memory: 0.85 ms a board at 2,000 live phones, against 2.3-2.6 ms when a stream
+    of the other worker drew it there (docs/performance.md, session 22).
 
     - Workers of one machine (board/shared.py): every step is claimed before any board is drawn, so a
       stream of another worker that wakes meanwhile waits for it rather than drawing it too; a step is

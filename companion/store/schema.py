@@ -265,7 +265,7 @@ begin
     select tid, at, s.view, s.since, s.html, s.outline
     from json_to_recordset(steps) as s(view text, since integer, html text, outline text)
     on conflict do nothing;
-  perform pg_notify('companion', moved || ' ' || coalesce((select seq from tables where code = moved), -1));
+  perform companion_announce(moved);  -- (m016's: the announcement's one form)
 end $$ language plpgsql""")
 
 
