@@ -197,3 +197,24 @@ def test_the_board_on_a_tablet(live_server, phone):
     assert abs(first["y"] - second["y"]) <= 2 and second["x"] > first["x"] + first["width"] / 2, (first, second)
     anna.evaluate("window.scrollTo(0, 0)")
     shot(anna, "board-tablet.png")
+
+
+def test_an_open_card_on_a_tablet_has_room_for_its_controls(live_server, phone):
+    """At 1024 px a side's warships stand three a line; an open one's card takes two of those columns,
+    and every control of it lies inside the card (in one column its Crew damage + ran over the edge)."""
+    anna, ben = phone(), phone()
+    a_table_at_sea(anna, ben, live_server)
+    anna.set_viewport_size({"width": 1024, "height": 1366})
+    closed = row(anna, "Flaming Scimitar").bounding_box()
+    opened = row(anna, "Swordfysh")
+    opened.locator("summary.rowline").click()
+    controls = opened.locator(".unitcard button:visible")
+    expect(controls.first).to_be_visible()
+    card = opened.bounding_box()
+    assert card["width"] >= 1.9 * closed["width"], (card, closed)
+    assert controls.count() >= 8  # the card's steppers and status buttons, not a placeholder
+    for control in controls.all():
+        box = control.bounding_box()
+        assert card["x"] <= box["x"] and box["x"] + box["width"] <= card["x"] + card["width"], (box, card)
+    assert anna.evaluate("document.documentElement.scrollWidth") <= 1024
+    shot(anna, "board-tablet-open-card.png")
