@@ -998,9 +998,10 @@ def report(runs: list[dict]) -> None:
         if r["target"] == "floor" or not fl:
             continue
         s, fs = summary(r), summary(fl)
-        ratio = lambda k, fk: f"{s[k]['p99']:.1f} ms ({s[k]['p99'] / fs[fk]['p99']:.1f}x)"  # noqa: E731
+        # ("-": nothing of that kind in the run: live phones do not poll)
+        ratio = lambda k, fk: f"{s[k]['p99']:.1f} ms ({s[k]['p99'] / fs[fk]['p99']:.1f}x)" if s[k]["n"] else "-"  # noqa: E731
         print(f"{r['phones']} | {r['target']} | {ratio('poll', 'poll')} | {ratio('poll_nochange', 'poll')} | "
-              f"{ratio('poll_change', 'poll') if s['poll_change']['n'] else '-'} | {ratio('action', 'action')} | "
+              f"{ratio('poll_change', 'poll')} | {ratio('action', 'action')} | "
               f"{fs['poll']['p99']:.1f} ms | {fs['action']['p99']:.1f} ms")
     for r in runs:
         if r["target"] != "floor" and r["cpu_ms_per_phone_min"]:
@@ -1012,8 +1013,8 @@ def report(runs: list[dict]) -> None:
         g, sv = by.get((phones, "gunicorn")), by.get((phones, "serve"))
         if g and sv:
             gs, ss = summary(g), summary(sv)
-            print(f"{phones} phones: companion serve / gunicorn p99: poll {ss['poll']['p99'] / gs['poll']['p99']:.2f}x, "
-                  f"tap {ss['action']['p99'] / gs['action']['p99']:.2f}x")
+            poll = f"poll {ss['poll']['p99'] / gs['poll']['p99']:.2f}x, " if gs["poll"]["n"] and ss["poll"]["n"] else ""
+            print(f"{phones} phones: companion serve / gunicorn p99: {poll}tap {ss['action']['p99'] / gs['action']['p99']:.2f}x")
 
 
 def main(argv=None) -> None:
